@@ -1,0 +1,48 @@
+# ipsoeval — set-up, tests, demo, benchmarks, man pages.
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+IPSO    = $(VENV)/bin/ipsoeval
+PREFIX ?= $(HOME)/.local
+MANDIR ?= $(PREFIX)/share/man/man1
+TD      = testdata
+
+.PHONY: help demo test lint bench man clean install
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed  ## create .venv and install ipsoeval with test extras
+
+demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
+	@echo '$$ ipsoeval eval testdata/adhoc/qrels.txt testdata/adhoc/run-bm25.txt  (trec_eval layout)'
+	@$(IPSO) eval --format trec $(TD)/adhoc/qrels.txt $(TD)/adhoc/run-bm25.txt
+	@echo
+	@echo '$$ ipsoeval eval -q -m P@5 -m nDCG@10 -m AP --format table ... two runs'
+	@$(IPSO) eval --format table -m P@5 -m nDCG@10 -m AP -m RR $(TD)/adhoc/qrels.txt $(TD)/adhoc/run-bm25.txt $(TD)/adhoc/run-neural.txt
+
+test: $(VENV)/.installed  ## install, then run the whole test suite
+	$(PY) -m pytest -q
+
+lint: $(VENV)/.installed  ## static checks (ruff)
+	$(PY) -m pip install -q ruff
+	$(PY) -m ruff check ipsoeval tests bench
+
+bench: $(VENV)/.installed  ## speed and memory next to trec_eval, pytrec_eval, ranx
+	$(PY) -m pip install -q pytrec-eval-terrier ranx || echo "peers not installed; ipsoeval only"
+	$(PY) bench/run.py
+
+man:  ## install the man pages under $(MANDIR)
+	install -d $(MANDIR)
+	install -m 644 man/*.1 $(MANDIR)/
+	@echo "installed: $$(ls man/*.1 | tr '\n' ' ')-> $(MANDIR)"
+
+clean:  ## remove the virtualenv, caches and generated bench data
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis bench/data bench/results.tsv
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,323 @@
+"""Alignment: runs × qrels → dense per-topic label matrices (SPEC §2).
+
+This is the only place after the readers where doc ids exist.  Per run and
+topic the documents are ordered by score descending, ties by docno
+descending (byte-wise, trec_eval's rule) or by the chosen ``--tie-break``,
+cut at ``--depth``, and replaced by their qrels labels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ipsoeval.errors import InputError, UsageError
+from ipsoeval.model import PAD, UNJUDGED, Aligned, Qrels, Run
+
+QUERY_POLICIES = ("intersection", "qrels", "strict")
+TIE_BREAKS = ("trec", "docno-asc", "input")
+
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    x = x ^ (x >> np.uint64(31))
+    x = x * _M1
+    x = x ^ (x >> np.uint64(29))
+    return x * _M2
+
+
+def _hash_rows(words: np.ndarray, topic: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of (topic, docno words) per row."""
+    h = _mix(topic.astype(np.uint64) + np.uint64(1))
+    for j in range(words.shape[1]):
+        h = _mix(h ^ words[:, j])
+    return h
+
+
+def _pad_words(w: np.ndarray, width: int) -> np.ndarray:
+    if w.shape[1] == width:
+        return w
+    return np.pad(w, ((0, 0), (0, width - w.shape[1])))
+
+
+def _text(words_row: np.ndarray) -> str:
+    return words_row.astype("<u8").tobytes().rstrip(b"\0").decode("utf-8", "replace")
+
+
+def group_ids(words: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Distinct ids (in first-appearance order) and a code per row."""
+    n = len(words)
+    if n == 0:
+        return [], np.zeros(0, dtype=np.int64)
+    change = np.ones(n, dtype=bool)
+    change[1:] = (words[1:] != words[:-1]).any(axis=1)
+    heads = np.flatnonzero(change)
+    seen: dict[bytes, int] = {}
+    head_codes = np.empty(len(heads), dtype=np.int64)
+    raw = words[heads]
+    for i in range(len(heads)):
+        key = raw[i].tobytes()
+        code = seen.get(key)
+        if code is None:
+            code = seen[key] = len(seen)
+        head_codes[i] = code
+    codes = np.repeat(head_codes, np.diff(np.append(heads, n)))
+    names = [k.rstrip(b"\0").decode("utf-8", "replace") for k in seen]
+    return names, codes
+
+
+def _duplicates(words: np.ndarray, topic: np.ndarray, lines: np.ndarray, path: str,
+                names: list[str]) -> None:
+    """Raise InputError if a docno occurs twice in one topic."""
+    if len(words) < 2:
+        return
+    h = _hash_rows(words, topic)
+    order = np.argsort(h, kind="stable")
+    hs = h[order]
+    same = np.flatnonzero(hs[1:] == hs[:-1])
+    for s in same:
+        i, j = order[s], order[s + 1]
+        if topic[i] == topic[j] and np.array_equal(words[i], words[j]):
+            a, b = sorted((int(lines[i]), int(lines[j])))
+            raise InputError(
+                f"duplicate docno {_text(words[i])!r} in topic {names[int(topic[i])]!r} "
+                f"(also at line {a})", path=path, line=b)
+
+
+def strcmp_key(words: np.ndarray) -> list[np.ndarray]:
+    """Keys for np.lexsort giving byte-wise (strcmp) order, least significant first."""
+    be = words.byteswap()  # big-endian numbers compare like the bytes
+    return [be[:, j] for j in range(words.shape[1] - 1, -1, -1)]
+
+
+class QrelsIndex:
+    """Qrels grouped by topic, with a hash index for (topic, docno) lookup."""
+
+    def __init__(self, qrels: Qrels):
+        self.qrels = qrels
+        names, codes = group_ids(qrels.qid)
+        self.topic_names = names
+        self.codes = codes
+        _duplicates(qrels.docno, codes, qrels.line, qrels.path, names)
+        self.hash = _hash_rows(qrels.docno, codes)
+        self.order = np.argsort(self.hash, kind="stable")
+        self.sorted_hash = self.hash[self.order]
+
+    def lookup(self, words: np.ndarray, topic_codes: np.ndarray) -> np.ndarray:
+        """Qrels row index of each (topic code, docno), −1 when not judged."""
+        q = self.qrels
+        width = max(words.shape[1], q.docno.shape[1])
+        words = _pad_words(words, width)
+        qwords = _pad_words(q.docno, width)
+        h = _hash_rows(words, topic_codes)
+        pos = np.searchsorted(self.sorted_hash, h)
+        pos = np.minimum(pos, len(self.sorted_hash) - 1)
+        cand = self.order[pos]
+        hit = (self.sorted_hash[pos] == h) & (self.codes[cand] == topic_codes)
+        hit &= (qwords[cand] == words).all(axis=1)
+        result = np.where(hit, cand, -1)
+        # a hash shared by two qrels rows: resolve the few misses exactly
+        if len(self.sorted_hash) > 1 and (self.sorted_hash[1:] == self.sorted_hash[:-1]).any():
+            miss = np.flatnonzero(~hit & (self.sorted_hash[pos] == h))
+            for i in miss:
+                lo = np.searchsorted(self.sorted_hash, h[i], side="left")
+                hi = np.searchsorted(self.sorted_hash, h[i], side="right")
+                for c in self.order[lo:hi]:
+                    if self.codes[c] == topic_codes[i] and np.array_equal(qwords[c], words[i]):
+                        result[i] = c
+        return result
+
+
+def parse_gains(text: str | None) -> dict[int, float] | None:
+    """``--gains 0:0,1:1,2:3`` → {0: 0.0, 1: 1.0, 2: 3.0}."""
+    if text is None:
+        return None
+    out: dict[int, float] = {}
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            k, v = part.split(":")
+            level, gain = int(k), float(v)
+        except ValueError:
+            raise UsageError(f"--gains expects LABEL:GAIN pairs like 0:0,1:1,2:3 (found {part!r})")
+        if not np.isfinite(gain) or gain < 0:
+            raise UsageError(f"--gains: gains must be non-negative numbers (found {part!r})")
+        out[level] = gain
+    if not out:
+        raise UsageError("--gains: no LABEL:GAIN pairs given")
+    return out
+
+
+def _order_run(run: Run, topic: np.ndarray, tie_break: str) -> np.ndarray:
+    """Row order: topic ascending, score descending, then the tie-break."""
+    n = len(topic)
+    score = run.score
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if tie_break == "input":
+        return np.lexsort((-score, topic))
+    same_topic = topic[1:] == topic[:-1]
+    if (np.diff(topic) >= 0).all():
+        ds = score[1:] - score[:-1]
+        if not (same_topic & (ds > 0)).any():
+            ties = np.flatnonzero(same_topic & (ds == 0))
+            if len(ties) == 0:
+                return np.arange(n)
+    order = np.lexsort((-score, topic))
+    t, s = topic[order], score[order]
+    tied = np.zeros(n, dtype=bool)
+    eq = (t[1:] == t[:-1]) & (s[1:] == s[:-1])
+    tied[1:] |= eq
+    tied[:-1] |= eq
+    idx = np.flatnonzero(tied)
+    if len(idx) == 0:
+        return order
+    # group id of each tied block, then sort each block by docno
+    start = np.ones(len(idx), dtype=bool)
+    start[1:] = ~((idx[1:] == idx[:-1] + 1) & eq[idx[:-1]])
+    group = np.cumsum(start)
+    rows = order[idx]
+    keys = strcmp_key(run.docno[rows])
+    if tie_break == "trec":
+        keys = [~k for k in keys]          # docno descending
+    sub = np.lexsort(keys + [group])
+    order[idx] = rows[sub]
+    return order
+
+
+def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_level: int = 1,
+          judged_only: bool = False, gains: dict[int, float] | None = None,
+          depth: int | None = None, tie_break: str = "trec",
+          qindex: QrelsIndex | None = None) -> Aligned:
+    """Align runs to qrels; see the module docstring."""
+    if queries not in QUERY_POLICIES:
+        raise UsageError(f"--queries must be one of {', '.join(QUERY_POLICIES)} (found {queries!r})")
+    if tie_break not in TIE_BREAKS:
+        raise UsageError(f"--tie-break must be one of {', '.join(TIE_BREAKS)} (found {tie_break!r})")
+    if depth is not None and depth < 1:
+        raise UsageError(f"--depth must be a positive integer (found {depth})")
+    qi = qindex or QrelsIndex(qrels)
+    warnings: list[str] = []
+    q_topics = qi.topic_names
+    q_pos = {t: i for i, t in enumerate(q_topics)}
+
+    per_run = []
+    run_topic_sets = []
+    for run in runs:
+        names, codes = group_ids(run.qid)
+        run_topic_sets.append(set(names))
+        per_run.append((names, codes))
+
+    q_set = set(q_topics)
+    if queries == "strict":
+        for run, tset in zip(runs, run_topic_sets):
+            if tset != q_set:
+                extra = sorted(tset - q_set, key=str.encode)
+                missing = sorted(q_set - tset, key=str.encode)
+                what = []
+                if missing:
+                    what.append(f"{len(missing)} qrels topic(s) missing from the run, e.g. {missing[0]!r}")
+                if extra:
+                    what.append(f"{len(extra)} run topic(s) not in the qrels, e.g. {extra[0]!r}")
+                raise InputError("--queries strict: topics differ (" + "; ".join(what) + ")",
+                                 path=run.path)
+        topics = sorted(q_set, key=str.encode)
+    elif queries == "qrels":
+        topics = sorted(q_set, key=str.encode)
+    else:
+        union = set()
+        for tset in run_topic_sets:
+            union |= tset & q_set
+        topics = sorted(union, key=str.encode)
+
+    for run, tset in zip(runs, run_topic_sets):
+        extra = len(tset - q_set)
+        if extra:
+            warnings.append(f"{run.path}: {extra} topic(s) not in the qrels ignored")
+        missing = len(q_set - tset)
+        if missing and queries == "qrels":
+            warnings.append(f"{run.path}: {missing} qrels topic(s) missing from the run "
+                            f"evaluated as empty rankings")
+        elif missing and queries == "intersection":
+            warnings.append(f"{run.path}: {missing} qrels topic(s) missing from the run skipped")
+
+    T = len(topics)
+    if T == 0:
+        raise InputError("no topic in common between run(s) and qrels",
+                         path=runs[0].path if runs else qrels.path)
+    t_index = {t: i for i, t in enumerate(topics)}
+    # qrels per evaluated topic
+    q_map = np.full(len(q_topics), -1, dtype=np.int64)
+    for t, i in t_index.items():
+        q_map[q_pos[t]] = i
+    qt = q_map[qi.codes]
+    lab = qrels.label
+    inq = qt >= 0
+    num_rel = np.bincount(qt[inq & (lab >= rel_level)], minlength=T).astype(np.int64)
+    num_nonrel = np.bincount(qt[inq & (lab >= 0) & (lab < rel_level)], minlength=T).astype(np.int64)
+    judged_labels: list[np.ndarray] = [np.zeros(0, np.int64)] * T
+    sel = np.flatnonzero(inq & (lab >= 0))
+    if len(sel):
+        o = sel[np.lexsort((-lab[sel], qt[sel]))]
+        bounds = np.searchsorted(qt[o], np.arange(T + 1))
+        judged_labels = [lab[o[bounds[i]:bounds[i + 1]]] for i in range(T)]
+
+    labels_list = []
+    nret_list = []
+    in_run = np.zeros((len(runs), T), dtype=bool)
+    max_depth = 1
+    for r, (run, (names, codes)) in enumerate(zip(runs, per_run)):
+        local = np.array([t_index.get(nm, -1) for nm in names], dtype=np.int64)
+        topic = local[codes] if len(codes) else codes
+        keep = topic >= 0
+        in_run[r, np.unique(topic[keep])] = True
+        qcode_of_local = np.array([q_pos.get(nm, -1) for nm in names], dtype=np.int64)
+        qcode = qcode_of_local[codes] if len(codes) else codes
+        idx = np.flatnonzero(keep)
+        sub_topic = topic[idx]
+        _duplicates(run.docno[idx], sub_topic, run.line[idx], run.path, topics)
+        order = idx[_order_run(_SubRun(run, idx), sub_topic, tie_break)]
+        t_sorted = topic[order]
+        hit = qi.lookup(run.docno[order], qcode[order])
+        lab_sorted = np.where(hit >= 0, lab[np.maximum(hit, 0)], UNJUDGED)
+        lab_sorted = np.where(lab_sorted < 0, UNJUDGED, lab_sorted)
+        if judged_only:
+            j = lab_sorted != UNJUDGED
+            t_sorted, lab_sorted = t_sorted[j], lab_sorted[j]
+        bounds = np.searchsorted(t_sorted, np.arange(T + 1))
+        counts = np.diff(bounds)
+        pos = np.arange(len(t_sorted)) - np.repeat(bounds[:-1], counts)
+        if depth is not None:
+            c = pos < depth
+            t_sorted, lab_sorted, pos = t_sorted[c], lab_sorted[c], pos[c]
+            counts = np.minimum(counts, depth)
+        nret_list.append(counts.astype(np.int64))
+        labels_list.append((t_sorted, pos, lab_sorted))
+        if len(counts):
+            max_depth = max(max_depth, int(counts.max()))
+    R = len(runs)
+    labels = np.full((R, T, max_depth), PAD, dtype=np.int32)
+    for r, (t_sorted, pos, lab_sorted) in enumerate(labels_list):
+        labels[r, t_sorted, pos] = lab_sorted
+    if queries != "intersection":
+        in_run[:] = True
+    return Aligned(
+        runs=[run.name for run in runs], topics=topics, labels=labels,
+        n_ret=np.stack(nret_list) if nret_list else np.zeros((0, T), np.int64),
+        rel_level=rel_level, num_rel=num_rel, num_nonrel=num_nonrel,
+        judged_labels=judged_labels, gain_map=gains, in_run=in_run,
+        params={"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
+                "depth": depth, "tie_break": tie_break},
+        warnings=warnings,
+    )
+
+
+class _SubRun:
+    """The rows ``idx`` of a run, as _order_run needs them."""
+
+    def __init__(self, run: Run, idx: np.ndarray):
+        self.score = run.score[idx]
+        self.docno = run.docno[idx]

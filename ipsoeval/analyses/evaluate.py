@@ -1,0 +1,72 @@
+"""``eval``: per-topic and aggregate scores as result records (trec_eval semantics)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ipsoeval.engine import Scores
+from ipsoeval.results import ResultSet
+
+COLUMNS = ["run", "qid", "measure", "value"]
+
+
+def _value(kind: str, v: float):
+    if kind == "int":
+        return int(round(v))
+    if math.isnan(v):
+        return None
+    return float(v)
+
+
+def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
+                 params: dict | None = None) -> tuple[ResultSet, list[str]]:
+    """Records ``run, qid, measure, value`` (and ``label``: trec_eval's name).
+
+    Per run: the per-topic records (with ``per_query``) topic by topic, then
+    the ``all`` records.  ``runid`` rows only when ``runid`` (trec layout).
+    Returns the result set and warnings (e.g. undefined ESL topics).
+    """
+    al = scores.aligned
+    mask = scores.mask()
+    warnings: list[str] = []
+    records: list[dict] = []
+    reqs = [r for r in scores.requested if runid or r.measure.family != "runid"]
+    aggs = {}
+    for r in reqs:
+        m = r.measure
+        if m.family != "runid" and m.name not in aggs:
+            aggs[m.name] = m.aggregate(scores.matrix(m), mask)
+            if m.agg == "mean_defined":
+                vals = scores.matrix(m)
+                for i, run in enumerate(al.runs):
+                    undefined = int(np.count_nonzero(mask[i] & np.isnan(vals[i])))
+                    if undefined:
+                        warnings.append(
+                            f"{run}: {m.name} undefined for {undefined} of "
+                            f"{int(mask[i].sum())} topics (no relevant document); "
+                            f"the mean is over the other topics")
+    for i, run in enumerate(al.runs):
+        if per_query:
+            rows = np.flatnonzero(mask[i])
+            mats = [(r, scores.matrix(r.measure)) for r in reqs if r.measure.fam.per_query]
+            for t in rows:
+                qid = al.topics[t]
+                for r, mat in mats:
+                    records.append({"run": run, "qid": qid, "measure": r.measure.name,
+                                    "label": r.label,
+                                    "value": _value(r.measure.kind, float(mat[i, t]))})
+        for r in reqs:
+            m = r.measure
+            if m.family == "runid":
+                v = run
+            else:
+                v = _value(m.kind, float(aggs[m.name][i]))
+            records.append({"run": run, "qid": "all", "measure": m.name, "label": r.label,
+                            "value": v})
+    rs = ResultSet(command="eval", columns=list(COLUMNS), records=records,
+                   params=params or {}, title="ipsoeval eval",
+                   table_hints={"pivot": {"index": ["qid", "measure"], "columns": "run",
+                                          "values": "value"}})
+    return rs, warnings

@@ -1,0 +1,23 @@
+"""ipsoeval measures — the measures ipsoeval knows."""
+
+from __future__ import annotations
+
+import click
+
+from ipsoeval.cli import options as opt
+
+
+@click.command("measures")
+@opt.format_option(pipe_default="tsv")
+@click.pass_context
+def command(ctx, fmt, output):
+    """List every measure with its definition, scale type and trec_eval names."""
+    from ipsoeval.measures import catalogue
+    from ipsoeval.results import ResultSet
+
+    rows = catalogue()
+    rs = ResultSet(command="measures",
+                   columns=["measure", "example", "scale", "cutoff", "params", "trec_eval",
+                            "definition"],
+                   records=rows, title="ipsoeval measures")
+    opt.emit(ctx, rs, fmt, output)

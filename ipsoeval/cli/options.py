@@ -1,0 +1,225 @@
+"""Shared click options and the glue every subcommand uses (no statistics here).
+
+A subcommand stacks the decorators it needs; :func:`alignment_options`
+collects its options into one ``align_opts`` argument, :func:`load_aligned`
+reads and aligns the inputs (printing warnings to stderr), and :func:`emit`
+renders result sets in the chosen format.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+
+import click
+
+from ipsoeval.errors import GateFailed, InputError, UsageError  # noqa: F401  (re-export)
+from ipsoeval.formatters import FORMATS, render, resolve
+
+__all__ = ["GateFailed", "AlignOptions", "qrels_and_runs", "alignment_options", "measure_option",
+           "format_option", "seed_option", "alpha_option", "alternative_option",
+           "correct_option", "load_aligned", "emit", "warn", "progress"]
+
+
+def qrels_and_runs(f):
+    """QRELS RUN... positional arguments ('-' = standard input, at most once)."""
+    f = click.argument("runs", nargs=-1, required=True, metavar="RUN...")(f)
+    return click.argument("qrels", metavar="QRELS")(f)
+
+
+@dataclass
+class AlignOptions:
+    queries: str = "intersection"
+    rel_level: int = 1
+    judged_only: bool = False
+    gains: str | None = None
+    depth: int | None = None
+    tie_break: str = "trec"
+    run_format: str = "auto"
+    names: tuple = ()
+    name_from_file: bool = False
+
+    def as_params(self) -> dict:
+        return {"queries": self.queries, "rel_level": self.rel_level,
+                "judged_only": self.judged_only, "gains": self.gains, "depth": self.depth,
+                "tie_break": self.tie_break}
+
+
+def alignment_options(default_queries: str = "intersection", *, gains: bool = True):
+    """--queries/-c, -l, -J, --gains, -M, --tie-break, --run-format, --name."""
+
+    def deco(f):
+        import functools
+
+        @functools.wraps(f)
+        def wrapper(*args, **kw):
+            complete = kw.pop("complete")
+            queries = kw.pop("queries")
+            if complete:
+                if queries not in (None, "qrels"):
+                    raise UsageError("-c/--complete conflicts with --queries " + queries)
+                queries = "qrels"
+            kw["align_opts"] = AlignOptions(
+                queries=queries or default_queries, rel_level=kw.pop("rel_level"),
+                judged_only=kw.pop("judged_only"), gains=kw.pop("gains", None),
+                depth=kw.pop("depth"), tie_break=kw.pop("tie_break"),
+                run_format=kw.pop("run_format"), names=kw.pop("name"),
+                name_from_file=kw.pop("name_from_file"))
+            return f(*args, **kw)
+
+        opts = [
+            click.option("--queries", type=click.Choice(["intersection", "qrels", "strict"]),
+                         default=None,
+                         help=f"Topics evaluated: in both run and qrels, every qrels topic "
+                              f"(missing = empty ranking), or require the same topics. "
+                              f"[default: {default_queries}]"),
+            click.option("-c", "--complete", is_flag=True,
+                         help="Alias for --queries qrels (trec_eval -c)."),
+            click.option("-l", "--rel-level", type=int, default=1, show_default=True,
+                         help="A document is relevant when its label is at least this."),
+            click.option("-J", "--judged-only", is_flag=True,
+                         help="Remove unjudged documents before ranking (trec_eval -J)."),
+            click.option("-M", "--depth", type=click.IntRange(min=1), default=None,
+                         help="Keep at most this many documents per topic (trec_eval -M)."),
+            click.option("--tie-break", type=click.Choice(["trec", "docno-asc", "input"]),
+                         default="trec", show_default=True,
+                         help="Order of equal scores: docno descending (trec_eval), docno "
+                              "ascending, or input order."),
+            click.option("--run-format", type=click.Choice(["auto", "trec", "msmarco"]),
+                         default="auto", show_default=True,
+                         help="Run file format; auto = msmarco when lines have 3 fields."),
+            click.option("--name", multiple=True, metavar="NAME",
+                         help="Run name, once per run in order (default: the tag column)."),
+            click.option("--name-from-file", is_flag=True,
+                         help="Name runs by their file names instead of their tags."),
+        ]
+        if gains:
+            opts.append(click.option(
+                "--gains", metavar="MAP", default=None,
+                help="Gains for graded measures as LABEL:GAIN pairs, e.g. 0:0,1:1,2:3 "
+                     "(default: the label, 0 for labels <= 0)."))
+        for o in reversed(opts):
+            wrapper = o(wrapper)
+        return wrapper
+
+    return deco
+
+
+def measure_option(f=None, *, required: bool = False, help_text: str | None = None):
+    def deco(g):
+        return click.option(
+            "-m", "--measure", "measures", multiple=True, metavar="MEASURE", required=required,
+            help=help_text or "Measure, e.g. P@10, nDCG@10, AP, RR@10, RBP(p=0.8)@10, or a "
+                              "trec_eval name/argument (P.5,10, map, official, all_trec). "
+                              "Repeatable. See `ipsoeval measures`.")(g)
+    return deco(f) if f is not None else deco
+
+
+def format_option(f=None, *, pipe_default: str = "tsv"):
+    def deco(g):
+        g = click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+                         default=None,
+                         help="Write to this file (only when everything succeeded) instead "
+                              "of standard output.")(g)
+        g = click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto",
+                         show_default=True,
+                         help=f"Output format; auto = table on a terminal, else "
+                              f"{pipe_default}.")(g)
+        return g
+    return deco(f) if f is not None else deco
+
+
+def seed_option(f):
+    return click.option("--seed", type=int, default=42, show_default=True,
+                        help="Seed of the random generator (same seed, same output).")(f)
+
+
+def alpha_option(f):
+    return click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+                        default=0.05, show_default=True,
+                        help="Significance level.")(f)
+
+
+def alternative_option(f):
+    return click.option("--alternative", type=click.Choice(["two-sided", "less", "greater"]),
+                        default="two-sided", show_default=True,
+                        help="Alternative hypothesis about B - A.")(f)
+
+
+def correct_option(f=None, *, choices=("none", "bonferroni", "holm", "bh"), default="none"):
+    def deco(g):
+        return click.option("--correct", type=click.Choice(list(choices)), default=default,
+                            show_default=True,
+                            help="Multiple-comparison correction across all p-values of "
+                                 "the invocation.")(g)
+    return deco(f) if f is not None else deco
+
+
+def warn(message: str) -> None:
+    try:
+        sys.stderr.write(f"ipsoeval: warning: {message}\n")
+    except (BrokenPipeError, OSError):
+        pass
+
+
+def load_aligned(qrels: str, runs, opts: AlignOptions):
+    """Read and align the inputs; print the engine's warnings to stderr."""
+    from ipsoeval import engine
+
+    runs = list(runs)
+    names = None
+    if opts.names:
+        if len(opts.names) != len(runs):
+            raise UsageError(f"--name given {len(opts.names)} time(s) for {len(runs)} run(s)")
+        names = list(opts.names)
+    elif opts.name_from_file:
+        names = [os.path.basename(p) if p != "-" else "stdin" for p in runs]
+    al = engine.load(qrels, runs, queries=opts.queries, rel_level=opts.rel_level,
+                     judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
+                     tie_break=opts.tie_break, run_format=opts.run_format, run_names=names)
+    for w in al.warnings:
+        warn(w)
+    return al
+
+
+def progress(label: str, ctx: click.Context | None = None):
+    """A progress callback ``cb(done, total)`` drawing on stderr if it is a terminal."""
+    from ipsoeval.cli.progress import make_progress
+    return make_progress(label)
+
+
+def emit(ctx: click.Context, results, fmt: str, output: str | None = None, *,
+         pipe_default: str = "tsv") -> str:
+    """Render results (a ResultSet or a list) and write them; returns the format used."""
+    obj = ctx.find_root().obj or {}
+    isatty = obj.get("isatty")
+    stream = sys.stdout
+    if output is not None:
+        concrete = resolve(fmt, pipe_default=pipe_default, isatty=isatty or (lambda: False))
+    else:
+        concrete = resolve(fmt, pipe_default=pipe_default, isatty=isatty, stream=stream)
+    color = concrete == "table" and output is None and "NO_COLOR" not in os.environ
+    width = None
+    if concrete == "table":
+        try:
+            width = os.get_terminal_size(stream.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            width = 120
+    text = render(results, concrete, width=width, color=color)
+    if output is not None:
+        d = os.path.dirname(os.path.abspath(output))
+        fd, tmp = tempfile.mkstemp(prefix=".ipsoeval-", dir=d)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, output)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    else:
+        stream.write(text)
+        stream.flush()
+    return concrete

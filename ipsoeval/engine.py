@@ -1,0 +1,109 @@
+"""The scoring engine: load inputs once, align, compute measures vectorised.
+
+Every subcommand goes through :func:`load` and :func:`evaluate`; the result
+is a per-measure matrix of per-topic scores (runs × topics) that feeds every
+statistic.  The engine never prints: warnings travel in ``Aligned.warnings``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ipsoeval import readers
+from ipsoeval.align import QrelsIndex, align, parse_gains
+from ipsoeval.errors import UsageError
+from ipsoeval.measures import Measure, Requested, expand_all, parse_measure
+from ipsoeval.measures.kernels import Context
+from ipsoeval.model import Aligned
+
+
+def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level: int = 1,
+         judged_only: bool = False, gains=None, depth: int | None = None,
+         tie_break: str = "trec", run_format: str = "auto", run_names=None) -> Aligned:
+    """Read qrels and runs and align them (see :func:`ipsoeval.align.align`).
+
+    ``gains`` is a dict or the ``--gains`` text; ``run_names`` overrides the
+    run names (default: the tag of each run's last line).
+    """
+    run_paths = list(run_paths)
+    if not run_paths:
+        raise UsageError("at least one run file is needed")
+    readers.check_stdin_once([qrels_path, *run_paths])
+    if isinstance(gains, str):
+        gains = parse_gains(gains)
+    if run_format not in ("auto", "trec", "msmarco"):
+        raise UsageError(f"--run-format must be auto, trec or msmarco (found {run_format!r})")
+    qrels = readers.read_qrels(qrels_path)
+    runs = []
+    for i, p in enumerate(run_paths):
+        name = run_names[i] if run_names else None
+        runs.append(readers.read_run(p, run_format=run_format, name=name))
+    names = [r.name for r in runs]
+    if len(set(names)) != len(names):
+        # same tag in several files: tell them apart by file name
+        for r in runs:
+            if names.count(r.name) > 1:
+                r.name = f"{r.name}[{r.path}]"
+    return align(qrels, runs, queries=queries, rel_level=rel_level, judged_only=judged_only,
+                 gains=gains, depth=depth, tie_break=tie_break, qindex=QrelsIndex(qrels))
+
+
+@dataclass
+class Scores:
+    """Per-topic scores of every requested measure: ``values[name]`` is (runs, topics)."""
+
+    aligned: Aligned
+    requested: list[Requested]
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def runs(self) -> list[str]:
+        return self.aligned.runs
+
+    @property
+    def topics(self) -> list[str]:
+        return self.aligned.topics
+
+    @property
+    def measures(self) -> list[Measure]:
+        return [r.measure for r in self.requested]
+
+    def matrix(self, name) -> np.ndarray:
+        key = name.name if isinstance(name, Measure) else name
+        if key not in self.values:
+            key = parse_measure(key).name
+        return self.values[key]
+
+    def mask(self) -> np.ndarray:
+        al = self.aligned
+        return al.in_run if al.in_run is not None else np.ones(al.n_ret.shape, dtype=bool)
+
+    def aggregate(self, name) -> np.ndarray:
+        m = name if isinstance(name, Measure) else parse_measure(name)
+        return m.aggregate(self.matrix(m), self.mask())
+
+
+def evaluate(aligned: Aligned, measures) -> Scores:
+    """Compute measures (names, Measure or Requested objects) on all runs at once."""
+    reqs: list[Requested] = []
+    for m in measures:
+        if isinstance(m, Requested):
+            reqs.append(m)
+        elif isinstance(m, Measure):
+            reqs.append(Requested(m, m.name))
+        else:
+            reqs.extend(expand_all([m]))
+    ctx = Context(aligned)
+    scores = Scores(aligned, reqs)
+    for r in reqs:
+        key = r.measure.name
+        if key not in scores.values:
+            scores.values[key] = r.measure.compute(aligned, ctx)
+    return scores
+
+
+def requested(args) -> list[Requested]:
+    """The measures of ``-m`` arguments (trec_eval's default set when none)."""
+    return expand_all(list(args) if args else None)

@@ -1,0 +1,105 @@
+"""Rich tables for people (not a stable format).  The only module importing rich.
+
+Hints a ResultSet may give in ``table_hints`` (all optional):
+
+- ``digits``: decimals for floats (default 4).
+- ``pivot``: {"index": [cols], "columns": col, "values": col} — show a wide
+  table (e.g. measures × runs) instead of the long records.
+- ``cell_styles``: {column: {cell text: rich style}} — colour cells by value
+  (ipso's relations: ``==``, ``ni``, ``ns``, ``**``).
+- ``heatmap``: {"columns": [cols], "low": 0.0, "high": 1.0} — shade numeric
+  cells of those columns by value (bootstrap rank probabilities).
+- ``groups``: [[group title, [cols]], …] — grouped column headers.
+- ``hide``: [cols] — columns left out of the table.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ipsoeval.results import ResultSet
+
+_HEAT = ["grey23", "grey35", "dark_blue", "blue3", "dodger_blue2", "deep_sky_blue1",
+         "cyan1", "yellow1", "orange1", "red1"]
+
+
+def _fmt(v, digits: int) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "–"
+        if v != 0 and (abs(v) < 10 ** -digits or abs(v) >= 1e9):
+            return f"{v:.{digits}g}" if abs(v) >= 1e9 else f"{v:.2e}"
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def _pivot(rs: ResultSet, spec: dict) -> tuple[list[str], list[list]]:
+    index, colkey, valkey = spec["index"], spec["columns"], spec["values"]
+    colvals: list = []
+    rows: dict[tuple, dict] = {}
+    for rec in rs.records:
+        c = rec.get(colkey)
+        if c not in colvals:
+            colvals.append(c)
+        key = tuple(rec.get(i) for i in index)
+        rows.setdefault(key, {})[c] = rec.get(valkey)
+    header = list(index) + [str(c) for c in colvals]
+    body = [list(k) + [vals.get(c) for c in colvals] for k, vals in rows.items()]
+    return header, body
+
+
+def _table(rs: ResultSet) -> Table:
+    hints = rs.table_hints or {}
+    digits = int(hints.get("digits", 4))
+    if "pivot" in hints:
+        header, body = _pivot(rs, hints["pivot"])
+    else:
+        hide = set(hints.get("hide", []))
+        header = [c for c in rs.columns if c not in hide]
+        body = [[rec.get(c) for c in header] for rec in rs.records]
+    groups = {}
+    for title, cols in hints.get("groups", []):
+        for c in cols:
+            groups[c] = title
+    table = Table(title=rs.title, box=box.SIMPLE_HEAVY, header_style="bold")
+    for c in header:
+        label = f"{groups[c]}\n{c}" if c in groups else c
+        numeric = any(isinstance(r[header.index(c)], (int, float)) and
+                      not isinstance(r[header.index(c)], bool) for r in body[:50])
+        table.add_column(label, justify="right" if numeric else "left", no_wrap=True)
+    styles = hints.get("cell_styles", {})
+    heat = hints.get("heatmap") or {}
+    heat_cols = set(heat.get("columns", []))
+    lo, hi = float(heat.get("low", 0.0)), float(heat.get("high", 1.0))
+    for row in body:
+        cells = []
+        for c, v in zip(header, row):
+            text = _fmt(v, digits)
+            style = styles.get(c, {}).get(text)
+            if c in heat_cols and isinstance(v, (int, float)) and not (
+                    isinstance(v, float) and math.isnan(v)):
+                x = 0.0 if hi == lo else min(max((float(v) - lo) / (hi - lo), 0.0), 1.0)
+                style = f"black on {_HEAT[min(int(x * len(_HEAT)), len(_HEAT) - 1)]}" \
+                    if x > 0 else "grey50"
+            cells.append(Text(text, style=style or ""))
+        table.add_row(*cells)
+    return table
+
+
+def render(sets: list[ResultSet], *, width: int | None = None, color: bool = False) -> str:
+    buf = io.StringIO()
+    console = Console(file=buf, width=width or 120, force_terminal=color,
+                      color_system="standard" if color else None, highlight=False)
+    for rs in sets:
+        console.print(_table(rs))
+    return buf.getvalue()

@@ -1,0 +1,39 @@
+"""trec_eval's layout: ``%-22s\t%s\t%6.4f`` (integers plain, text as is).
+
+Applies to result sets with ``measure``, ``qid`` and ``value`` columns (one
+block per run, in record order).  A record's optional ``label`` key is the
+name printed (trec_eval's spelling); undefined values are left out.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ipsoeval.errors import UsageError
+from ipsoeval.results import ResultSet
+
+
+def line(name: str, qid: str, value) -> str | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, bool):
+        text = str(int(value))
+    elif isinstance(value, int):
+        text = str(value)
+    elif isinstance(value, float):
+        text = f"{value:6.4f}"
+    else:
+        text = str(value)
+    return f"{name:<22s}\t{qid}\t{text}\n"
+
+
+def render(rs: ResultSet) -> str:
+    need = {"measure", "qid", "value"}
+    if not need <= set(rs.columns):
+        raise UsageError(f"--format trec is not available for {rs.command} (use tsv, json or table)")
+    out = []
+    for rec in rs.records:
+        text = line(rec.get("label", rec["measure"]), rec["qid"], rec["value"])
+        if text is not None:
+            out.append(text)
+    return "".join(out)

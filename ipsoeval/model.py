@@ -1,0 +1,122 @@
+"""The data model: parsed inputs and runs aligned to qrels as dense arrays.
+
+Doc ids exist only in :class:`Qrels` / :class:`Run` (the reader side) and are
+gone after alignment: an :class:`Aligned` holds, per run and topic, the labels
+of the ranked documents in rank order, padded to a common depth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# Sentinels in Aligned.labels (int32).  Both are below any real label, so
+# ``labels >= rel_level`` is False for them.
+PAD = np.int32(-(2**31))          # no document at this rank (run shorter)
+UNJUDGED = np.int32(-(2**31) + 1)  # retrieved, but not in the qrels
+
+
+@dataclass
+class Qrels:
+    """Relevance judgments, one row per (topic, docno).
+
+    ``qid``/``docno`` are (n, W) uint64 matrices holding the bytes of each
+    id (little endian, zero padded); rows in file order.
+    """
+
+    path: str
+    qid: np.ndarray      # (n, Wq) uint64 words
+    docno: np.ndarray    # (n, Wd) uint64 words
+    label: np.ndarray    # int64
+    line: np.ndarray     # int64, 1-based line number of each judgment
+
+
+@dataclass
+class Run:
+    """A ranked run: rows in file order (not yet sorted)."""
+
+    path: str
+    name: str
+    qid: np.ndarray      # (n, Wq) uint64 words
+    docno: np.ndarray    # (n, Wd) uint64 words
+    score: np.ndarray    # float64; for MS MARCO runs, minus the rank
+    line: np.ndarray     # int64, 1-based line numbers
+    fmt: str = "trec"    # "trec" or "msmarco"
+
+
+@dataclass
+class Aligned:
+    """Runs aligned to qrels: everything a measure needs, as dense arrays.
+
+    Shapes: R runs, T topics, D depth (the longest ranking, after ``--depth``).
+    ``labels[r, t, i]`` is the qrels label of the document that run ``r``
+    ranks at position ``i`` (0-based) for topic ``t``, ``UNJUDGED`` when the
+    document is not in the qrels, ``PAD`` past the end of the ranking.
+    """
+
+    runs: list[str]                 # run names, length R
+    topics: list[str]               # evaluated topic ids, strcmp order, length T
+    labels: np.ndarray              # int32 (R, T, D)
+    n_ret: np.ndarray               # int64 (R, T): documents retrieved
+    rel_level: int                  # label >= rel_level is relevant
+    num_rel: np.ndarray             # int64 (T,): R, relevant documents in qrels
+    num_nonrel: np.ndarray          # int64 (T,): judged non-relevant documents
+    judged_labels: list[np.ndarray]  # per topic: labels of all judged docs, sorted descending
+    gain_map: dict[int, float] | None = None   # --gains, None = label if > 0 else 0
+    in_run: np.ndarray | None = None  # bool (R, T): topic present in the run file
+    params: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)  # for the CLI to print
+
+    # --- derived views, computed on demand -------------------------------
+    @property
+    def depth(self) -> int:
+        return int(self.labels.shape[2])
+
+    def relevant(self) -> np.ndarray:
+        """bool (R, T, D): document is relevant at the relevance level."""
+        return self.labels >= self.rel_level
+
+    def judged(self) -> np.ndarray:
+        """bool (R, T, D): document retrieved and judged."""
+        return self.labels > UNJUDGED
+
+    def gains(self, labels: np.ndarray | None = None) -> np.ndarray:
+        """float64 gains for ``labels`` (default: the run labels).
+
+        Label if > 0 else 0, or the ``--gains`` map (labels it does not name
+        gain 0).  Sentinels gain 0.
+        """
+        lab = self.labels if labels is None else labels
+        if self.gain_map is None:
+            return np.where(lab > 0, lab, 0).astype(np.float64)
+        out = np.zeros(lab.shape, dtype=np.float64)
+        for level, g in self.gain_map.items():
+            out[lab == level] = g
+        return out
+
+    def ideal_gains(self, depth: int | None = None) -> np.ndarray:
+        """float64 (T, n): gains of the judged documents sorted descending, padded with 0."""
+        n = max((len(j) for j in self.judged_labels), default=0)
+        if depth is not None:
+            n = min(n, depth)
+        n = max(n, 1)
+        out = np.full((len(self.topics), n), PAD, dtype=np.int64)
+        for t, lab in enumerate(self.judged_labels):
+            m = min(len(lab), n)
+            out[t, :m] = lab[:m]
+        g = self.gains(out)
+        g = -np.sort(-g, axis=1)
+        return g
+
+    def subset_runs(self, idx) -> "Aligned":
+        """A view restricted to some runs (same topics)."""
+        idx = list(idx)
+        return Aligned(
+            runs=[self.runs[i] for i in idx], topics=self.topics,
+            labels=self.labels[idx], n_ret=self.n_ret[idx], rel_level=self.rel_level,
+            num_rel=self.num_rel, num_nonrel=self.num_nonrel,
+            judged_labels=self.judged_labels, gain_map=self.gain_map,
+            in_run=None if self.in_run is None else self.in_run[idx], params=self.params,
+            warnings=self.warnings,
+        )

@@ -1,0 +1,40 @@
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+TE = ROOT / "tests" / "data" / "trec_eval"
+TESTDATA = ROOT / "testdata"
+
+
+@pytest.fixture
+def te():
+    return TE
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+def invoke(args, *, isatty=False, input=None):
+    """Run the CLI in-process; returns (exit_code, stdout, stderr)."""
+    from ipsoeval.cli import cli
+
+    r = CliRunner().invoke(cli, [str(a) for a in args], input=input,
+                           obj={"isatty": (lambda: isatty)}, catch_exceptions=False)
+    return r.exit_code, r.stdout, r.stderr
+
+
+@pytest.fixture
+def cli_invoke():
+    return invoke
+
+
+@pytest.fixture(autouse=True)
+def _cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("IPSOEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("IPSOEVAL_DEBUG", raising=False)
+    yield
