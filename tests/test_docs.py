@@ -1,0 +1,43 @@
+"""Man pages stay in step with --help: every option of every command is documented."""
+
+import re
+
+import click
+import pytest
+
+from conftest import ROOT
+from ipsoeval.cli import cli
+
+CTX = click.Context(cli)
+COMMANDS = cli.list_commands(CTX)
+
+
+def man_text(name):
+    path = ROOT / "man" / f"ipsoeval-{name}.1"
+    assert path.exists(), f"missing man page {path}"
+    return path.read_text().replace("\\-", "-").replace("\\fB", "").replace("\\fR", "") \
+        .replace("\\fI", "")
+
+
+def test_main_page_lists_every_command():
+    text = (ROOT / "man" / "ipsoeval.1").read_text().replace("\\-", "-")
+    for name in COMMANDS:
+        assert re.search(rf"^\.B {re.escape(name)}$", text, re.M), name
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_option_documented(name):
+    cmd = cli.get_command(CTX, name)
+    text = man_text(name)
+    for p in cmd.params:
+        if isinstance(p, click.Option):
+            for opt in p.opts + p.secondary_opts:
+                assert opt in text, f"{name}: {opt} missing from man/ipsoeval-{name}.1"
+    for section in ("NAME", "SYNOPSIS", "OPTIONS", "EXIT STATUS", "EXAMPLES"):
+        assert f".SH {section}" in text, (name, section)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_runs(name, cli_invoke):
+    code, out, _ = cli_invoke([name, "--help"])
+    assert code == 0 and "Usage:" in out
