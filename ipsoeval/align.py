@@ -49,7 +49,7 @@ def group_ids(words: np.ndarray) -> tuple[list[str], np.ndarray]:
     """Distinct ids (in first-appearance order) and a code per row."""
     n = len(words)
     if n == 0:
-        return [], np.zeros(0, dtype=np.int64)
+        return [], np.zeros(0, dtype=np.int32)
     change = np.ones(n, dtype=bool)
     change[1:] = (words[1:] != words[:-1]).any(axis=1)
     heads = np.flatnonzero(change)
@@ -62,17 +62,20 @@ def group_ids(words: np.ndarray) -> tuple[list[str], np.ndarray]:
         if code is None:
             code = seen[key] = len(seen)
         head_codes[i] = code
-    codes = np.repeat(head_codes, np.diff(np.append(heads, n)))
+    codes = np.repeat(head_codes.astype(np.int32), np.diff(np.append(heads, n)))
     names = [k.rstrip(b"\0").decode("utf-8", "replace") for k in seen]
     return names, codes
 
 
 def _duplicates(words: np.ndarray, topic: np.ndarray, lines: np.ndarray, path: str,
-                names: list[str]) -> None:
+                names: list[str], hashes: np.ndarray | None = None) -> None:
     """Raise InputError if a docno occurs twice in one topic."""
     if len(words) < 2:
         return
-    h = _hash_rows(words, topic)
+    h = _hash_rows(words, topic) if hashes is None else hashes
+    hs = np.sort(h)
+    if not (hs[1:] == hs[:-1]).any():
+        return
     order = np.argsort(h, kind="stable")
     hs = h[order]
     same = np.flatnonzero(hs[1:] == hs[:-1])
@@ -103,14 +106,33 @@ class QrelsIndex:
         self.hash = _hash_rows(qrels.docno, codes)
         self.order = np.argsort(self.hash, kind="stable")
         self.sorted_hash = self.hash[self.order]
+        # a bitmap over the low hash bits rules most non-judged rows out cheaply
+        self.bits = max(16, min(26, int(np.ceil(np.log2(max(len(codes), 1) * 64)))))
+        self.bitmap = np.zeros(1 << self.bits, dtype=bool)
+        self.bitmap[(self.hash & np.uint64((1 << self.bits) - 1)).astype(np.int64)] = True
 
-    def lookup(self, words: np.ndarray, topic_codes: np.ndarray) -> np.ndarray:
+    def hashes(self, words: np.ndarray, topic_codes: np.ndarray) -> np.ndarray:
+        """Row hashes comparable with the qrels' (topic codes are qrels codes)."""
+        width = max(words.shape[1], self.qrels.docno.shape[1])
+        return _hash_rows(_pad_words(words, width), topic_codes)
+
+    def lookup(self, words: np.ndarray, topic_codes: np.ndarray,
+               h: np.ndarray | None = None) -> np.ndarray:
         """Qrels row index of each (topic code, docno), −1 when not judged."""
         q = self.qrels
         width = max(words.shape[1], q.docno.shape[1])
-        words = _pad_words(words, width)
-        qwords = _pad_words(q.docno, width)
-        h = _hash_rows(words, topic_codes)
+        if h is None:
+            h = self.hashes(words, topic_codes)
+        result = np.full(len(h), -1, dtype=np.int64)
+        maybe = np.flatnonzero(self.bitmap[(h & np.uint64((1 << self.bits) - 1)).astype(np.int64)])
+        if len(maybe) == 0 or len(self.sorted_hash) == 0:
+            return result
+        sub = self._lookup(_pad_words(words[maybe], width), topic_codes[maybe], h[maybe],
+                           _pad_words(q.docno, width))
+        result[maybe] = sub
+        return result
+
+    def _lookup(self, words, topic_codes, h, qwords) -> np.ndarray:
         pos = np.searchsorted(self.sorted_hash, h)
         pos = np.minimum(pos, len(self.sorted_hash) - 1)
         cand = self.order[pos]
@@ -151,36 +173,37 @@ def parse_gains(text: str | None) -> dict[int, float] | None:
     return out
 
 
-def _order_run(run: Run, topic: np.ndarray, tie_break: str) -> np.ndarray:
+def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
+               tie_break: str) -> np.ndarray:
     """Row order: topic ascending, score descending, then the tie-break."""
     n = len(topic)
-    score = run.score
     if n == 0:
         return np.zeros(0, dtype=np.int64)
+    # Run files are usually grouped by topic and sorted by score: check that
+    # (linear time) and only sort by score when it does not hold.
+    order = np.argsort(topic, kind="stable")   # near-linear on grouped input
+    t = topic[order]
+    s = score[order]
+    same = t[1:] == t[:-1]
+    if (same & (s[1:] > s[:-1])).any():
+        order = np.lexsort((-score, topic))
+        t, s = topic[order], score[order]
+        same = t[1:] == t[:-1]
     if tie_break == "input":
-        return np.lexsort((-score, topic))
-    same_topic = topic[1:] == topic[:-1]
-    if (np.diff(topic) >= 0).all():
-        ds = score[1:] - score[:-1]
-        if not (same_topic & (ds > 0)).any():
-            ties = np.flatnonzero(same_topic & (ds == 0))
-            if len(ties) == 0:
-                return np.arange(n)
-    order = np.lexsort((-score, topic))
-    t, s = topic[order], score[order]
+        return order
+    eq = same & (s[1:] == s[:-1])
+    if not eq.any():
+        return order
+    # blocks of equal scores: order each by docno (descending for trec)
     tied = np.zeros(n, dtype=bool)
-    eq = (t[1:] == t[:-1]) & (s[1:] == s[:-1])
     tied[1:] |= eq
     tied[:-1] |= eq
     idx = np.flatnonzero(tied)
-    if len(idx) == 0:
-        return order
-    # group id of each tied block, then sort each block by docno
     start = np.ones(len(idx), dtype=bool)
     start[1:] = ~((idx[1:] == idx[:-1] + 1) & eq[idx[:-1]])
     group = np.cumsum(start)
     rows = order[idx]
-    keys = strcmp_key(run.docno[rows])
+    keys = strcmp_key(docno[rows])
     if tie_break == "trec":
         keys = [~k for k in keys]          # docno descending
     sub = np.lexsort(keys + [group])
@@ -270,26 +293,42 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     in_run = np.zeros((len(runs), T), dtype=bool)
     max_depth = 1
     for r, (run, (names, codes)) in enumerate(zip(runs, per_run)):
-        local = np.array([t_index.get(nm, -1) for nm in names], dtype=np.int64)
+        local = np.array([t_index.get(nm, -1) for nm in names], dtype=np.int32)
+        qcode_of_local = np.array([q_pos.get(nm, -1) for nm in names], dtype=np.int32)
         topic = local[codes] if len(codes) else codes
+        qcode = qcode_of_local[codes] if len(codes) else codes
+        del codes
         keep = topic >= 0
         in_run[r, np.unique(topic[keep])] = True
-        qcode_of_local = np.array([q_pos.get(nm, -1) for nm in names], dtype=np.int64)
-        qcode = qcode_of_local[codes] if len(codes) else codes
-        idx = np.flatnonzero(keep)
-        sub_topic = topic[idx]
-        _duplicates(run.docno[idx], sub_topic, run.line[idx], run.path, topics)
-        order = idx[_order_run(_SubRun(run, idx), sub_topic, tie_break)]
-        t_sorted = topic[order]
-        hit = qi.lookup(run.docno[order], qcode[order])
-        lab_sorted = np.where(hit >= 0, lab[np.maximum(hit, 0)], UNJUDGED)
-        lab_sorted = np.where(lab_sorted < 0, UNJUDGED, lab_sorted)
+        if keep.all():
+            sel = (lambda a: a)              # every row is kept: no copies
+        else:
+            idx = np.flatnonzero(keep)
+            sel = (lambda a, idx=idx: a[idx])
+        del keep
+        docno = sel(run.docno)
+        topic = sel(topic)
+        qcode = sel(qcode)
+        score = sel(run.score)
+        h = qi.hashes(docno, qcode)
+        _duplicates(docno, topic, sel(run.line), run.path, topics, hashes=h)
+        hit = qi.lookup(docno, qcode, h)
+        del h, qcode, docno
+        lab_rows = np.where(hit >= 0, lab[np.maximum(hit, 0)], UNJUDGED).astype(np.int32)
+        del hit
+        lab_rows[lab_rows < 0] = UNJUDGED
+        o = _order_run(score, sel(run.docno), topic, tie_break)
+        del score
+        t_sorted = topic[o]
+        lab_sorted = lab_rows[o]
+        del o, lab_rows, topic
         if judged_only:
             j = lab_sorted != UNJUDGED
             t_sorted, lab_sorted = t_sorted[j], lab_sorted[j]
         bounds = np.searchsorted(t_sorted, np.arange(T + 1))
         counts = np.diff(bounds)
-        pos = np.arange(len(t_sorted)) - np.repeat(bounds[:-1], counts)
+        pos = (np.arange(len(t_sorted), dtype=np.int64)
+               - np.repeat(bounds[:-1], counts)).astype(np.int32)
         if depth is not None:
             c = pos < depth
             t_sorted, lab_sorted, pos = t_sorted[c], lab_sorted[c], pos[c]
@@ -314,10 +353,3 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         warnings=warnings,
     )
 
-
-class _SubRun:
-    """The rows ``idx`` of a run, as _order_run needs them."""
-
-    def __init__(self, run: Run, idx: np.ndarray):
-        self.score = run.score[idx]
-        self.docno = run.docno[idx]

@@ -19,7 +19,6 @@ import numpy as np
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import Qrels, Run
 
-CHUNK = 1 << 24  # bytes per tokenising chunk (bounded temporary memory)
 
 _MAGIC = (
     (b"\x1f\x8b", "gzip", gzip.decompress),
@@ -56,33 +55,82 @@ def read_bytes(path: str) -> bytes:
     return data
 
 
+BLOCK = 1 << 22  # bytes per streamed block (whole lines); bounds temporary memory
+
+
+def iter_blocks(path: str, data: bytes | None = None):
+    """The input as blocks of whole lines (decompressed by magic bytes).
+
+    Streams: at most a block or two of the file is in memory at a time.
+    """
+    name = display_name(path)
+    if data is not None:
+        src, kind = _Memory(data), "text"
+    else:
+        src, kind = _open_stream(path, name)
+    try:
+        carry = b""
+        while True:
+            try:
+                piece = src.read(BLOCK)
+            except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
+                raise InputError(f"corrupt {kind} data ({exc})", path=name) from None
+            if not piece:
+                break
+            piece = carry + piece if carry else piece
+            cut = piece.rfind(b"\n")
+            if cut < 0:
+                carry = piece
+                continue
+            carry = piece[cut + 1:]
+            yield piece[: cut + 1]
+        if carry:
+            yield carry
+    finally:
+        src.close()
+
+
+class _Memory:
+    def __init__(self, data: bytes):
+        self.data = data
+        self.pos = 0
+
+    def read(self, n: int) -> bytes:
+        out = self.data[self.pos: self.pos + n]
+        self.pos += n
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+def _open_stream(path: str, name: str):
+    try:
+        raw = sys.stdin.buffer if path == "-" else open(path, "rb")
+    except FileNotFoundError:
+        raise InputError("no such file", path=name) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", path=name) from None
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror or exc})", path=name) from None
+    import io
+    buffered = raw if hasattr(raw, "peek") else io.BufferedReader(raw)
+    try:
+        head = buffered.peek(8)[:8]
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror or exc})", path=name) from None
+    for magic, kind, _ in _MAGIC:
+        if head.startswith(magic):
+            opener = {"gzip": lambda f: gzip.GzipFile(fileobj=f, mode="rb"),
+                      "bzip2": lambda f: bz2.BZ2File(f, mode="rb"),
+                      "xz": lambda f: lzma.LZMAFile(f, mode="rb")}[kind]
+            return opener(buffered), kind
+    return buffered, "text"
+
+
 def check_stdin_once(paths) -> None:
     if sum(1 for p in paths if p == "-") > 1:
         raise UsageError("at most one input may be '-' (standard input)")
-
-
-class _Fields:
-    """Selected whitespace-separated fields of the data lines of one file.
-
-    For each wanted field ``f``: ``start[f]`` (byte offset in the file) and
-    ``lens[f]`` (0 where the line has no such field); ``line`` holds the
-    1-based line numbers, ``nfields`` the field count of each line.
-    """
-
-    def __init__(self, buf, start, lens, line, nfields):
-        self.buf = buf
-        self.start = start
-        self.lens = lens
-        self.line = line
-        self.nfields = nfields
-
-    def words(self, f: int) -> np.ndarray:
-        """Field ``f`` as a (lines, W) uint64 matrix of its bytes, zero padded."""
-        return load_words(self.buf, self.start[f], self.lens[f])
-
-    def text(self, f: int, i: int) -> str:
-        s = int(self.start[f][i])
-        return bytes(self.buf[s: s + int(self.lens[f][i])]).decode("utf-8", "replace")
 
 
 _U64 = np.dtype("<u8")
@@ -125,32 +173,6 @@ def load_words(buf: np.ndarray, st: np.ndarray, ln: np.ndarray) -> np.ndarray:
         rem = np.clip(ln - 8 * j, 0, 8)
         out[:, j] = _read_words(buf, view, st + 8 * j) & _KEEP[rem]
     return out
-
-
-def _split_fields(data: bytes, name: str, want: tuple[int, ...]) -> _Fields:
-    """Tokenise ``data``; keep fields ``want`` of every non-blank, non-comment line."""
-    buf = np.frombuffer(data, dtype=np.uint8)
-    size = len(data)
-    parts: list[tuple] = []
-    line_base = 0
-    pos = 0
-    while pos < size:
-        end = min(pos + CHUNK, size)
-        if end < size:
-            nl = data.rfind(b"\n", pos, end)
-            end = nl + 1 if nl >= pos else (data.find(b"\n", end) + 1 or size)
-        part, nlines = _split_chunk(buf, pos, end, name, want, line_base)
-        parts.append(part)
-        line_base += nlines
-        pos = end
-    if not parts:
-        z = np.zeros(0, np.int64)
-        return _Fields(buf, {f: z for f in want}, {f: z for f in want}, z, z)
-    start = {f: np.concatenate([p[0][f] for p in parts]) for f in want}
-    lens = {f: np.concatenate([p[1][f] for p in parts]) for f in want}
-    line = np.concatenate([p[2] for p in parts])
-    nf = np.concatenate([p[3] for p in parts])
-    return _Fields(buf, start, lens, line, nf)
 
 
 def _split_chunk(buf: np.ndarray, lo: int, hi: int, name: str, want, line_base: int):
@@ -271,8 +293,8 @@ def _fill_low(x: np.ndarray, k: np.ndarray) -> np.ndarray:
     return (x & ~low) | (_ZEROS & low)
 
 
-def _parse_numbers(fields: "_Fields", f: int, integer: bool):
-    """Parse field ``f`` as integers or decimals: (values, ok).
+def _parse_numbers(buf: np.ndarray, st: np.ndarray, ln: np.ndarray, integer: bool):
+    """Parse the tokens buf[st:st+ln] as integers or decimals: (values, ok).
 
     Plain numbers (optional sign, at most 8 integer digits, at most 8 decimals,
     at most 15 digits in all) are parsed with integer arithmetic on 64-bit
@@ -281,43 +303,36 @@ def _parse_numbers(fields: "_Fields", f: int, integer: bool):
     numbers) goes through Python's int()/float().  ``ok`` is False where the
     text is not a finite number.
     """
-    buf = fields.buf
-    st, ln = fields.start[f], fields.lens[f]
     n = len(st)
     view = _word_view(buf)
     size = len(buf)
-    firstc = buf[np.clip(st, 0, max(size - 1, 0))] if size else np.zeros(n, np.uint8)
+    if n == 0:
+        return np.zeros(0, np.int64 if integer else np.float64), np.zeros(0, bool)
+    firstc = buf[np.minimum(st, size - 1)]
     neg = firstc == 45
-    sign = (neg | (firstc == 43)).astype(np.int64)
+    sign = neg | (firstc == 43)
     end = st + ln
-    # position of the decimal point, counted from the end (frac digits)
     frac = np.full(n, -1, dtype=np.int64)
-    if not integer and n:
+    if not integer:
         todo = np.arange(n)
-        guess = None
-        for cand in range(0, 9):
+        # the layout of the first line first, for everyone; then the others
+        lastdot = bytes(buf[st[0]: end[0]]).rfind(b".")
+        guess = int(ln[0] - lastdot - 1) if lastdot >= 0 else -1
+        cands = ([guess] if 0 <= guess <= 8 else []) + [c for c in range(9) if c != guess]
+        for cand in cands:
             if not len(todo):
                 break
-            if guess is None and cand == 0:
-                # try the layout of the first line for everyone first
-                lastdot = bytes(buf[st[0]: end[0]]).rfind(b".")
-                guess = ln[0] - lastdot - 1 if lastdot >= 0 else -1
-                if 0 <= guess <= 8:
-                    hit = buf[np.clip(end[todo] - guess - 1, 0, size - 1)] == 46
-                    frac[todo[hit]] = guess
-                    todo = todo[~hit]
-            if cand == guess:
-                continue
-            hit = buf[np.clip(end[todo] - cand - 1, 0, size - 1)] == 46
-            hit &= end[todo] - cand - 1 >= st[todo]
+            pos = end[todo] - cand - 1
+            hit = (buf[np.clip(pos, 0, size - 1)] == 46) & (pos >= st[todo])
             frac[todo[hit]] = cand
             todo = todo[~hit]
     has_dot = frac >= 0
     fr = np.where(has_dot, frac, 0)
-    k = ln - sign - np.where(has_dot, fr + 1, 0)        # integer digits
-    fast = (k >= 0) & (k <= 8) & (k + fr >= 1) & (k + fr <= 15) & (ln >= 1)
-    kk = np.clip(k, 0, 8)
-    int_end = end - np.where(has_dot, fr + 1, 0)
+    cut = np.where(has_dot, fr + 1, 0)
+    k = ln - sign - cut                       # integer digits
+    fast = (k >= 0) & (k <= 8) & (k + fr >= 1) & (k + fr <= 15)
+    kk = np.minimum(np.maximum(k, 0), 8)
+    int_end = end - cut
     iw = _fill_low(_read_words(buf, view, int_end - 8), kk)
     ok = fast & _all_digits(iw)
     ival = _digits8(iw)
@@ -325,15 +340,16 @@ def _parse_numbers(fields: "_Fields", f: int, integer: bool):
         vals = ival.astype(np.int64)
         vals = np.where(neg, -vals, vals)
     else:
-        fw = _fill_high(_read_words(buf, view, int_end + 1), np.clip(fr, 0, 8))
+        fr8 = np.minimum(fr, 8)
+        fw = _fill_high(_read_words(buf, view, int_end + 1), fr8)
         ok &= _all_digits(fw)
-        fval = _digits8(fw) // _IPOW10[8 - np.clip(fr, 0, 8)]
-        mant = ival * _IPOW10[np.clip(fr, 0, 8)] + fval
-        vals = mant.astype(np.float64) / _POW10[np.clip(fr, 0, 8)]
+        fval = _digits8(fw) // _IPOW10[8 - fr8]
+        mant = ival * _IPOW10[fr8] + fval
+        vals = mant.astype(np.float64) / _POW10[fr8]
         vals = np.where(neg, -vals, vals)
     vals[~ok] = 0
     for i in np.flatnonzero(~ok):   # unusual spellings: exponents, long numbers
-        text = fields.text(f, i)
+        text = bytes(buf[st[i]: end[i]]).decode("utf-8", "replace")
         try:
             x = int(text) if integer else float(text)
         except ValueError:
@@ -353,34 +369,133 @@ def words_to_bytes(words: np.ndarray) -> np.ndarray:
     return w.view(np.uint8).view(f"S{8 * w.shape[1]}").ravel()
 
 
-def _check_count(fields: _Fields, name: str, expected: str, bad: np.ndarray) -> None:
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise InputError(
-            f"expected {expected}, found {int(fields.nfields[i])}",
-            path=name, line=int(fields.line[i]))
+def _text(buf: np.ndarray, st: int, ln: int) -> str:
+    return bytes(buf[st: st + ln]).decode("utf-8", "replace")
 
 
-def _check_empty(fields: _Fields, name: str, what: str) -> None:
-    if len(fields.line) == 0:
+class _ChunkError(Exception):
+    """An input error at a line counted from the start of its chunk."""
+
+    def __init__(self, local_line: int, message: str):
+        self.local_line = local_line
+        self.message = message
+
+
+def _process_chunk(buf, lo, hi, name, spec, check):
+    """Tokenise and convert one chunk.  Returns (fields, local lines, nlines)."""
+    want = tuple(spec)
+    try:
+        (start, lens, lines, count), nlines = _split_chunk(buf, lo, hi, name, want, 0)
+    except InputError as exc:
+        raise _ChunkError(exc.line, exc.message) from None
+    bad = check(count)
+    if bad is not None:
+        i, msg = bad
+        raise _ChunkError(int(lines[i]), msg)
+    out = {}
+    for f, kind in spec.items():
+        st, ln = start[f], lens[f]
+        if kind == "words":
+            out[f] = load_words(buf, st, ln)
+        elif kind == "last":
+            out[f] = _text(buf, int(st[-1]), int(ln[-1])) if len(st) else None
+        else:
+            vals, ok = _parse_numbers(buf, st, ln, integer=(kind != "float"))
+            if not ok.all():
+                i = int(np.argmax(~ok))
+                what = {"float": "score is not a finite number",
+                        "int": "label is not an integer",
+                        "rank": "rank is not an integer"}[kind]
+                raise _ChunkError(int(lines[i]), f"{what} ({_text(buf, int(st[i]), int(ln[i]))!r})")
+            out[f] = vals
+    return out, lines, nlines
+
+
+def _workers() -> int:
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    return max(1, min(n, 4))
+
+
+def _parse(blocks, name: str, spec: dict, check, what: str):
+    """Parse a file given as blocks of whole lines: {field: array}, line numbers.
+
+    Blocks are converted in a small thread pool (numpy releases the GIL),
+    at most a few in flight, in order; raises InputError at the first bad
+    line in file order.
+    """
+    def work(block):
+        buf = np.frombuffer(block, dtype=np.uint8)
+        try:
+            return _process_chunk(buf, 0, len(block), name, spec, check)
+        except _ChunkError as exc:
+            return exc
+
+    parts = []
+    base = 0
+
+    def collect(part):
+        nonlocal base
+        if isinstance(part, _ChunkError):
+            raise InputError(part.message, path=name, line=base + part.local_line)
+        fields, lines, nlines = part
+        parts.append((fields, (lines + base).astype(np.int64)))
+        base += nlines
+
+    nw = _workers()
+    if nw > 1:
+        from collections import deque
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(max_workers=nw) as pool:
+            pending = deque()
+            for block in blocks:
+                pending.append(pool.submit(work, block))
+                while len(pending) >= nw:
+                    collect(pending.popleft().result())
+            while pending:
+                collect(pending.popleft().result())
+    else:
+        for block in blocks:
+            collect(work(block))
+    if not parts or sum(len(p[1]) for p in parts) == 0:
         raise InputError(f"empty {what} file (no data lines)", path=name)
+    line = np.concatenate([p[1] for p in parts])
+    fields = {}
+    for f, kind in spec.items():
+        vals = [p[0][f] for p in parts]
+        for p in parts:
+            p[0][f] = None              # free each piece once copied
+        if kind == "words":
+            width = max(v.shape[1] for v in vals)
+            fields[f] = np.concatenate(
+                [v if v.shape[1] == width else np.pad(v, ((0, 0), (0, width - v.shape[1])))
+                 for v in vals])
+        elif kind == "last":
+            fields[f] = [v for v in vals if v is not None][-1]
+        else:
+            fields[f] = np.concatenate(vals)
+        del vals
+    return fields, line
+
+
+def _count_check(ok, expected: str):
+    def check(count):
+        bad = ~ok(count)
+        if bad.any():
+            i = int(np.argmax(bad))
+            return i, f"expected {expected}, found {int(count[i])}"
+        return None
+    return check
 
 
 def read_qrels(path: str, data: bytes | None = None) -> Qrels:
     name = display_name(path)
-    if data is None:
-        data = read_bytes(path)
-    fields = _split_fields(data, name, (0, 2, 3))
-    _check_empty(fields, name, "qrels")
-    _check_count(fields, name, "4 fields (qid iter docno label)", fields.nfields != 4)
-    label, ok = _parse_numbers(fields, 3, integer=True)
-    if not ok.all():
-        i = int(np.argmax(~ok))
-        raise InputError(f"label is not an integer ({fields.text(3, i)!r})",
-                         path=name, line=int(fields.line[i]))
-    q = Qrels(path=name, qid=fields.words(0), docno=fields.words(2), label=label,
-              line=fields.line)
-    return q
+    fields, line = _parse(iter_blocks(path, data), name, {0: "words", 2: "words", 3: "int"},
+                          _count_check(lambda c: c == 4, "4 fields (qid iter docno label)"),
+                          "qrels")
+    return Qrels(path=name, qid=fields[0], docno=fields[2], label=fields[3], line=line)
 
 
 def sniff_run_format(data: bytes) -> str:
@@ -396,37 +511,33 @@ def read_run(path: str, run_format: str = "auto", name: str | None = None,
              data: bytes | None = None) -> Run:
     """Read a TREC (6+ fields) or MS MARCO (3 fields) run."""
     disp = display_name(path)
-    if data is None:
-        data = read_bytes(path)
-    fmt = sniff_run_format(data) if run_format == "auto" else run_format
+    blocks = iter_blocks(path, data)
+    first = next(blocks, b"")
+    fmt = sniff_run_format(first) if run_format == "auto" else run_format
+
+    def all_blocks():
+        if first:
+            yield first
+        yield from blocks
+
     if fmt == "msmarco":
-        fields = _split_fields(data, disp, (0, 1, 2))
-        _check_empty(fields, disp, "run")
-        _check_count(fields, disp, "3 fields (qid docno rank) in an MS MARCO run",
-                     fields.nfields != 3)
-        rank, ok = _parse_numbers(fields, 2, integer=True)
-        if not ok.all():
-            i = int(np.argmax(~ok))
-            raise InputError(f"rank is not an integer ({fields.text(2, i)!r})",
-                             path=disp, line=int(fields.line[i]))
-        score = -rank.astype(np.float64)
-        docf = 1
+        fields, line = _parse(all_blocks(), disp, {0: "words", 1: "words", 2: "rank"},
+                              _count_check(lambda c: c == 3,
+                                           "3 fields (qid docno rank) in an MS MARCO run"),
+                              "run")
+        score = -fields[2].astype(np.float64)
+        docno = fields[1]
         tag = None
     else:
-        fields = _split_fields(data, disp, (0, 2, 4, 5))
-        _check_empty(fields, disp, "run")
-        _check_count(fields, disp, "6 or more fields (qid Q0 docno rank score tag)",
-                     fields.nfields < 6)
-        score, ok = _parse_numbers(fields, 4, integer=False)
-        if not ok.all():
-            i = int(np.argmax(~ok))
-            raise InputError(f"score is not a finite number ({fields.text(4, i)!r})",
-                             path=disp, line=int(fields.line[i]))
-        docf = 2
-        tag = fields.text(5, len(fields.line) - 1)
+        fields, line = _parse(all_blocks(), disp, {0: "words", 2: "words", 4: "float", 5: "last"},
+                              _count_check(lambda c: c >= 6,
+                                           "6 or more fields (qid Q0 docno rank score tag)"),
+                              "run")
+        score = fields[4]
+        docno = fields[2]
+        tag = fields[5]
     if name is None:
         name = tag if tag is not None else (
             os.path.basename(path) if path != "-" else "stdin")
-    run = Run(path=disp, name=name, qid=fields.words(0), docno=fields.words(docf),
-              score=score, line=fields.line, fmt=fmt)
-    return run
+    return Run(path=disp, name=name, qid=fields[0], docno=docno, score=score, line=line,
+               fmt=fmt)

@@ -113,7 +113,7 @@ def test_corrupt_gzip(tmp_path):
 
 
 def test_large_file_crosses_chunks(tmp_path, monkeypatch):
-    monkeypatch.setattr(readers, "CHUNK", 64)
+    monkeypatch.setattr(readers, "BLOCK", 64)
     lines = [f"{q} Q0 doc{i} {i} {1.0 / (i + 1):.6f} r" for q in range(3) for i in range(40)]
     p = write(tmp_path, "run", "\n".join(lines) + "\n")
     r = readers.read_run(p)
