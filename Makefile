@@ -7,7 +7,7 @@ PREFIX ?= $(HOME)/.local
 MANDIR ?= $(PREFIX)/share/man/man1
 TD      = testdata
 
-.PHONY: help demo test lint bench man clean install
+.PHONY: help demo test lint bench bench-quick man clean install
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
@@ -36,7 +36,10 @@ lint: $(VENV)/.installed  ## static checks (ruff)
 
 bench: $(VENV)/.installed  ## speed and memory next to trec_eval, pytrec_eval, ranx
 	$(PY) -m pip install -q pytrec-eval-terrier ranx || echo "peers not installed; ipsoeval only"
-	$(PY) bench/run.py
+	$(PY) bench/run.py $(BENCH_ARGS)
+
+bench-quick: $(VENV)/.installed  ## a small smoke run of the benchmarks
+	$(PY) bench/run.py --quick $(BENCH_ARGS)
 
 man:  ## install the man pages under $(MANDIR)
 	install -d $(MANDIR)

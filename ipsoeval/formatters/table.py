@@ -11,6 +11,10 @@ Hints a ResultSet may give in ``table_hints`` (all optional):
   cells of those columns by value (bootstrap rank probabilities).
 - ``groups``: [[group title, [cols]], …] — grouped column headers.
 - ``hide``: [cols] — columns left out of the table.
+- ``token_styles``: {column: {"sep": ",", "styles": {token: style}}} — colour
+  each token of a cell (ipso trajectories).
+- ``sign_styles``: {column: {"positive": style, "negative": style, "zero": style}}
+  — colour numeric cells by sign.
 """
 
 from __future__ import annotations
@@ -72,12 +76,16 @@ def _table(rs: ResultSet) -> Table:
         for c in cols:
             groups[c] = title
     table = Table(title=rs.title, box=box.SIMPLE_HEAVY, header_style="bold")
-    for c in header:
+    for j, c in enumerate(header):
         label = f"{groups[c]}\n{c}" if c in groups else c
-        numeric = any(isinstance(r[header.index(c)], (int, float)) and
-                      not isinstance(r[header.index(c)], bool) for r in body[:50])
-        table.add_column(label, justify="right" if numeric else "left", no_wrap=True)
+        numeric = any(isinstance(r[j], (int, float)) and
+                      not isinstance(r[j], bool) for r in body[:50])
+        widest = max([len(_fmt(r[j], digits)) for r in body[:500]] + [1])
+        table.add_column(label, justify="right" if numeric else "left", no_wrap=True,
+                         min_width=min(widest, 60))
     styles = hints.get("cell_styles", {})
+    tokens = hints.get("token_styles", {})
+    signs = hints.get("sign_styles", {})
     heat = hints.get("heatmap") or {}
     heat_cols = set(heat.get("columns", []))
     lo, hi = float(heat.get("low", 0.0)), float(heat.get("high", 1.0))
@@ -91,6 +99,20 @@ def _table(rs: ResultSet) -> Table:
                 x = 0.0 if hi == lo else min(max((float(v) - lo) / (hi - lo), 0.0), 1.0)
                 style = f"black on {_HEAT[min(int(x * len(_HEAT)), len(_HEAT) - 1)]}" \
                     if x > 0 else "grey50"
+            if c in signs and isinstance(v, (int, float)) and not isinstance(v, bool) \
+                    and not (isinstance(v, float) and math.isnan(v)):
+                key = "positive" if v > 0 else "negative" if v < 0 else "zero"
+                style = signs[c].get(key, style)
+            if c in tokens and isinstance(v, str):
+                spec = tokens[c]
+                sep = spec.get("sep", ",")
+                cell = Text()
+                for i, tok in enumerate(v.split(sep)):
+                    if i:
+                        cell.append(sep)
+                    cell.append(tok, style=spec.get("styles", {}).get(tok, ""))
+                cells.append(cell)
+                continue
             cells.append(Text(text, style=style or ""))
         table.add_row(*cells)
     return table

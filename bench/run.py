@@ -1,0 +1,291 @@
+"""ipsoeval benchmark harness.
+
+Runs every tool of every case (``bench/cases/*.py``) as a separate, cold
+process, ``--repeat`` times (interleaved: tool A, tool B, ..., then again),
+and reports the median wall time and the peak memory of that child (its own
+``ru_maxrss`` from ``wait4``), ipsoeval's time as a ratio of each peer's, and
+whether ipsoeval meets the case's targets.  The table goes to standard output,
+the rows also to ``bench/results.tsv`` (rows of the cases run replace earlier
+rows of the same cases).  A tool that is not installed is skipped; a tool
+that exits non-zero shows as "failed" with the end of its standard error.
+The standard output of each tool's last repetition is kept in
+``bench/data/out/CASE/TOOL.txt`` for comparing results.
+
+Usage:
+  python bench/run.py [--list] [--only CASE ...] [--quick] [--repeat N]
+                      [--tools T,...] [--strict]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib.util
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import (BENCH_DIR, Case, Context, Measurement,  # noqa: E402
+                     measure, measure_all)
+
+RESULTS = BENCH_DIR / "results.tsv"
+DEFAULT_DATA = BENCH_DIR / "data"
+DEFAULT_SEED = 42
+SUBJECT = "ipsoeval"
+COLUMNS = ["case", "tool", "status", "repeats", "median_s", "min_s", "max_s",
+           "cpu_s", "peak_mb", "ratio", "target", "verdict", "size", "seed", "when"]
+
+
+@dataclass
+class Row:
+    case: str
+    tool: str
+    status: str  # "ok", "failed (exit N): ...", "not installed ..."
+    walls: list[float]
+    cpus: list[float] = field(default_factory=list)
+    peak_mb: float | None = None
+    ratio: float | None = None  # ipsoeval median / this tool's median
+    target: str = ""
+    verdict: str = ""
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.walls) if self.walls else None
+
+    @property
+    def cpu(self) -> float | None:
+        return statistics.median(self.cpus) if self.cpus else None
+
+
+def load_cases() -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted((BENCH_DIR / "cases").glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        spec = importlib.util.spec_from_file_location(f"bench_cases_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        cases.extend(getattr(module, "CASES", []))
+    return cases
+
+
+def ensure_data(name: str, args: argparse.Namespace) -> Path:
+    """Generate data set ``name`` if missing (in a separate process, so that
+    this one stays small) and return its directory."""
+    cmd = [sys.executable, str(BENCH_DIR / "gen.py"), "--data", str(args.data),
+           "--seed", str(args.seed), *(["--quick"] if args.quick else []), name]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=True)
+    return Path(out.stdout.strip().splitlines()[-1])
+
+
+def warm_cache(directory: Path) -> None:
+    """Read the data once so no tool pays for the first disk read."""
+    for p in sorted(directory.iterdir()):
+        if p.is_file():
+            with open(p, "rb") as f:
+                while f.read(1 << 24):
+                    pass
+
+
+def run_case(case: Case, args: argparse.Namespace) -> list[Row]:
+    data = ensure_data(case.data, args)
+    ctx = Context(data=data, quick=args.quick)
+    out_dir = args.data / "out" / case.name
+    out_dir.mkdir(parents=True, exist_ok=True)
+    warm_cache(data)
+
+    rows: dict[str, Row] = {}
+    commands = {}
+    for name, tool in case.tools.items():
+        if args.tools and name not in args.tools and name != SUBJECT:
+            continue
+        why = tool.available()
+        if why:
+            rows[name] = Row(case.name, name, why, [])
+            continue
+        cmds = tool.argv(ctx)
+        commands[name] = cmds
+        rows[name] = Row(case.name, name, "ok", [])
+
+    peaks: dict[str, int] = {}
+    for rep in range(args.repeat):
+        for name, cmds in commands.items():
+            row = rows[name]
+            if row.status != "ok":
+                continue  # failed once: do not retry
+            print(f"  {case.name}: {name} [{rep + 1}/{args.repeat}] ...",
+                  file=sys.stderr, end="", flush=True)
+            out = out_dir / f"{name}.txt"
+            if cmds and isinstance(cmds[0], list):
+                m: Measurement = measure_all(cmds, out, args.timeout)
+            else:
+                m = measure(cmds, out, args.timeout)
+            print(f" {m.wall:.2f} s (cpu {m.cpu:.2f} s), {m.peak_kib / 1024:.0f} MB"
+                  + ("" if m.status == 0 else f", exit {m.status}"),
+                  file=sys.stderr, flush=True)
+            if m.status != 0:
+                row.status = f"failed (exit {m.status}): {m.stderr_tail}"[:300]
+                row.walls, row.cpus = [], []
+                continue
+            row.walls.append(m.wall)
+            row.cpus.append(m.cpu)
+            peaks[name] = max(peaks.get(name, 0), m.peak_kib)
+
+    for name, row in rows.items():
+        if name in peaks:
+            row.peak_mb = peaks[name] / 1024
+    judge(case, rows)
+    return list(rows.values())
+
+
+def judge(case: Case, rows: dict[str, Row]) -> None:
+    """Fill in ratios and target verdicts: PASS/FAIL, FAIL when ipsoeval
+    itself failed, n/a when the peer could not be measured."""
+    subject = rows.get(SUBJECT)
+    s_time = subject.median if subject else None
+    s_failed = subject is not None and subject.status.startswith("failed")
+    for row in rows.values():
+        if s_time is not None and row.median:
+            row.ratio = s_time / row.median
+    for t in case.targets:
+        row = rows.get(t.peer) if t.peer else subject
+        if row is None:
+            continue
+        if s_failed:
+            verdict = "FAIL (ipsoeval failed)"
+        elif t.peer and row.ratio is not None:
+            verdict = f"{'PASS' if row.ratio <= t.max_ratio else 'FAIL'} ({row.ratio:.2f})"
+        elif t.max_peak_mb is not None and row.peak_mb is not None:
+            ok = row.peak_mb <= t.max_peak_mb
+            verdict = f"{'PASS' if ok else 'FAIL'} ({row.peak_mb:.0f} MB)"
+        elif t.max_seconds is not None and row.median is not None:
+            ok = row.median <= t.max_seconds
+            verdict = f"{'PASS' if ok else 'FAIL'} ({row.median:.2f} s)"
+        elif t.peer or t.max_peak_mb is not None or t.max_seconds is not None:
+            verdict = "n/a"
+        else:
+            verdict = ""  # a note, not judged
+        row.target = "; ".join(x for x in (row.target, t.text) if x)
+        row.verdict = "; ".join(x for x in (row.verdict, verdict) if x)
+    if s_failed and not subject.verdict:
+        subject.verdict = "FAIL"
+
+
+def fmt(x: float | None, spec: str) -> str:
+    return "-" if x is None else format(x, spec)
+
+
+def print_table(rows: list[Row], descriptions: dict[str, str]) -> None:
+    """Plain-text table; a tool that did not run gets its reason as a note."""
+    head = ["case", "tool", "median s", "cpu s", "peak MB", "ipso/tool",
+            "target", "verdict", "note"]
+    body = []
+    for r in rows:
+        body.append([r.case, r.tool, fmt(r.median, ".2f"), fmt(r.cpu, ".2f"),
+                     fmt(r.peak_mb, ".0f"),
+                     fmt(r.ratio, ".2f"), r.target, r.verdict,
+                     "" if r.status == "ok" else r.status])
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    right = {2, 3, 4, 5}
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    print()
+    for name, desc in descriptions.items():
+        print(f"{name}: {desc}")
+    print()
+    print(line(head))
+    print(line(["-" * w for w in widths]))
+    for cells in body:
+        print(line(cells))
+
+
+def write_results(rows: list[Row], args: argparse.Namespace) -> None:
+    """Rewrite results.tsv: earlier rows of other cases stay, rows of the
+    cases just run are replaced."""
+    done = {r.case for r in rows}
+    kept = []
+    if RESULTS.exists():
+        with open(RESULTS, newline="") as f:
+            kept = [r for r in csv.DictReader(f, delimiter="\t")
+                    if r.get("case") not in done]
+    when = time.strftime("%Y-%m-%dT%H:%M:%S")
+    new = [{
+        "case": r.case, "tool": r.tool, "status": r.status,
+        "repeats": len(r.walls), "median_s": fmt(r.median, ".4f"),
+        "min_s": fmt(min(r.walls) if r.walls else None, ".4f"),
+        "max_s": fmt(max(r.walls) if r.walls else None, ".4f"),
+        "cpu_s": fmt(r.cpu, ".4f"), "peak_mb": fmt(r.peak_mb, ".1f"), "ratio": fmt(r.ratio, ".4f"),
+        "target": r.target, "verdict": r.verdict,
+        "size": "quick" if args.quick else "full", "seed": args.seed,
+        "when": when,
+    } for r in rows]
+    with open(RESULTS, "w", newline="") as f:
+        w = csv.DictWriter(f, COLUMNS, delimiter="\t", extrasaction="ignore",
+                           lineterminator="\n")
+        w.writeheader()
+        w.writerows(kept + new)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description="Benchmark ipsoeval against its peers (cold processes).")
+    ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    ap.add_argument("--only", action="append", default=[], metavar="CASE",
+                    help="run only this case (repeatable, or comma-separated)")
+    ap.add_argument("--tools", default="", metavar="T,...",
+                    help="only these peers (ipsoeval always runs)")
+    ap.add_argument("--quick", action="store_true",
+                    help="small data and one repetition (smoke test)")
+    ap.add_argument("--repeat", type=int, default=None,
+                    help="repetitions per tool (default 3; 1 with --quick)")
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA,
+                    help="data cache directory (default bench/data)")
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--timeout", type=float, default=1800,
+                    help="seconds before one process is killed (default 1800)")
+    ap.add_argument("--strict", action="store_true",
+                    help="exit 1 if ipsoeval fails or misses a target")
+    args = ap.parse_args(argv)
+    args.repeat = args.repeat or (1 if args.quick else 3)
+    args.tools = {t for t in args.tools.split(",") if t}
+
+    cases = load_cases()
+    if args.list:
+        for c in cases:
+            print(f"{c.name}\t[{c.data}] tools: {', '.join(c.tools)}")
+            print(f"\t{c.description}")
+            for t in c.targets:
+                print(f"\ttarget: {t.text}")
+        return 0
+    only = {x for arg in args.only for x in arg.split(",") if x}
+    unknown = only - {c.name for c in cases}
+    if unknown:
+        ap.error(f"unknown case(s): {', '.join(sorted(unknown))} "
+                 f"(see --list)")
+    selected = [c for c in cases if not only or c.name in only]
+
+    rows: list[Row] = []
+    for case in selected:
+        print(f"case {case.name}", file=sys.stderr, flush=True)
+        rows.extend(run_case(case, args))
+    print_table(rows, {c.name: c.description for c in selected})
+    write_results(rows, args)
+    print(f"\nresults: {RESULTS}")
+
+    if args.strict:
+        bad = [r for r in rows if (r.tool == SUBJECT and r.status != "ok")
+               or "FAIL" in r.verdict]
+        return 1 if bad else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,525 @@
+"""``ipsoeval ipso``: innate pairwise SERP orderings over topic sets.
+
+Moffat & Mackenzie (2024), "How much freedom does an effectiveness metric
+really have?", JASIST 75(6), §2–3.  The numeric core is
+:mod:`ipsoeval.analyses.ipso_core`; this module applies it to runs aligned to
+qrels and builds the result records:
+
+- :func:`run` — per pair of runs the five groups of §3.4 and the sign test of
+  |ns| vs |ni| (with the range of p if every ** topic broke one way), the
+  reporting protocol of §3.6 with ``measures``/``tests``, the per-topic view
+  of Figures 5–6, and for many runs Table 3 (fractions per depth) and
+  Figure 7 (agreement of the IPSO sign test with metric tests);
+- :func:`enumerate_table` — Table 2, exactly, for any k.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ipsoeval.analyses import ipso_core as core
+from ipsoeval.errors import UsageError
+from ipsoeval.results import ResultSet
+
+# ipsoeval.stats.tests (and scipy) is imported where it is needed, so that
+# --enumerate starts fast.
+
+COMMAND = "ipso"
+
+TESTS = ("t", "wilcoxon", "sign", "randomization")
+MAX_ENUMERATE_K = 5000
+
+PAIR_COLUMNS = ["run_a", "run_b", "k", "n_topics", "n_nonsep_via_ns", "n_ns",
+                "n_equal", "n_ni", "n_nonsep_via_ni", "p_sign", "p_sign_min",
+                "p_sign_max"]
+METRIC_COLUMNS = ["measure", "test", "permissible", "mean_a", "mean_b", "diff",
+                  "p_metric", "claim"]
+TOPIC_COLUMNS = ["run_a", "run_b", "qid", "serp_a", "serp_b", "relation", "group",
+                 "trajectory", "nonsep_depth"]
+DEPTH_COLUMNS = ["k", "n_serp_pairs", "n_equal", "n_separable", "n_nonseparable",
+                 "pct_equal", "pct_separable", "pct_nonseparable"]
+AGREEMENT_COLUMNS = ["measure", "test", "k", "alpha", "n_run_pairs", "both_yes",
+                     "both_no", "metric_only", "ipso_only", "pct_both_yes",
+                     "pct_both_no", "pct_metric_only", "pct_ipso_only",
+                     "n_opposite"]
+ENUMERATE_COLUMNS = ["k", "pct_equal", "pct_separable", "pct_nonseparable",
+                     "n_equal", "n_separable", "n_nonseparable"]
+
+# Colours of Figures 2, 4–6 (table format only).
+RELATION_STYLES = {
+    "==": "bold white on dark_blue",
+    "ni": "black on yellow",
+    "ns": "black on light_sky_blue1",
+    "**": "bold white on red",
+}
+DIFF_STYLES = {"positive": "black on yellow", "negative": "black on light_sky_blue1",
+               "zero": "bold white on dark_blue"}
+
+
+def figure5_measures(k: int) -> list[str]:
+    """The score-difference columns of Figure 5, at depth k."""
+    return [f"RR@{k}", f"P@{k}", f"RBP(p=0.5)@{k}", f"RBP(p=0.8)@{k}",
+            f"AP@{k}", f"nDCG@{k}"]
+
+
+def column_name(measure: str) -> str:
+    """lower_snake_case column for a measure name: ``RBP(p=0.5)@10`` →
+    ``rbp_p_0_5_10``."""
+    s = re.sub(r"[^0-9a-zA-Z]+", "_", measure).strip("_").lower()
+    return s or "measure"
+
+
+# ------------------------------------------------------------------ options
+
+@dataclass
+class Options:
+    k: int = 10
+    depths: list[int] | None = None   # None: [k] (pair summaries), 1..k (Table 3)
+    graded: str = "prefix"
+    measures: list[str] = field(default_factory=list)
+    tests: list[str] = field(default_factory=lambda: ["t"])
+    alpha: float = 0.05
+    all_pairs: bool = False
+    per_topic: bool = False
+    n_resamples: int = 100_000
+    seed: int = 42
+
+    def check(self) -> None:
+        if self.k < 1:
+            raise UsageError(f"-k must be at least 1 (got {self.k})")
+        if self.graded not in core.GRADED_MODES:
+            raise UsageError(f"--graded must be prefix or threshold (got {self.graded!r})")
+        bad = [t for t in self.tests if t not in TESTS]
+        if bad:
+            raise UsageError(f"--test must be one of {', '.join(TESTS)} (got {bad[0]!r})")
+        if not 0 < self.alpha < 1:
+            raise UsageError(f"--alpha must be between 0 and 1 (got {self.alpha})")
+        if self.depths is not None:
+            if not self.depths:
+                raise UsageError("--depths is empty")
+            bad = [d for d in self.depths if not 1 <= d <= self.k]
+            if bad:
+                raise UsageError(f"--depths must lie in 1..k = 1..{self.k} (got {bad[0]})")
+
+
+def parse_depths(text: str, k: int | None) -> list[int]:
+    """``"5,10,20"``, ``"1..10"``, ``"1..k"``, ``"1..5,10"`` → sorted depths."""
+    out: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        m = re.fullmatch(r"(\d+)(?:\.\.(\d+|k))?", part)
+        if not m:
+            raise UsageError(f"--depths: cannot read {part!r} (use e.g. 5,10,20 or 1..k)")
+        lo = int(m.group(1))
+        if m.group(2) is None:
+            hi = lo
+        elif m.group(2) == "k":
+            if k is None:
+                raise UsageError("--depths: '..k' needs -k")
+            hi = k
+        else:
+            hi = int(m.group(2))
+        if lo < 1 or hi < lo:
+            raise UsageError(f"--depths: bad range {part!r}")
+        out.update(range(lo, hi + 1))
+    if not out:
+        raise UsageError("--depths is empty")
+    return sorted(out)
+
+
+def parse_enumerate(text: str) -> list[int]:
+    """``"5,10,15"`` → [5, 10, 15] (each 1..MAX_ENUMERATE_K)."""
+    ks = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        if not part.isdigit():
+            raise UsageError(f"--enumerate takes depths such as 5,10,100 (got {part!r})")
+        k = int(part)
+        if not 1 <= k <= MAX_ENUMERATE_K:
+            raise UsageError(f"--enumerate: k must be in 1..{MAX_ENUMERATE_K} (got {k})")
+        ks.append(k)
+    if not ks:
+        raise UsageError("--enumerate needs at least one depth")
+    return ks
+
+
+# --------------------------------------------------------------- relevance
+
+def is_graded(aligned) -> bool:
+    """More than one positive relevance label in the qrels."""
+    levels: set[int] = set()
+    for lab in aligned.judged_labels:
+        levels.update(int(x) for x in np.unique(lab) if x > 0)
+        if len(levels) > 1:
+            return True
+    return False
+
+
+def ipso_gains(aligned, graded: str, *, gains_given: bool, rel_level_given: bool,
+               graded_given: bool = False) -> tuple[np.ndarray, str]:
+    """The per-rank values Algorithm 1 compares, (R, T, D), and a short
+    description of them for the output's params.
+
+    - ``--gains`` given: the mapped gains (a ratio scale, §3.8);
+    - binary qrels, or ``-l`` given: relevant = label ≥ level (0/1);
+    - graded qrels with ``--graded threshold`` given explicitly: the labels
+      themselves, since threshold dominance needs only their order;
+    - otherwise a usage error: Algorithm 1 adds gains, and ordinal grades
+      must not be added (§3.8).
+    """
+    if gains_given and aligned.gain_map is not None:
+        return aligned.gains(), "gains"
+    if rel_level_given or not is_graded(aligned):
+        return aligned.relevant(), f"binary (label >= {aligned.rel_level})"
+    if graded == "threshold" and graded_given:
+        lab = aligned.labels
+        return np.where(lab > 0, lab, 0).astype(np.int32), "ordinal labels (threshold)"
+    raise UsageError(
+        "the qrels have graded labels; IPSO adds gains (paper §3.8), so give a gain "
+        "map with --gains (e.g. --gains 0:0,1:1,2:3), binarise with -l LEVEL, or "
+        "use --graded threshold (found labels "
+        + ", ".join(str(v) for v in sorted({int(x) for lab in aligned.judged_labels
+                                             for x in np.unique(lab)}))
+        + ")")
+
+
+def serp_strings(aligned, k: int, binary: bool) -> np.ndarray:
+    """(R, T) strings: per rank '1'/'0' (binary) or the label digit (graded),
+    '.' past the end of the ranking.  Unjudged documents show as '0'."""
+    from ipsoeval.model import PAD
+    lab = aligned.labels
+    R, T, D = lab.shape
+    if D >= k:
+        lab = lab[..., :k]
+    else:
+        lab = np.concatenate([lab, np.full((R, T, k - D), PAD, dtype=lab.dtype)], axis=2)
+    if binary:
+        ch = np.where(lab >= aligned.rel_level, "1", "0")
+    else:
+        clipped = np.clip(lab, 0, 10)
+        digits = np.array(list("0123456789+"))
+        ch = digits[clipped]
+    ch = np.where(lab == PAD, ".", ch)
+    flat = ch.reshape(R * T, k)
+    return np.array(["".join(row) for row in flat.tolist()], dtype=object).reshape(R, T)
+
+
+# ----------------------------------------------------------------- metrics
+
+def _measure_scores(aligned, names: list[str]):
+    """{name: (canonical, scale, (R, T) scores)} computed by the engine."""
+    from ipsoeval import engine
+    from ipsoeval.measures import parse_measure
+    measures = [parse_measure(n) for n in names]
+    scores = engine.evaluate(aligned, measures)
+    return {n: (m.name, m.scale, np.asarray(scores.matrix(m), dtype=np.float64))
+            for n, m in zip(names, measures)}
+
+
+def _metric_test(test: str, a: np.ndarray, b: np.ndarray, opts: Options) -> np.ndarray:
+    """p-values of ``test`` for paired rows a, b (..., T); differences b − a."""
+    from ipsoeval.stats import tests as st
+    if test == "t":
+        r = st.paired_t(a, b)
+    elif test == "wilcoxon":
+        r = st.wilcoxon(a, b)
+    elif test == "sign":
+        r = st.sign_test(a, b)
+    else:
+        r = st.randomization(a, b, n_resamples=opts.n_resamples, seed=opts.seed)
+    return np.asarray(r.pvalue, dtype=np.float64)
+
+
+def _nanmean(x: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        cnt = (~np.isnan(x)).sum(axis=-1)
+        s = np.where(np.isnan(x), 0.0, x).sum(axis=-1)
+        return np.where(cnt > 0, s / np.maximum(cnt, 1), np.nan)
+
+
+def claim(p_metric: float, p_sign: float, diff: float, n_ns: int, n_ni: int,
+          alpha: float) -> str:
+    """§3.6: "†" when the metric test is significant; "†‡" when the IPSO sign
+    test is significant too and favours the same run (|ns| > |ni| when B has
+    the higher mean, |ni| > |ns| when A has); "" otherwise."""
+    if not (p_metric < alpha):
+        return ""
+    same_way = (diff > 0 and n_ns > n_ni) or (diff < 0 and n_ni > n_ns)
+    if p_sign < alpha and same_way:
+        return "†‡"
+    return "†"
+
+
+# ------------------------------------------------------------------ core
+
+def sign_p_counts(n_ns, n_ni) -> np.ndarray:
+    """Two-sided exact sign test p for counts |ns| vs |ni| (arrays), via the
+    shared statistics layer."""
+    from ipsoeval.stats import tests as st
+    n_ns = np.asarray(n_ns, dtype=np.int64)
+    n_ni = np.asarray(n_ni, dtype=np.int64)
+    width = max(int((n_ns + n_ni).max()) if n_ns.size else 0, 1)
+    i = np.arange(width)
+    out = np.where(i < n_ns[..., None], -1.0,
+                   np.where(i < (n_ns + n_ni)[..., None], 1.0, 0.0))
+    return np.asarray(st.sign_test(np.zeros(out.shape), out).pvalue, dtype=np.float64)
+
+
+def sign_pvalues(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """From group counts (..., 5): the sign test p of |ns| vs |ni|, and the
+    smallest and largest p over every way the ** topics could break (each
+    towards A or towards B).  The smallest is at one extreme (all of them
+    towards the side that leads); the largest where the break balances the
+    two sides best, which is 1 whenever the ** topics can close the gap."""
+    c = np.asarray(counts, dtype=np.int64)
+    ns, ni = c[..., 1], c[..., 3]
+    s = c[..., 0] + c[..., 4]
+    p = sign_p_counts(ns, ni)
+    p_to_a = sign_p_counts(ns, ni + s)
+    p_to_b = sign_p_counts(ns + s, ni)
+    # x of the s topics towards B (the ns side): best balance at ns + x = ni + s - x
+    x = np.clip((ni + s - ns) // 2, 0, s)
+    p_bal = np.maximum(sign_p_counts(ns + x, ni + s - x),
+                       sign_p_counts(ns + np.minimum(x + 1, s), ni + s - np.minimum(x + 1, s)))
+    return p, np.minimum(p_to_a, p_to_b), np.maximum(np.maximum(p_to_a, p_to_b), p_bal)
+
+
+def crossings_for_pairs(G: np.ndarray, k: int, graded: str, pairs, all_pairs: bool,
+                        progress=None) -> tuple[np.ndarray, np.ndarray]:
+    """(fp, fn) arrays (P, T) for the given run pairs."""
+    if all_pairs:
+        return core.all_pairs_crossings(G, k, graded, progress=progress)
+    ia, ib = pairs
+    return core.crossings(G[ia], G[ib], k, graded)
+
+
+def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: bool = False,
+        graded_given: bool = False, progress=None) -> list[ResultSet]:
+    """All result tables of one ``ipso`` invocation on aligned runs."""
+    opts.check()
+    R = len(aligned.runs)
+    if R < 2:
+        raise UsageError(f"ipso compares runs: give at least two (got {R})")
+    if not aligned.topics:
+        raise UsageError("no topics to compare")
+    k = opts.k
+    G, gain_desc = ipso_gains(aligned, opts.graded, gains_given=gains_given,
+                              rel_level_given=rel_level_given, graded_given=graded_given)
+    if opts.all_pairs:
+        ia, ib = core.run_pairs(R)
+    else:
+        ia = np.zeros(R - 1, dtype=np.int64)
+        ib = np.arange(1, R, dtype=np.int64)
+    fp, fn = crossings_for_pairs(G, k, opts.graded, (ia, ib), opts.all_pairs, progress)
+
+    params = {"k": k, "graded": opts.graded, "values": gain_desc, "alpha": opts.alpha,
+              "n_runs": R, "n_topics": len(aligned.topics),
+              "pairs": "all" if opts.all_pairs else f"{aligned.runs[0]} vs each"}
+    if opts.measures:
+        params["tests"] = list(opts.tests)
+        params["measures"] = list(opts.measures)
+        if "randomization" in opts.tests:
+            params["n_resamples"] = opts.n_resamples
+            params["seed"] = opts.seed
+
+    scores = _measure_scores(aligned, opts.measures) if opts.measures else {}
+    metric_p = {}
+    for name, (_, _, S) in scores.items():
+        for test in opts.tests:
+            metric_p[(name, test)] = _metric_test(test, S[ia], S[ib], opts)
+
+    results: list[ResultSet] = []
+    if opts.all_pairs:
+        depths = opts.depths or list(range(1, k + 1))
+        results.append(depth_table(fp, fn, k, depths, params))
+        if opts.measures:
+            results.append(agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params))
+    summary_depths = opts.depths if (opts.depths and not opts.all_pairs) else [k]
+    results.append(pair_table(aligned, fp, fn, ia, ib, summary_depths, scores, metric_p,
+                              opts, params))
+    if opts.per_topic:
+        results.append(topic_table(aligned, G, fp, fn, ia, ib, k, opts, params,
+                                   binary=gain_desc.startswith("binary")))
+    return results
+
+
+def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) -> ResultSet:
+    from ipsoeval.stats import tests as st
+    T = len(aligned.topics)
+    records = []
+    per_depth = {}
+    for d in depths:
+        counts = core.group_counts(core.group(fp, fn, d))
+        per_depth[d] = (counts, *sign_pvalues(counts))
+    for p in range(len(ia)):
+        for d in depths:
+            counts, ps, pmin, pmax = per_depth[d]
+            c = counts[p].tolist()
+            base = {"run_a": aligned.runs[ia[p]], "run_b": aligned.runs[ib[p]], "k": d,
+                    "n_topics": T, "n_nonsep_via_ns": c[0], "n_ns": c[1], "n_equal": c[2],
+                    "n_ni": c[3], "n_nonsep_via_ni": c[4], "p_sign": float(ps[p]),
+                    "p_sign_min": float(pmin[p]), "p_sign_max": float(pmax[p])}
+            if not scores:
+                records.append(base)
+                continue
+            for name, (canon, scale, S) in scores.items():
+                ma = float(_nanmean(S[ia[p]]))
+                mb = float(_nanmean(S[ib[p]]))
+                diff = mb - ma
+                for test in opts.tests:
+                    pm = float(metric_p[(name, test)][p])
+                    rec = dict(base)
+                    rec.update({
+                        "measure": canon, "test": test,
+                        "permissible": st.permissible(scale, st.REQUIREMENT[test]),
+                        "mean_a": _clean(ma), "mean_b": _clean(mb), "diff": _clean(diff),
+                        "p_metric": _clean(pm),
+                        "claim": claim(pm, base["p_sign"], diff, c[1], c[3], opts.alpha),
+                    })
+                    records.append(rec)
+    columns = PAIR_COLUMNS + (METRIC_COLUMNS if scores else [])
+    groups = [["runs", ["run_a", "run_b", "k", "n_topics"]],
+              ["IPSO groups (§3.4)", ["n_nonsep_via_ns", "n_ns", "n_equal", "n_ni",
+                                      "n_nonsep_via_ni"]],
+              ["IPSO sign test (‡)", ["p_sign", "p_sign_min", "p_sign_max"]]]
+    if scores:
+        groups.append(["metric (†, diff = B − A)", list(METRIC_COLUMNS)])
+    hints = {"groups": groups, "digits": 4, "hide": ["n_topics"]}
+    return ResultSet(COMMAND, columns, records, params=dict(params),
+                     title="IPSO per pair of runs (groups of §3.4, sign test |ns| vs |ni|)",
+                     table_hints=hints)
+
+
+def _clean(x: float):
+    return None if x is None or not np.isfinite(x) else float(x)
+
+
+def topic_table(aligned, G, fp, fn, ia, ib, k, opts, params, binary: bool) -> ResultSet:
+    diff_names = figure5_measures(k)
+    for m in opts.measures:
+        if m not in diff_names:
+            diff_names.append(m)
+    scores = _measure_scores(aligned, diff_names)
+    diff_cols = []
+    seen = set()
+    for name in diff_names:
+        col = "diff_" + column_name(scores[name][0])
+        if col in seen:
+            continue
+        seen.add(col)
+        diff_cols.append((col, name))
+    serps = serp_strings(aligned, k, binary)
+    rel = core.relation_at(fp, fn, k)
+    grp = core.group(fp, fn, k)
+    nsd = core.nonsep_depth(fp, fn, k)
+    records = []
+    for p in range(len(ia)):
+        a, b = ia[p], ib[p]
+        order = core.display_order(fp[p], fn[p], k)
+        for t in order.tolist():
+            rec = {"run_a": aligned.runs[a], "run_b": aligned.runs[b],
+                   "qid": aligned.topics[t], "serp_a": serps[a, t], "serp_b": serps[b, t],
+                   "relation": core.SYMBOLS[int(rel[p, t])], "group": int(grp[p, t]),
+                   "trajectory": core.trajectory_string(int(fp[p, t]), int(fn[p, t]), k),
+                   "nonsep_depth": int(nsd[p, t]) or None}
+            for col, name in diff_cols:
+                S = scores[name][2]
+                rec[col] = _clean(float(S[a, t] - S[b, t]))
+            records.append(rec)
+    columns = TOPIC_COLUMNS + [c for c, _ in diff_cols]
+    hints = {
+        "cell_styles": {"relation": dict(RELATION_STYLES)},
+        "token_styles": {"trajectory": {"sep": ",", "styles": dict(RELATION_STYLES)}},
+        "sign_styles": {c: dict(DIFF_STYLES) for c, _ in diff_cols},
+        "digits": 2,
+        "groups": [["score difference M(A) − M(B)", [c for c, _ in diff_cols]]],
+    }
+    single = len(ia) == 1
+    if single:   # the pair is in the title; keep the table narrow
+        hints["hide"] = ["run_a", "run_b"]
+    return ResultSet(COMMAND, columns, records,
+                     params=dict(params, diff="M(A) - M(B)",
+                                 diff_measures=[scores[n][0] for _, n in diff_cols]),
+                     title=(f"IPSO per topic at k = {k}"
+                            + (f", A = {aligned.runs[ia[0]]}, B = {aligned.runs[ib[0]]}"
+                               if single else "")
+                            + " (Figure 5 order; differences M(A) − M(B))"),
+                     table_hints=hints)
+
+
+def depth_table(fp, fn, k, depths, params) -> ResultSet:
+    dc = core.depth_counts(fp, fn, k)
+    n = int(np.size(fp))
+    records = []
+    for d in depths:
+        eq = int(dc["equal"][d - 1])
+        sep = int(dc["ni"][d - 1] + dc["ns"][d - 1])
+        ns = int(dc["nonsep"][d - 1])
+        records.append({"k": d, "n_serp_pairs": n, "n_equal": eq, "n_separable": sep,
+                        "n_nonseparable": ns,
+                        "pct_equal": 100.0 * eq / n if n else None,
+                        "pct_separable": 100.0 * sep / n if n else None,
+                        "pct_nonseparable": 100.0 * ns / n if n else None})
+    hints = {"digits": 2}
+    return ResultSet(COMMAND, DEPTH_COLUMNS, records, params=dict(params),
+                     title="SERP pairs by depth: equal / separable / non-separable (Table 3)",
+                     table_hints=hints)
+
+
+def agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params) -> ResultSet:
+    counts = core.group_counts(core.group(fp, fn, k))
+    p_sign = sign_p_counts(counts[:, 1], counts[:, 3])
+    ipso_sig = p_sign < opts.alpha
+    ipso_dir = np.sign(counts[:, 3] - counts[:, 1])      # +1: A ahead (ni > ns)
+    n = len(ia)
+    records = []
+    for name, (canon, _, S) in scores.items():
+        mdir = -np.sign(_nanmean(S[ib]) - _nanmean(S[ia]))  # +1: A ahead
+        for test in opts.tests:
+            msig = metric_p[(name, test)] < opts.alpha
+            both_yes = int((msig & ipso_sig).sum())
+            both_no = int((~msig & ~ipso_sig).sum())
+            m_only = int((msig & ~ipso_sig).sum())
+            i_only = int((~msig & ipso_sig).sum())
+            opposite = int((msig & ipso_sig & (mdir != ipso_dir)).sum())
+            records.append({
+                "measure": canon, "test": test, "k": k, "alpha": opts.alpha, "n_run_pairs": n,
+                "both_yes": both_yes, "both_no": both_no, "metric_only": m_only,
+                "ipso_only": i_only,
+                "pct_both_yes": 100.0 * both_yes / n, "pct_both_no": 100.0 * both_no / n,
+                "pct_metric_only": 100.0 * m_only / n, "pct_ipso_only": 100.0 * i_only / n,
+                "n_opposite": opposite})
+    hints = {"digits": 1,
+             "groups": [["Figure 7 categories (pairs of runs)",
+                         ["both_yes", "both_no", "metric_only", "ipso_only"]]]}
+    return ResultSet(COMMAND, AGREEMENT_COLUMNS, records, params=dict(params),
+                     title="Agreement of metric tests with the IPSO sign test (Figure 7)",
+                     table_hints=hints)
+
+
+# ------------------------------------------------------------- Table 2
+
+def enumerate_table(ks: list[int]) -> ResultSet:
+    """Exact fractions of the 4^k binary SERP pairs (Table 2)."""
+    records = []
+    for k in ks:
+        if not 1 <= k <= MAX_ENUMERATE_K:
+            raise UsageError(f"--enumerate: k must be in 1..{MAX_ENUMERATE_K} (got {k})")
+        eq, sep, ns = core.enumerate_counts(k)
+        records.append({"k": k, "pct_equal": core.percentage(eq, k),
+                        "pct_separable": core.percentage(sep, k),
+                        "pct_nonseparable": core.percentage(ns, k),
+                        "n_equal": eq, "n_separable": sep, "n_nonseparable": ns})
+    hints = {"digits": 2}
+    if max(ks) > 30:   # exact counts of hundreds of digits: tsv/json only
+        hints["hide"] = ["n_equal", "n_separable", "n_nonseparable"]
+    return ResultSet(COMMAND, ENUMERATE_COLUMNS, records,
+                     params={"enumerate": ks, "total": "4^k ordered pairs of binary k-SERPs",
+                             "method": "exact: equal 2^k, separable 2(C(2k+1,k) - 2^k)"},
+                     title="All binary SERP pairs of length k, exactly (Table 2)",
+                     table_hints=hints)

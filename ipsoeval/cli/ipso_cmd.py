@@ -1,0 +1,98 @@
+"""ipsoeval ipso — innate pairwise SERP orderings (Moffat & Mackenzie 2024)."""
+
+from __future__ import annotations
+
+import click
+from click.core import ParameterSource
+
+from ipsoeval.cli import options as opt
+from ipsoeval.errors import UsageError
+
+_EXPLICIT = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+
+
+def _explicit(ctx: click.Context, name: str) -> bool:
+    return ctx.get_parameter_source(name) in _EXPLICIT
+
+
+@click.command("ipso")
+@click.argument("qrels", required=False, metavar="QRELS")
+@click.argument("runs", nargs=-1, metavar="RUN_A RUN_B [RUN...]")
+@click.option("-k", "--cutoff", "k", type=click.IntRange(min=1), default=None,
+              help="Evaluation depth k.  [default: 10, or the largest of --depths]")
+@click.option("--depths", metavar="LIST", default=None,
+              help="Depths to report, e.g. 5,10,20 or 1..k (pair summaries: default k; "
+                   "--all-pairs depth table: default 1..k).")
+@opt.measure_option(help_text="Measure for the reporting protocol (§3.6), e.g. P@10, "
+                              "RBP(p=0.8)@10, nDCG@10.  Repeatable.")
+@click.option("--test", "tests", multiple=True, metavar="T",
+              help="Test of the -m measure: t, wilcoxon, sign, randomization "
+                   "(repeatable or comma-separated).  [default: t]")
+@opt.alpha_option
+@click.option("--permutations", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Resamples of the randomization test.")
+@opt.seed_option
+@click.option("--graded", type=click.Choice(["prefix", "threshold"]), default="prefix",
+              show_default=True,
+              help="Graded gains: Algorithm 1 on the gains (prefix), or dominance at every "
+                   "relevance threshold (threshold; valid for ordinal labels).")
+@click.option("--all-pairs", is_flag=True,
+              help="Compare every pair of runs: Table 3 and, with -m, Figure 7.")
+@click.option("-q", "--per-topic", is_flag=True,
+              help="Per topic: SERPs, relation, trajectory and score differences "
+                   "(Figure 5).")
+@click.option("--enumerate", "enumerate_", metavar="K[,K...]", default=None,
+              help="Exact Table 2: equal / separable / non-separable among all 4^k binary "
+                   "SERP pairs, for each k (needs no files).")
+@opt.alignment_options(default_queries="qrels")
+@opt.format_option(pipe_default="tsv")
+@click.pass_context
+def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, seed, graded,
+            all_pairs, per_topic, enumerate_, align_opts, fmt, output):
+    """Innate pairwise SERP orderings: for each topic, is run A's SERP
+    non-inferior (ni), non-superior (ns), equal (==) or non-separable (**)
+    to run B's for every metric at depth k?  Then the sign test of |ns|
+    against |ni| over the topics (Moffat & Mackenzie 2024).
+    """
+    from ipsoeval.analyses import ipso
+
+    results = []
+    ks = ipso.parse_enumerate(enumerate_) if enumerate_ is not None else None
+    if qrels is None and not runs:
+        if ks is None:
+            raise UsageError("ipso needs QRELS and at least two runs (or --enumerate K,...)")
+        opt.emit(ctx, [ipso.enumerate_table(ks)], fmt, output, pipe_default="tsv")
+        return
+    if len(runs) < 2:
+        raise UsageError(f"ipso needs QRELS and at least two runs (got {len(runs)} run)")
+
+    test_list = [t.strip() for arg in tests for t in arg.split(",") if t.strip()]
+    if test_list and not measures:
+        raise UsageError("--test applies to a measure: give -m MEASURE too")
+    cutoff = k if k is not None else 10
+    depth_list = ipso.parse_depths(depths, cutoff) if depths is not None else None
+    if k is None and depth_list:
+        cutoff = max(depth_list)
+    names: list[str] = []
+    if measures:
+        from ipsoeval import engine
+        for r in engine.requested(measures):      # usage errors before reading files
+            if r.measure.name not in names:
+                names.append(r.measure.name)
+    options = ipso.Options(k=cutoff, depths=depth_list, graded=graded, measures=names,
+                           tests=test_list or ["t"], alpha=alpha, all_pairs=all_pairs,
+                           per_topic=per_topic, n_resamples=permutations, seed=seed)
+    options.check()
+
+    aligned = opt.load_aligned(qrels, runs, align_opts)
+    progress = opt.progress("ipso", ctx) if all_pairs else None
+    results = ipso.run(aligned, options,
+                       gains_given=align_opts.gains is not None,
+                       rel_level_given=_explicit(ctx, "rel_level"),
+                       graded_given=_explicit(ctx, "graded"),
+                       progress=progress)
+    for rs in results:
+        rs.params.update(align_opts.as_params())
+    if ks is not None:
+        results.append(ipso.enumerate_table(ks))
+    opt.emit(ctx, results, fmt, output, pipe_default="tsv")

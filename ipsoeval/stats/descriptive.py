@@ -1,0 +1,57 @@
+"""Paired descriptive statistics, vectorised over leading axes.
+
+For paired samples a, b of shape (..., n) — pairs with a NaN on either side
+omitted — :func:`paired_summary` gives per row: n, mean of a, mean of b, the
+mean difference d̄ (b − a), its t-based confidence interval
+d̄ ± t_{1−(1−level)/2, n−1} · sd(d)/√n, the effect size d̄ / sd(d)
+(sd with n − 1 denominator; undefined when sd = 0), and wins/ties/losses of b
+against a.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special
+
+
+@dataclass
+class PairedSummary:
+    n: np.ndarray
+    mean_a: np.ndarray
+    mean_b: np.ndarray
+    diff: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    effect_size: np.ndarray
+    sd: np.ndarray
+    wins: np.ndarray
+    ties: np.ndarray
+    losses: np.ndarray
+
+
+def paired_summary(a, b, level: float = 0.95) -> PairedSummary:
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    a, b = np.broadcast_arrays(a, b)
+    ok = ~(np.isnan(a) | np.isnan(b))
+    n = ok.sum(axis=-1)
+    d = np.where(ok, b - a, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nf = n.astype(np.float64)
+        mean_a = np.where(ok, a, 0.0).sum(axis=-1) / nf
+        mean_b = np.where(ok, b, 0.0).sum(axis=-1) / nf
+        diff = d.sum(axis=-1) / nf
+        dev = np.where(ok, d - diff[..., None], 0.0)
+        var = (dev * dev).sum(axis=-1) / (nf - 1.0)
+        var = np.where(n >= 2, var, np.nan)
+        sd = np.sqrt(var)
+        tcrit = np.where(n >= 2, special.stdtrit(np.maximum(nf - 1.0, 1.0), 0.5 + level / 2.0), np.nan)
+        half = tcrit * sd / np.sqrt(nf)
+        effect = np.where(sd > 0, diff / sd, np.nan)
+    wins = ((d > 0) & ok).sum(axis=-1)
+    losses = ((d < 0) & ok).sum(axis=-1)
+    ties = n - wins - losses
+    return PairedSummary(n, mean_a, mean_b, diff, diff - half, diff + half, effect, sd,
+                         wins, ties, losses)
