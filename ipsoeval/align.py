@@ -12,6 +12,7 @@ import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import PAD, UNJUDGED, Aligned, Qrels, Run
+from ipsoeval.parallel import parallel_map
 
 QUERY_POLICIES = ("intersection", "qrels", "strict")
 TIE_BREAKS = ("trec", "docno-asc", "input")
@@ -20,18 +21,18 @@ _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-def _mix(x: np.ndarray) -> np.ndarray:
-    x = x ^ (x >> np.uint64(31))
-    x = x * _M1
-    x = x ^ (x >> np.uint64(29))
-    return x * _M2
-
-
 def _hash_rows(words: np.ndarray, topic: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of (topic, docno words) per row."""
-    h = _mix(topic.astype(np.uint64) + np.uint64(1))
+    """A 64-bit multiplicative hash of (topic, docno words) per row.
+
+    Only the high bits are well mixed; users take ``h >> shift`` for buckets.
+    Equal hashes are always verified against the ids, so collisions cost time,
+    never correctness.
+    """
+    h = (topic.astype(np.uint64) + np.uint64(1)) * _M2
     for j in range(words.shape[1]):
-        h = _mix(h ^ words[:, j])
+        h ^= words[:, j]
+        h *= _M1
+        h ^= h >> np.uint64(29)
     return h
 
 
@@ -109,7 +110,8 @@ class QrelsIndex:
         # a bitmap over the low hash bits rules most non-judged rows out cheaply
         self.bits = max(16, min(26, int(np.ceil(np.log2(max(len(codes), 1) * 64)))))
         self.bitmap = np.zeros(1 << self.bits, dtype=bool)
-        self.bitmap[(self.hash & np.uint64((1 << self.bits) - 1)).astype(np.int64)] = True
+        self.shift = np.uint64(64 - self.bits)
+        self.bitmap[(self.hash >> self.shift).astype(np.int64)] = True
 
     def hashes(self, words: np.ndarray, topic_codes: np.ndarray) -> np.ndarray:
         """Row hashes comparable with the qrels' (topic codes are qrels codes)."""
@@ -124,7 +126,7 @@ class QrelsIndex:
         if h is None:
             h = self.hashes(words, topic_codes)
         result = np.full(len(h), -1, dtype=np.int64)
-        maybe = np.flatnonzero(self.bitmap[(h & np.uint64((1 << self.bits) - 1)).astype(np.int64)])
+        maybe = np.flatnonzero(self.bitmap[(h >> self.shift).astype(np.int64)])
         if len(maybe) == 0 or len(self.sorted_hash) == 0:
             return result
         sub = self._lookup(_pad_words(words[maybe], width), topic_codes[maybe], h[maybe],
@@ -288,18 +290,15 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         bounds = np.searchsorted(qt[o], np.arange(T + 1))
         judged_labels = [lab[o[bounds[i]:bounds[i + 1]]] for i in range(T)]
 
-    labels_list = []
-    nret_list = []
-    in_run = np.zeros((len(runs), T), dtype=bool)
-    max_depth = 1
-    for r, (run, (names, codes)) in enumerate(zip(runs, per_run)):
+    def one(r):
+        run, (names, codes) = runs[r], per_run[r]
         local = np.array([t_index.get(nm, -1) for nm in names], dtype=np.int32)
         qcode_of_local = np.array([q_pos.get(nm, -1) for nm in names], dtype=np.int32)
         topic = local[codes] if len(codes) else codes
         qcode = qcode_of_local[codes] if len(codes) else codes
         del codes
         keep = topic >= 0
-        in_run[r, np.unique(topic[keep])] = True
+        present = np.bincount(topic[keep], minlength=T)[:T] > 0
         if keep.all():
             sel = (lambda a: a)              # every row is kept: no copies
         else:
@@ -333,8 +332,16 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
             c = pos < depth
             t_sorted, lab_sorted, pos = t_sorted[c], lab_sorted[c], pos[c]
             counts = np.minimum(counts, depth)
-        nret_list.append(counts.astype(np.int64))
-        labels_list.append((t_sorted, pos, lab_sorted))
+        return present, counts.astype(np.int64), (t_sorted, pos, lab_sorted)
+
+    results = parallel_map(one, range(len(runs)))
+    in_run = np.zeros((len(runs), T), dtype=bool)
+    nret_list, labels_list = [], []
+    max_depth = 1
+    for r, (present, counts, triple) in enumerate(results):
+        in_run[r] = present
+        nret_list.append(counts)
+        labels_list.append(triple)
         if len(counts):
             max_depth = max(max_depth, int(counts.max()))
     R = len(runs)

@@ -17,6 +17,7 @@ from ipsoeval.errors import UsageError
 from ipsoeval.measures import Measure, Requested, expand_all, parse_measure
 from ipsoeval.measures.kernels import Context
 from ipsoeval.model import Aligned
+from ipsoeval.parallel import parallel_map
 
 
 def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level: int = 1,
@@ -36,10 +37,15 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
     if run_format not in ("auto", "trec", "msmarco"):
         raise UsageError(f"--run-format must be auto, trec or msmarco (found {run_format!r})")
     qrels = readers.read_qrels(qrels_path)
-    runs = []
-    for i, p in enumerate(run_paths):
-        name = run_names[i] if run_names else None
-        runs.append(readers.read_run(p, run_format=run_format, name=name))
+    if len(run_paths) > 1:
+        # several files: read them side by side (each file then single-threaded)
+        runs = parallel_map(
+            lambda i: readers.read_run(run_paths[i], run_format=run_format,
+                                       name=run_names[i] if run_names else None),
+            range(len(run_paths)))
+    else:
+        runs = [readers.read_run(run_paths[0], run_format=run_format,
+                                 name=run_names[0] if run_names else None)]
     names = [r.name for r in runs]
     if len(set(names)) != len(names):
         # same tag in several files: tell them apart by file name

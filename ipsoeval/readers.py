@@ -18,6 +18,7 @@ import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import Qrels, Run
+from ipsoeval.parallel import parallel_map, workers
 
 
 _MAGIC = (
@@ -411,14 +412,6 @@ def _process_chunk(buf, lo, hi, name, spec, check):
     return out, lines, nlines
 
 
-def _workers() -> int:
-    try:
-        n = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        n = os.cpu_count() or 1
-    return max(1, min(n, 4))
-
-
 def _parse(blocks, name: str, spec: dict, check, what: str):
     """Parse a file given as blocks of whole lines: {field: array}, line numbers.
 
@@ -435,30 +428,12 @@ def _parse(blocks, name: str, spec: dict, check, what: str):
 
     parts = []
     base = 0
-
-    def collect(part):
-        nonlocal base
+    for part in parallel_map(work, blocks, max_in_flight=workers()):
         if isinstance(part, _ChunkError):
             raise InputError(part.message, path=name, line=base + part.local_line)
         fields, lines, nlines = part
         parts.append((fields, (lines + base).astype(np.int64)))
         base += nlines
-
-    nw = _workers()
-    if nw > 1:
-        from collections import deque
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(max_workers=nw) as pool:
-            pending = deque()
-            for block in blocks:
-                pending.append(pool.submit(work, block))
-                while len(pending) >= nw:
-                    collect(pending.popleft().result())
-            while pending:
-                collect(pending.popleft().result())
-    else:
-        for block in blocks:
-            collect(work(block))
     if not parts or sum(len(p[1]) for p in parts) == 0:
         raise InputError(f"empty {what} file (no data lines)", path=name)
     line = np.concatenate([p[1] for p in parts])
