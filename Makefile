@@ -26,6 +26,12 @@ demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
 	@echo
 	@echo '$$ ipsoeval eval -q -m P@5 -m nDCG@10 -m AP --format table ... two runs'
 	@$(IPSO) eval --format table -m P@5 -m nDCG@10 -m AP -m RR $(TD)/adhoc/qrels.txt $(TD)/adhoc/run-bm25.txt $(TD)/adhoc/run-neural.txt
+	@echo
+	@echo '$$ ipsoeval breakdown ... testdata/msmarco (Lin et al. 2021, Table 2)'
+	@$(IPSO) breakdown --format table $(TD)/msmarco/qrels.txt $(TD)/msmarco/baseline.run.xz $(TD)/msmarco/more-answers.run.xz $(TD)/msmarco/better-ranking.run.xz $(TD)/msmarco/better-both.run.xz $(TD)/msmarco/same-team.run.xz $(TD)/msmarco/fewer-answers.run.xz $(TD)/msmarco/top-heavy.run.xz
+	@echo
+	@echo '$$ ipsoeval ipso testdata/ipso-fig5 (Moffat & Mackenzie 2024, Figure 5)'
+	@$(IPSO) ipso --format table $(TD)/ipso-fig5/qrels.txt $(TD)/ipso-fig5/sysA.run $(TD)/ipso-fig5/sysB.run
 
 test: $(VENV)/.installed  ## install, then run the whole test suite
 	$(PY) -m pytest -q

@@ -11,6 +11,7 @@ Hints a ResultSet may give in ``table_hints`` (all optional):
   cells of those columns by value (bootstrap rank probabilities).
 - ``groups``: [[group title, [cols]], …] — grouped column headers.
 - ``hide``: [cols] — columns left out of the table.
+- ``labels``: {column: short header} — header text shown instead of the name.
 - ``token_styles``: {column: {"sep": ",", "styles": {token: style}}} — colour
   each token of a cell (ipso trajectories).
 - ``sign_styles``: {column: {"positive": style, "negative": style, "zero": style}}
@@ -71,13 +72,15 @@ def _table(rs: ResultSet) -> Table:
         hide = set(hints.get("hide", []))
         header = [c for c in rs.columns if c not in hide]
         body = [[rec.get(c) for c in header] for rec in rs.records]
+    labels = hints.get("labels", {})
     groups = {}
     for title, cols in hints.get("groups", []):
         for c in cols:
             groups[c] = title
     table = Table(title=rs.title, box=box.SIMPLE_HEAVY, header_style="bold")
     for j, c in enumerate(header):
-        label = f"{groups[c]}\n{c}" if c in groups else c
+        name = labels.get(c, c)
+        label = f"{groups[c]}\n{name}" if c in groups else name
         numeric = any(isinstance(r[j], (int, float)) and
                       not isinstance(r[j], bool) for r in body[:50])
         widest = max([len(_fmt(r[j], digits)) for r in body[:500]] + [1])

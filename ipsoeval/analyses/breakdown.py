@@ -1,0 +1,424 @@
+"""Outcomes breakdown of two runs with one relevant document per topic.
+
+Lin, Campos, Craswell, Mitra and Yilmaz (2021), "Significant Improvements over
+the State of the Art? A Case Study of the MS MARCO Document Ranking
+Leaderboard", §3–5.  At cutoff k every topic falls into exactly one outcome:
+
+* ``1``  — neither run has a relevant document in its top k;
+* ``2A`` — only run A has one;  ``2B`` — only run B has one;
+* ``3``  — both have one.
+
+A run's ESL for a topic is the rank of its first relevant document in the top
+k, its RR is 1/ESL (0 when there is none).  Outcome 3 compares ESL and RR with
+the Wilcoxon signed-rank test and the paired t-test; outcome 2 compares the
+number of topics only A answers with the number only B answers with an exact
+two-sided binomial (sign) test.  :func:`verdict` combines the two facets as
+the paper's §5 proposes (strict and "do no harm" definitions).
+
+The core (:func:`first_relevant_ranks`, :func:`compare_pair`,
+:func:`verdict`) works on plain arrays; :func:`run` applies it to an
+:class:`~ipsoeval.model.Aligned` and builds the result records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ipsoeval.errors import UsageError
+from ipsoeval.results import ResultSet
+from ipsoeval.stats import corrections
+from ipsoeval.stats import tests as st
+
+COMMAND = "breakdown"
+
+OUTCOME_NEITHER = "1"
+OUTCOME_A_ONLY = "2A"
+OUTCOME_B_ONLY = "2B"
+OUTCOME_BOTH = "3"
+
+CORRECTIONS = ("none", "bonferroni", "holm")
+
+# Which case-3 test decides the ranking facet of the verdict.
+VERDICT_TESTS = {
+    "esl-t": ("p_esl_t", "esl", "mean"),
+    "esl-wilcoxon": ("p_esl_wilcoxon", "esl", "signed-rank"),
+    "rr-t": ("p_rr_t", "rr", "mean"),
+    "rr-wilcoxon": ("p_rr_wilcoxon", "rr", "signed-rank"),
+}
+
+VERDICT_BETTER = "better"
+VERDICT_BETTER_NO_HARM = "better (do no harm)"
+VERDICT_WORSE = "worse"
+VERDICT_WORSE_HARM = "worse (do harm)"
+VERDICT_MIXED = "mixed"
+VERDICT_NONE = "no significant difference"
+VERDICTS = (VERDICT_BETTER, VERDICT_BETTER_NO_HARM, VERDICT_WORSE,
+            VERDICT_WORSE_HARM, VERDICT_MIXED, VERDICT_NONE)
+
+# p-value columns, in output order.
+P_COLUMNS = ["p_esl_wilcoxon", "p_esl_t", "p_rr_wilcoxon", "p_rr_t", "p_answered_sign"]
+NAIVE_P_COLUMNS = ["p_mrr_ranksum", "p_mrr_wilcoxon", "p_mrr_t"]
+
+SUMMARY_COLUMNS = [
+    "run_a", "run_b", "k", "n_topics", "mrr_a", "mrr_b", "delta_mrr",
+    "n_neither", "n_a_only", "n_b_only", "n_both",
+    "pct_neither", "pct_a_only", "pct_b_only", "p_answered_sign", "pct_both",
+    "esl_a", "esl_b", "p_esl_wilcoxon", "p_esl_t",
+    "rr_a", "rr_b", "p_rr_wilcoxon", "p_rr_t",
+]
+PER_QUERY_COLUMNS = ["run_a", "run_b", "qid", "outcome", "rank_a", "rank_b"]
+
+
+# --------------------------------------------------------------------------
+# core on arrays
+# --------------------------------------------------------------------------
+
+def first_relevant_ranks(relevant: np.ndarray, k: int) -> np.ndarray:
+    """Rank (1-based) of the first relevant document in the top ``k``; 0 if none.
+
+    ``relevant`` is a boolean array (..., D) in rank order (for example
+    :meth:`Aligned.relevant`); the result has shape (...) and dtype int64.
+    Rankings shorter than k are simply shorter: missing ranks are not relevant.
+    """
+    if k < 1:
+        raise UsageError(f"the cutoff k must be a positive integer (found {k})")
+    top = np.asarray(relevant, dtype=bool)[..., :k]
+    if top.shape[-1] == 0:
+        return np.zeros(top.shape[:-1], dtype=np.int64)
+    found = top.any(axis=-1)
+    first = top.argmax(axis=-1).astype(np.int64) + 1
+    return np.where(found, first, 0)
+
+
+def _ranks(x) -> np.ndarray:
+    """Accept ranks as ints with 0 = none, or floats with NaN = none (ESL@k)."""
+    a = np.asarray(x)
+    if a.dtype.kind == "f":
+        a = np.where(np.isnan(a), 0, a)
+    a = a.astype(np.int64)
+    if a.ndim != 1:
+        raise ValueError("ranks must be one-dimensional (one value per topic)")
+    if (a < 0).any():
+        raise ValueError("ranks must be positive (0 or NaN: no relevant document)")
+    return a
+
+
+def outcomes(rank_a, rank_b) -> np.ndarray:
+    """Outcome label per topic: "1", "2A", "2B" or "3" (object array)."""
+    a = _ranks(rank_a) > 0
+    b = _ranks(rank_b) > 0
+    out = np.full(a.shape, OUTCOME_NEITHER, dtype=object)
+    out[a & ~b] = OUTCOME_A_ONLY
+    out[~a & b] = OUTCOME_B_ONLY
+    out[a & b] = OUTCOME_BOTH
+    return out
+
+
+def reciprocal(ranks: np.ndarray) -> np.ndarray:
+    """1/rank, 0 where the rank is 0 (no relevant document)."""
+    r = np.asarray(ranks, dtype=np.float64)
+    out = np.zeros_like(r)
+    np.divide(1.0, r, out=out, where=r > 0)
+    return out
+
+
+def _pvalue(res) -> float | None:
+    p = float(np.asarray(res.pvalue))
+    return None if np.isnan(p) else p
+
+
+def _sign(x: float) -> int:
+    return 1 if x > 0 else (-1 if x < 0 else 0)
+
+
+def _paired_tests(a: np.ndarray, b: np.ndarray) -> tuple[float | None, float | None, int]:
+    """Wilcoxon signed-rank p, paired t p (None when undefined) for b − a,
+    and the sign of the signed-rank sum W+ − W− (0 without non-zero difference)."""
+    d = b - a
+    p_w, direction = None, 0
+    if np.any(d != 0):
+        w = st.wilcoxon(a, b)
+        p_w = _pvalue(w)
+        direction = _sign(float(w.extra["r_plus"]) - float(w.extra["r_minus"]))
+    p_t = _pvalue(st.paired_t(a, b)) if d.size >= 2 else None
+    return p_w, p_t, direction
+
+
+def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
+    """Breakdown statistics for one pair of runs (B compared with A).
+
+    ``rank_a``/``rank_b``: first-relevant ranks per topic (same topic order),
+    0 or NaN where the run has no relevant document in the top k.  Returns a
+    dict with the counts, percentages, means and raw p-values of the summary
+    columns (no run names, no cutoff, no verdict), and under ``"_direction"``
+    the sign of each outcome-3 facet for :func:`verdict` (+1 = B better), keyed
+    by ("esl" | "rr", "mean" | "signed-rank").  Means and p-values that are
+    undefined (no topic in the outcome, fewer than two topics for the t-test,
+    all differences zero, no topic in outcome 2) are None.
+    """
+    ra, rb = _ranks(rank_a), _ranks(rank_b)
+    if ra.shape != rb.shape:
+        raise ValueError("rank_a and rank_b must have one value per topic each")
+    n = int(ra.size)
+    has_a, has_b = ra > 0, rb > 0
+    both = has_a & has_b
+    counts = {
+        "n_neither": int(np.count_nonzero(~has_a & ~has_b)),
+        "n_a_only": int(np.count_nonzero(has_a & ~has_b)),
+        "n_b_only": int(np.count_nonzero(~has_a & has_b)),
+        "n_both": int(np.count_nonzero(both)),
+    }
+    rr_a_all, rr_b_all = reciprocal(ra), reciprocal(rb)
+    out: dict = {"n_topics": n}
+    if n:
+        out["mrr_a"] = float(rr_a_all.mean())
+        out["mrr_b"] = float(rr_b_all.mean())
+        out["delta_mrr"] = float((rr_b_all - rr_a_all).mean())
+    else:
+        out["mrr_a"] = out["mrr_b"] = out["delta_mrr"] = None
+    out.update(counts)
+    for name in ("neither", "a_only", "b_only", "both"):
+        out[f"pct_{name}"] = 100.0 * counts[f"n_{name}"] / n if n else None
+
+    esl_a = ra[both].astype(np.float64)
+    esl_b = rb[both].astype(np.float64)
+    rr_a, rr_b = rr_a_all[both], rr_b_all[both]
+    if esl_a.size:
+        out["esl_a"], out["esl_b"] = float(esl_a.mean()), float(esl_b.mean())
+        out["rr_a"], out["rr_b"] = float(rr_a.mean()), float(rr_b.mean())
+    else:
+        out["esl_a"] = out["esl_b"] = out["rr_a"] = out["rr_b"] = None
+    out["p_esl_wilcoxon"], out["p_esl_t"], esl_w_dir = _paired_tests(esl_a, esl_b)
+    out["p_rr_wilcoxon"], out["p_rr_t"], rr_w_dir = _paired_tests(rr_a, rr_b)
+
+    # Outcome 2: per topic, "answered" is 1 or 0; the sign test drops the
+    # zero differences (outcomes 1 and 3) and is exact binomial on the rest
+    # (p = 1 when no topic is in outcome 2).
+    out["p_answered_sign"] = (_pvalue(st.sign_test(has_a.astype(np.float64),
+                                                   has_b.astype(np.float64)))
+                              if n else None)
+
+    # Direction of each case-3 facet, for the verdict: +1 when B is better
+    # (lower ESL, higher RR), by the mean or by the signed-rank sum.
+    out["_direction"] = {
+        ("esl", "mean"): -_sign(float((esl_b - esl_a).sum())),
+        ("esl", "signed-rank"): -esl_w_dir,
+        ("rr", "mean"): _sign(float((rr_b - rr_a).sum())),
+        ("rr", "signed-rank"): rr_w_dir,
+    }
+
+    if naive:
+        # Lin et al. Table 1: tests on per-topic RR@k over all topics.
+        out["p_mrr_ranksum"] = _pvalue(st.ranksum(rr_a_all, rr_b_all)) if n else None
+        out["p_mrr_wilcoxon"], out["p_mrr_t"], _ = _paired_tests(rr_a_all, rr_b_all)
+    return out
+
+
+def verdict(p_answered: float | None, n_a_only: int, n_b_only: int,
+            p_rank: float | None, rank_direction: float, alpha: float) -> str:
+    """Combine the answered facet (outcome 2) and the ranking facet (outcome 3).
+
+    Each facet is +1 (B significantly better), −1 (B significantly worse) or
+    0 (not significant: p ≥ alpha or undefined).
+
+    * both +1: "better";  both −1: "worse";
+    * one +1 and one −1: "mixed";
+    * one +1, the other 0: "better (do no harm)"
+      (significantly answers more without significantly raising ESL, or
+      significantly lowers ESL without significantly answering fewer);
+    * one −1, the other 0: "worse (do harm)";
+    * both 0: "no significant difference".
+    """
+    ans = 0
+    if p_answered is not None and p_answered < alpha and n_a_only != n_b_only:
+        ans = 1 if n_b_only > n_a_only else -1
+    rank = 0
+    if p_rank is not None and p_rank < alpha and rank_direction != 0:
+        rank = 1 if rank_direction > 0 else -1
+    if ans == 1 and rank == 1:
+        return VERDICT_BETTER
+    if ans == -1 and rank == -1:
+        return VERDICT_WORSE
+    if ans * rank == -1:
+        return VERDICT_MIXED
+    if ans + rank == 1:
+        return VERDICT_BETTER_NO_HARM
+    if ans + rank == -1:
+        return VERDICT_WORSE_HARM
+    return VERDICT_NONE
+
+
+# --------------------------------------------------------------------------
+# on aligned runs
+# --------------------------------------------------------------------------
+
+@dataclass
+class BreakdownOutput:
+    """What :func:`run` returns: result sets to print and warnings for stderr."""
+
+    results: list[ResultSet]
+    warnings: list[str] = field(default_factory=list)
+
+
+def _choose_baseline(runs: list[str], baseline: str | int | None) -> int:
+    if baseline is None:
+        return 0
+    if isinstance(baseline, int):
+        if not 0 <= baseline < len(runs):
+            raise UsageError(f"--baseline: no run number {baseline}")
+        return baseline
+    matches = [i for i, name in enumerate(runs) if name == baseline]
+    if not matches:
+        raise UsageError(f"--baseline: no run named {baseline!r} "
+                         f"(runs: {', '.join(runs)})")
+    if len(matches) > 1:
+        raise UsageError(f"--baseline: {len(matches)} runs are named {baseline!r}; "
+                         "give them distinct names with --name")
+    return matches[0]
+
+
+def table_hints(naive: bool, corrected: bool) -> dict:
+    """Hints for the table formatter: grouped headers mirroring Lin et al. Table 2.
+
+    Counts, MRRs, the cutoff and run A (named in the title) are hidden;
+    percentages are shown, as in the paper.  ``labels`` gives the paper's
+    short column names for formatters that support them.
+    """
+    p_cols = P_COLUMNS + (NAIVE_P_COLUMNS if naive else [])
+    adj = [c + "_adj" for c in p_cols] if corrected else []
+    groups = [
+        ["Runs", ["run_b", "delta_mrr"]],
+        ["(1)", ["pct_neither"]],
+        ["(2)", ["pct_a_only", "pct_b_only", "p_answered_sign"]],
+        ["(3)", ["pct_both"]],
+        ["(3) ESL", ["esl_a", "esl_b", "p_esl_wilcoxon", "p_esl_t"]],
+        ["(3) RR", ["rr_a", "rr_b", "p_rr_wilcoxon", "p_rr_t"]],
+    ]
+    if naive:
+        groups.append(["naive MRR", list(NAIVE_P_COLUMNS)])
+    if corrected:
+        groups.append(["adjusted", adj])
+    labels = {
+        "run_a": "A", "run_b": "B", "delta_mrr": "Δ",
+        "pct_neither": "All %", "pct_a_only": "A wins %", "pct_b_only": "B wins %",
+        "p_answered_sign": "sign p", "pct_both": "All %",
+        "esl_a": "A ESL", "esl_b": "B ESL", "p_esl_wilcoxon": "WSR p", "p_esl_t": "t p",
+        "rr_a": "A RR", "rr_b": "B RR", "p_rr_wilcoxon": "WSR p", "p_rr_t": "t p",
+        "p_mrr_ranksum": "WRS p", "p_mrr_wilcoxon": "WSR p", "p_mrr_t": "t p",
+    }
+    styles = {VERDICT_BETTER: "bold green", VERDICT_BETTER_NO_HARM: "green",
+              VERDICT_WORSE: "bold red", VERDICT_WORSE_HARM: "red",
+              VERDICT_MIXED: "yellow", VERDICT_NONE: ""}
+    return {
+        "groups": groups,
+        "hide": ["run_a", "k", "n_topics", "mrr_a", "mrr_b", "n_neither", "n_a_only",
+                 "n_b_only", "n_both"],
+        "digits": 4,
+        "cell_styles": {"verdict": styles},
+        "labels": labels,
+    }
+
+
+def run(aligned, *, k: int = 100, baseline: str | int | None = None,
+        naive: bool = False, correct: str = "none", alpha: float = 0.05,
+        verdict_test: str = "esl-t", per_query: bool = False) -> BreakdownOutput:
+    """Outcomes breakdown of the baseline against every other run of ``aligned``.
+
+    Returns one :class:`ResultSet`: the summary (one record per pair), or with
+    ``per_query`` the outcome and first-relevant ranks of every topic and pair.
+    """
+    if k < 1:
+        raise UsageError(f"-k must be a positive integer (found {k})")
+    if correct not in CORRECTIONS:
+        raise UsageError(f"--correct must be one of {', '.join(CORRECTIONS)} (found {correct!r})")
+    if not 0.0 < alpha < 1.0:
+        raise UsageError(f"--alpha must be between 0 and 1 (found {alpha})")
+    if verdict_test not in VERDICT_TESTS:
+        raise UsageError(f"--verdict-test must be one of {', '.join(VERDICT_TESTS)} "
+                         f"(found {verdict_test!r})")
+    runs = list(aligned.runs)
+    if len(runs) < 2:
+        raise UsageError(f"breakdown compares runs: give at least two (found {len(runs)})")
+    base = _choose_baseline(runs, baseline)
+    others = [i for i in range(len(runs)) if i != base]
+
+    warnings: list[str] = []
+    num_rel = np.asarray(aligned.num_rel)
+    n_multi = int(np.count_nonzero(num_rel > 1))
+    if n_multi:
+        warnings.append(
+            f"{n_multi} of {len(num_rel)} topics have more than one relevant document; "
+            "the breakdown assumes one and uses the first relevant document retrieved")
+    n_none = int(np.count_nonzero(num_rel == 0))
+    if n_none:
+        warnings.append(
+            f"{n_none} of {len(num_rel)} topics have no relevant document in the qrels; "
+            "they always fall into outcome (1)")
+
+    ranks = first_relevant_ranks(aligned.relevant(), k)   # (R, T)
+    params = {"k": k, "baseline": runs[base], "naive": naive, "correct": correct,
+              "alpha": alpha, "verdict_test": verdict_test,
+              "rel_level": int(aligned.rel_level)}
+
+    if per_query:
+        records = []
+        topics = list(aligned.topics)
+        ra = ranks[base]
+        for j in others:
+            rb = ranks[j]
+            oc = outcomes(ra, rb)
+            for t, qid in enumerate(topics):
+                records.append({
+                    "run_a": runs[base], "run_b": runs[j], "qid": qid,
+                    "outcome": oc[t],
+                    "rank_a": int(ra[t]) if ra[t] > 0 else None,
+                    "rank_b": int(rb[t]) if rb[t] > 0 else None,
+                })
+        rs = ResultSet(command=COMMAND, columns=list(PER_QUERY_COLUMNS), records=records,
+                       params=dict(params, per_query=True),
+                       title=f"Outcomes per topic at k={k}")
+        return BreakdownOutput([rs], warnings)
+
+    p_cols = P_COLUMNS + (NAIVE_P_COLUMNS if naive else [])
+    records = []
+    directions = []
+    for j in others:
+        stats = compare_pair(ranks[base], ranks[j], naive=naive)
+        directions.append(stats.pop("_direction"))
+        rec = {"run_a": runs[base], "run_b": runs[j], "k": k}
+        rec.update(stats)
+        records.append(rec)
+
+    corrected = correct != "none"
+    if corrected:
+        where = [(i, c) for i, rec in enumerate(records) for c in p_cols
+                 if rec[c] is not None]
+        raw = np.array([records[i][c] for i, c in where], dtype=np.float64)
+        adj = np.asarray(corrections.adjust(raw, correct), dtype=np.float64) if raw.size else raw
+        for rec in records:
+            for c in p_cols:
+                rec[c + "_adj"] = None
+        for (i, c), p in zip(where, adj):
+            records[i][c + "_adj"] = float(p)
+
+    p_rank_col, facet, how = VERDICT_TESTS[verdict_test]
+    for rec, direc in zip(records, directions):
+        suffix = "_adj" if corrected else ""
+        rec["verdict"] = verdict(rec["p_answered_sign" + suffix], rec["n_a_only"],
+                                 rec["n_b_only"], rec[p_rank_col + suffix],
+                                 direc[(facet, how)], alpha)
+
+    columns = list(SUMMARY_COLUMNS)
+    if naive:
+        columns += NAIVE_P_COLUMNS
+    if corrected:
+        columns += [c + "_adj" for c in p_cols]
+    columns.append("verdict")
+    records = [{c: rec[c] for c in columns} for rec in records]
+    rs = ResultSet(command=COMMAND, columns=columns, records=records, params=params,
+                   title=f"Outcomes breakdown at k={k}, A = {runs[base]} "
+                         f"(Lin et al. 2021, Table 2)",
+                   table_hints=table_hints(naive, corrected))
+    return BreakdownOutput([rs], warnings)

@@ -1,0 +1,58 @@
+"""ipsoeval breakdown — how one run is "better" than another (Lin et al. 2021)."""
+
+from __future__ import annotations
+
+import click
+
+from ipsoeval.cli import options as opt
+from ipsoeval.errors import UsageError
+
+
+@click.command("breakdown")
+@opt.qrels_and_runs
+@click.option("-k", "--cutoff", "k", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Rank cutoff: a run answers a topic when a relevant document is in its "
+                   "top k.")
+@click.option("--baseline", metavar="RUN", default=None,
+              help="Run A, compared with every other run (a run name or a RUN argument "
+                   "as given).  [default: the first run]")
+@click.option("--naive", is_flag=True,
+              help="Also test per-topic RR@k over all topics with the Wilcoxon rank-sum, "
+                   "signed-rank and t tests (Lin et al. Table 1).")
+@opt.correct_option(choices=("none", "bonferroni", "holm"))
+@opt.alpha_option
+@click.option("--verdict-test", type=click.Choice(["esl-t", "esl-wilcoxon", "rr-t",
+                                                   "rr-wilcoxon"]),
+              default="esl-t", show_default=True,
+              help="Outcome-3 test that decides the ranking facet of the verdict.")
+@click.option("-q", "--per-query", is_flag=True,
+              help="Print each topic's outcome and first-relevant ranks instead of the "
+                   "summary.")
+@opt.alignment_options(default_queries="qrels", gains=False)
+@opt.format_option(pipe_default="tsv")
+@click.pass_context
+def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, verdict_test, per_query,
+            align_opts, fmt, output):
+    """Outcomes breakdown of runs with one relevant document per topic (Lin,
+    Campos, Craswell, Mitra and Yilmaz, 2021).  Each topic is (1) answered by
+    neither run in its top k, (2A) only by A, (2B) only by B, or (3) by both.
+    Outcome 2 is tested with an exact sign test, outcome 3 compares ESL (rank
+    of the first relevant document) and RR with Wilcoxon signed-rank and
+    paired t tests; a verdict combines the two facets.  See
+    ipsoeval-breakdown(1).
+    """
+    from ipsoeval.analyses import breakdown
+
+    if len(runs) < 2:
+        raise UsageError(f"breakdown needs QRELS and at least two runs (got {len(runs)} run)")
+    aligned = opt.load_aligned(qrels, runs, align_opts)
+    base = baseline
+    if baseline is not None and baseline not in aligned.runs and baseline in runs:
+        base = list(runs).index(baseline)
+    out = breakdown.run(aligned, k=k, baseline=base, naive=naive, correct=correct, alpha=alpha,
+                        verdict_test=verdict_test, per_query=per_query)
+    for rs in out.results:
+        rs.params.update(align_opts.as_params())
+    for w in out.warnings:
+        opt.warn(w)
+    opt.emit(ctx, out.results, fmt, output, pipe_default="tsv")
