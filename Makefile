@@ -32,6 +32,10 @@ demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
 	@echo
 	@echo '$$ ipsoeval ipso testdata/ipso-fig5 (Moffat & Mackenzie 2024, Figure 5)'
 	@$(IPSO) ipso --format table $(TD)/ipso-fig5/qrels.txt $(TD)/ipso-fig5/sysA.run $(TD)/ipso-fig5/sysB.run
+	@echo
+	@echo '$$ ipsoeval bootstrap ... testdata/msmarco (Craswell et al. 2021, Tables 1-2 and 4)'
+	@$(IPSO) bootstrap --format table -m RR@10 --baseline baseline $(TD)/msmarco/qrels.txt $(TD)/msmarco/*.run.xz
+	@$(IPSO) bootstrap --format table -m RR@10 -m nDCG@10 --split-half 100 --aggregate mean,median $(TD)/msmarco/qrels.txt $(TD)/msmarco/*.run.xz
 
 test: $(VENV)/.installed  ## install, then run the whole test suite
 	$(PY) -m pytest -q

@@ -1,0 +1,99 @@
+"""ipsoeval bootstrap — leaderboard stability and reliability (Craswell et al. 2021)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ipsoeval.cli import options as opt
+from ipsoeval.errors import UsageError
+
+
+@click.command("bootstrap")
+@opt.qrels_and_runs
+@opt.measure_option(help_text="Measure to rank runs by, e.g. RR@10, nDCG@10, AP. Repeatable "
+                              "(every measure uses the same resamples).")
+@click.option("--trials", type=int, default=1000, show_default=True,
+              help="Bootstrap trials: resamples of the topics, with replacement, same size.")
+@opt.seed_option
+@click.option("--top", type=int, default=5, show_default=True,
+              help="Ranks shown in the rank-probability table (0 = all).")
+@click.option("--ci", "ci", type=float, default=0.95, show_default=True,
+              help="Level of the confidence intervals and of the rank interval.")
+@click.option("--ci-method", type=click.Choice(["percentile", "bca"]), default="percentile",
+              show_default=True, help="Bootstrap confidence interval of the mean.")
+@click.option("--baseline", metavar="RUN", default=None,
+              help="Also give each run's paired difference to this run, with its CI.")
+@click.option("--ranks", is_flag=True,
+              help="Print the rank probabilities (run, measure, rank, probability) instead "
+                   "of the summary.")
+@click.option("--split-half", "split_half", type=int, default=None, metavar="S",
+              help="Split-half reliability of significance tests over S random splits "
+                   "of the topics (the paper uses 100); prints the agreement rates.")
+@click.option("--test", "tests", multiple=True, metavar="LIST",
+              help="Tests for --split-half: sign, ranksum, wilcoxon, t (comma-separated or "
+                   "repeated).  [default: all four]")
+@click.option("--aggregate", "aggregates", multiple=True, metavar="LIST",
+              help="Which run is better on a half, for --split-half: mean, median or "
+                   "mean,median.  [default: mean]")
+@opt.alpha_option
+@click.option("--queries-file", "queries_files", multiple=True, metavar="[NAME=]FILE",
+              help="A named subset of topics (first field of each line); each run's "
+                   "expected rank on it is added side by side.  Repeatable.")
+@opt.alignment_options(default_queries="qrels")
+@opt.format_option(pipe_default="tsv")
+@click.pass_context
+def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseline, ranks,
+            split_half, tests, aggregates, alpha, queries_files, align_opts, fmt, output):
+    """Leaderboard stability under bootstrapping: resample the topics with
+    replacement (same size) in each trial, rank the runs by mean score, and
+    report each run's expected rank, rank interval, share of trials at rank
+    1 and the bootstrap CI of its mean; optionally the expected rank on
+    named topic subsets and the split-half reliability of significance
+    tests (Craswell et al. 2021, §3.1-3.2, §4.3).
+    """
+    from ipsoeval import engine
+    from ipsoeval.analyses import bootstrap
+    from ipsoeval.formatters import resolve
+
+    if not measures:
+        raise UsageError("bootstrap needs a measure: give -m MEASURE (e.g. -m RR@10)")
+    options = bootstrap.Options(
+        trials=trials, seed=seed, top=top, ci=ci, ci_method=ci_method, baseline=baseline,
+        ranks=ranks, split_half=split_half or 0,
+        tests=bootstrap.parse_list(tests or None, bootstrap.TESTS),
+        aggregates=bootstrap.parse_list(aggregates or None, ("mean",)), alpha=alpha)
+    if split_half is not None and split_half < 1:
+        raise UsageError(f"--split-half must be at least 1 (found {split_half})")
+    if (tests or aggregates) and not split_half:
+        raise UsageError("--test and --aggregate apply to --split-half: give --split-half too")
+    options.check()
+    requested = engine.requested(measures)         # usage errors before reading files
+    for r in requested:
+        bootstrap._check_measure(r.measure)
+    options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
+    options.check()
+
+    aligned = opt.load_aligned(qrels, runs, align_opts)
+    scores = engine.evaluate(aligned, requested)
+    progress = opt.progress("bootstrap", ctx)
+    results = bootstrap.run(scores, options, progress=progress, warn=opt.warn)
+    for rs in results:
+        rs.params.update(align_opts.as_params())
+
+    obj = ctx.find_root().obj or {}
+    if output is not None:
+        concrete = resolve(fmt, isatty=lambda: False)
+    else:
+        concrete = resolve(fmt, isatty=obj.get("isatty"), stream=sys.stdout)
+    if concrete == "table":
+        if split_half:
+            sets = [bootstrap.table4(results[2])]
+        elif ranks:
+            sets = [results[1]]
+        else:
+            sets = [results[0], results[1]]
+    else:
+        sets = [bootstrap.primary(results, options)]
+    opt.emit(ctx, sets, fmt, output, pipe_default="tsv")
