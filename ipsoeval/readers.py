@@ -22,9 +22,9 @@ from ipsoeval.parallel import parallel_map, workers
 
 
 _MAGIC = (
-    (b"\x1f\x8b", "gzip", gzip.decompress),
-    (b"BZh", "bzip2", bz2.decompress),
-    (b"\xfd7zXZ\x00", "xz", lzma.decompress),
+    (b"\x1f\x8b", "gzip", lambda f: gzip.GzipFile(fileobj=f, mode="rb")),
+    (b"BZh", "bzip2", lambda f: bz2.BZ2File(f, mode="rb")),
+    (b"\xfd7zXZ\x00", "xz", lambda f: lzma.LZMAFile(f, mode="rb")),
 )
 
 
@@ -33,27 +33,8 @@ def display_name(path: str) -> str:
 
 
 def read_bytes(path: str) -> bytes:
-    """The file's content, decompressed by magic bytes; ``-`` is stdin."""
-    name = display_name(path)
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as fh:
-                data = fh.read()
-    except FileNotFoundError:
-        raise InputError("no such file", path=name) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", path=name) from None
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror or exc})", path=name) from None
-    for magic, kind, decompress in _MAGIC:
-        if data.startswith(magic):
-            try:
-                return decompress(data)
-            except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
-                raise InputError(f"corrupt {kind} data ({exc})", path=name) from None
-    return data
+    """The whole file, decompressed by magic bytes; ``-`` is stdin."""
+    return b"".join(iter_blocks(path))
 
 
 BLOCK = 1 << 22  # bytes per streamed block (whole lines); bounds temporary memory
@@ -120,11 +101,8 @@ def _open_stream(path: str, name: str):
         head = buffered.peek(8)[:8]
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror or exc})", path=name) from None
-    for magic, kind, _ in _MAGIC:
+    for magic, kind, opener in _MAGIC:
         if head.startswith(magic):
-            opener = {"gzip": lambda f: gzip.GzipFile(fileobj=f, mode="rb"),
-                      "bzip2": lambda f: bz2.BZ2File(f, mode="rb"),
-                      "xz": lambda f: lzma.LZMAFile(f, mode="rb")}[kind]
             return opener(buffered), kind
     return buffered, "text"
 
