@@ -36,6 +36,9 @@ demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
 	@echo '$$ ipsoeval bootstrap ... testdata/msmarco (Craswell et al. 2021, Tables 1-2 and 4)'
 	@$(IPSO) bootstrap --format table -m RR@10 --baseline baseline $(TD)/msmarco/qrels.txt $(TD)/msmarco/*.run.xz
 	@$(IPSO) bootstrap --format table -m RR@10 -m nDCG@10 --split-half 100 --aggregate mean,median $(TD)/msmarco/qrels.txt $(TD)/msmarco/*.run.xz
+	@echo
+	@echo '$$ ipsoeval interval-map ... testdata/adhoc (Ferrante et al. 2021): means before and after the map'
+	@$(IPSO) interval-map --format table -m P@10 -m RR@10 -m 'DCG(b=2)@10' -m AP@10 -l 1 $(TD)/adhoc/qrels.txt $(TD)/adhoc/run-bm25.txt $(TD)/adhoc/run-neural.txt
 
 test: $(VENV)/.installed  ## install, then run the whole test suite
 	$(PY) -m pytest -q

@@ -1,0 +1,82 @@
+"""ipsoeval interval-map — measures mapped onto interval scales (Ferrante et al. 2021)."""
+
+from __future__ import annotations
+
+import click
+
+from ipsoeval.cli import options as opt
+from ipsoeval.errors import UsageError
+
+
+def _progress_factory(ctx):
+    bars: dict = {}
+
+    def cb(label: str, done: int, total: int) -> None:
+        if label not in bars:
+            bars[label] = opt.progress(label, ctx)
+        bars[label](done, total)
+
+    return cb
+
+
+@click.command("interval-map")
+@opt.qrels_and_runs
+@opt.measure_option(required=True, help_text="Measure to map: P, R, AP, RR, Success, ESL, "
+                                             "DCG(b=2), nDCG(b=2), nDCG, RBP(p=0.8), ... with "
+                                             "a cutoff (its run length N) or without one (then "
+                                             "-N); repeatable.")
+@click.option("-N", "--length", "length", type=click.IntRange(min=1), default=None,
+              help="Run length N for measures given without a cutoff (runs are cut at N and "
+                   "padded with non-relevant documents).  [default: 30]")
+@click.option("--normalise", "--normalize", "normalise", is_flag=True,
+              help="Print (phi - 1) / (|M(U)| - 1) in [0, 1] instead of phi.")
+@click.option("--ties", type=click.Choice(["unq", "mid", "min", "max"]), default="unq",
+              show_default=True,
+              help="unq: rank among the distinct values (the interval map); min/max/mid: "
+                   "lowest/highest/mean rank among all runs of the universe (the paper's "
+                   "Table 3 alternatives).")
+@click.option("--universe", type=click.Choice(["attainable", "all"]), default="attainable",
+              show_default=True,
+              help="For measures that depend on R (R, AP, nDCG): the runs a topic could "
+                   "produce (at most R relevant documents), or all runs of length N.")
+@click.option("-q", "--per-topic", "per_topic", is_flag=True,
+              help="Also print one row per run and topic.")
+@click.option("--values", "values", is_flag=True,
+              help="List the distinct values of the measure over all runs of length N with "
+                   "how many runs reach each, and a text plot.")
+@click.option("--analyze", "--analyse", "analyze", is_flag=True,
+              help="Kendall's tau of run rankings, original vs mapped, among measures, and "
+                   "significance decisions that change (the paper's Tables 2, 4, 5-6).")
+@opt.alpha_option
+@click.option("--no-cache", is_flag=True,
+              help="Neither read nor write the on-disk cache of value sets.")
+@opt.alignment_options(default_queries="qrels")
+@opt.format_option(pipe_default="tsv")
+@click.pass_context
+def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_topic, values,
+            analyze, alpha, no_cache, align_opts, fmt, output):
+    """Map per-topic scores onto an interval scale: phi(m) is the rank of m
+    among the distinct values the measure takes on all judged runs of length
+    N (Ferrante, Ferro & Fuhr 2021).  Prints per-run means of the original
+    and mapped scores (-q: per topic), the value set (--values) and the
+    paper's comparisons (--analyze).
+    """
+    from ipsoeval.analyses import interval_map
+
+    if not measures:
+        raise UsageError("give at least one measure with -m")
+    options = interval_map.Options(N=length, ties=ties, normalise=normalise, universe=universe,
+                                   per_topic=per_topic, values=values, analyze=analyze,
+                                   alpha=alpha, use_cache=not no_cache)
+    options.check()
+    plain = []
+    for m in measures:
+        # usage errors before reading files; no cutoff and no -N: N = 30
+        plain.append(interval_map.at_cutoff(m, length, default_N=30))
+    aligned = opt.load_aligned(qrels, runs, align_opts)
+    results = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
+    for rs in results:
+        rs.params.update(align_opts.as_params())
+    for w in options.warnings:
+        opt.warn(w)
+    opt.emit(ctx, results, fmt, output, pipe_default="tsv")
