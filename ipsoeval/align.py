@@ -12,7 +12,7 @@ import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import PAD, UNJUDGED, Aligned, Qrels, Run
-from ipsoeval.parallel import parallel_map
+from ipsoeval.parallel import background, parallel_map
 
 QUERY_POLICIES = ("intersection", "qrels", "strict")
 TIE_BREAKS = ("trec", "docno-asc", "input")
@@ -175,19 +175,34 @@ def parse_gains(text: str | None) -> dict[int, float] | None:
     return out
 
 
+def _pairs_in_order(docno: np.ndarray, i: np.ndarray, tie_break: str) -> bool:
+    """Are rows (i, i+1) already in the tie-break's docno order (strcmp)?"""
+    if len(i) == 0 or tie_break == "input":
+        return True
+    a = docno[i].byteswap()          # big-endian words compare like the bytes
+    b = docno[i + 1].byteswap()
+    first = np.argmax(a != b, axis=1)
+    rows = np.arange(len(i))
+    av, bv = a[rows, first], b[rows, first]
+    return bool((av > bv).all() if tie_break == "trec" else (av < bv).all())
+
+
 def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
-               tie_break: str) -> np.ndarray:
-    """Row order: topic ascending, score descending, then the tie-break."""
+               tie_break: str) -> np.ndarray | None:
+    """Row order: topics contiguous, score descending, then the tie-break.
+
+    None when the rows are already in that order (the usual run file, grouped
+    by topic and written in rank order): no permutation is needed then.
+    """
     n = len(topic)
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    # Run files are usually grouped by topic and sorted by score: check that
-    # (linear time) and only sort by score when it does not hold.
-    order = np.argsort(topic, kind="stable")   # near-linear on grouped input
-    t = topic[order]
-    s = score[order]
-    same = t[1:] == t[:-1]
-    if (same & (s[1:] > s[:-1])).any():
+        return None
+    same = topic[1:] == topic[:-1]
+    segments = n - int(np.count_nonzero(same))
+    grouped = segments == int(np.count_nonzero(np.bincount(topic)))
+    if grouped and not (same & (score[1:] > score[:-1])).any():
+        order, s = None, score
+    else:
         order = np.lexsort((-score, topic))
         t, s = topic[order], score[order]
         same = t[1:] == t[:-1]
@@ -196,6 +211,10 @@ def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
     eq = same & (s[1:] == s[:-1])
     if not eq.any():
         return order
+    if order is None:
+        if _pairs_in_order(docno, np.flatnonzero(eq), tie_break):
+            return None
+        order = np.arange(n)
     # blocks of equal scores: order each by docno (descending for trec)
     tied = np.zeros(n, dtype=bool)
     tied[1:] |= eq
@@ -310,28 +329,35 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         qcode = sel(qcode)
         score = sel(run.score)
         h = qi.hashes(docno, qcode)
-        _duplicates(docno, topic, sel(run.line), run.path, topics, hashes=h)
+        dup_check = background(_duplicates, docno, topic, sel(run.line), run.path, topics,
+                               hashes=h)
         hit = qi.lookup(docno, qcode, h)
-        del h, qcode, docno
+        del qcode
         lab_rows = np.where(hit >= 0, lab[np.maximum(hit, 0)], UNJUDGED).astype(np.int32)
         del hit
         lab_rows[lab_rows < 0] = UNJUDGED
         o = _order_run(score, sel(run.docno), topic, tie_break)
         del score
-        t_sorted = topic[o]
-        lab_sorted = lab_rows[o]
+        if o is None:                        # already grouped and ranked
+            t_sorted, lab_sorted = topic, lab_rows
+        else:
+            t_sorted, lab_sorted = topic[o], lab_rows[o]
         del o, lab_rows, topic
         if judged_only:
             j = lab_sorted != UNJUDGED
             t_sorted, lab_sorted = t_sorted[j], lab_sorted[j]
-        bounds = np.searchsorted(t_sorted, np.arange(T + 1))
-        counts = np.diff(bounds)
-        pos = (np.arange(len(t_sorted), dtype=np.int64)
-               - np.repeat(bounds[:-1], counts)).astype(np.int32)
+        # rank within topic: rows of a topic are contiguous and in rank order
+        m = len(t_sorted)
+        head = np.ones(m, dtype=bool)
+        head[1:] = t_sorted[1:] != t_sorted[:-1]
+        starts = np.flatnonzero(head)
+        pos = (np.arange(m, dtype=np.int64)
+               - np.repeat(starts, np.diff(np.append(starts, m)))).astype(np.int32)
         if depth is not None:
             c = pos < depth
             t_sorted, lab_sorted, pos = t_sorted[c], lab_sorted[c], pos[c]
-            counts = np.minimum(counts, depth)
+        counts = np.bincount(t_sorted, minlength=T)[:T]
+        dup_check()                          # raises the duplicate-docno error, if any
         return present, counts.astype(np.int64), (t_sorted, pos, lab_sorted)
 
     results = parallel_map(one, range(len(runs)))

@@ -58,3 +58,35 @@ def parallel_map(fn, items, *, max_in_flight: int | None = None):
         while pending:
             out.append(pending.popleft().result())
     return out
+
+
+def background(fn, *args, **kwargs):
+    """Start fn(*args) on another thread (serially inside a worker or with one
+    thread); returns a function that waits and returns its result (or raises)."""
+    if workers() <= 1 or in_worker():
+        try:
+            value = fn(*args, **kwargs)
+        except BaseException as exc:  # re-raised when the caller waits
+            err = exc
+
+            def fail():
+                raise err
+            return fail
+        return lambda: value
+    result: dict = {}
+
+    def run():
+        try:
+            result["value"] = fn(*args, **kwargs)
+        except BaseException as exc:
+            result["error"] = exc
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+
+    def wait():
+        t.join()
+        if "error" in result:
+            raise result["error"]
+        return result.get("value")
+    return wait

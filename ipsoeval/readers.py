@@ -125,9 +125,9 @@ def _word_view(buf: np.ndarray) -> np.ndarray:
 def _read_words(buf: np.ndarray, view: np.ndarray, off: np.ndarray) -> np.ndarray:
     """The 8 bytes at each offset (bytes past either end of buf read as 0)."""
     n = len(buf)
-    safe = (off >= 0) & (off <= n - 8)
-    if safe.all():
+    if len(off) == 0 or (int(off.min()) >= 0 and int(off.max()) <= n - 8):
         return view[off]
+    safe = (off >= 0) & (off <= n - 8)
     out = np.zeros(len(off), dtype=np.uint64)
     ok = np.flatnonzero(safe)
     if len(view):
@@ -158,40 +158,33 @@ def _split_chunk(buf: np.ndarray, lo: int, hi: int, name: str, want, line_base: 
     """Tokenise buf[lo:hi] (whole lines).  Returns ((start, lens, line, count), lines)."""
     b = buf[lo:hi]
     n = hi - lo
-    sep = np.flatnonzero(b <= 32)          # every separator byte position
+    le = b <= 32
+    sep = np.flatnonzero(le)               # every separator byte position
     if n and b[-1] != 10:                   # last line without a newline
         sep = np.append(sep, n)
-        sepch = np.append(b[sep[:-1]], np.uint8(10))
-    else:
-        sepch = b[sep]
-    is_nl = sepch == 10
-    nlines = int(np.count_nonzero(is_nl))
-    if not ((sepch == 32) | is_nl).all():
-        bad = (sepch != 32) & (sepch != 9) & (sepch != 13) & ~is_nl
-        if bad.any():
-            i = int(np.argmax(bad))
-            ln = line_base + int(np.count_nonzero(is_nl[:i])) + 1
-            raise InputError(f"binary data, not a text file (byte 0x{int(sepch[i]):02x})",
-                             path=name, line=ln)
-    k = int(np.argmax(is_nl)) + 1 if nlines else 0
+    nl = np.flatnonzero(b == 10)
+    if n and b[-1] != 10:
+        nl = np.append(nl, n)
+    nlines = len(nl)
+    # Fast path: every line has the same number k of single-space separated
+    # tokens and the only control bytes are the newlines.
+    k = int(np.searchsorted(sep, nl[0])) + 1 if nlines else 0
     regular = (
-        nlines > 0 and len(sep) == nlines * k and sep[0] > 0
-        and bool(is_nl.reshape(nlines, k)[:, -1].all())
-        and bool((np.diff(sep) > 1).all())
+        nlines > 0 and b[0] > 32 and len(sep) == nlines * k
+        and int(np.count_nonzero(b < 32)) == int(np.count_nonzero(b == 10))
+        and np.array_equal(sep[k - 1::k], nl)
+        and not (le[1:] & le[:-1]).any()
     )
     if regular:
-        # every line holds exactly k tokens, single separators: no search needed
         grid = sep.reshape(nlines, k)
         line_start = np.empty(nlines, dtype=np.int64)
         line_start[0] = 0
         line_start[1:] = grid[:-1, -1] + 1
-        count = np.full(nlines, k, dtype=np.int64)
-        idx = np.arange(nlines)
-        keep_comment = b[line_start] == 35
-        if keep_comment.any():
+        if (b[line_start] == 35).any():     # comment lines: general path
             regular = False
     if regular:
-        lines = idx + (line_base + 1)
+        lines = np.arange(1, nlines + 1, dtype=np.int64) + line_base
+        count = np.full(nlines, k, dtype=np.int64)
         start, lens = {}, {}
         for f in want:
             if f < k:
@@ -202,6 +195,17 @@ def _split_chunk(buf: np.ndarray, lo: int, hi: int, name: str, want, line_base: 
                 start[f] = np.zeros(nlines, np.int64)
                 lens[f] = np.zeros(nlines, np.int64)
         return (start, lens, lines, count), nlines
+    sepch = b[np.minimum(sep, n - 1)]
+    if n and b[-1] != 10:
+        sepch[-1] = 10
+    is_nl = sepch == 10
+    nlines = int(np.count_nonzero(is_nl))
+    bad = (sepch != 32) & (sepch != 9) & (sepch != 13) & ~is_nl
+    if bad.any():
+        i = int(np.argmax(bad))
+        ln = line_base + int(np.count_nonzero(is_nl[:i])) + 1
+        raise InputError(f"binary data, not a text file (byte 0x{int(sepch[i]):02x})",
+                         path=name, line=ln)
     # General case: runs of blanks, blank lines, comments, varying field counts.
     prev = np.empty(len(sep), dtype=np.int64)
     prev[0] = -1
