@@ -30,6 +30,9 @@ demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
 	@echo '$$ ipsoeval breakdown ... testdata/msmarco (Lin et al. 2021, Table 2)'
 	@$(IPSO) breakdown --format table $(TD)/msmarco/qrels.txt $(TD)/msmarco/baseline.run.xz $(TD)/msmarco/more-answers.run.xz $(TD)/msmarco/better-ranking.run.xz $(TD)/msmarco/better-both.run.xz $(TD)/msmarco/same-team.run.xz $(TD)/msmarco/fewer-answers.run.xz $(TD)/msmarco/top-heavy.run.xz
 	@echo
+	@echo '$$ ipsoeval sigtest -m RR@10 -m nDCG@10 ... testdata/msmarco (scale-aware tests, Holm correction)'
+	@$(IPSO) sigtest --format table -m RR@10 -m nDCG@10 --correct holm $(TD)/msmarco/qrels.txt $(TD)/msmarco/baseline.run.xz $(TD)/msmarco/more-answers.run.xz $(TD)/msmarco/better-ranking.run.xz
+	@echo
 	@echo '$$ ipsoeval ipso testdata/ipso-fig5 (Moffat & Mackenzie 2024, Figure 5)'
 	@$(IPSO) ipso --format table $(TD)/ipso-fig5/qrels.txt $(TD)/ipso-fig5/sysA.run $(TD)/ipso-fig5/sysB.run
 	@echo

@@ -1,0 +1,550 @@
+"""``ipsoeval sigtest``: paired significance tests that know the measure's scale.
+
+Input: per-topic score matrices (runs × topics) per measure, from
+``engine.evaluate``.  Output: one long :class:`ResultSet`, a record per
+(pair, measure, test), plus — with ``scale="both"`` — a table of decision
+flips between the original and the interval-mapped values (Ferrante et al.
+2021, Tables 5–6), and the CI gate's decision.
+
+Tests and the scale they require (Ferrante et al. §2.5; SPEC §5):
+
+=============  ========================================  ========
+name           test                                      requires
+=============  ========================================  ========
+t              paired Student's t                         interval
+wilcoxon       Wilcoxon signed-rank (zeros dropped)       interval
+sign           sign test, exact binomial (zeros dropped)  ordinal
+ranksum        Wilcoxon rank-sum / Mann–Whitney U         ordinal
+randomization  paired sign-flip test of the mean          interval
+bootstrap      paired bootstrap test, shift method        interval
+anova          one-way ANOVA + Tukey HSD                  interval
+kruskal        Kruskal–Wallis + Tukey HSD on ranks        ordinal
+anova2         two-way ANOVA (runs × topics) + Tukey HSD  interval
+friedman       Friedman + Tukey HSD on ranks              ordinal
+=============  ========================================  ========
+
+The omnibus tests (last four) give one record with run_a = run_b = "*" and,
+for each compared pair, a record with the Tukey HSD statistic and p-value
+(already adjusted for all pairs of runs of that measure, so they are left out
+of ``--correct``'s family and their p_adjusted equals p_value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ipsoeval.errors import UsageError
+from ipsoeval.results import ResultSet
+
+COLUMNS = ["run_a", "run_b", "measure", "test", "n", "mean_a", "mean_b", "diff", "ci_low",
+           "ci_high", "effect_size", "wins", "ties", "losses", "statistic", "p_value",
+           "p_adjusted", "significant", "permissible"]
+FLIP_COLUMNS = ["measure", "test", "pairs", "sig_original", "sig_interval", "s2ns", "ns2s",
+                "changed"]
+
+PAIRWISE = ("t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap")
+OMNIBUS = ("anova", "kruskal", "anova2", "friedman")
+TESTS = PAIRWISE + OMNIBUS
+DEFAULT_TESTS = ("t", "wilcoxon", "sign", "randomization")
+ALIASES = {
+    "ttest": "t", "t-test": "t", "student": "t", "paired-t": "t",
+    "signed-rank": "wilcoxon", "signrank": "wilcoxon", "wsr": "wilcoxon",
+    "binomial": "sign",
+    "rank-sum": "ranksum", "mannwhitney": "ranksum", "mann-whitney": "ranksum", "mwu": "ranksum",
+    "permutation": "randomization", "perm": "randomization", "fisher": "randomization",
+    "boot": "bootstrap",
+    "anova1": "anova", "one-way-anova": "anova",
+    "kruskal-wallis": "kruskal", "kw": "kruskal",
+    "two-way-anova": "anova2",
+}
+SCALES = ("original", "interval", "both")
+LOWER_IS_BETTER = {"ESL"}          # measure families where a smaller value is better
+
+
+def parse_tests(args) -> list[str]:
+    """Test names from repeatable / comma-separated ``--test`` values."""
+    out: list[str] = []
+    for arg in args or ():
+        for t in str(arg).split(","):
+            t = t.strip().lower()
+            if not t:
+                continue
+            name = ALIASES.get(t, t)
+            if name not in TESTS:
+                import difflib
+                close = difflib.get_close_matches(name, list(TESTS) + list(ALIASES), n=1)
+                hint = f" (did you mean {ALIASES.get(close[0], close[0])!r}?)" if close else ""
+                raise UsageError(f"unknown test {t!r}{hint}; tests: {', '.join(TESTS)}")
+            if name not in out:
+                out.append(name)
+    return out
+
+
+@dataclass
+class Options:
+    tests: list[str] = field(default_factory=lambda: list(DEFAULT_TESTS))
+    baseline: str | None = None
+    all_pairs: bool = False
+    correct: str = "none"
+    alpha: float = 0.05
+    alternative: str = "two-sided"
+    permutations: int = 100_000
+    seed: int = 42
+    scale: str = "original"
+    fail_if: str | None = None
+    gate_test: str | None = None
+    level: float = 0.95
+
+    def check(self, runs: list[str] | None = None) -> None:
+        from ipsoeval.stats.corrections import METHODS
+
+        if not self.tests:
+            raise UsageError("no test given")
+        for t in self.tests:
+            if t not in TESTS:
+                raise UsageError(f"unknown test {t!r}; tests: {', '.join(TESTS)}")
+        if self.correct not in METHODS:
+            raise UsageError(f"--correct must be one of {', '.join(METHODS)} (found {self.correct!r})")
+        if not 0.0 < self.alpha < 1.0:
+            raise UsageError(f"--alpha must be between 0 and 1 (found {self.alpha})")
+        if self.alternative not in ("two-sided", "less", "greater"):
+            raise UsageError(f"--alternative must be two-sided, less or greater "
+                             f"(found {self.alternative!r})")
+        if self.permutations < 1:
+            raise UsageError(f"--permutations must be at least 1 (found {self.permutations})")
+        if self.scale not in SCALES:
+            raise UsageError(f"--scale must be one of {', '.join(SCALES)} (found {self.scale!r})")
+        if self.baseline is not None and self.all_pairs:
+            raise UsageError("--baseline conflicts with --all-pairs")
+        if self.fail_if not in (None, "worse", "different"):
+            raise UsageError(f"--fail-if must be worse or different (found {self.fail_if!r})")
+        if self.gate_test is not None:
+            if self.fail_if is None:
+                raise UsageError("--gate-test needs --fail-if")
+            if self.gate_test not in self.tests:
+                raise UsageError(f"--gate-test {self.gate_test} is not among the tests run "
+                                 f"({', '.join(self.tests)})")
+        if self.fail_if == "worse" and self.all_pairs:
+            raise UsageError("--fail-if worse needs a baseline to compare against "
+                             "(it conflicts with --all-pairs; use --fail-if different)")
+        if runs is not None:
+            if len(runs) < 2:
+                raise UsageError(f"sigtest needs at least two runs (got {len(runs)})")
+            if self.baseline is not None and self.baseline not in runs:
+                raise UsageError(f"--baseline {self.baseline!r} is not a run name "
+                                 f"(runs: {', '.join(runs)})")
+            omni = [t for t in self.tests if t in OMNIBUS]
+            if omni and len(runs) < 3:
+                raise UsageError(f"{', '.join(omni)} compare three or more runs (got {len(runs)}); "
+                                 f"use a paired test such as t or randomization")
+
+    def gate(self) -> str:
+        return self.gate_test or self.tests[0]
+
+
+@dataclass
+class Gate:
+    failed: bool
+    message: str
+
+
+@dataclass
+class Output:
+    results: list[ResultSet]
+    warnings: list[str]
+    gate: Gate | None
+
+
+def pairs_of(runs: list[str], options: Options) -> list[tuple[int, int]]:
+    """(A, B) index pairs: every run against the baseline, or all pairs."""
+    if options.all_pairs:
+        return [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
+    base = runs.index(options.baseline) if options.baseline is not None else 0
+    return [(base, j) for j in range(len(runs)) if j != base]
+
+
+def _f(x) -> float | None:
+    if x is None:
+        return None
+    x = float(x)
+    return None if np.isnan(x) else x
+
+
+def _floats(a) -> list:
+    """Python floats of an array, None for NaN."""
+    return [None if x != x else x for x in np.asarray(a, dtype=np.float64).reshape(-1).tolist()]
+
+
+_UNDEFINED_REASON = {
+    "t": "the differences have zero variance or fewer than 2 topics",
+    "wilcoxon": "no non-zero difference (or no topic) for the normal approximation",
+    "ranksum": "no topics",
+    "anova": "zero within-run variance",
+    "anova2": "zero residual variance",
+    "kruskal": "all values tied",
+    "friedman": "all runs tied on every topic",
+}
+
+
+def _pairwise(test: str, A: np.ndarray, B: np.ndarray, options: Options):
+    from ipsoeval.stats import tests as st
+
+    alt = options.alternative
+    if test == "t":
+        return st.paired_t(A, B, alt)
+    if test == "wilcoxon":
+        return st.wilcoxon(A, B, alt)
+    if test == "sign":
+        return st.sign_test(A, B, alt)
+    if test == "ranksum":
+        return st.ranksum(A, B, alt)
+    if test == "randomization":
+        return st.randomization(A, B, n_resamples=options.permutations, seed=options.seed,
+                                alternative=alt)
+    return st.bootstrap_shift(A, B, n_resamples=options.permutations, seed=options.seed,
+                              alternative=alt)
+
+
+def _analyse(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str | None],
+             options: Options, pairs: list[tuple[int, int]], warnings: list[str],
+             progress: Callable | None, scale_label: str | None) -> list[dict]:
+    """Records (with p_adjusted filled) for one scale."""
+    from ipsoeval.stats import omnibus as om
+    from ipsoeval.stats import tests as st
+    from ipsoeval.stats.corrections import adjust
+    from ipsoeval.stats.descriptive import paired_summary
+
+    ia = np.array([p[0] for p in pairs], dtype=np.int64)
+    ib = np.array([p[1] for p in pairs], dtype=np.int64)
+    records: list[dict] = []
+    in_family: list[bool] = []
+    total = len(matrices) * len(options.tests)
+    done = 0
+    undefined: dict[str, int] = {}
+    for mname, M in matrices.items():
+        M = np.asarray(M, dtype=np.float64)
+        A, B = M[ia], M[ib]
+        summ = paired_summary(A, B, options.level)
+        base = []
+        c_n, c_w, c_t, c_l = (summ.n.tolist(), summ.wins.tolist(), summ.ties.tolist(),
+                              summ.losses.tolist())
+        c_ma, c_mb, c_d, c_lo, c_hi, c_e = (_floats(x) for x in (
+            summ.mean_a, summ.mean_b, summ.diff, summ.ci_low, summ.ci_high, summ.effect_size))
+        for k in range(len(pairs)):
+            base.append({
+                "run_a": runs[ia[k]], "run_b": runs[ib[k]], "measure": mname,
+                "n": c_n[k], "mean_a": c_ma[k], "mean_b": c_mb[k], "diff": c_d[k],
+                "ci_low": c_lo[k], "ci_high": c_hi[k], "effect_size": c_e[k],
+                "wins": c_w[k], "ties": c_t[k], "losses": c_l[k],
+            })
+        per_test: dict[str, tuple[np.ndarray, np.ndarray, bool]] = {}
+        omni_rows: list[dict] = []
+        for test in options.tests:
+            req = st.REQUIREMENT[test]
+            perm = st.permissible(scales.get(mname), req)
+            if test in PAIRWISE:
+                res = _pairwise(test, A, B, options)
+                stat = np.asarray(res.statistic, dtype=np.float64).reshape(-1)
+                pv = np.asarray(res.pvalue, dtype=np.float64).reshape(-1)
+                per_test[test] = (stat, pv, True)
+            else:
+                fn = om.OMNIBUS[test]
+                X = M
+                keep = ~np.isnan(X).any(axis=0)
+                if keep.sum() < 2:
+                    res = None
+                    stat = np.full(len(pairs), np.nan)
+                    pv = np.full(len(pairs), np.nan)
+                else:
+                    res = fn(X)
+                    tk = om.tukey_hsd(X, test, res)
+                    stat = tk.statistic[ia, ib]
+                    pv = tk.pvalue[ia, ib]
+                per_test[test] = (stat, pv, False)
+                omni_rows.append({
+                    "run_a": "*", "run_b": "*", "measure": mname, "test": test,
+                    "n": int(keep.sum()), "mean_a": None, "mean_b": None, "diff": None,
+                    "ci_low": None, "ci_high": None, "effect_size": None, "wins": None,
+                    "ties": None, "losses": None,
+                    "statistic": _f(res.statistic) if res else None,
+                    "p_value": _f(res.pvalue) if res else None,
+                    "p_adjusted": None, "significant": False, "permissible": perm,
+                })
+                if res is None or np.isnan(res.pvalue):
+                    undefined[test] = undefined.get(test, 0) + 1
+            nbad = int(np.isnan(pv).sum())
+            if nbad:
+                undefined[test] = undefined.get(test, 0) + nbad
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        cols = {}
+        for test in options.tests:
+            stat, pv, fam = per_test[test]
+            cols[test] = (_floats(stat), _floats(pv), fam,
+                          st.permissible(scales.get(mname), st.REQUIREMENT[test]))
+        for k in range(len(pairs)):
+            for test in options.tests:
+                stats_, ps, fam, perm = cols[test]
+                rec = dict(base[k])
+                rec["test"] = test
+                rec["statistic"] = stats_[k]
+                rec["p_value"] = ps[k]
+                rec["p_adjusted"] = None if fam else ps[k]
+                rec["significant"] = False
+                rec["permissible"] = perm
+                records.append(rec)
+                in_family.append(fam)
+        for rec in omni_rows:
+            records.append(rec)
+            in_family.append(True)
+    # correction across every row of the family
+    fam_idx = [i for i, f in enumerate(in_family) if f]
+    raw = np.array([np.nan if records[i]["p_value"] is None else records[i]["p_value"]
+                    for i in fam_idx], dtype=np.float64)
+    adj = adjust(raw, options.correct) if raw.size else raw
+    for i, p in zip(fam_idx, adj):
+        records[i]["p_adjusted"] = _f(p)
+    for rec in records:
+        p = rec["p_adjusted"]
+        rec["significant"] = bool(p is not None and p < options.alpha)
+        if scale_label is not None:
+            rec["scale"] = scale_label
+    where = f" ({scale_label} values)" if scale_label else ""
+    for test, count in undefined.items():
+        reason = _UNDEFINED_REASON.get(test, "degenerate data")
+        warnings.append(f"{test}: p-value undefined for {count} comparison(s){where}: "
+                        f"{reason}; reported as empty and not significant")
+    return records
+
+
+def _flips(orig: list[dict], interval: list[dict], options: Options) -> list[dict]:
+    """S2NS / NS2S counts per (measure, test) over the pair records."""
+    out: dict[tuple[str, str], dict] = {}
+    key_of = {}
+    for rec in interval:
+        if rec["run_a"] == "*":
+            continue
+        key_of[(rec["run_a"], rec["run_b"], rec["measure"], rec["test"])] = rec["significant"]
+    for rec in orig:
+        if rec["run_a"] == "*":
+            continue
+        k = (rec["measure"], rec["test"])
+        row = out.setdefault(k, {"measure": k[0], "test": k[1], "pairs": 0, "sig_original": 0,
+                                 "sig_interval": 0, "s2ns": 0, "ns2s": 0, "changed": None})
+        s_o = rec["significant"]
+        s_i = key_of.get((rec["run_a"], rec["run_b"], rec["measure"], rec["test"]), False)
+        row["pairs"] += 1
+        row["sig_original"] += int(s_o)
+        row["sig_interval"] += int(s_i)
+        row["s2ns"] += int(s_o and not s_i)
+        row["ns2s"] += int(s_i and not s_o)
+    for row in out.values():
+        if row["sig_original"]:
+            row["changed"] = (row["s2ns"] + row["ns2s"]) / row["sig_original"]
+    return list(out.values())
+
+
+def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
+          lower_better: set[str]) -> Gate:
+    test = options.gate()
+    bad = []
+    for rec in records:
+        if rec["test"] != test or rec["run_a"] == "*" or not rec["significant"]:
+            continue
+        if options.fail_if == "worse":
+            d = rec["diff"]
+            if d is None:
+                continue
+            worse = d > 0 if rec["measure"] in lower_better else d < 0
+            if not worse:
+                continue
+        bad.append(rec)
+    what = "significantly worse than" if options.fail_if == "worse" else "significantly different from"
+    corr = f", correction {options.correct}" if options.correct != "none" else ""
+    how = f"{test}, alpha {options.alpha:g}{corr}, {options.alternative}"
+    if not bad:
+        scope = (f"no challenger {what} baseline {baseline}"
+                 if options.fail_if == "worse" else f"no pair {what} each other")
+        return Gate(False, f"{scope} on {', '.join(matrices)} ({how})")
+    first = bad[0]
+    msg = (f"{first['run_b']} {what} {first['run_a']} on {first['measure']} "
+           f"(diff {first['diff']:+.4g}, p_adjusted {first['p_adjusted']:.3g}; {how})")
+    if len(bad) > 1:
+        msg += f"; {len(bad)} significant {'regressions' if options.fail_if == 'worse' else 'differences'} in all"
+    return Gate(True, msg)
+
+
+def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str | None],
+        options: Options, *, interval_matrices: dict[str, np.ndarray] | None = None,
+        lower_better: set[str] | None = None, topics: int | None = None,
+        progress: Callable | None = None) -> Output:
+    """Run every requested test on every pair and measure.
+
+    ``matrices``: measure name → (runs, topics) float array (NaN = undefined);
+    ``scales``: measure name → "ordinal" | "interval" | "ratio" | None;
+    ``interval_matrices``: the interval-mapped matrices (needed for
+    ``scale`` interval/both); ``lower_better``: names of measures where a
+    smaller value is better (for ``fail_if="worse"``).
+    """
+    options.check(runs)
+    if options.scale != "original" and interval_matrices is None:
+        raise UsageError("--scale interval/both needs the interval-mapped scores")
+    lower_better = lower_better or set()
+    pairs = pairs_of(runs, options)
+    warnings: list[str] = []
+    results: list[ResultSet] = []
+    columns = list(COLUMNS)
+    if options.scale == "both":
+        columns.insert(columns.index("measure") + 1, "scale")
+    orig = inter = None
+    if options.scale in ("original", "both"):
+        orig = _analyse(runs, matrices, scales, options, pairs, warnings, progress,
+                        "original" if options.scale == "both" else None)
+    if options.scale in ("interval", "both"):
+        iscales = {m: "interval" for m in interval_matrices}
+        inter = _analyse(runs, interval_matrices, iscales, options, pairs, warnings, progress,
+                         "interval" if options.scale == "both" else None)
+    records = (orig or []) + (inter or [])
+    params = {
+        "runs": list(runs), "pairs": "all" if options.all_pairs else "baseline",
+        "baseline": None if options.all_pairs else runs[pairs[0][0]],
+        "measures": list(matrices), "scales": {m: scales.get(m) for m in matrices},
+        "tests": list(options.tests), "alternative": options.alternative,
+        "alpha": options.alpha, "correction": options.correct,
+        "correction_family": "all rows of pairwise tests and omnibus rows of this invocation"
+                             + (", separately per scale" if options.scale == "both" else "")
+                             + "; Tukey HSD rows are adjusted over all run pairs of their "
+                               "measure and not corrected again",
+        "significant": "p_adjusted < alpha",
+        "ci_level": options.level, "permutations": options.permutations,
+        "seed": options.seed, "scale": options.scale,
+        "requirements": {t: _req(t) for t in options.tests},
+    }
+    if topics is not None:
+        params["topics"] = topics
+    results.append(ResultSet(
+        command="sigtest", columns=columns, records=records, params=params,
+        title="Significance tests (diff = B − A)",
+        table_hints={"digits": 4,
+                     "cell_styles": {"significant": {"yes": "bold green"},
+                                     "permissible": {"no": "bold red"}}}))
+    if options.scale == "both":
+        results.append(ResultSet(
+            command="sigtest", columns=list(FLIP_COLUMNS), records=_flips(orig, inter, options),
+            params={"alpha": options.alpha, "correction": options.correct,
+                    "changed": "(s2ns + ns2s) / sig_original"},
+            title="Decisions flipped by the interval mapping (S2NS: significant → not; "
+                  "NS2S: not → significant)"))
+    gate = None
+    if options.fail_if is not None:
+        gate = _gate(orig if orig is not None else inter, params["baseline"], matrices, options,
+                     lower_better)
+    return Output(results, warnings, gate)
+
+
+def _req(test: str) -> str:
+    from ipsoeval.stats.tests import REQUIREMENT
+    return REQUIREMENT[test]
+
+
+def interval_mapper():
+    """The interval-map analysis' function giving interval-mapped per-topic
+    matrices, or None while it does not exist:
+    ``ipsoeval.analyses.interval_map.mapped_matrices(aligned, measures, progress=None)``
+    → {measure name: (runs, topics) array}."""
+    try:
+        from ipsoeval.analyses import interval_map
+    except ImportError:
+        return None
+    return getattr(interval_map, "mapped_matrices", None)
+
+
+def run_aligned(aligned, measures, options: Options, progress: Callable | None = None) -> Output:
+    """Evaluate ``measures`` (names or Requested) on ``aligned`` and run :func:`run`."""
+    from ipsoeval import engine
+
+    options.check(list(aligned.runs))
+    interval = None
+    if options.scale != "original":
+        mapper = interval_mapper()
+        if mapper is None:
+            raise UsageError(f"--scale {options.scale} needs the interval map "
+                             f"(ipsoeval interval-map), which this build does not provide; "
+                             f"use --scale original")
+    scores = engine.evaluate(aligned, measures)
+    names: list[str] = []
+    scales: dict[str, str | None] = {}
+    lower: set[str] = set()
+    mats: dict[str, np.ndarray] = {}
+    for m in scores.measures:
+        if m.name in mats:
+            continue
+        names.append(m.name)
+        mats[m.name] = scores.matrix(m.name)
+        scales[m.name] = getattr(m, "scale", None)
+        if getattr(m, "family", None) in LOWER_IS_BETTER:
+            lower.add(m.name)
+    map_warnings: list[str] = []
+    if options.scale != "original":
+        try:
+            interval = mapper(aligned, [m for m in scores.measures if m.name in mats],
+                              progress=None, warnings=map_warnings)
+        except TypeError:
+            interval = mapper(aligned, [m for m in scores.measures if m.name in mats])
+        interval = {k: np.asarray(v, dtype=np.float64) for k, v in interval.items()}
+    out = run(list(aligned.runs), mats, scales, options, interval_matrices=interval,
+              lower_better=lower, topics=len(aligned.topics), progress=progress)
+    out.warnings[:0] = [w for w in map_warnings if w not in out.warnings]
+    return out
+
+
+def wide_table(rs: ResultSet) -> ResultSet:
+    """The long records of :func:`run` as one row per (pair, measure) with, per
+    test, the (corrected) p-value with a significance mark
+    ("*": significant, "†": the test is not permissible for the measure's
+    scale).  For ``--format table`` only; tsv/json keep the long records."""
+    tests: list[str] = []
+    rows: dict[tuple, dict] = {}
+    has_scale = "scale" in rs.columns
+    corrected = rs.params.get("correction", "none") != "none"
+    for rec in rs.records:
+        t = rec["test"]
+        if t not in tests:
+            tests.append(t)
+        key = (rec.get("scale"), rec["measure"], rec["run_a"], rec["run_b"])
+        row = rows.get(key)
+        if row is None:
+            row = {"run_a": rec["run_a"], "run_b": rec["run_b"], "measure": rec["measure"],
+                   "n": rec["n"], "mean_a": rec["mean_a"], "mean_b": rec["mean_b"],
+                   "diff": rec["diff"],
+                   "ci95": None if rec["ci_low"] is None else
+                   f"{rec['ci_low']:+.3f}..{rec['ci_high']:+.3f}",
+                   "effect_size": rec["effect_size"],
+                   "w/t/l": None if rec["wins"] is None else
+                   f"{rec['wins']}/{rec['ties']}/{rec['losses']}"}
+            if has_scale:
+                row["scale"] = rec.get("scale")
+            rows[key] = row
+        p = rec["p_adjusted"]
+        mark = ("*" if rec["significant"] else "") + ("†" if rec["permissible"] is False else "")
+        row[f"{t}:p"] = None if p is None else f"{p:.2g}{mark}"
+    cols = ["run_a", "run_b", "measure"] + (["scale"] if has_scale else []) + \
+        ["n", "mean_a", "mean_b", "diff", "ci95", "effect_size", "w/t/l"]
+    groups: list = []
+    labels = {"effect_size": "effect", "measure": "measure"}
+    for t in tests:
+        cols.append(f"{t}:p")
+        labels[f"{t}:p"] = t
+    records = [{c: r.get(c) for c in cols} for r in rows.values()]
+    title = (f"{rs.title or ''}; p-values per test"
+             + (f" ({rs.params.get('correction')}-corrected)" if corrected else "")
+             + f": * significant at alpha {rs.params.get('alpha')}"
+             + "; † not permissible for the measure's scale")
+    return ResultSet(command=rs.command, columns=cols, records=records, params=rs.params,
+                     title=title, table_hints={"digits": 4, "groups": groups, "labels": labels,
+                                               "sign_styles": {"diff": {"positive": "green",
+                                                                        "negative": "red"}}})

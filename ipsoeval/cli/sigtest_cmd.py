@@ -1,0 +1,102 @@
+"""ipsoeval sigtest — paired significance tests that know the measure's scale, and a CI gate."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ipsoeval.cli import options as opt
+from ipsoeval.errors import UsageError
+
+
+@click.command("sigtest")
+@opt.qrels_and_runs
+@opt.measure_option(required=True, help_text="Measure to compare, e.g. AP, nDCG@10, P@10, "
+                                             "RR@10 (repeatable; see `ipsoeval measures`).")
+@click.option("--baseline", metavar="RUN", default=None,
+              help="Compare every other run against this run (name).  [default: the first run]")
+@click.option("--all-pairs", is_flag=True, help="Compare every pair of runs.")
+@click.option("--test", "tests", multiple=True, metavar="NAME",
+              help="Test: t, wilcoxon, sign, ranksum, randomization, bootstrap, and for three "
+                   "or more runs anova, kruskal, anova2, friedman (with Tukey HSD); repeatable "
+                   "or comma-separated.  [default: t, wilcoxon, sign, randomization]")
+@opt.correct_option
+@opt.alpha_option
+@opt.alternative_option
+@click.option("--permutations", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Resamples of the randomization and bootstrap tests (randomization is "
+                   "exact when 2^topics is not larger).")
+@opt.seed_option
+@click.option("--scale", type=click.Choice(["original", "interval", "both"]), default="original",
+              show_default=True,
+              help="Test the measure's values, their interval-mapped values, or both (and "
+                   "count decisions that flip).")
+@click.option("--fail-if", type=click.Choice(["worse", "different"]), default=None,
+              help="CI gate: exit 1 when a challenger is significantly worse than the "
+                   "baseline (worse) or any pair differs significantly (different).")
+@click.option("--gate-test", metavar="NAME", default=None,
+              help="Test deciding the gate.  [default: the first --test]")
+@opt.alignment_options(default_queries="qrels")
+@opt.format_option(pipe_default="tsv")
+@click.pass_context
+def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alpha, alternative,
+            permutations, seed, scale, fail_if, gate_test, align_opts, fmt, output):
+    """Significance tests between runs on per-topic scores: paired t,
+    Wilcoxon signed-rank, sign, rank-sum, randomization, bootstrap and, for
+    three or more runs, ANOVA, Kruskal-Wallis, two-way ANOVA and Friedman with
+    Tukey HSD.  Each result says whether the test is permissible for the
+    measure's scale (Ferrante et al. 2021).  With --fail-if, a CI gate.
+    """
+    from ipsoeval import engine
+    from ipsoeval.analyses import sigtest
+
+    if len(runs) < 2:
+        raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
+    test_list = sigtest.parse_tests(tests) or list(sigtest.DEFAULT_TESTS)
+    gate = None
+    if gate_test is not None:
+        parsed = sigtest.parse_tests([gate_test])
+        if len(parsed) != 1:
+            raise UsageError(f"--gate-test takes one test (found {gate_test!r})")
+        gate = parsed[0]
+    options = sigtest.Options(tests=test_list, baseline=baseline, all_pairs=all_pairs,
+                              correct=correct, alpha=alpha, alternative=alternative,
+                              permutations=permutations, seed=seed, scale=scale,
+                              fail_if=fail_if, gate_test=gate)
+    options.check()
+    requested = engine.requested(measures)          # usage errors before reading files
+    if options.scale != "original" and sigtest.interval_mapper() is None:
+        raise UsageError(f"--scale {scale} needs the interval map, which this build does not "
+                         f"provide yet; use --scale original")
+    aligned = opt.load_aligned(qrels, runs, align_opts)
+    progress = opt.progress("sigtest", ctx)
+    out = sigtest.run_aligned(aligned, requested, options, progress=progress)
+    for rs in out.results:
+        rs.params.update(align_opts.as_params())
+    for w in out.warnings:
+        opt.warn(w)
+    results = out.results
+    if _concrete_format(ctx, fmt, output) == "table":
+        results = [sigtest.wide_table(results[0]), *results[1:]]
+    opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    if out.gate is not None:
+        if out.gate.failed:
+            raise opt.GateFailed(out.gate.message)
+        try:
+            sys.stdout.flush()
+            sys.stderr.write(f"ipsoeval: gate passed: {out.gate.message}\n")
+            sys.stderr.flush()
+        except (BrokenPipeError, OSError):
+            pass
+
+
+def _concrete_format(ctx: click.Context, fmt: str, output) -> str:
+    from ipsoeval.formatters import resolve
+
+    if fmt != "auto":
+        return fmt
+    if output is not None:
+        return "tsv"
+    isatty = (ctx.find_root().obj or {}).get("isatty")
+    return resolve(fmt, pipe_default="tsv", isatty=isatty, stream=sys.stdout)
