@@ -163,9 +163,10 @@ def test_lower_is_better_measures_rank_reversed():
     res = b.analyse(["a", "b"], ["1", "2", "3"], inputs, b.Options(trials=50))
     assert res[0].records[0]["run"] == "a" and res[0].records[0]["p_top"] == 1.0
 
-    class M:
-        family, name = "ESL", "ESL@10"
-    assert b.higher_is_better(M()) is False
+    from ipsoeval.measures import parse_measure
+    assert b.higher_is_better(parse_measure("ESL@10")) is False
+    assert b.higher_is_better("ESL@10") is False
+    assert b.higher_is_better(parse_measure("RR@10")) is True
 
 
 # ------------------------------------------------------ confidence intervals

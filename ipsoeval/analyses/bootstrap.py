@@ -48,7 +48,6 @@ SPLIT_COLUMNS = ["measure", "test", "aggregate", "agree", "partial", "disagree",
                  "pct_significant", "permissible"]
 
 # Measure families where a smaller value is better.
-LOWER_IS_BETTER = {"ESL"}
 # Aggregates that are a mean over topics (the only ones a bootstrap of the
 # mean reproduces).
 _MEAN_AGGS = {"mean", "mean_defined"}
@@ -171,12 +170,11 @@ def read_query_subset(spec: str) -> tuple[str, list[str]]:
 # ----------------------------------------------------------- measure facts
 
 def higher_is_better(measure) -> bool:
-    """Whether a larger value is better (False for ESL)."""
-    hib = getattr(measure, "higher_is_better", None)
-    if hib is not None:
-        return bool(hib)
-    family = getattr(measure, "family", None) or str(measure).split("(")[0].split("@")[0]
-    return family not in LOWER_IS_BETTER
+    """Whether a larger value is better (False for ESL); names are parsed."""
+    if isinstance(measure, str):
+        from ipsoeval.measures import parse_measure
+        measure = parse_measure(measure)
+    return bool(measure.higher_is_better)
 
 
 def _check_measure(measure) -> None:

@@ -61,7 +61,6 @@ ALIASES = {
     "two-way-anova": "anova2",
 }
 SCALES = ("original", "interval", "both")
-LOWER_IS_BETTER = {"ESL"}          # measure families where a smaller value is better
 
 
 def parse_tests(args) -> list[str]:
@@ -486,7 +485,7 @@ def run_aligned(aligned, measures, options: Options, progress: Callable | None =
         names.append(m.name)
         mats[m.name] = scores.matrix(m.name)
         scales[m.name] = getattr(m, "scale", None)
-        if getattr(m, "family", None) in LOWER_IS_BETTER:
+        if not m.higher_is_better:
             lower.add(m.name)
     map_warnings: list[str] = []
     if options.scale != "original":

@@ -162,6 +162,11 @@ class Measure:
         return self.fam.scale
 
     @property
+    def higher_is_better(self) -> bool:
+        """False where a smaller value is better (ESL: a rank)."""
+        return self.family != "ESL"
+
+    @property
     def kind(self) -> str:
         return self.fam.kind
 
