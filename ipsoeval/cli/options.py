@@ -200,7 +200,12 @@ def emit(ctx: click.Context, results, fmt: str, output: str | None = None, *,
         concrete = resolve(fmt, pipe_default=pipe_default, isatty=isatty or (lambda: False))
     else:
         concrete = resolve(fmt, pipe_default=pipe_default, isatty=isatty, stream=stream)
-    color = concrete == "table" and output is None and "NO_COLOR" not in os.environ
+    color = False
+    if concrete == "table" and output is None and "NO_COLOR" not in os.environ:
+        try:
+            color = bool(isatty()) if isatty is not None else stream.isatty()
+        except (ValueError, OSError, AttributeError):
+            color = False
     width = None
     if concrete == "table":
         try:
