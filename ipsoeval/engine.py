@@ -103,10 +103,14 @@ def evaluate(aligned: Aligned, measures) -> Scores:
             reqs.extend(expand_all([m]))
     ctx = Context(aligned)
     scores = Scores(aligned, reqs)
+    unique: dict[str, Measure] = {}
     for r in reqs:
-        key = r.measure.name
-        if key not in scores.values:
-            scores.values[key] = r.measure.compute(aligned, ctx)
+        unique.setdefault(r.measure.name, r.measure)
+    # arrays most measures share, computed once before the measures run side by side
+    if aligned.labels.size:
+        ctx.cumrel(aligned.rel_level)
+    values = parallel_map(lambda m: m.compute(aligned, ctx), list(unique.values()))
+    scores.values.update(zip(unique, values))
     return scores
 
 

@@ -53,12 +53,34 @@ class Context:
         return self._get(("cumrel", level),
                          lambda: np.cumsum(self.rel(level), axis=2, dtype=np.int32))
 
+    def rel_positions(self, level: int):
+        """Sparse view of the relevant documents, in (run, topic, rank) order:
+        (cell = run·T + topic, rank i (0-based), j = relevant docs up to and
+        including rank i)."""
+        def make():
+            R_, T_, D = self.al.labels.shape
+            flat = np.flatnonzero(self.rel(level).ravel())
+            cell, i = np.divmod(flat, D)
+            head = np.ones(len(cell), dtype=bool)
+            head[1:] = cell[1:] != cell[:-1]
+            starts = np.flatnonzero(head)
+            j = np.arange(len(cell)) - np.repeat(starts, np.diff(np.append(starts, len(cell)))) + 1
+            return cell, i, j
+        return self._get(("relpos", level), make)
+
+    def cell_sum(self, cell: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        """Per (run, topic) sums in input order (np.bincount adds sequentially,
+        as trec_eval's loops do), shaped (R, T)."""
+        R_, T_ = self.al.labels.shape[:2]
+        out = np.bincount(cell, weights=weights, minlength=R_ * T_)
+        if weights is not None:
+            out = out.astype(np.float64, copy=False)
+        return out.reshape(R_, T_)
+
     def count_at(self, level: int, k: int) -> np.ndarray:
         """Relevant documents in the top k, (R, T)."""
-        k = min(k, self.depth)
-        if k <= 0:
-            return np.zeros(self.al.labels.shape[:2], dtype=np.int64)
-        return self.cumrel(level)[:, :, k - 1].astype(np.int64)
+        cell, i, _ = self.rel_positions(level)
+        return self.cell_sum(cell[i < k]).astype(np.int64)
 
     def num_rel(self, level: int) -> np.ndarray:
         """R per topic at this level, (T,)."""
@@ -146,36 +168,39 @@ def esl(ctx: Context, level: int, k: int | None) -> np.ndarray:
 
 
 def average_precision(ctx: Context, level: int, k: int | None) -> np.ndarray:
-    rel = ctx.rel(level)
-    cr = ctx.cumrel(level)
-    ranks = np.arange(1, ctx.depth + 1, dtype=np.float64)
-    terms = np.where(rel, cr / ranks, 0.0)
-    return _safe_div(_seq_sum(terms, k), ctx.num_rel(level)[None, :].astype(np.float64))
+    def make():
+        cell, i, j = ctx.rel_positions(level)
+        if k is not None:
+            keep = i < k
+            cell, i, j = cell[keep], i[keep], j[keep]
+        total = ctx.cell_sum(cell, j / (i + 1.0))
+        return _safe_div(total, ctx.num_rel(level)[None, :].astype(np.float64))
+    return ctx._get(("ap", level, k), make)
 
 
 def r_precision(ctx: Context, level: int) -> np.ndarray:
     R = ctx.num_rel(level)
     n = np.minimum(ctx.al.n_ret, R[None, :])
-    cr = ctx.cumrel(level)
-    if cr.shape[2] == 0:
-        return np.zeros(n.shape)
-    got = np.take_along_axis(cr, np.maximum(n - 1, 0)[:, :, None], axis=2)[:, :, 0]
-    got = np.where(n > 0, got, 0)
-    return _safe_div(got.astype(np.float64), R[None, :].astype(np.float64))
+    cell, i, _ = ctx.rel_positions(level)
+    got = ctx.cell_sum(cell[i < n.ravel()[cell]])
+    return _safe_div(got, np.broadcast_to(R[None, :], got.shape).astype(np.float64))
 
 
 def bpref(ctx: Context, level: int) -> np.ndarray:
+    R_, T_, D = ctx.al.labels.shape
     lab = ctx.al.labels
-    rel = ctx.rel(level)
-    nonrel = (lab >= 0) & (lab < level)
-    nr_so_far = np.cumsum(nonrel, axis=2, dtype=np.int64)
-    R = ctx.num_rel(level)[None, :, None].astype(np.float64)
-    N = ctx.num_nonrel(level)[None, :, None].astype(np.float64)
-    denom = np.minimum(N, R)
-    frac = np.zeros(nr_so_far.shape)
-    np.divide(np.minimum(nr_so_far, R), denom, out=frac, where=denom > 0)
-    terms = np.where(rel, np.where(nr_so_far > 0, 1.0 - frac, 1.0), 0.0)
-    return _safe_div(_seq_sum(terms, None), ctx.num_rel(level)[None, :].astype(np.float64))
+    cell, i, _ = ctx.rel_positions(level)
+    nonrel = np.flatnonzero(((lab >= 0) & (lab < level)).ravel())
+    flat = cell * D + i
+    nr = np.searchsorted(nonrel, flat) - np.searchsorted(nonrel, cell * D)   # judged non-relevant above
+    Rt = ctx.num_rel(level).astype(np.float64)
+    Nt = ctx.num_nonrel(level).astype(np.float64)
+    t = cell % T_
+    denom = np.minimum(Nt, Rt)[t]
+    frac = np.zeros(len(cell))
+    np.divide(np.minimum(nr, Rt[t]), denom, out=frac, where=denom > 0)
+    terms = np.where(nr > 0, 1.0 - frac, 1.0)
+    return _safe_div(ctx.cell_sum(cell, terms), np.broadcast_to(Rt[None, :], (R_, T_)))
 
 
 def _lround(x: np.ndarray) -> np.ndarray:
@@ -184,35 +209,53 @@ def _lround(x: np.ndarray) -> np.ndarray:
     return np.where(x - f >= 0.5, f + 1, f).astype(np.int64)
 
 
+def _iprec_table(ctx: Context, level: int) -> tuple[np.ndarray, np.ndarray]:
+    """Interpolated precision at the j-th relevant document, (R, T, J+1), and
+    the relevant documents retrieved, (R, T)."""
+    def make():
+        cr = ctx.cumrel(level)
+        D = ctx.depth
+        R_, T_ = cr.shape[:2]
+        total = cr[:, :, -1].astype(np.int64) if D else np.zeros((R_, T_), np.int64)
+        J = int(total.max()) if total.size else 0
+        table = np.zeros((R_, T_, J + 1))
+        if J == 0:
+            return table, total
+        ranks = np.arange(1, D + 1, dtype=np.float64)
+        prec = np.where(ctx.al.labels != PAD, cr / ranks, 0.0)
+        smax = np.maximum.accumulate(prec[:, :, ::-1], axis=2)[:, :, ::-1]
+        r, t, i = np.nonzero(ctx.rel(level))
+        table[r, t, cr[r, t, i]] = smax[r, t, i]
+        table[:, :, 0] = table[:, :, 1]
+        return table, total
+    return ctx._get(("iprec", level), make)
+
+
 def iprec_at_recall(ctx: Context, level: int, x: float) -> np.ndarray:
-    """trec_eval's interpolated precision at recall x (its v10 rounding)."""
-    R = ctx.num_rel(level)
-    rel = ctx.rel(level)
-    cr = ctx.cumrel(level)
-    D = ctx.depth
-    ranks = np.arange(1, D + 1, dtype=np.float64)
-    valid = ctx.al.labels != PAD
-    key = ("smax", level)
-    if key not in ctx._cache:
-        prec = np.where(valid, cr / ranks, 0.0)
-        ctx._cache[key] = np.maximum.accumulate(prec[:, :, ::-1], axis=2)[:, :, ::-1]
-    smax = ctx._cache[key]
-    total = cr[:, :, -1].astype(np.int64) if D else np.zeros(ctx.al.n_ret.shape, np.int64)
-    c = _lround(x * R.astype(np.float64))[None, :] * np.ones_like(total)
-    j = np.maximum(c, 1)
-    pos = np.argmax(cr >= j[:, :, None], axis=2) if D else np.zeros_like(total)
-    val = np.take_along_axis(smax, pos[:, :, None], axis=2)[:, :, 0] if D else np.zeros(total.shape)
+    """trec_eval's interpolated precision at recall x (its v10 rounding):
+    the best precision at or after the rank where lround(x·R) relevant
+    documents have been seen; 0 when the run never gets there."""
+    table, total = _iprec_table(ctx, level)
+    c = np.broadcast_to(_lround(x * ctx.num_rel(level).astype(np.float64))[None, :], total.shape)
     ok = (c <= total) & (total > 0)
-    del rel
+    idx = np.minimum(c, table.shape[2] - 1)
+    val = np.take_along_axis(table, idx[:, :, None], axis=2)[:, :, 0]
     return np.where(ok, val, 0.0)
 
 
 # --- graded measures --------------------------------------------------------------
 
 def dcg_trec(ctx: Context, k: int | None) -> np.ndarray:
+    """Sum of gain / log2(rank + 1) over the documents with a non-zero gain."""
+    R_, T_, D = ctx.al.labels.shape
     g = ctx.gains()
-    disc = log2_discounts(ctx.depth)
-    return _seq_sum(g / disc, k)
+    flat = np.flatnonzero(g.ravel())
+    cell, i = np.divmod(flat, D)
+    if k is not None:
+        keep = i < k
+        flat, cell, i = flat[keep], cell[keep], i[keep]
+    disc = log2_discounts(max(D, 1))
+    return ctx.cell_sum(cell, g.ravel()[flat] / disc[i])
 
 
 def idcg_trec(ctx: Context, k: int | None) -> np.ndarray:
