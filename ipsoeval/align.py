@@ -232,6 +232,38 @@ def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
     return order
 
 
+class _RunSlice:
+    """Rows lo:hi of a run (views, no copies)."""
+
+    def __init__(self, run: Run, lo: int, hi: int):
+        self.path = run.path
+        self.docno = run.docno[lo:hi]
+        self.score = run.score[lo:hi]
+        self.line = run.line[lo:hi]
+
+
+PIECE_ROWS = 1 << 20
+
+
+def _split_points(codes: np.ndarray) -> list[tuple[int, int]]:
+    """Row ranges of a run that can be aligned independently: a large run
+    whose topics each occupy one contiguous block is cut at topic
+    boundaries into pieces of about PIECE_ROWS rows (for the thread pool)."""
+    n = len(codes)
+    if n <= PIECE_ROWS:
+        return [(0, n)]
+    head = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+    if len(head) != len(np.unique(codes[head])):   # a topic in several blocks
+        return [(0, n)]
+    cuts = [0]
+    for target in range(PIECE_ROWS, n, PIECE_ROWS):
+        c = int(head[min(np.searchsorted(head, target), len(head) - 1)])
+        if c > cuts[-1]:
+            cuts.append(c)
+    cuts.append(n)
+    return [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+
+
 def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_level: int = 1,
           judged_only: bool = False, gains: dict[int, float] | None = None,
           depth: int | None = None, tie_break: str = "trec",
@@ -309,8 +341,11 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         bounds = np.searchsorted(qt[o], np.arange(T + 1))
         judged_labels = [lab[o[bounds[i]:bounds[i + 1]]] for i in range(T)]
 
-    def one(r):
+    def one(task):
+        r, lo, hi = task
         run, (names, codes) = runs[r], per_run[r]
+        codes = codes[lo:hi]
+        run = _RunSlice(run, lo, hi)
         local = np.array([t_index.get(nm, -1) for nm in names], dtype=np.int32)
         qcode_of_local = np.array([q_pos.get(nm, -1) for nm in names], dtype=np.int32)
         topic = local[codes] if len(codes) else codes
@@ -360,16 +395,19 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         dup_check()                          # raises the duplicate-docno error, if any
         return present, counts.astype(np.int64), (t_sorted, pos, lab_sorted)
 
-    results = parallel_map(one, range(len(runs)))
+    tasks = []
+    for r in range(len(runs)):
+        tasks.extend((r, lo, hi) for lo, hi in _split_points(per_run[r][1]))
+    results = parallel_map(one, tasks)
     in_run = np.zeros((len(runs), T), dtype=bool)
-    nret_list, labels_list = [], []
-    max_depth = 1
-    for r, (present, counts, triple) in enumerate(results):
-        in_run[r] = present
-        nret_list.append(counts)
-        labels_list.append(triple)
-        if len(counts):
-            max_depth = max(max_depth, int(counts.max()))
+    nret_list = [np.zeros(T, dtype=np.int64) for _ in runs]
+    parts: list[list] = [[] for _ in runs]
+    for (r, _, _), (present, counts, triple) in zip(tasks, results):
+        in_run[r] |= present
+        nret_list[r] += counts              # pieces hold disjoint topics
+        parts[r].append(triple)
+    labels_list = [tuple(np.concatenate([p[i] for p in ps]) for i in range(3)) for ps in parts]
+    max_depth = max([1] + [int(c.max()) for c in nret_list if len(c)])
     R = len(runs)
     labels = np.full((R, T, max_depth), PAD, dtype=np.int32)
     for r, (t_sorted, pos, lab_sorted) in enumerate(labels_list):

@@ -193,3 +193,37 @@ def test_many_runs_at_once_equal_one_at_a_time():
         alone = evaluate(align(make_qrels(qrels), [make_run(r, f"r{i}")]), MEASURES)
         for m in MEASURES:
             assert np.array_equal(together.matrix(m)[i], alone.matrix(m)[0], equal_nan=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data(), st.booleans())
+def test_large_runs_cut_into_pieces_align_the_same(d, grouped):
+    """Big runs are aligned in pieces cut at topic boundaries; same result."""
+    import ipsoeval.align as A
+
+    qrels, rows = d
+    if grouped:
+        rows = sorted(rows, key=lambda r: r[0])
+    whole = align(make_qrels(qrels), [make_run(rows)], queries="qrels")
+    old = A.PIECE_ROWS
+    A.PIECE_ROWS = 2
+    try:
+        pieces = align(make_qrels(qrels), [make_run(rows)], queries="qrels")
+    finally:
+        A.PIECE_ROWS = old
+    assert np.array_equal(whole.labels, pieces.labels)
+    assert np.array_equal(whole.n_ret, pieces.n_ret)
+    assert np.array_equal(whole.in_run, pieces.in_run)
+
+
+def test_duplicate_found_across_pieces():
+    import ipsoeval.align as A
+
+    rows = [("1", "d1", 3.0), ("1", "d2", 2.0), ("2", "d1", 1.0), ("2", "d1", 0.5)]
+    old = A.PIECE_ROWS
+    A.PIECE_ROWS = 1
+    try:
+        with pytest.raises(InputError, match="duplicate docno 'd1' in topic '2'"):
+            align(make_qrels({("1", "d1"): 1, ("2", "d1"): 1}), [make_run(rows)])
+    finally:
+        A.PIECE_ROWS = old
