@@ -30,8 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import (BENCH_DIR, Case, Context, Measurement,  # noqa: E402
-                     measure, measure_all)
+from harness import BENCH_DIR, Case, Context, Measurement, measure, measure_all  # noqa: E402
 
 RESULTS = BENCH_DIR / "results.tsv"
 DEFAULT_DATA = BENCH_DIR / "data"

@@ -353,11 +353,10 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         del codes
         keep = topic >= 0
         present = np.bincount(topic[keep], minlength=T)[:T] > 0
-        if keep.all():
-            sel = (lambda a: a)              # every row is kept: no copies
-        else:
-            idx = np.flatnonzero(keep)
-            sel = (lambda a, idx=idx: a[idx])
+        idx = None if keep.all() else np.flatnonzero(keep)   # None: keep every row
+
+        def sel(a):
+            return a if idx is None else a[idx]
         del keep
         docno = sel(run.docno)
         topic = sel(topic)

@@ -20,7 +20,6 @@ from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import Qrels, Run
 from ipsoeval.parallel import parallel_map, workers
 
-
 _MAGIC = (
     (b"\x1f\x8b", "gzip", lambda f: gzip.GzipFile(fileobj=f, mode="rb")),
     (b"BZh", "bzip2", lambda f: bz2.BZ2File(f, mode="rb")),

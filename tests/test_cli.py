@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import TE, TESTDATA, invoke
 
 QRELS = TESTDATA / "adhoc" / "qrels.txt"

@@ -4,8 +4,8 @@ import re
 
 import click
 import pytest
-
 from conftest import ROOT
+
 from ipsoeval.cli import cli
 
 CTX = click.Context(cli)

@@ -5,13 +5,13 @@ import math
 
 import numpy as np
 import pytest
-
 import reference as ref
+from test_measures_properties import make_qrels, make_run
+
 from ipsoeval.align import align
 from ipsoeval.engine import evaluate
 from ipsoeval.errors import InputError
 from ipsoeval.measures import FAMILIES
-from test_measures_properties import make_qrels, make_run
 
 QRELS = {("A", "a1"): 1, ("A", "a2"): 0, ("A", "a3"): 2,      # normal topic
          ("B", "b1"): 0, ("B", "b2"): 0,                      # no relevant documents

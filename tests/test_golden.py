@@ -3,7 +3,6 @@
 import re
 
 import pytest
-
 from conftest import TE, invoke
 
 # measures ipsoeval supports; lines of other measures are filtered from the files

@@ -5,10 +5,10 @@ import random
 
 import numpy as np
 import pytest
+import reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import reference as ref
 from ipsoeval.align import align
 from ipsoeval.engine import evaluate
 from ipsoeval.errors import InputError
@@ -155,8 +155,8 @@ def test_promoting_a_relevant_document_never_lowers(d, pick):
     # swap the relevant doc at rank i with the doc at rank i-1, via scores
     ordered = sorted([r for r in rows if r[0] == t],
                      key=lambda x: (-x[2], [-c for c in x[1].encode()] + [1]))
-    a, b = ordered[i - 1], ordered[i]
-    if ref.rel(qrels.get((t, a[1])), 1):
+    above = ordered[i - 1]
+    if ref.rel(qrels.get((t, above[1])), 1):
         return
     new = [r for r in rows if r[0] != t] + [
         (t, r[1], float(len(ordered) - j)) for j, r in enumerate(ordered)]

@@ -1,8 +1,17 @@
 """Cases for ``ipsoeval eval``: one big MS MARCO run, and a whole ad hoc
 track (129 runs) in one call."""
 
-from harness import (Case, Context, Target, Tool, ipsoeval_cmd, need_module,
-                     need_trec_eval, peer_script, trec_eval_bin)
+from harness import (
+    Case,
+    Context,
+    Target,
+    Tool,
+    ipsoeval_cmd,
+    need_module,
+    need_trec_eval,
+    peer_script,
+    trec_eval_bin,
+)
 
 
 def _msmarco_files(ctx: Context) -> list[str]:

@@ -16,8 +16,14 @@ import traceback
 import click
 
 from ipsoeval import __version__
-from ipsoeval.errors import (EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE,
-                             GateFailed, IpsoevalError)
+from ipsoeval.errors import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    GateFailed,
+    IpsoevalError,
+)
 
 # subcommand name -> module (ipsoeval.cli.<module>, exporting `command`)
 COMMANDS = {
