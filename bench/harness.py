@@ -36,6 +36,11 @@ class Context:
     quick: bool = False
     python: str = sys.executable
 
+    def qrels_and_runs(self) -> list[str]:
+        """qrels.txt then every run*.txt of the data set, sorted."""
+        return [str(self.data / "qrels.txt"),
+                *sorted(str(p) for p in self.data.glob("run*.txt"))]
+
 
 @dataclass
 class Tool:

@@ -38,8 +38,6 @@ SPLITS = 100
 LIMITS = {"trials": 2.0, "split-half": 30.0, "split-half-distinct": 120.0}
 
 
-def _files(ctx: Context) -> list[str]:
-    return [str(ctx.data / "qrels.txt"), *sorted(str(p) for p in ctx.data.glob("run*.txt"))]
 
 
 def _this(ctx: Context, mode: str) -> list[str]:
@@ -79,13 +77,13 @@ BOOTSTRAP_MSMARCO13 = Case(
     tools={
         "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "bootstrap", "-m", "RR@10", "-m",
                                       "nDCG@10", "--trials", str(TRIALS), "--format", "tsv",
-                                      *_files(ctx)]),
+                                      *ctx.qrels_and_runs()]),
         "eval-only": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", "--queries", "qrels", "-m",
                                        "RR@10", "-m", "nDCG@10", "--format", "tsv",
-                                       *_files(ctx)]),
+                                       *ctx.qrels_and_runs()]),
         "split-half": Tool(lambda ctx: [*ipsoeval_cmd(), "bootstrap", "-m", "RR@10",
                                         "--split-half", str(SPLITS), "--format", "tsv",
-                                        *_files(ctx)]),
+                                        *ctx.qrels_and_runs()]),
     },
     targets=[
         Target("ipsoeval - eval-only <= 2 s"),

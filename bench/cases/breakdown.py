@@ -21,7 +21,7 @@ BENCH = Path(__file__).resolve().parent.parent
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
-from harness import Case, Context, Target, Tool, ipsoeval_cmd  # noqa: E402
+from harness import Case, Target, Tool, ipsoeval_cmd  # noqa: E402
 
 _READ_ONLY = (
     "import sys\n"
@@ -32,9 +32,6 @@ _READ_ONLY = (
 )
 
 
-def _files(ctx: Context) -> list[str]:
-    return [str(ctx.data / "qrels.txt"),
-            *sorted(str(p) for p in ctx.data.glob("run*.txt"))]
 
 
 BREAKDOWN_MSMARCO13 = Case(
@@ -49,8 +46,8 @@ BREAKDOWN_MSMARCO13 = Case(
     tools={
         "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "breakdown", "-k", "100", "--naive",
                                       "--correct", "holm", "--format", "tsv",
-                                      *_files(ctx)]),
-        "ipsoeval-read": Tool(lambda ctx: [ctx.python, "-c", _READ_ONLY, *_files(ctx)]),
+                                      *ctx.qrels_and_runs()]),
+        "ipsoeval-read": Tool(lambda ctx: [ctx.python, "-c", _READ_ONLY, *ctx.qrels_and_runs()]),
     },
     targets=[
         Target("breakdown well under 1 s beyond reading (ratio to read-only <= 1.25)",

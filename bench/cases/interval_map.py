@@ -9,8 +9,6 @@ CACHE = BENCH_DIR / "data" / "interval-map-cache"
 BINARY = ["--gains", "0:0,1:1,2:1"]          # graded 0/1/2 qrels made binary (the paper's lenient mapping)
 
 
-def _files(ctx: Context) -> list[str]:
-    return [str(ctx.data / "qrels.txt"), *sorted(str(p) for p in ctx.data.glob("run*.txt"))]
 
 
 def _cmd(measure: str, *extra: str, cached: bool = False):
@@ -18,7 +16,7 @@ def _cmd(measure: str, *extra: str, cached: bool = False):
         env = ["env", f"IPSOEVAL_CACHE_DIR={CACHE}"] if cached else []
         cache = [] if cached else ["--no-cache"]
         return [*env, *ipsoeval_cmd(), "interval-map", "-m", measure, "-N", "30", *BINARY,
-                *cache, *extra, "--format", "tsv", *_files(ctx)]
+                *cache, *extra, "--format", "tsv", *ctx.qrels_and_runs()]
     return argv
 
 

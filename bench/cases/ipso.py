@@ -30,13 +30,10 @@ ENUMERATE = "5,10,15,20,50,100,1000"
 LIMIT_S = 5.0
 
 
-def _files(ctx: Context) -> list[str]:
-    return [str(ctx.data / "qrels.txt"),
-            *sorted(str(p) for p in ctx.data.glob("run*.txt"))]
 
 
 def _this(ctx: Context, mode: str) -> list[str]:
-    return [ctx.python, str(Path(__file__).resolve()), mode, *_files(ctx)]
+    return [ctx.python, str(Path(__file__).resolve()), mode, *ctx.qrels_and_runs()]
 
 
 IPSO_ALL_PAIRS = Case(
@@ -52,7 +49,7 @@ IPSO_ALL_PAIRS = Case(
     tools={
         "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "ipso", "--all-pairs", "-l", "1",
                                       "-k", str(K), "--depths", DEPTHS, "--format", "tsv",
-                                      *_files(ctx)]),
+                                      *ctx.qrels_and_runs()]),
         "load-only": Tool(lambda ctx: _this(ctx, "load-only")),
         "in-process": Tool(lambda ctx: _this(ctx, "in-process")),
     },

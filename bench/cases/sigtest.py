@@ -23,15 +23,12 @@ BENCH = Path(__file__).resolve().parent.parent
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
-from harness import Case, Context, Target, Tool, ipsoeval_cmd, need_module  # noqa: E402
+from harness import Case, Target, Tool, ipsoeval_cmd, need_module  # noqa: E402
 
 N_PERMUTATIONS = 100_000
 ADHOC_TESTS = "t,wilcoxon,sign,ranksum,randomization,anova,anova2,friedman"
 
 
-def _files(ctx: Context) -> list[str]:
-    return [str(ctx.data / "qrels.txt"),
-            *sorted(str(p) for p in ctx.data.glob("run*.txt"))]
 
 
 SIGTEST_ADHOC = Case(
@@ -45,7 +42,7 @@ SIGTEST_ADHOC = Case(
     tools={
         "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "sigtest", "--all-pairs", "-m", "AP",
                                       "--test", ADHOC_TESTS, "--permutations", "10000",
-                                      "--format", "tsv", *_files(ctx)]),
+                                      "--format", "tsv", *ctx.qrels_and_runs()]),
     },
     targets=[Target("time <= 10 s", max_seconds=10.0),
              Target("peak <= 1.5 GB", max_peak_mb=1536)],
@@ -63,9 +60,9 @@ SIGTEST_MSMARCO13 = Case(
     tools={
         "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "sigtest", "-m", "RR@10",
                                       "--test", "randomization", "--permutations", "100000",
-                                      "--format", "tsv", *_files(ctx)]),
+                                      "--format", "tsv", *ctx.qrels_and_runs()]),
         "ranx": Tool(lambda ctx: [ctx.python, str(Path(__file__).resolve()), "ranx-compare",
-                                  *_files(ctx)],
+                                  *ctx.qrels_and_runs()],
                      need_module("ranx")),
     },
     targets=[Target("time <= 10 s", max_seconds=10.0),
