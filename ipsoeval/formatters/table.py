@@ -25,6 +25,7 @@ import math
 
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -123,8 +124,14 @@ def _table(rs: ResultSet) -> Table:
 
 def render(sets: list[ResultSet], *, width: int | None = None, color: bool = False) -> str:
     buf = io.StringIO()
-    console = Console(file=buf, width=width or 120, force_terminal=color,
-                      color_system="standard" if color else None, highlight=False)
+    width = width or 120
     for rs in sets:
-        console.print(_table(rs))
+        table = _table(rs)
+        # never squeeze columns out of sight: a table wider than the terminal
+        # is printed at its natural width (the terminal wraps long lines)
+        probe = Console(width=1000, file=io.StringIO())
+        natural = Measurement.get(probe, probe.options, table).maximum
+        console = Console(file=buf, width=max(width, min(natural, 1000)), force_terminal=color,
+                          color_system="standard" if color else None, highlight=False)
+        console.print(table)
     return buf.getvalue()
