@@ -33,7 +33,7 @@ def display_name(path: str) -> str:
 
 def read_bytes(path: str) -> bytes:
     """The whole file, decompressed by magic bytes; ``-`` is stdin."""
-    return b"".join(iter_blocks(path))
+    return b"".join(bytes(b) for b in iter_blocks(path))
 
 
 BLOCK = 1 << 22  # bytes per streamed block (whole lines); bounds temporary memory
@@ -52,23 +52,39 @@ def iter_blocks(path: str, data: bytes | None = None):
     try:
         carry = b""
         while True:
+            # read into a fresh buffer after the carried partial line: the
+            # block is handed to a worker without further copies
+            buf = bytearray(len(carry) + BLOCK)
+            buf[: len(carry)] = carry
+            view = memoryview(buf)
             try:
-                piece = src.read(BLOCK)
+                got = _read_into(src, view[len(carry):])
             except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
                 raise InputError(f"corrupt {kind} data ({exc})", path=name) from None
-            if not piece:
+            if got == 0:
                 break
-            piece = carry + piece if carry else piece
-            cut = piece.rfind(b"\n")
+            end = len(carry) + got
+            cut = buf.rfind(b"\n", 0, end)
             if cut < 0:
-                carry = piece
+                carry = bytes(view[:end])
                 continue
-            carry = piece[cut + 1:]
-            yield piece[: cut + 1]
+            carry = bytes(view[cut + 1: end])
+            yield view[: cut + 1]
         if carry:
             yield carry
     finally:
         src.close()
+
+
+def _read_into(src, view: memoryview) -> int:
+    """Fill view as far as the stream allows (short reads are retried)."""
+    total = 0
+    while total < len(view):
+        n = src.readinto(view[total:])
+        if not n:
+            break
+        total += n
+    return total
 
 
 class _Memory:
@@ -76,10 +92,11 @@ class _Memory:
         self.data = data
         self.pos = 0
 
-    def read(self, n: int) -> bytes:
-        out = self.data[self.pos: self.pos + n]
-        self.pos += n
-        return out
+    def readinto(self, view: memoryview) -> int:
+        chunk = self.data[self.pos: self.pos + len(view)]
+        view[: len(chunk)] = chunk
+        self.pos += len(chunk)
+        return len(chunk)
 
     def close(self) -> None:
         pass
@@ -456,7 +473,7 @@ def read_qrels(path: str, data: bytes | None = None) -> Qrels:
 
 def sniff_run_format(data: bytes) -> str:
     """'msmarco' when the first data line has exactly 3 fields, else 'trec'."""
-    for raw in data[:65536].split(b"\n"):
+    for raw in bytes(data[:65536]).split(b"\n"):
         if not raw.strip() or raw.startswith(b"#"):
             continue
         return "msmarco" if len(raw.split()) == 3 else "trec"
