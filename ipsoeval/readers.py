@@ -165,7 +165,7 @@ def load_words(buf: np.ndarray, st: np.ndarray, ln: np.ndarray) -> np.ndarray:
     view = _word_view(buf)
     out = np.zeros((n, nw), dtype=np.uint64)
     for j in range(nw):
-        rem = np.clip(ln - 8 * j, 0, 8)
+        rem = np.minimum(np.maximum(ln - 8 * j, 0), 8)
         out[:, j] = _read_words(buf, view, st + 8 * j) & _KEEP[rem]
     return out
 
@@ -176,21 +176,28 @@ def _split_chunk(buf: np.ndarray, lo: int, hi: int, name: str, want, line_base: 
     n = hi - lo
     le = b <= 32
     sep = np.flatnonzero(le)               # every separator byte position
-    if n and b[-1] != 10:                   # last line without a newline
+    open_end = bool(n and b[-1] != 10)      # last line without a newline
+    if open_end:
         sep = np.append(sep, n)
-    nl = np.flatnonzero(b == 10)
-    if n and b[-1] != 10:
-        nl = np.append(nl, n)
-    nlines = len(nl)
+    n_nl = int(np.count_nonzero(b == 10))
+    nlines = n_nl + open_end
     # Fast path: every line has the same number k of single-space separated
     # tokens and the only control bytes are the newlines.
-    k = int(np.searchsorted(sep, nl[0])) + 1 if nlines else 0
+    k = 0
+    if nlines and len(sep):
+        first_nl = int(np.argmax(b == 10)) if n_nl else n
+        k = int(np.searchsorted(sep, first_nl)) + 1
     regular = (
         nlines > 0 and b[0] > 32 and len(sep) == nlines * k
-        and int(np.count_nonzero(b < 32)) == int(np.count_nonzero(b == 10))
-        and np.array_equal(sep[k - 1::k], nl)
+        and int(np.count_nonzero(b < 32)) == n_nl
         and not (le[1:] & le[:-1]).any()
     )
+    if regular:
+        nl = sep[k - 1::k]
+        ends_ok = b[np.minimum(nl, n - 1)] == 10
+        if open_end:
+            ends_ok[-1] = True
+        regular = bool(ends_ok.all())
     if regular:
         grid = sep.reshape(nlines, k)
         line_start = np.empty(nlines, dtype=np.int64)
