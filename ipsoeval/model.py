@@ -108,15 +108,3 @@ class Aligned:
         g = self.gains(out)
         g = -np.sort(-g, axis=1)
         return g
-
-    def subset_runs(self, idx) -> "Aligned":
-        """A view restricted to some runs (same topics)."""
-        idx = list(idx)
-        return Aligned(
-            runs=[self.runs[i] for i in idx], topics=self.topics,
-            labels=self.labels[idx], n_ret=self.n_ret[idx], rel_level=self.rel_level,
-            num_rel=self.num_rel, num_nonrel=self.num_nonrel,
-            judged_labels=self.judged_labels, gain_map=self.gain_map,
-            in_run=None if self.in_run is None else self.in_run[idx], params=self.params,
-            warnings=self.warnings,
-        )
