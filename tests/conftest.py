@@ -1,7 +1,16 @@
+import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, settings
+
+# A slower CI machine must not turn data generation time into failures; on CI
+# the examples are derandomized so a run can be repeated exactly.
+settings.register_profile(
+    "ipsoeval", deadline=None, derandomize=bool(os.environ.get("CI")),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile("ipsoeval")
 
 ROOT = Path(__file__).resolve().parent.parent
 TE = ROOT / "tests" / "data" / "trec_eval"
