@@ -108,7 +108,7 @@ def evaluate(aligned: Aligned, measures) -> Scores:
         unique.setdefault(r.measure.name, r.measure)
     # arrays most measures share, computed once before the measures run side by side
     if aligned.labels.size:
-        ctx.cumrel(aligned.rel_level)
+        ctx.rel_positions(aligned.rel_level)
     values = parallel_map(lambda m: m.compute(aligned, ctx), list(unique.values()))
     scores.values.update(zip(unique, values))
     return scores

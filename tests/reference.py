@@ -116,3 +116,16 @@ def iprec(labels, R, x, level=1):
         if hits == j:
             return max(prec[i:])
     return 0.0
+
+
+def holm(p):
+    """Holm's step-down adjusted p-values, written out plainly."""
+    p = list(p)
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    adj = [0.0] * m
+    running = 0.0
+    for j, i in enumerate(order):
+        running = max(running, min(1.0, (m - j) * p[i]))
+        adj[i] = running
+    return adj

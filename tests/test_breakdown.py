@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+import reference
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 from scipy import stats as ss
@@ -384,17 +385,6 @@ def test_per_query_records():
 
 # ---------------------------------------------------------------- corrections
 
-def _holm(p):
-    """Holm step-down, written out independently."""
-    p = list(p)
-    m = len(p)
-    order = sorted(range(m), key=lambda i: p[i])
-    adj = [0.0] * m
-    running = 0.0
-    for j, i in enumerate(order):
-        running = max(running, min(1.0, (m - j) * p[i]))
-        adj[i] = running
-    return adj
 
 
 @pytest.mark.parametrize("method", ["bonferroni", "holm"])
@@ -412,7 +402,7 @@ def test_correction_family_is_every_pvalue(method, naive):
     family = [rec[c] for rec in raw.records for c in pcols]
     assert all(p is not None for p in family)
     want = [min(1.0, p * len(family)) for p in family] if method == "bonferroni" \
-        else _holm(family)
+        else reference.holm(family)
     got = [rec[c + "_adj"] for rec in cor.records for c in pcols]
     assert got == pytest.approx(want, rel=1e-12)
     # raw p-values are still there, unchanged

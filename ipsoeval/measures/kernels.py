@@ -108,18 +108,16 @@ class Context:
 
     def first_rel(self, level: int, k: int | None) -> np.ndarray:
         """0-based rank of the first relevant doc in the top k, −1 if none."""
-        key = ("first", level, k)
-
         def make():
-            rel = self.rel(level)
+            cell, i, j = self.rel_positions(level)
+            first = np.full(self.al.labels.shape[0] * self.al.labels.shape[1], -1,
+                            dtype=np.int64)
+            top = j == 1
+            first[cell[top]] = i[top]
             if k is not None:
-                rel = rel[:, :, : min(k, self.depth)]
-            if rel.shape[2] == 0:
-                return np.full(rel.shape[:2], -1, dtype=np.int64)
-            idx = np.argmax(rel, axis=2)
-            anyrel = np.take_along_axis(rel, idx[:, :, None], axis=2)[:, :, 0]
-            return np.where(anyrel, idx, -1)
-        return self._get(key, make)
+                first[first >= k] = -1
+            return first.reshape(self.al.labels.shape[:2])
+        return self._get(("first", level, k), make)
 
 
 def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:

@@ -52,6 +52,16 @@ def _f_sf(F, d1, d2):
         return float(special.fdtrc(d1, d2, F)) if np.isfinite(F) else (0.0 if F > 0 else np.nan)
 
 
+def _f_test(ss_effect: float, ss_error: float, d1: float, d2: float, n: int, k: int,
+            means: np.ndarray) -> OmnibusResult:
+    """F = (SS_effect/d1) / (SS_error/d2) and its upper tail."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mse = ss_error / d2
+        F = (ss_effect / d1) / mse
+    return OmnibusResult(float(F), _f_sf(F, d1, d2), (d1, d2), n, k,
+                         {"mse": float(mse), "means": means})
+
+
 def anova_oneway(X) -> OmnibusResult:
     X = complete(X)
     k, n = X.shape
@@ -59,12 +69,7 @@ def anova_oneway(X) -> OmnibusResult:
     means = X.mean(axis=1)
     ss_between = n * ((means - grand) ** 2).sum()
     ss_within = ((X - means[:, None]) ** 2).sum()
-    d1, d2 = k - 1.0, k * (n - 1.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mse = ss_within / d2
-        F = (ss_between / d1) / mse
-    return OmnibusResult(float(F), _f_sf(F, d1, d2), (d1, d2), n, k,
-                         {"mse": float(mse), "means": means})
+    return _f_test(ss_between, ss_within, k - 1.0, k * (n - 1.0), n, k, means)
 
 
 def anova_twoway(X) -> OmnibusResult:
@@ -76,12 +81,7 @@ def anova_twoway(X) -> OmnibusResult:
     ss_runs = n * ((run_means - grand) ** 2).sum()
     resid = X - run_means[:, None] - topic_means[None, :] + grand
     ss_err = (resid ** 2).sum()
-    d1, d2 = k - 1.0, (k - 1.0) * (n - 1.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mse = ss_err / d2
-        F = (ss_runs / d1) / mse
-    return OmnibusResult(float(F), _f_sf(F, d1, d2), (d1, d2), n, k,
-                         {"mse": float(mse), "means": run_means})
+    return _f_test(ss_runs, ss_err, k - 1.0, (k - 1.0) * (n - 1.0), n, k, run_means)
 
 
 def kruskal(X) -> OmnibusResult:
