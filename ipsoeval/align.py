@@ -27,12 +27,21 @@ def _hash_rows(words: np.ndarray, topic: np.ndarray) -> np.ndarray:
     Only the high bits are well mixed; users take ``h >> shift`` for buckets.
     Equal hashes are always verified against the ids, so collisions cost time,
     never correctness.
+    The hash does not depend on the matrix width: all-zero words (the padding
+    after an id's last byte; ids hold no NUL bytes) leave it unchanged, so ids
+    read into matrices of different widths (a run with a longer docno than
+    any in the qrels) hash alike.
     """
     h = (topic.astype(np.uint64) + np.uint64(1)) * _M2
     for j in range(words.shape[1]):
-        h ^= words[:, j]
-        h *= _M1
-        h ^= h >> np.uint64(29)
+        w = words[:, j]
+        g = h ^ w
+        g *= _M1
+        g ^= g >> np.uint64(29)
+        if j == 0:
+            h = g
+        else:
+            h = np.where(w != 0, g, h)
     return h
 
 
@@ -115,8 +124,7 @@ class QrelsIndex:
 
     def hashes(self, words: np.ndarray, topic_codes: np.ndarray) -> np.ndarray:
         """Row hashes comparable with the qrels' (topic codes are qrels codes)."""
-        width = max(words.shape[1], self.qrels.docno.shape[1])
-        return _hash_rows(_pad_words(words, width), topic_codes)
+        return _hash_rows(words, topic_codes)
 
     def lookup(self, words: np.ndarray, topic_codes: np.ndarray,
                h: np.ndarray | None = None) -> np.ndarray:
@@ -230,6 +238,16 @@ def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
     sub = np.lexsort(keys + [group])
     order[idx] = rows[sub]
     return order
+
+
+def _ranks(t_sorted: np.ndarray) -> np.ndarray:
+    """0-based position of each row within its topic (topics contiguous)."""
+    m = len(t_sorted)
+    head = np.ones(m, dtype=bool)
+    head[1:] = t_sorted[1:] != t_sorted[:-1]
+    starts = np.flatnonzero(head)
+    return (np.arange(m, dtype=np.int64)
+            - np.repeat(starts, np.diff(np.append(starts, m)))).astype(np.int32)
 
 
 class _RunSlice:
@@ -377,19 +395,16 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         else:
             t_sorted, lab_sorted = topic[o], lab_rows[o]
         del o, lab_rows, topic
-        if judged_only:
-            j = lab_sorted != UNJUDGED
-            t_sorted, lab_sorted = t_sorted[j], lab_sorted[j]
-        # rank within topic: rows of a topic are contiguous and in rank order
-        m = len(t_sorted)
-        head = np.ones(m, dtype=bool)
-        head[1:] = t_sorted[1:] != t_sorted[:-1]
-        starts = np.flatnonzero(head)
-        pos = (np.arange(m, dtype=np.int64)
-               - np.repeat(starts, np.diff(np.append(starts, m)))).astype(np.int32)
+        # rank within topic: rows of a topic are contiguous and in rank order.
+        # trec_eval cuts at -M first, then (-J) drops unjudged documents.
+        pos = _ranks(t_sorted)
         if depth is not None:
             c = pos < depth
             t_sorted, lab_sorted, pos = t_sorted[c], lab_sorted[c], pos[c]
+        if judged_only:
+            j = lab_sorted != UNJUDGED
+            t_sorted, lab_sorted = t_sorted[j], lab_sorted[j]
+            pos = _ranks(t_sorted)
         counts = np.bincount(t_sorted, minlength=T)[:T]
         dup_check()                          # raises the duplicate-docno error, if any
         return present, counts.astype(np.int64), (t_sorted, pos, lab_sorted)

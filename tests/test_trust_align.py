@@ -1,0 +1,71 @@
+"""Issue 10, defects 1 and 2: alignment must match trec_eval 10.0.
+
+Expected values were checked against trec_eval 10.0 (the commands are in
+each test's docstring).
+"""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.conftest import invoke
+
+
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_run_docno_wider_than_every_qrels_docno(tmp_path):
+    """Defect 1: `trec_eval -m num_rel_ret` prints 1; a 9-byte unjudged docno
+    (two 8-byte words) used to make every lookup of the run miss."""
+    q = _write(tmp_path, "qrels", "q1 0 AB 1\n")
+    r = _write(tmp_path, "run", "q1 Q0 AB 1 3 A\nq1 Q0 xxxxxxxxx 2 2 A\n")
+    code, out, _ = invoke(["eval", "--format", "trec", "-m", "num_rel_ret", q, r])
+    assert code == 0
+    assert out == "num_rel_ret           \tall\t1\n"
+
+
+def test_judged_only_applies_after_depth_cut(tmp_path):
+    """Defect 2: trec_eval cuts at -M, then -J drops unjudged documents.
+    `trec_eval -q -J -c -M 5 -l 2 -m P.5 -m num_ret q r` prints 0 and 0.0000:
+    the top 5 are unjudged, the relevant document is at rank 8."""
+    q = _write(tmp_path, "q", "1 0 a 1\n1 0 b 0\n1 0 c 2\n")
+    lines = [f"1 Q0 u{i} {i} {20 - i} T" for i in range(1, 8)] + ["1 Q0 c 8 1 T"]
+    r = _write(tmp_path, "r", "\n".join(lines) + "\n")
+    code, out, _ = invoke(["eval", "--format", "trec", "-q", "-J", "-c", "-M", "5", "-l", "2",
+                           "-m", "P.5", "-m", "num_ret", q, r])
+    assert code == 0
+    assert out == ("num_ret               \t1\t0\n"
+                   "P_5                   \t1\t0.0000\n"
+                   "num_ret               \tall\t0\n"
+                   "P_5                   \tall\t0.0000\n")
+
+
+_alphabet = string.ascii_letters + string.digits + "-_.#"
+_docno = st.integers(1, 70).flatmap(
+    lambda n: st.text(_alphabet, min_size=n, max_size=n).filter(lambda s: not s.startswith("#")))
+
+
+@given(judged=st.lists(_docno, min_size=1, max_size=12, unique=True),
+       unjudged=st.lists(_docno, min_size=0, max_size=12, unique=True),
+       relevant=st.data())
+def test_lookup_independent_of_docno_widths(tmp_path_factory, judged, unjudged, relevant):
+    """Any mix of docno lengths (1..70 bytes, word multiples included) in run
+    and qrels: num_rel_ret equals a plain dict reference."""
+    tmp = tmp_path_factory.mktemp("w")
+    labels = relevant.draw(st.lists(st.integers(-1, 2), min_size=len(judged),
+                                    max_size=len(judged)))
+    qrels = dict(zip(judged, labels))
+    run_docs = list(dict.fromkeys(judged[::2] + [d for d in unjudged if d not in qrels]))
+    q = _write(tmp, "q", "".join(f"t1 0 {d} {lab}\n" for d, lab in qrels.items()))
+    r = _write(tmp, "r", "".join(f"t1 Q0 {d} {i} {100 - i} X\n"
+                                 for i, d in enumerate(run_docs, 1)))
+    expect = sum(1 for d in run_docs if qrels.get(d, 0) >= 1)
+    code, out, _ = invoke(["eval", "--format", "tsv", "-m", "num_rel_ret", q, r])
+    assert code == 0
+    assert out.splitlines()[1].split("\t")[-1] == str(expect)
