@@ -12,6 +12,7 @@ import gzip
 import lzma
 import math
 import os
+import re
 import sys
 
 import numpy as np
@@ -192,6 +193,8 @@ def _split_chunk(buf: np.ndarray, lo: int, hi: int, name: str, want, line_base: 
         and int(np.count_nonzero(b < 32)) == n_nl
         and not (le[1:] & le[:-1]).any()
     )
+    if regular and open_end and le[-1]:
+        regular = False                     # "… 1.0 " at EOF: 5 fields, not 6
     if regular:
         nl = sep[k - 1::k]
         ends_ok = b[np.minimum(nl, n - 1)] == 10
@@ -299,6 +302,14 @@ def _fill_low(x: np.ndarray, k: np.ndarray) -> np.ndarray:
     return (x & ~low) | (_ZEROS & low)
 
 
+# The number syntax of SPEC §1, ASCII only: an integer label is an optional
+# sign and digits; a score is a decimal with an optional exponent.
+_INT_SYNTAX = re.compile(rb"[+-]?[0-9]+\Z")
+_FLOAT_SYNTAX = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+# labels must fit the int32 label matrix, above its two sentinels (model.py)
+LABEL_MIN, LABEL_MAX = -(2**31) + 2, 2**31 - 1
+
+
 def _parse_numbers(buf: np.ndarray, st: np.ndarray, ln: np.ndarray, integer: bool):
     """Parse the tokens buf[st:st+ln] as integers or decimals: (values, ok).
 
@@ -354,8 +365,12 @@ def _parse_numbers(buf: np.ndarray, st: np.ndarray, ln: np.ndarray, integer: boo
         vals = mant.astype(np.float64) / _POW10[fr8]
         vals = np.where(neg, -vals, vals)
     vals[~ok] = 0
+    pattern = _INT_SYNTAX if integer else _FLOAT_SYNTAX
     for i in np.flatnonzero(~ok):   # unusual spellings: exponents, long numbers
-        text = bytes(buf[st[i]: end[i]]).decode("utf-8", "replace")
+        raw = bytes(buf[st[i]: end[i]])
+        if not pattern.match(raw):  # Python's int()/float() also take 1_0, ０, " 1"
+            continue
+        text = raw.decode("ascii")
         try:
             x = int(text) if integer else float(text)
         except ValueError:
@@ -475,7 +490,13 @@ def read_qrels(path: str, data: bytes | None = None) -> Qrels:
     fields, line = _parse(iter_blocks(path, data), name, {0: "words", 2: "words", 3: "int"},
                           _count_check(lambda c: c == 4, "4 fields (qid iter docno label)"),
                           "qrels")
-    return Qrels(path=name, qid=fields[0], docno=fields[2], label=fields[3], line=line)
+    lab = fields[3]
+    out = (lab < LABEL_MIN) | (lab > LABEL_MAX)
+    if out.any():
+        i = int(np.argmax(out))
+        raise InputError(f"label out of range ({int(lab[i])}; labels must lie between "
+                         f"{LABEL_MIN} and {LABEL_MAX})", path=name, line=int(line[i]))
+    return Qrels(path=name, qid=fields[0], docno=fields[2], label=lab, line=line)
 
 
 def sniff_run_format(data: bytes) -> str:

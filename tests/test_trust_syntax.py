@@ -1,0 +1,68 @@
+"""Issue 10, defects 4 and 16: number syntax and truncated lines.
+
+Labels are ASCII integers (optional sign, digits) inside the int32 range the
+label matrix can hold above its sentinels; scores are finite ASCII decimals
+with an optional exponent.  Python's own int()/float() accept more (``1_0``,
+full-width digits), which must not leak into what ipsoeval reads.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import invoke
+
+
+def _run_eval(tmp_path, qrels_text, run_text, *args):
+    q = tmp_path / "qrels"
+    q.write_text(qrels_text, encoding="utf-8")
+    r = tmp_path / "run"
+    r.write_text(run_text, encoding="utf-8")
+    return invoke(["eval", "--format", "trec", "-m", "num_rel", *args, q, r])
+
+
+@pytest.mark.parametrize("label", ["1_0", "\uff11", "1e0", "0x1", "1.0", "--1", "1-"])
+def test_label_syntax_is_ascii_integer(tmp_path, label):
+    code, out, err = _run_eval(tmp_path, f"q1 0 AB {label}\n", "q1 Q0 AB 1 3 A\n")
+    assert code == 3 and out == ""
+    assert err == f"ipsoeval: error: {tmp_path / 'qrels'}:1: label is not an integer ({label!r})\n"
+
+
+@pytest.mark.parametrize("label", ["+1", "01", "-1", "2147483647", "-2147483646"])
+def test_label_syntax_accepted(tmp_path, label):
+    code, _, err = _run_eval(tmp_path, f"q1 0 AB {label}\n", "q1 Q0 AB 1 3 A\n")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("label", ["4294967296", "2147483648", "-2147483647", "-9999999999"])
+def test_label_out_of_range_is_an_error(tmp_path, label):
+    """A label of 2^32 used to count in num_rel yet rank as non-relevant
+    (truncated to 32 bits in the label matrix)."""
+    code, out, err = _run_eval(tmp_path, f"q1 0 AB 1\nq1 0 CD {label}\n", "q1 Q0 AB 1 3 A\n")
+    assert code == 3 and out == ""
+    assert f"qrels:2: label out of range ({int(label)};" in err
+
+
+@pytest.mark.parametrize("score", ["1_0", "\uff11", "nan", "inf", "-inf", "1e400", "0x1p3",
+                                   "infinity", "1e", "."])
+def test_score_syntax(tmp_path, score):
+    code, out, err = _run_eval(tmp_path, "q1 0 AB 1\n", f"q1 Q0 AB 1 {score} A\n")
+    assert code == 3 and out == ""
+    assert err.endswith(f"run:1: score is not a finite number ({score!r})\n")
+
+
+@pytest.mark.parametrize("score", ["1e-3", ".5", "5.", "-0.0", "+2", "1E+2", "123456789012345678"])
+def test_score_syntax_accepted(tmp_path, score):
+    code, _, err = _run_eval(tmp_path, "q1 0 AB 1\n", f"q1 Q0 AB 1 {score} A\n")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("tail", [" ", "\t", "  "])
+def test_truncated_last_line_is_malformed(tmp_path, tail):
+    """`1 Q0 d2 2 1.0 ` at the end of the file has 5 fields (trec_eval:
+    "Malformed line 2"); it used to be read as 6 with an empty tag."""
+    code, out, err = _run_eval(tmp_path, "q1 0 AB 1\n",
+                               "q1 Q0 AB 1 3 A\nq1 Q0 d2 2 1.0" + tail)
+    assert code == 3 and out == ""
+    assert err.endswith("run:2: expected 6 or more fields (qid Q0 docno rank score tag), "
+                        "found 5\n")
