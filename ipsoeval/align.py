@@ -368,10 +368,14 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         qcode_of_local = np.array([q_pos.get(nm, -1) for nm in names], dtype=np.int32)
         topic = local[codes] if len(codes) else codes
         qcode = qcode_of_local[codes] if len(codes) else codes
-        del codes
         keep = topic >= 0
         present = np.bincount(topic[keep], minlength=T)[:T] > 0
         idx = None if keep.all() else np.flatnonzero(keep)   # None: keep every row
+        if idx is not None:
+            # topics not evaluated are dropped, but their duplicates are still errors
+            gone = np.flatnonzero(~keep)
+            _duplicates(run.docno[gone], codes[gone], run.line[gone], run.path, names)
+        del codes
 
         def sel(a):
             return a if idx is None else a[idx]

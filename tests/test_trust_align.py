@@ -69,3 +69,13 @@ def test_lookup_independent_of_docno_widths(tmp_path_factory, judged, unjudged, 
     code, out, _ = invoke(["eval", "--format", "tsv", "-m", "num_rel_ret", q, r])
     assert code == 0
     assert out.splitlines()[1].split("\t")[-1] == str(expect)
+
+
+def test_duplicate_docno_in_topic_absent_from_qrels(tmp_path):
+    """Defect 16: a duplicate docno is an input error in every run topic, also
+    in one the qrels do not have (and so is not evaluated)."""
+    q = _write(tmp_path, "q", "1 0 a 1\n")
+    r = _write(tmp_path, "r", "1 Q0 a 1 3 T\n2 Q0 x 1 3 T\n2 Q0 y 2 2 T\n2 Q0 x 3 1 T\n")
+    code, out, err = invoke(["eval", "--format", "trec", "-m", "P.5", q, r])
+    assert code == 3 and out == ""
+    assert err == f"ipsoeval: error: {r}:4: duplicate docno 'x' in topic '2' (also at line 2)\n"
