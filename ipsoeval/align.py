@@ -161,6 +161,11 @@ class QrelsIndex:
         return result
 
 
+# Gains are summed with discounts over thousands of ranks: bounded so that no
+# sum overflows to infinity.
+MAX_GAIN = 1e100
+
+
 def parse_gains(text: str | None) -> dict[int, float] | None:
     """``--gains 0:0,1:1,2:3`` → {0: 0.0, 1: 1.0, 2: 3.0}."""
     if text is None:
@@ -175,8 +180,11 @@ def parse_gains(text: str | None) -> dict[int, float] | None:
             level, gain = int(k), float(v)
         except ValueError:
             raise UsageError(f"--gains expects LABEL:GAIN pairs like 0:0,1:1,2:3 (found {part!r})")
-        if not np.isfinite(gain) or gain < 0:
-            raise UsageError(f"--gains: gains must be non-negative numbers (found {part!r})")
+        if not np.isfinite(gain) or gain < 0 or gain > MAX_GAIN:
+            raise UsageError(f"--gains: gains must be numbers from 0 to {MAX_GAIN:g} "
+                             f"(found {part!r})")
+        if level in out:
+            raise UsageError(f"--gains: label {level} is given twice (found {text!r})")
         out[level] = gain
     if not out:
         raise UsageError("--gains: no LABEL:GAIN pairs given")

@@ -14,6 +14,7 @@ import math
 import os
 import re
 import sys
+import zlib
 
 import numpy as np
 
@@ -60,8 +61,9 @@ def iter_blocks(path: str, data: bytes | None = None):
             view = memoryview(buf)
             try:
                 got = _read_into(src, view[len(carry):])
-            except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
-                raise InputError(f"corrupt {kind} data ({exc})", path=name) from None
+            except (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError) as exc:
+                raise InputError(f"corrupt or truncated {kind} data ({exc})",
+                                 path=name) from None
             if got == 0:
                 break
             end = len(carry) + got

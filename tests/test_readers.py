@@ -108,7 +108,7 @@ def test_empty_and_binary_and_missing(tmp_path):
 
 def test_corrupt_gzip(tmp_path):
     p = write(tmp_path, "bad.gz", b"\x1f\x8b\x08\x00garbage", mode="b")
-    with pytest.raises(InputError, match="corrupt gzip data"):
+    with pytest.raises(InputError, match="corrupt or truncated gzip data"):
         readers.read_qrels(p)
 
 

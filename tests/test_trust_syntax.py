@@ -66,3 +66,40 @@ def test_truncated_last_line_is_malformed(tmp_path, tail):
     assert code == 3 and out == ""
     assert err.endswith("run:2: expected 6 or more fields (qid Q0 docno rank score tag), "
                         "found 5\n")
+
+
+def _damaged(kind: str, how: str, data: bytes) -> bytes:
+    import bz2
+    import gzip
+    import lzma
+    c = bytearray({"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}[kind](data))
+    if how == "truncated":
+        return bytes(c[: len(c) * 2 // 3])
+    for i in range(len(c) // 3, len(c) * 2 // 3, 97):   # bit flips in the body
+        c[i] ^= 0x10
+    return bytes(c)
+
+
+@pytest.mark.parametrize("kind", ["gzip", "bzip2", "xz"])
+@pytest.mark.parametrize("how", ["truncated", "flipped"])
+def test_damaged_compressed_input_is_an_input_error(tmp_path, te, kind, how):
+    """Defect 7: a damaged gzip stream raised zlib.error (exit 70)."""
+    run = tmp_path / "run"
+    run.write_bytes(_damaged(kind, how, (te / "results.test").read_bytes()))
+    code, out, err = invoke(["eval", te / "qrels.test", run])
+    assert code == 3 and out == ""
+    assert err.startswith(f"ipsoeval: error: {run}: corrupt or truncated {kind} data (")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("gains,why", [
+    ("1:1,1:5", "label 1 is given twice"),
+    ("1:1e308", "gains must be numbers from 0 to 1e+100"),
+    ("1:inf", "gains must be numbers from 0 to 1e+100"),
+])
+def test_gains_refused(tmp_path, gains, why):
+    """Defect 16: in `--gains 1:1,1:5` the last value used to win silently."""
+    code, out, err = _run_eval(tmp_path, "q1 0 AB 1\n", "q1 Q0 AB 1 3 A\n",
+                               "--format", "tsv", "--gains", gains)
+    assert code == 2 and out == ""
+    assert why in err and err.count("\n") == 1
