@@ -396,6 +396,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         dup_check = background(_duplicates, docno, topic, sel(run.line), run.path, topics,
                                hashes=h)
         hit = qi.lookup(docno, qcode, h)
+        n_judged = int(np.count_nonzero(hit >= 0))
         del qcode
         lab_rows = np.where(hit >= 0, lab[np.maximum(hit, 0)], UNJUDGED).astype(np.int32)
         del hit
@@ -419,7 +420,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
             pos = _ranks(t_sorted)
         counts = np.bincount(t_sorted, minlength=T)[:T]
         dup_check()                          # raises the duplicate-docno error, if any
-        return present, counts.astype(np.int64), (t_sorted, pos, lab_sorted)
+        return present, counts.astype(np.int64), (t_sorted, pos, lab_sorted), n_judged
 
     tasks = []
     for r in range(len(runs)):
@@ -428,10 +429,20 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     in_run = np.zeros((len(runs), T), dtype=bool)
     nret_list = [np.zeros(T, dtype=np.int64) for _ in runs]
     parts: list[list] = [[] for _ in runs]
-    for (r, _, _), (present, counts, triple) in zip(tasks, results):
+    judged_rows = [0] * len(runs)
+    for (r, _, _), (present, counts, triple, n_judged) in zip(tasks, results):
+        judged_rows[r] += n_judged
         in_run[r] |= present
         nret_list[r] += counts              # pieces hold disjoint topics
         parts[r].append(triple)
+    for r, run in enumerate(runs):
+        # valid but suspicious: every score of such a run is 0
+        if not run_topic_sets[r] & q_set:
+            warnings.append(f"{run.path}: no topic in common with the qrels "
+                            f"(every score is 0; are these the right qrels?)")
+        elif judged_rows[r] == 0 and int(nret_list[r].sum()) > 0:
+            warnings.append(f"{run.path}: none of the retrieved documents is in the qrels "
+                            f"(every score is 0; do the docnos have the same form?)")
     labels_list = [tuple(np.concatenate([p[i] for p in ps]) for i in range(3)) for ps in parts]
     max_depth = max([1] + [int(c.max()) for c in nret_list if len(c)])
     R = len(runs)

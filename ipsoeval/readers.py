@@ -399,9 +399,10 @@ def _text(buf: np.ndarray, st: int, ln: int) -> str:
 class _ChunkError(Exception):
     """An input error at a line counted from the start of its chunk."""
 
-    def __init__(self, local_line: int, message: str):
+    def __init__(self, local_line: int, message: str, first_hint: str = ""):
         self.local_line = local_line
         self.message = message
+        self.first_hint = first_hint   # added when this is the file's first data line
 
 
 def _process_chunk(buf, lo, hi, name, spec, check):
@@ -413,8 +414,8 @@ def _process_chunk(buf, lo, hi, name, spec, check):
         raise _ChunkError(exc.line, exc.message) from None
     bad = check(count)
     if bad is not None:
-        i, msg = bad
-        raise _ChunkError(int(lines[i]), msg)
+        i, msg = bad[:2]
+        raise _ChunkError(int(lines[i]), msg, bad[2] if len(bad) > 2 and i == 0 else "")
     out = {}
     for f, kind in spec.items():
         st, ln = start[f], lens[f]
@@ -452,7 +453,8 @@ def _parse(blocks, name: str, spec: dict, check, what: str):
     base = 0
     for part in parallel_map(work, blocks, max_in_flight=workers()):
         if isinstance(part, _ChunkError):
-            raise InputError(part.message, path=name, line=base + part.local_line)
+            hint = part.first_hint if base == 0 else ""
+            raise InputError(part.message + hint, path=name, line=base + part.local_line)
         fields, lines, nlines = part
         parts.append((fields, (lines + base).astype(np.int64)))
         base += nlines
@@ -477,12 +479,19 @@ def _parse(blocks, name: str, spec: dict, check, what: str):
     return fields, line
 
 
-def _count_check(ok, expected: str):
+_SWAPPED = "; did you swap QRELS and RUN?"
+
+
+def _count_check(ok, expected: str, swapped=None):
+    """A field-count check; ``swapped(n)`` says when a first line of n fields
+    looks like the other kind of file (then the message asks)."""
     def check(count):
         bad = ~ok(count)
         if bad.any():
             i = int(np.argmax(bad))
-            return i, f"expected {expected}, found {int(count[i])}"
+            n = int(count[i])
+            hint = _SWAPPED if swapped is not None and swapped(n) else ""
+            return i, f"expected {expected}, found {n}", hint
         return None
     return check
 
@@ -490,7 +499,8 @@ def _count_check(ok, expected: str):
 def read_qrels(path: str, data: bytes | None = None) -> Qrels:
     name = display_name(path)
     fields, line = _parse(iter_blocks(path, data), name, {0: "words", 2: "words", 3: "int"},
-                          _count_check(lambda c: c == 4, "4 fields (qid iter docno label)"),
+                          _count_check(lambda c: c == 4, "4 fields (qid iter docno label)",
+                                       swapped=lambda n: n >= 6 or n == 3),
                           "qrels")
     lab = fields[3]
     out = (lab < LABEL_MIN) | (lab > LABEL_MAX)
@@ -534,7 +544,8 @@ def read_run(path: str, run_format: str = "auto", name: str | None = None,
     else:
         fields, line = _parse(all_blocks(), disp, {0: "words", 2: "words", 4: "float", 5: "last"},
                               _count_check(lambda c: c >= 6,
-                                           "6 or more fields (qid Q0 docno rank score tag)"),
+                                           "6 or more fields (qid Q0 docno rank score tag)",
+                                           swapped=lambda n: n == 4),
                               "run")
         score = fields[4]
         docno = fields[2]

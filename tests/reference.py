@@ -11,6 +11,8 @@ def ranking(run_rows, qrels, topic, depth=None, judged_only=False):
     """Labels of the ranked docs of one topic: None = unjudged."""
     docs = [(s, d) for (t, d, s) in run_rows if t == topic]
     docs.sort(key=lambda x: (-x[0], [-c for c in x[1].encode()] + [1]))
+    if depth is not None:
+        docs = docs[:depth]           # trec_eval: cut at -M first, then -J
     labels = []
     for _, d in docs:
         lab = qrels.get((topic, d))
@@ -19,8 +21,6 @@ def ranking(run_rows, qrels, topic, depth=None, judged_only=False):
         if judged_only and lab is None:
             continue
         labels.append(lab)
-    if depth is not None:
-        labels = labels[:depth]
     return labels
 
 

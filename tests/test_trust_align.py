@@ -79,3 +79,35 @@ def test_duplicate_docno_in_topic_absent_from_qrels(tmp_path):
     code, out, err = invoke(["eval", "--format", "trec", "-m", "P.5", q, r])
     assert code == 3 and out == ""
     assert err == f"ipsoeval: error: {r}:4: duplicate docno 'x' in topic '2' (also at line 2)\n"
+
+
+def test_no_judged_document_warns(tmp_path):
+    """Defect 9: a run whose docnos match nothing in the qrels scored 0 silently."""
+    q = _write(tmp_path, "q", "q1 0 AB 1\n")
+    r = _write(tmp_path, "r", "q1 Q0 ZZ 1 3 A\n")
+    code, out, err = invoke(["eval", "--format", "trec", "-m", "P.5", q, r])
+    assert code == 0 and out == "P_5                   \tall\t0.0000\n"
+    assert err == (f"ipsoeval: warning: {r}: none of the retrieved documents is in the qrels "
+                   "(every score is 0; do the docnos have the same form?)\n")
+
+
+def test_no_common_topic_warns(tmp_path):
+    """Defect 9: with -c a run sharing no topic with the qrels scored 0 silently."""
+    q = _write(tmp_path, "q", "q1 0 AB 1\n")
+    r = _write(tmp_path, "r", "q9 Q0 AB 1 3 A\n")
+    code, _, err = invoke(["eval", "--format", "trec", "-c", "-m", "P.5", q, r])
+    assert code == 0
+    assert err.endswith(f"ipsoeval: warning: {r}: no topic in common with the qrels "
+                        "(every score is 0; are these the right qrels?)\n")
+
+
+def test_swapped_arguments_are_named(tmp_path, te):
+    """Defect 9: swapped QRELS and RUN said only "expected 4 fields … found 6"."""
+    code, out, err = invoke(["eval", te / "results.test", te / "qrels.test"])
+    assert code == 3 and out == ""
+    assert err == (f"ipsoeval: error: {te / 'results.test'}:1: expected 4 fields "
+                   "(qid iter docno label), found 6; did you swap QRELS and RUN?\n")
+    q = _write(tmp_path, "q", "1 0 a 1\n")
+    r = _write(tmp_path, "r", "1 Q0 a 1 2 T\n1 Q0 b 2 1 T\n1 0 c 0\n")
+    code, _, err = invoke(["eval", q, r])     # a bad line later on: no question
+    assert code == 3 and err.endswith("found 4\n")
