@@ -13,6 +13,7 @@ import numpy as np
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import PAD, UNJUDGED, Aligned, Qrels, Run
 from ipsoeval.parallel import background, parallel_map
+from ipsoeval.readers import id_bytes, long_rows
 
 QUERY_POLICIES = ("intersection", "qrels", "strict")
 TIE_BREAKS = ("trec", "docno-asc", "input")
@@ -52,7 +53,7 @@ def _pad_words(w: np.ndarray, width: int) -> np.ndarray:
 
 
 def _text(words_row: np.ndarray) -> str:
-    return words_row.astype("<u8").tobytes().rstrip(b"\0").decode("utf-8", "replace")
+    return id_bytes(words_row).decode("utf-8", "replace")
 
 
 def group_ids(words: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -73,7 +74,7 @@ def group_ids(words: np.ndarray) -> tuple[list[str], np.ndarray]:
             code = seen[key] = len(seen)
         head_codes[i] = code
     codes = np.repeat(head_codes.astype(np.int32), np.diff(np.append(heads, n)))
-    names = [k.rstrip(b"\0").decode("utf-8", "replace") for k in seen]
+    names = [id_bytes(np.frombuffer(k, dtype="<u8")).decode("utf-8", "replace") for k in seen]
     return names, codes
 
 
@@ -227,8 +228,9 @@ def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
     eq = same & (s[1:] == s[:-1])
     if not eq.any():
         return order
+    exact = long_rows(docno).any()          # long ids: order ties by their bytes
     if order is None:
-        if _pairs_in_order(docno, np.flatnonzero(eq), tie_break):
+        if not exact and _pairs_in_order(docno, np.flatnonzero(eq), tie_break):
             return None
         order = np.arange(n)
     # blocks of equal scores: order each by docno (descending for trec)
@@ -245,7 +247,21 @@ def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
         keys = [~k for k in keys]          # docno descending
     sub = np.lexsort(keys + [group])
     order[idx] = rows[sub]
+    if exact:
+        _order_long_ties(order, idx, group[sub], docno, tie_break)
     return order
+
+
+def _order_long_ties(order, idx, group, docno, tie_break) -> None:
+    """Re-sort, by their bytes, tie blocks holding long ids (rare: only ids
+    over readers.LONG_ID bytes lose their strcmp order in the words)."""
+    rows = order[idx]
+    has_long = long_rows(docno[rows])
+    for g in np.unique(group[has_long]):
+        at = idx[group == g]
+        block = sorted(order[at], key=lambda r: id_bytes(docno[r]),
+                       reverse=tie_break == "trec")
+        order[at] = block
 
 
 def _ranks(t_sorted: np.ndarray) -> np.ndarray:

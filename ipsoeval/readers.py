@@ -14,6 +14,7 @@ import math
 import os
 import re
 import sys
+import threading
 import zlib
 
 import numpy as np
@@ -161,15 +162,61 @@ def _read_words(buf: np.ndarray, view: np.ndarray, off: np.ndarray) -> np.ndarra
     return out
 
 
+# Ids longer than LONG_ID bytes ("long ids") would make every row of the
+# (n, W) word matrix as wide as the longest one (a 1 MB docno: gigabytes).  A
+# long id is stored as its first LONG_ID bytes in ID_WORDS - 1 words and, in
+# the last word, its serial number (from 1) in a process-wide table of long
+# ids; ids up to LONG_ID bytes have 0 there.  Equal ids still have equal
+# words in every file; only the strcmp order of two long ids with the same
+# first LONG_ID bytes needs the table (align orders ties with it).
+ID_WORDS = 32
+LONG_ID = (ID_WORDS - 1) * 8
+_LONG_IDS: list[bytes] = []
+_LONG_SERIAL: dict[bytes, int] = {}
+_LONG_LOCK = threading.Lock()
+
+
+def _long_serial(key: bytes) -> int:
+    with _LONG_LOCK:
+        s = _LONG_SERIAL.get(key)
+        if s is None:
+            _LONG_IDS.append(key)
+            s = _LONG_SERIAL[key] = len(_LONG_IDS)
+        return s
+
+
+def id_bytes(row: np.ndarray) -> bytes:
+    """The bytes of one id from its row of words (long ids from the table)."""
+    if len(row) == ID_WORDS and row[-1]:
+        return _LONG_IDS[int(row[-1]) - 1]
+    return row.astype("<u8").tobytes().rstrip(b"\0")
+
+
+def long_rows(words: np.ndarray) -> np.ndarray:
+    """bool per row: the id is a long id."""
+    if words.shape[1] != ID_WORDS:
+        return np.zeros(len(words), dtype=bool)
+    return words[:, -1] != 0
+
+
 def load_words(buf: np.ndarray, st: np.ndarray, ln: np.ndarray) -> np.ndarray:
     """Tokens buf[st:st+ln] as (n, W) uint64 words, bytes past a token zeroed."""
     n = len(st)
-    nw = max(1, (int(ln.max()) + 7) // 8) if n else 1
+    longest = int(ln.max()) if n else 0
+    long = ln > LONG_ID if longest > LONG_ID else None
+    full = ln
+    if long is not None:
+        ln = np.minimum(ln, LONG_ID)
+    nw = max(1, (min(longest, LONG_ID) + 7) // 8)
     view = _word_view(buf)
-    out = np.zeros((n, nw), dtype=np.uint64)
+    out = np.zeros((n, ID_WORDS if long is not None else nw), dtype=np.uint64)
     for j in range(nw):
         rem = np.minimum(np.maximum(ln - 8 * j, 0), 8)
         out[:, j] = _read_words(buf, view, st + 8 * j) & _KEEP[rem]
+    if long is not None:
+        for i in np.flatnonzero(long):
+            a = int(st[i])
+            out[i, -1] = _long_serial(bytes(buf[a:a + int(full[i])]))
     return out
 
 

@@ -111,3 +111,36 @@ def test_swapped_arguments_are_named(tmp_path, te):
     r = _write(tmp_path, "r", "1 Q0 a 1 2 T\n1 Q0 b 2 1 T\n1 0 c 0\n")
     code, _, err = invoke(["eval", q, r])     # a bad line later on: no question
     assert code == 3 and err.endswith("found 4\n")
+
+
+def test_long_docnos_keep_equality_and_strcmp_order(tmp_path):
+    """Ids longer than readers.LONG_ID bytes are stored by prefix and serial;
+    ties among long ids sharing that prefix still follow strcmp (trec_eval
+    10.0 on this input: num_rel_ret 1, recip_rank 0.5000, P_1 0, P_2 0.5000:
+    'short' ranks first, then p…b, p…ab, p…a, p)."""
+    p = "p" * 300
+    q = _write(tmp_path, "q", f"1 0 {p}b 1\n1 0 {p}ab 0\n1 0 {p}a 0\n1 0 short 0\n")
+    r = _write(tmp_path, "r", "".join(f"1 Q0 {d} 1 2 T\n" for d in
+                                      (f"{p}a", f"{p}ab", f"{p}b", "short", p)))
+    code, out, _ = invoke(["eval", "--format", "trec", "-m", "P.1,2", "-m", "recip_rank",
+                           "-m", "num_rel_ret", q, r])
+    assert code == 0
+    assert out == ("num_rel_ret           \tall\t1\n"
+                   "recip_rank            \tall\t0.5000\n"
+                   "P_1                   \tall\t0.0000\n"
+                   "P_2                   \tall\t0.5000\n")
+
+
+def test_one_megabyte_docno_costs_its_bytes_not_a_matrix(tmp_path):
+    """Defect 17: one 1 MB docno made every row of the word matrix 1 MB wide
+    (62 s and 540 MB for a 1,500-line run; gigabytes with wide qrels)."""
+    from ipsoeval import readers
+    lines = [f"1 Q0 d{i} {i} {2000 - i} T" for i in range(1500)]
+    lines[700] = "1 Q0 " + "x" * 1_000_000 + " 5 3.3 T"
+    r = _write(tmp_path, "r", "\n".join(lines) + "\n")
+    run = readers.read_run(str(r))
+    assert run.docno.shape == (1500, readers.ID_WORDS)
+    assert readers.id_bytes(run.docno[700]) == b"x" * 1_000_000
+    q = _write(tmp_path, "q", "1 0 d3 1\n1 0 " + "x" * 1_000_000 + " 1\n")
+    code, out, _ = invoke(["eval", "--format", "trec", "-m", "num_rel_ret", q, r])
+    assert code == 0 and out == "num_rel_ret           \tall\t2\n"
