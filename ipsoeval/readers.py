@@ -54,6 +54,7 @@ def iter_blocks(path: str, data: bytes | None = None):
         src, kind = _open_stream(path, name)
     try:
         carry = b""
+        first = True
         while True:
             # read into a fresh buffer after the carried partial line: the
             # block is handed to a worker without further copies
@@ -67,6 +68,12 @@ def iter_blocks(path: str, data: bytes | None = None):
                                  path=name) from None
             if got == 0:
                 break
+            if first:
+                first = False
+                if bytes(view[:3]) == b"\xef\xbb\xbf":
+                    # trec_eval would read it as part of the first qid
+                    raise InputError("the file starts with a UTF-8 byte-order mark "
+                                     "(save it without one)", path=name, line=1)
             end = len(carry) + got
             cut = buf.rfind(b"\n", 0, end)
             if cut < 0:

@@ -103,3 +103,20 @@ def test_gains_refused(tmp_path, gains, why):
                                "--format", "tsv", "--gains", gains)
     assert code == 2 and out == ""
     assert why in err and err.count("\n") == 1
+
+
+def test_byte_order_mark_is_named(tmp_path):
+    """A BOM would become part of the first qid (trec_eval: "result qid
+    '\\ufeffq1' not found in qrels"); say what it is instead."""
+    code, out, err = _run_eval(tmp_path, "\ufeffq1 0 AB 1\n", "q1 Q0 AB 1 3 A\n")
+    assert code == 3 and out == ""
+    assert err == (f"ipsoeval: error: {tmp_path / 'qrels'}:1: the file starts with a UTF-8 "
+                   "byte-order mark (save it without one)\n")
+
+
+def test_crlf_line_ends_as_trec_eval(tmp_path):
+    """trec_eval 10.0 reads CRLF files like LF files (num_rel_ret 2, runid A)."""
+    code, out, _ = _run_eval(tmp_path, "q1 0 AB 1\r\nq1 0 CD 1\r\n",
+                             "q1 Q0 AB 1 3 A\r\nq1 Q0 CD 2 2 A\r\n", "-m", "runid")
+    assert code == 0
+    assert out == "runid                 \tall\tA\nnum_rel               \tall\t2\n"
