@@ -3,6 +3,29 @@
 Files are read whole into memory (decompressed when gzip, bzip2 or xz magic
 bytes say so) and tokenised with numpy in chunks: no Python loop over lines.
 Every malformed case raises :class:`InputError` naming the file and line.
+
+Input grammar (what both this reader and the compiled core accept):
+
+- Fields are separated by runs of spaces, tabs and carriage returns; a line
+  ends at LF (so CRLF files read like LF files, as in trec_eval).  Blank
+  lines are skipped; a line whose first byte is ``#`` is a comment; a ``#``
+  inside a field is data.  Any other control byte is "binary data".  A UTF-8
+  byte-order mark at the start of a file is an error (it is not stripped).
+- Runs: 6 or more fields (``qid Q0 docno rank score tag``), MS MARCO runs 3
+  (``qid docno rank``).  A last line ``q Q0 d 1 1.0 `` has 5 fields: trailing
+  blanks never make an empty field.  Qrels: exactly 4 fields.
+- A label is ASCII: an optional sign and digits (``+1`` and ``01`` are 1),
+  between -2147483646 and 2147483647 (the int32 label matrix keeps the two
+  lowest values as sentinels).  ``1_0``, full-width digits, ``1e0`` and
+  ``1.0`` are not labels.  A score is an ASCII decimal with an optional
+  exponent (``1``, ``-.5``, ``5.``, ``1E+2``) that is finite as a double;
+  NaN, infinities, ``1_0`` and hex floats are errors.
+- Ids are compared by all their bytes, whatever their length; ids longer
+  than LONG_ID bytes are stored by prefix and serial (see ``load_words``).
+- A docno twice in one topic is an error (both lines named), in every topic
+  of a run, evaluated or not.
+- Alignment (``ipsoeval.align``): score descending, ties by docno descending
+  (strcmp), cut at ``-M``, then ``-J`` drops unjudged documents.
 """
 
 from __future__ import annotations
