@@ -1,0 +1,188 @@
+"""``eval -R prefs|qrels_prefs|qrels_jg``: measures, topics and result columns.
+
+Also the topic policy shared with qrels mode under ``--trec-eval-version``:
+trec_eval 10.0 walks the topics of the relevance file (a topic missing from
+the run stops it unless -c); 9.0.8 walks the run's topics and skips those
+without judgments (with -c it still averages over every judged topic).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ipsoeval import readers
+from ipsoeval.errors import InputError, UsageError
+from ipsoeval.parallel import parallel_map
+from ipsoeval.trecmodes import jg as J
+from ipsoeval.trecmodes import prefs as P
+from ipsoeval.trecmodes.common import Column, rank_run
+
+MODES = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
+PREFS_MODES = ("prefs", "qrels_prefs")
+
+
+def mode_of_measure(name: str) -> str | None:
+    """The -R mode a trec_eval measure name or nickname needs (None: qrels/any)."""
+    base = name.split(".", 1)[0]
+    if base in P.NICKNAMES or base in P.MEASURE_SET:
+        return "prefs"
+    if base in J.NICKNAMES or base in J.MEASURES:
+        return "qrels_jg"
+    return None
+
+
+@dataclass
+class ModeMeasures:
+    mode: str
+    names: list[str]            # requested names in trec_eval's table order (no params)
+    jg_params: dict             # *_avgjg name -> cutoffs
+
+
+def parse_measures(mode: str, args) -> ModeMeasures:
+    """-m arguments in a prefs or qrels_jg mode (trec_eval's names only)."""
+    family = P if mode in PREFS_MODES else J
+    default = "prefs" if mode in PREFS_MODES else "qrels_jg"
+    names: set[str] = set()
+    params: dict = {}
+    for arg in (args or [default]):
+        base, dot, par = arg.strip().partition(".")
+        if base in family.NICKNAMES and not dot:
+            names.update(family.NICKNAMES[base])
+            continue
+        if base in ("runid", "num_q") and not dot:
+            names.add(base)
+            continue
+        if mode in PREFS_MODES and base in P.MEASURE_SET and not dot:
+            names.add(base)
+            continue
+        if mode == "qrels_jg" and base in J.MEASURES:
+            if dot and base == "map_avgjg":
+                raise UsageError(f"measure map_avgjg takes no parameters (found {arg!r})")
+            names.add(base)
+            if base != "map_avgjg":
+                params[base] = J.parse_params(base, par if dot else None)
+            continue
+        need = mode_of_measure(arg)
+        if need is not None:
+            raise UsageError(f"measure {arg!r} needs -R {need if need != 'prefs' else 'prefs or -R qrels_prefs'} "
+                             f"(found -R {mode})")
+        raise UsageError(f"measure {arg!r} is not available with -R {mode} (use "
+                         f"{', '.join(family.NICKNAMES)} or {family.MEASURES[0]} ...)")
+    for b in J.MEASURES[1:]:
+        if b in names and b not in params:
+            params[b] = J.parse_params(b, None)
+    table = ["runid", "num_q"] + (P.MEASURES if mode in PREFS_MODES else J.MEASURES)
+    return ModeMeasures(mode, [n for n in table if n in names], params)
+
+
+def check_mode_measures(mode: str, args) -> None:
+    """In qrels mode, a prefs_* or *_avgjg measure is a usage error."""
+    for a in args or ():
+        need = mode_of_measure(a)
+        if need is not None:
+            what = "-R prefs or -R qrels_prefs" if need == "prefs" else "-R qrels_jg"
+            raise UsageError(f"measure {a!r} needs {what} (trec_eval's rel_info format)")
+
+
+def topic_plan(rel_topics: list[str], run_topics: set[str], *, queries: str, version: str,
+               path: str) -> tuple[list[str], np.ndarray, list[str]]:
+    """Topics evaluated for one run, which of them to print per topic, warnings.
+
+    ``version`` is "ipsoeval", "9" or "10" (--trec-eval-version).
+    """
+    warnings = []
+    rel = set(rel_topics)
+    missing = [t for t in rel_topics if t not in run_topics]
+    extra = len(run_topics - rel)
+    if extra:
+        warnings.append(f"{path}: {extra} topic(s) not in the qrels ignored")
+    if queries == "strict" and (missing or extra):
+        raise InputError(f"--queries strict: topics differ ({len(missing)} qrels topic(s) "
+                         f"missing from the run, {extra} run topic(s) not in the qrels)",
+                         path=path)
+    if queries == "qrels":
+        if missing:
+            warnings.append(f"{path}: {len(missing)} qrels topic(s) missing from the run "
+                            f"evaluated as empty rankings")
+        show = np.array([version != "9" or t in run_topics for t in rel_topics], dtype=bool)
+        return list(rel_topics), show, warnings
+    if missing and version == "10":
+        raise InputError(f"qrels topic {missing[0]!r} is missing from the run (trec_eval 10 "
+                         f"stops here; -c evaluates it as an empty ranking)", path=path)
+    if missing and version != "9":
+        warnings.append(f"{path}: {len(missing)} qrels topic(s) missing from the run skipped")
+    topics = [t for t in rel_topics if t in run_topics]
+    if not topics:
+        raise InputError("no topic in common between run and relevance file", path=path)
+    return topics, np.ones(len(topics), dtype=bool), warnings
+
+
+@dataclass
+class RunResult:
+    run: str
+    topics: list[str]
+    columns: list[Column]
+    show: np.ndarray
+
+
+def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
+             queries: str = "intersection", version: str = "ipsoeval", depth=None,
+             judged_only: bool = False, rel_level: int = 1, tie_break: str = "trec",
+             run_format: str = "auto", run_names=None, only_topic: str | None = None
+             ) -> tuple[list[RunResult], list[str]]:
+    run_paths = list(run_paths)
+    readers.check_stdin_once([rel_path, *run_paths])
+    if mode in PREFS_MODES:
+        info = P.read_prefs(rel_path, mode)
+        rel_topics = list(info.topics)
+    else:
+        info = J.read_qrels_jg(rel_path)
+        rel_topics = sorted(info.topics, key=str.encode)
+    if only_topic is not None:
+        rel_topics = [t for t in rel_topics if t == only_topic]
+        if not rel_topics:
+            raise InputError(f"topic {only_topic!r} (-D) is not in the relevance file",
+                             path=info.path)
+    runs = parallel_map(lambda i: readers.read_run(
+        run_paths[i], run_format=run_format, name=run_names[i] if run_names else None),
+        range(len(run_paths)))
+    warnings: list[str] = []
+    results = []
+    wanted = set(measures.names)
+    wanted_jg = {n: measures.jg_params.get(n) for n in measures.names if n in J.MEASURES}
+    for run in runs:
+        ranked = rank_run(run, docno_ties="asc" if mode in PREFS_MODES else "desc",
+                          depth=depth, tie_break=tie_break)
+        topics, show, w = topic_plan(rel_topics, set(ranked.topics), queries=queries,
+                                     version=version, path=run.path)
+        warnings.extend(w)
+
+        def one(qid):
+            rt = ranked.topics.get(qid)
+            docs = rt.docno if rt is not None else None
+            if mode in PREFS_MODES:
+                return P.topic_values(info.topics[qid], docs, wanted, info.path, qid)
+            return J.topic_values(info.topics[qid], docs, wanted_jg, rel_level,
+                                  judged_only)
+
+        per_topic = parallel_map(one, topics)
+        cols = []
+        for name in measures.names:
+            if name == "runid":
+                cols.append(Column("runid", "text", "text", False, np.zeros(0), text=run.name))
+            elif name == "num_q":
+                cols.append(Column("num_q", "int", "count", False,
+                                   np.ones(len(topics))))
+            elif mode in PREFS_MODES:
+                kind, agg = ("int", "sum") if name in P.COUNTS else ("float", "mean")
+                cols.append(Column(name, kind, agg, True,
+                                   np.array([v[name] for v in per_topic], dtype=np.float64)))
+            else:
+                for lab in J.labels({name: measures.jg_params.get(name)}):
+                    cols.append(Column(lab, "float", "mean", True,
+                                       np.array([v[lab] for v in per_topic],
+                                                dtype=np.float64)))
+        results.append(RunResult(run.name, topics, cols, show))
+    return results, warnings
