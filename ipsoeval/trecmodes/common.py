@@ -116,8 +116,13 @@ MIN_GEO_MEAN = 0.00001
 MISSING_ZSCORE = -1000000.0
 
 
-def aggregate(col: Column, n_topics: int) -> float:
+def aggregate(col: Column, n_topics: int, denominator: int | None = None) -> float:
+    """trec_eval's 'all' value; ``denominator`` (-c with -D qid: every judged
+    topic) divides instead of the number of topics evaluated."""
     v = col.values
+    n_eval = len(v)
+    if denominator is not None:
+        n_topics = denominator
     if col.agg == "count":
         return float(n_topics)
     if col.agg == "sum":
@@ -129,6 +134,7 @@ def aggregate(col: Column, n_topics: int) -> float:
         s = 0.0
         for x in v:
             s += float(np.log(max(float(x), MIN_GEO_MEAN)))
+        s += (n_topics - n_eval) * float(np.log(MIN_GEO_MEAN))
         return float(np.exp(s / n_topics)) if n_topics else 0.0
     s = 0.0
     for x in v:
@@ -137,7 +143,8 @@ def aggregate(col: Column, n_topics: int) -> float:
 
 
 def records(run: str, topics: list[str], columns: list[Column], *, per_query: bool,
-            summary: bool, zscores=None, show=None) -> list[dict]:
+            summary: bool, zscores=None, show=None,
+            denominator: int | None = None) -> list[dict]:
     """trec_eval's output records of one run (per-topic block, then 'all').
 
     ``zscores`` (a :class:`ipsoeval.trecmodes.zscores.ZScores`) replaces each
@@ -175,7 +182,7 @@ def records(run: str, topics: list[str], columns: list[Column], *, per_query: bo
             if c.kind == "text":
                 v = c.text
             else:
-                v = value(c, aggregate(c, len(topics)))
+                v = value(c, aggregate(c, len(topics), denominator))
             out.append({"run": run, "qid": "all", "measure": c.label, "label": label(c),
                         "value": v})
     return out

@@ -125,6 +125,7 @@ class RunResult:
     topics: list[str]
     columns: list[Column]
     show: np.ndarray
+    denominator: int | None = None   # -c with -D qid: every judged topic
 
 
 def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
@@ -140,6 +141,7 @@ def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
     else:
         info = J.read_qrels_jg(rel_path)
         rel_topics = sorted(info.topics, key=str.encode)
+    n_judged = len(rel_topics)
     if only_topic is not None:
         rel_topics = [t for t in rel_topics if t == only_topic]
         if not rel_topics:
@@ -184,5 +186,62 @@ def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
                     cols.append(Column(lab, "float", "mean", True,
                                        np.array([v[lab] for v in per_topic],
                                                 dtype=np.float64)))
-        results.append(RunResult(run.name, topics, cols, show))
+        denom = n_judged if (only_topic is not None and queries == "qrels") else None
+        results.append(RunResult(run.name, topics, cols, show, denom))
     return results, warnings
+
+
+# --- qrels mode: scores as columns, result sets --------------------------------
+
+V9_ABSENT = ("rbp", "rbp_resid", "unj_")     # all_trec measures new in trec_eval 10
+
+
+def drop_v10_only(reqs):
+    """trec_eval 9.0.8's all_trec has no rbp, rbp_resid, unj_*: drop them from
+    the nickname (naming one explicitly is a usage error under version 9)."""
+    out = []
+    for r in reqs:
+        lab = r.label or ""
+        new = lab in ("rbp", "rbp_resid") or lab.startswith("unj_")
+        if new and r.source in ("all_trec", "set", "official"):
+            continue
+        if new:
+            raise UsageError(f"measure {lab!r} is not in trec_eval 9.0.8 "
+                             f"(--trec-eval-version 9)")
+        out.append(r)
+    return out
+
+
+def columns_from_scores(scores, run_index: int, topic_rows: np.ndarray,
+                        runid: bool = True) -> list[Column]:
+    """The requested measures of one run as columns over the given topics."""
+    cols = []
+    for r in scores.requested:
+        m = r.measure
+        if m.family == "runid":
+            if runid:
+                cols.append(Column(r.label, "text", "text", False, np.zeros(0),
+                                   text=scores.runs[run_index]))
+            continue
+        vals = scores.matrix(m)[run_index][topic_rows]
+        kind = m.kind
+        agg = m.agg if m.agg in ("mean", "sum", "gm", "count", "text") else "mean"
+        if vals.dtype == object:
+            kind, agg = "text", "text"
+        cols.append(Column(r.label, kind, agg, m.fam.per_query, vals))
+    return cols
+
+
+def result_set(blocks, *, per_query: bool, summary: bool, zscores=None, params=None):
+    """ResultSet of eval records from (run, topics, columns, show, denominator) blocks."""
+    from ipsoeval.analyses.evaluate import COLUMNS
+    from ipsoeval.results import ResultSet
+    from ipsoeval.trecmodes.common import records
+    recs = []
+    for run, topics, cols, show, denom in blocks:
+        recs.extend(records(run, topics, cols, per_query=per_query, summary=summary,
+                            zscores=zscores, show=show, denominator=denom))
+    return ResultSet(command="eval", columns=list(COLUMNS), records=recs, params=params or {},
+                     title="ipsoeval eval",
+                     table_hints={"pivot": {"index": ["qid", "measure"], "columns": "run",
+                                            "values": "value"}})
