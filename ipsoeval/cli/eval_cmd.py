@@ -106,6 +106,33 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
                 num_docs_in_coll, only_topic, version, concrete, output, params)
 
 
+def _load(qrels, runs, align_opts, *, quiet_missing: bool):
+    """opt.load_aligned, leaving out the 'missing topics' warning when trec_eval 10's
+    rule turns it into an error."""
+    if not quiet_missing:
+        return opt.load_aligned(qrels, runs, align_opts)
+    import os
+
+    from ipsoeval import engine
+    runs = list(runs)
+    names = None
+    if align_opts.names:
+        if len(align_opts.names) != len(runs):
+            raise opt.UsageError(f"--name given {len(align_opts.names)} time(s) for "
+                                 f"{len(runs)} run(s)")
+        names = list(align_opts.names)
+    elif align_opts.name_from_file:
+        names = [os.path.basename(p) if p != "-" else "stdin" for p in runs]
+    o = align_opts
+    al = engine.load(qrels, runs, queries=o.queries, rel_level=o.rel_level,
+                     judged_only=o.judged_only, gains=o.gains, depth=o.depth,
+                     tie_break=o.tie_break, run_format=o.run_format, run_names=names)
+    for w in al.warnings:
+        if "missing from the run" not in w:
+            opt.warn(w)
+    return al
+
+
 def _zscores(path):
     if path is None:
         return None
@@ -130,7 +157,7 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     queries = align_opts.queries
     if version == "10" and queries == "intersection":
         align_opts.queries = "qrels"           # trec_eval 10 walks the qrels topics
-    al = opt.load_aligned(qrels, runs, align_opts)
+    al = _load(qrels, runs, align_opts, quiet_missing=version == "10" and queries != "qrels")
     align_opts.queries = queries
     present = al.params.get("present")
     if version == "10" and queries == "intersection" and present is not None \
@@ -142,25 +169,14 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
         al.params["num_docs_in_coll"] = num_docs_in_coll
     scores = engine.evaluate(al, reqs)
     params["measures"] = [r.measure.name for r in reqs]
-    show_missing = not (version == "9" and queries == "qrels")
-    if zs is None and only_topic is None:
+    v9_complete = version == "9" and queries == "qrels" and present is not None
+    if zs is None and only_topic is None and not v9_complete:
         rs, warnings = eval_results(scores, per_query=per_query, runid=concrete == "trec",
                                     params=params)
         for w in warnings:
             opt.warn(w)
-        if no_summary or not show_missing:
-            keep = []
-            tindex = {t: i for i, t in enumerate(al.topics)}
-            runindex = {r: i for i, r in enumerate(al.runs)}
-            for rec in rs.records:
-                if rec["qid"] == "all":
-                    if no_summary:
-                        continue
-                elif not show_missing and present is not None \
-                        and not present[runindex[rec["run"]], tindex[rec["qid"]]]:
-                    continue
-                keep.append(rec)
-            rs.records = keep
+        if no_summary:
+            rs.records = [rec for rec in rs.records if rec["qid"] != "all"]
         opt.emit(ctx, rs, concrete, output, pipe_default="trec")
         return
     mask = scores.mask()
@@ -168,19 +184,20 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     for i, run in enumerate(al.runs):
         rows = np.flatnonzero(mask[i])
         denom = None
+        if v9_complete:            # trec_eval 9 -c: the run's topics, divided by all judged
+            rows = np.flatnonzero(mask[i] & present[i])
+            denom = int(mask[i].sum())
         if only_topic is not None:
             if only_topic not in al.topics or not mask[i, al.topics.index(only_topic)]:
                 raise InputError(f"topic {only_topic!r} (-D) has no results and judgments "
                                  f"to evaluate", path=runs[i] if i < len(runs) else qrels)
             if queries == "qrels":
-                denom = len(rows)
+                denom = int(mask[i].sum())
             rows = np.array([al.topics.index(only_topic)])
         topics = [al.topics[t] for t in rows]
-        show = None
-        if not show_missing and present is not None:
-            show = present[i, rows]
-        cols = TM.columns_from_scores(scores, i, rows, runid=concrete == "trec")
-        blocks.append((run, topics, cols, show, denom))
+        cols = TM.columns_from_scores(scores, i, rows, runid=concrete == "trec",
+                                      complete=queries == "qrels")
+        blocks.append((run, topics, cols, None, denom))
     rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
                        params=params)
     opt.emit(ctx, rs, concrete, output, pipe_default="trec")

@@ -110,6 +110,7 @@ class Column:
     per_query: bool
     values: np.ndarray         # (T,) float64 (object: str for text), topic order
     text: str | None = None    # the 'all' value of a text column (runid)
+    fixed_all: float | None = None  # 'all' value given as is (num_rel with -c), not z
 
 
 MIN_GEO_MEAN = 0.00001
@@ -181,6 +182,8 @@ def records(run: str, topics: list[str], columns: list[Column], *, per_query: bo
         for c in cols:
             if c.kind == "text":
                 v = c.text
+            elif c.fixed_all is not None:
+                v = value(c, c.fixed_all)
             else:
                 v = value(c, aggregate(c, len(topics), denominator))
             out.append({"run": run, "qid": "all", "measure": c.label, "label": label(c),

@@ -87,10 +87,12 @@ def check_mode_measures(mode: str, args) -> None:
 
 
 def topic_plan(rel_topics: list[str], run_topics: set[str], *, queries: str, version: str,
-               path: str) -> tuple[list[str], np.ndarray, list[str]]:
-    """Topics evaluated for one run, which of them to print per topic, warnings.
+               path: str) -> tuple[list[str], np.ndarray, list[str], int | None]:
+    """Topics evaluated for one run, which of them to print per topic, warnings,
+    and the number of topics means divide by (None: the topics evaluated).
 
-    ``version`` is "ipsoeval", "9" or "10" (--trec-eval-version).
+    ``version`` is "ipsoeval", "9" or "10" (--trec-eval-version).  trec_eval 9
+    with -c evaluates only the run's topics but divides by every judged topic.
     """
     warnings = []
     rel = set(rel_topics)
@@ -106,8 +108,10 @@ def topic_plan(rel_topics: list[str], run_topics: set[str], *, queries: str, ver
         if missing:
             warnings.append(f"{path}: {len(missing)} qrels topic(s) missing from the run "
                             f"evaluated as empty rankings")
-        show = np.array([version != "9" or t in run_topics for t in rel_topics], dtype=bool)
-        return list(rel_topics), show, warnings
+        if version == "9":
+            topics = [t for t in rel_topics if t in run_topics]
+            return topics, np.ones(len(topics), dtype=bool), warnings, len(rel_topics)
+        return list(rel_topics), np.ones(len(rel_topics), dtype=bool), warnings, None
     if missing and version == "10":
         raise InputError(f"qrels topic {missing[0]!r} is missing from the run (trec_eval 10 "
                          f"stops here; -c evaluates it as an empty ranking)", path=path)
@@ -116,7 +120,7 @@ def topic_plan(rel_topics: list[str], run_topics: set[str], *, queries: str, ver
     topics = [t for t in rel_topics if t in run_topics]
     if not topics:
         raise InputError("no topic in common between run and relevance file", path=path)
-    return topics, np.ones(len(topics), dtype=bool), warnings
+    return topics, np.ones(len(topics), dtype=bool), warnings, None
 
 
 @dataclass
@@ -157,7 +161,7 @@ def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
     for run in runs:
         ranked = rank_run(run, docno_ties="asc" if mode in PREFS_MODES else "desc",
                           depth=depth, tie_break=tie_break)
-        topics, show, w = topic_plan(rel_topics, set(ranked.topics), queries=queries,
+        topics, show, w, denom = topic_plan(rel_topics, set(ranked.topics), queries=queries,
                                      version=version, path=run.path)
         warnings.extend(w)
 
@@ -186,7 +190,8 @@ def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
                     cols.append(Column(lab, "float", "mean", True,
                                        np.array([v[lab] for v in per_topic],
                                                 dtype=np.float64)))
-        denom = n_judged if (only_topic is not None and queries == "qrels") else None
+        if only_topic is not None and queries == "qrels":
+            denom = n_judged
         results.append(RunResult(run.name, topics, cols, show, denom))
     return results, warnings
 
@@ -213,8 +218,12 @@ def drop_v10_only(reqs):
 
 
 def columns_from_scores(scores, run_index: int, topic_rows: np.ndarray,
-                        runid: bool = True) -> list[Column]:
-    """The requested measures of one run as columns over the given topics."""
+                        runid: bool = True, complete: bool = False) -> list[Column]:
+    """The requested measures of one run as columns over the given topics.
+
+    With ``complete`` (-c), num_rel's 'all' value is the raw count over every
+    judged topic, as trec_eval prints it (even under -Z or -D).
+    """
     cols = []
     for r in scores.requested:
         m = r.measure
@@ -228,7 +237,10 @@ def columns_from_scores(scores, run_index: int, topic_rows: np.ndarray,
         agg = m.agg if m.agg in ("mean", "sum", "gm", "count", "text") else "mean"
         if vals.dtype == object:
             kind, agg = "text", "text"
-        cols.append(Column(r.label, kind, agg, m.fam.per_query, vals))
+        col = Column(r.label, kind, agg, m.fam.per_query, vals)
+        if complete and m.family == "NumRel":
+            col.fixed_all = float(scores.matrix(m)[run_index].sum())
+        cols.append(col)
     return cols
 
 
