@@ -174,6 +174,14 @@ def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
                                   judged_only)
 
         per_topic = parallel_map(one, topics)
+        if wanted & {"prefs_avgjg_Rnonrel", "prefs_avgjg_Rnonrel_ret"}:
+            short = [q for q, v in zip(topics, per_topic) if v.get("_short_last")]
+            if short:
+                warnings.append(
+                    f"{info.path}: prefs_avgjg_Rnonrel: in {len(short)} topic(s) (e.g. "
+                    f"{short[0]!r}) the lowest relevance class of a judgment group has fewer "
+                    f"than R documents; trec_eval 10.0 then reads past its end (undefined "
+                    f"values), ipsoeval counts only the documents it has")
         cols = []
         for name in measures.names:
             if name == "runid":

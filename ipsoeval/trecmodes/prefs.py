@@ -135,6 +135,7 @@ class JGCounts:
     num_nonrel_ret: int = 0
     rn: float = 0.0       # prefs_avgjg_Rnonrel term of this JG
     rnr: float = 0.0      # prefs_avgjg_Rnonrel_ret term
+    short_last: bool = False  # Rnonrel recount wanted more of the last class than it has
 
 
 def _div(a: float, b: float) -> float:
@@ -188,6 +189,9 @@ def _ec_jg(ecs: list[tuple[float, np.ndarray]], njr: int, ca, where) -> JGCounts
         j.rn = _div(j.ful_ret + j.ful_imp + j.num_rel_ret * (R - N),
                     j.poss_ret + j.poss_imp + j.notoccur + j.num_rel * (R - N))
     else:
+        # trec_eval takes the first R documents of the last (lowest) class; when the
+        # class is smaller (several levels <= 0) it reads past its end: undefined
+        j.short_last |= len(ecs[-1][1]) < R
         last = ecs[-1][1][:R]
         ful = poss = 0
         for e1 in range(k):
@@ -205,6 +209,7 @@ def _ec_jg(ecs: list[tuple[float, np.ndarray]], njr: int, ca, where) -> JGCounts
     if R >= N:
         j.rnr = _div(j.ful_ret + j.num_rel_ret * (R - N), j.poss_ret + j.num_rel * (R - N))
     else:
+        j.short_last |= len(ecs[-1][1]) < R
         last = ecs[-1][1][:R]
         last = last[last < njr]
         ful = tot = 0
@@ -311,7 +316,12 @@ MEASURE_SET = set(MEASURES)
 
 def topic_values(tp: TopicPrefs, ranked: np.ndarray | None, wanted: set[str], path: str,
                  qid: str) -> dict[str, float]:
-    """The prefs_* values of one topic for a ranking (S array, rank order)."""
+    """The prefs_* values of one topic for a ranking (S array, rank order).
+
+    The key ``_short_last`` counts the judgment groups where the
+    prefs_avgjg_Rnonrel recount met trec_eval's out-of-bounds read (see the man
+    page): ipsoeval then uses only the documents the lowest class has.
+    """
     docs, inv = np.unique(tp.docno, return_inverse=True)
     n = len(docs)
     pos = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
@@ -394,6 +404,7 @@ def topic_values(tp: TopicPrefs, ranked: np.ndarray | None, wanted: set[str], pa
         for j in jgs:
             s += getattr(j, attr)      # NaN (0/0) poisons the sum, as in trec_eval
         out[name] = s / len(jgs) if s > 0.0 else 0.0
+    out["_short_last"] = float(sum(j.short_last for j in jgs))
     if ca is not None:
         tot = ca + ca.T
         with np.errstate(divide="ignore", invalid="ignore"):
