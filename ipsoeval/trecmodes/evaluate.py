@@ -17,6 +17,7 @@ from ipsoeval.errors import InputError, UsageError
 from ipsoeval.parallel import parallel_map
 from ipsoeval.trecmodes import jg as J
 from ipsoeval.trecmodes import prefs as P
+from ipsoeval.trecmodes.catalogue import hint, mode_of
 from ipsoeval.trecmodes.common import Column, rank_run
 
 MODES = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
@@ -25,12 +26,7 @@ PREFS_MODES = ("prefs", "qrels_prefs")
 
 def mode_of_measure(name: str) -> str | None:
     """The -R mode a trec_eval measure name or nickname needs (None: qrels/any)."""
-    base = name.split(".", 1)[0]
-    if base in P.NICKNAMES or base in P.MEASURE_SET:
-        return "prefs"
-    if base in J.NICKNAMES or base in J.MEASURES:
-        return "qrels_jg"
-    return None
+    return mode_of(name)
 
 
 @dataclass
@@ -80,10 +76,9 @@ def parse_measures(mode: str, args) -> ModeMeasures:
 def check_mode_measures(mode: str, args) -> None:
     """In qrels mode, a prefs_* or *_avgjg measure is a usage error."""
     for a in args or ():
-        need = mode_of_measure(a)
-        if need is not None:
-            what = "-R prefs or -R qrels_prefs" if need == "prefs" else "-R qrels_jg"
-            raise UsageError(f"measure {a!r} needs {what} (trec_eval's rel_info format)")
+        msg = hint(a)
+        if msg is not None:
+            raise UsageError(msg)
 
 
 def topic_plan(rel_topics: list[str], run_topics: set[str], *, queries: str, version: str,

@@ -14,22 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
+from ipsoeval.trecmodes.catalogue import JG_DESCRIPTIONS as DESCRIPTIONS  # noqa: F401
+from ipsoeval.trecmodes.catalogue import JG_MEASURES as MEASURES
+from ipsoeval.trecmodes.catalogue import JG_NICKNAMES as NICKNAMES  # noqa: F401
+from ipsoeval.trecmodes.catalogue import P_CUTOFFS, RPREC_MULT_CUTOFFS
 from ipsoeval.trecmodes.common import as_bytes, parse_table
 
 NONPOOL = -1        # retrieved, not in this group's judgments
 UNJUDGED = -2       # in the judgments with a negative label
-
-P_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
-RPREC_MULT_CUTOFFS = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0]
-MEASURES = ["map_avgjg", "P_avgjg", "Rprec_mult_avgjg"]
-NICKNAMES = {"qrels_jg": ["runid", "num_q"] + MEASURES}
-DESCRIPTIONS = {
-    "map_avgjg": "average precision against each judgment group's judgments, averaged "
-                 "over the groups of the topic",
-    "P_avgjg": "precision at cutoff k (P_avgjg_K), averaged over judgment groups",
-    "Rprec_mult_avgjg": "precision at x times R (Rprec_mult_avgjg_X, default "
-                        "0.2,0.4,...,2.0), averaged over judgment groups",
-}
 
 
 @dataclass

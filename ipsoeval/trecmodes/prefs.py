@@ -23,44 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ipsoeval.errors import InputError
+from ipsoeval.trecmodes.catalogue import PREFS_COUNTS as COUNTS  # noqa: F401
+from ipsoeval.trecmodes.catalogue import PREFS_MEASURES as MEASURES
+from ipsoeval.trecmodes.catalogue import PREFS_NICKNAMES as NICKNAMES  # noqa: F401
 from ipsoeval.trecmodes.common import as_bytes, parse_table
-
-# measure table order of trec_eval (te_trec_measures) and the nicknames
-MEASURES = [
-    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
-    "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
-    "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret",
-    "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp",
-]
-COUNTS = {"prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret"}
-NICKNAMES = {
-    "all_prefs": ["runid", "num_q"] + MEASURES,
-    "prefs": ["runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
-              "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg"],
-}
-
-DESCRIPTIONS = {
-    "prefs_num_prefs_poss": "number of preferences possible (whether or not the documents "
-                            "were retrieved); summed over topics",
-    "prefs_num_prefs_ful": "number of preferences fulfilled, A > B counting as fulfilled when "
-                           "A is ranked above B or only A is retrieved; summed over topics",
-    "prefs_num_prefs_ful_ret": "number of preferences fulfilled with both documents "
-                               "retrieved; summed over topics",
-    "prefs_simp": "preferences fulfilled / preferences possible (implied ones included, "
-                  "neither retrieved = failure)",
-    "prefs_pair": "mean over document pairs of the share of preferences on the pair that "
-                  "are fulfilled (neither retrieved = failure)",
-    "prefs_avgjg": "mean over judgment groups of fulfilled / possible",
-    "prefs_avgjg_Rnonrel": "prefs_avgjg with the number of non-relevant documents of each "
-                           "judgment group set to R (its relevant documents)",
-    "prefs_simp_ret": "prefs_simp counting only pairs with both documents retrieved",
-    "prefs_pair_ret": "prefs_pair counting only pairs with both documents retrieved",
-    "prefs_avgjg_ret": "prefs_avgjg counting only pairs with both documents retrieved",
-    "prefs_avgjg_Rnonrel_ret": "prefs_avgjg_Rnonrel counting only retrieved documents",
-    "prefs_simp_imp": "prefs_simp ignoring pairs with neither document retrieved",
-    "prefs_pair_imp": "prefs_pair ignoring pairs with neither document retrieved",
-    "prefs_avgjg_imp": "prefs_avgjg ignoring pairs with neither document retrieved",
-}
 
 
 @dataclass
@@ -264,7 +230,6 @@ def _pa_jg(ranks, rels, jsgs, n: int, njr: int, ca, where) -> JGCounts:
         i, k = np.argwhere(a & a.T)[0]
         where(int(i), "is both preferred to and below another document in one judgment "
                       "group (inconsistent preferences)")
-    ret = np.arange(n) < njr
     j.num_rel_ret = int(np.count_nonzero(rel_array[:njr] > 0.0))
     j.num_nonrel_ret = int(np.count_nonzero(rel_array[:njr] == 0.0))
     j.num_rel = int(np.count_nonzero(rel_array > 0.0))
