@@ -308,10 +308,16 @@ def topic_values(tp: TopicPrefs, ranked: np.ndarray | None, wanted: set[str], pa
     doc_of_rank[docid] = np.arange(n)
 
     need_ca = bool(wanted & {"prefs_pair", "prefs_pair_ret", "prefs_pair_imp"})
-    ca = np.zeros((n, n), dtype=np.int32) if need_ca else None
-
     jgu, jg_inv = np.unique(tp.jg, return_inverse=True)
     jsgu, jsg_inv = np.unique(tp.jsg, return_inverse=True)
+    # one judgment group, one sub-group, no document twice (qrels_prefs' usual case):
+    # every pair carries one preference, so the prefs_pair measures equal prefs_simp's
+    # (sums of 1.0 and 0.0 are exact) and the n x n count array is not needed
+    pairs_are_simp = len(jgu) == 1 and len(jsgu) == 1 and n == len(tp.docno)
+    if pairs_are_simp:
+        need_ca = False
+    ca = np.zeros((n, n), dtype=np.int32) if need_ca else None
+
     order = np.lexsort((rank, -tp.rel, jsg_inv, jg_inv))
     g_sorted = jg_inv[order]
     bounds = np.searchsorted(g_sorted, np.arange(len(jgu) + 1))
@@ -370,6 +376,10 @@ def topic_values(tp: TopicPrefs, ranked: np.ndarray | None, wanted: set[str], pa
             s += getattr(j, attr)      # NaN (0/0) poisons the sum, as in trec_eval
         out[name] = s / len(jgs) if s > 0.0 else 0.0
     out["_short_last"] = float(sum(j.short_last for j in jgs))
+    if pairs_are_simp:
+        out["prefs_pair"] = out["prefs_simp"]
+        out["prefs_pair_ret"] = out["prefs_simp_ret"]
+        out["prefs_pair_imp"] = out["prefs_simp_imp"]
     if ca is not None:
         tot = ca + ca.T
         with np.errstate(divide="ignore", invalid="ignore"):
