@@ -54,7 +54,7 @@ def _debug_level(text: str | None):
 @click.option("--trec-eval-version", type=click.Choice(["9", "10"]), default=None,
               help="Topic rules of trec_eval 9.0.8 or 10.0 where they differ (default: "
                    "ipsoeval's, see --queries).")
-@click.option("-v", "--trec-eval-v", is_flag=True, is_eager=True, expose_value=False,
+@click.option("-v", "print_version", is_flag=True, is_eager=True, expose_value=False,
               callback=_print_version, help="Print the version on stderr and exit "
                                             "(trec_eval -v).")
 @opt.format_option(pipe_default="trec")

@@ -209,7 +209,21 @@ def _closure(a: np.ndarray) -> np.ndarray:
 
 
 def _pa_jg(ranks, rels, jsgs, n: int, njr: int, ca, where) -> JGCounts:
-    """A JG with several JSGs: a preference array over all judged documents."""
+    """A JG with several JSGs: a preference array over its documents.
+
+    trec_eval's array spans every judged document of the topic; the documents
+    of other groups have no preference in it, so the array over this group's
+    documents (kept in docid-rank order) gives the same counts.
+    """
+    u = np.unique(ranks)
+    j, a = _pa_local(np.searchsorted(u, ranks), rels, jsgs, len(u),
+                     int(np.count_nonzero(u < njr)), lambda r, what: where(int(u[r]), what))
+    if ca is not None:
+        ca[np.ix_(u, u)] += a
+    return j
+
+
+def _pa_local(ranks, rels, jsgs, n: int, njr: int, where):
     j = JGCounts()
     rel_array = np.full(n, -1.0)
     # consistency: a document with level 0 in one JSG and > 0 in another
@@ -246,8 +260,6 @@ def _pa_jg(ranks, rels, jsgs, n: int, njr: int, ca, where) -> JGCounts:
     j.ful_ret, j.ful_imp, j.notoccur = f_ret, f_imp, no
     j.poss_ret = u_ret + f_ret
     j.poss_imp = u_imp + f_imp
-    if ca is not None:
-        ca += a
     zero = rel_array == 0.0
     # prefs_avgjg_Rnonrel
     R, N = j.num_rel, j.num_nonrel
@@ -268,7 +280,7 @@ def _pa_jg(ranks, rels, jsgs, n: int, njr: int, ca, where) -> JGCounts:
         keep = ~((np.arange(n) >= first) & zero)
         f_ret, u_ret, _, _, _ = regions(keep)
         j.rnr = _div(f_ret, u_ret + f_ret)
-    return j
+    return j, a
 
 
 def _nth_zero(zero: np.ndarray, k: int, default: int) -> int:
