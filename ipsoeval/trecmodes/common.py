@@ -111,6 +111,7 @@ class Column:
     values: np.ndarray         # (T,) float64 (object: str for text), topic order
     text: str | None = None    # the 'all' value of a text column (runid)
     fixed_all: float | None = None  # 'all' value given as is (num_rel with -c), not z
+    zkey: str | None = None    # name looked up in a -Z file (default: label)
 
 
 MIN_GEO_MEAN = 0.00001

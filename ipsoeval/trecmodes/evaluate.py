@@ -149,6 +149,10 @@ def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
     runs = parallel_map(lambda i: readers.read_run(
         run_paths[i], run_format=run_format, name=run_names[i] if run_names else None),
         range(len(run_paths)))
+    names = [r.name for r in runs]
+    for r in runs:                       # same tag in several files: add the file name
+        if names.count(r.name) > 1:
+            r.name = f"{r.name}[{r.path}]"
     warnings: list[str] = []
     results = []
     wanted = set(measures.names)
@@ -240,7 +244,7 @@ def columns_from_scores(scores, run_index: int, topic_rows: np.ndarray,
         agg = m.agg if m.agg in ("mean", "sum", "gm", "count", "text") else "mean"
         if vals.dtype == object:
             kind, agg = "text", "text"
-        col = Column(r.label, kind, agg, m.fam.per_query, vals)
+        col = Column(r.label, kind, agg, m.fam.per_query, vals, zkey=m.trec_name)
         if complete and m.family == "NumRel":
             col.fixed_all = float(scores.matrix(m)[run_index].sum())
         cols.append(col)

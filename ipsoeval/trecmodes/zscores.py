@@ -42,7 +42,8 @@ class ZScores:
     def transform(self, col: Column, topics: list[str]) -> Column:
         if col.kind == "text" or col.agg == "count":
             return col
-        vals = np.array([self.z(q, col.label, float(v)) for q, v in zip(topics, col.values)],
+        key = col.zkey or col.label
+        vals = np.array([self.z(q, key, float(v)) for q, v in zip(topics, col.values)],
                         dtype=np.float64)
         return replace(col, values=vals)
 
