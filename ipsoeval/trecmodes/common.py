@@ -176,9 +176,12 @@ def records(run: str, topics: list[str], columns: list[Column], *, per_query: bo
             for c in cols:
                 if not c.per_query:
                     continue
-                v = c.values[t] if c.kind == "text" else value(c, c.values[t])
-                out.append({"run": run, "qid": qid, "measure": c.label, "label": label(c),
-                            "value": v})
+                rec = {"run": run, "qid": qid, "measure": c.label, "label": label(c),
+                       "value": str(c.values[t]) if c.kind == "text"
+                       else value(c, c.values[t])}
+                if c.kind == "text":
+                    rec["quoted"] = True     # relstring prints in quotes (trec formatter)
+                out.append(rec)
     if summary:
         for c in cols:
             if c.kind == "text":
