@@ -236,3 +236,25 @@ def test_debug_topic_not_judged_is_an_input_error():
     code, err = err_of(["-D", "1.999", "-R", "prefs", TE / "prefs.test",
                         TE / "prefs.results.test"])
     assert code == 3 and "'999'" in err
+
+
+def test_zscores_rules_by_hand(tmp_path):
+    z = tmp_path / "z"
+    # num_rel of 301 is 474: sd 0 and a different mean -> missing; 302 absent -> missing;
+    # 303 (num_rel 10): (10 - 4) / 2 = 3
+    z.write_text("301 num_rel 400 0\n303 num_rel 4 2\n")
+    out, _ = run("-q", "-m", "num_rel", "-Z", z, TE / "qrels.test", TE / "results.test")
+    assert out == ("Znum_rel               \t301\t-1000000.0000\n"
+                   "Znum_rel               \t302\t-1000000.0000\n"
+                   "Znum_rel               \t303\t3.0000\n"
+                   "Znum_rel               \tall\t-1999997.0000\n")
+
+
+def test_prefs_mode_several_runs_and_names(tmp_path):
+    out, _ = run("--name-from-file", "-m", "runid", "-m", "prefs_simp", "-R", "prefs",
+                 TE / "prefs.test", TE / "prefs.results.test", TE / "prefs.results.test")
+    lines = out.splitlines()
+    assert len(lines) == 4 and lines[1] == lines[3] == "prefs_simp            \tall\t0.3881"
+    code, js, _ = invoke(["eval", "--format", "json", "-m", "prefs_simp", "-R", "prefs",
+                          TE / "prefs.test", TE / "prefs.results.test"])
+    assert code == 0 and '"measure": "prefs_simp"' in js and '"qid": "all"' in js

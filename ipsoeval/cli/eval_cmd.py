@@ -81,12 +81,7 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
     if rel_format != "qrels":
         mm = TM.parse_measures(rel_format, measures)   # usage errors before reading
         zs = _zscores(zscores_file)
-        names = None
-        if align_opts.names:
-            if len(align_opts.names) != len(runs):
-                raise opt.UsageError(f"--name given {len(align_opts.names)} time(s) for "
-                                     f"{len(runs)} run(s)")
-            names = list(align_opts.names)
+        names = _run_names(runs, align_opts)
         results, warnings = TM.evaluate(
             rel_format, qrels, runs, mm, queries=align_opts.queries, version=version,
             depth=align_opts.depth, judged_only=align_opts.judged_only,
@@ -111,18 +106,9 @@ def _load(qrels, runs, align_opts, *, quiet_missing: bool):
     rule turns it into an error."""
     if not quiet_missing:
         return opt.load_aligned(qrels, runs, align_opts)
-    import os
-
     from ipsoeval import engine
     runs = list(runs)
-    names = None
-    if align_opts.names:
-        if len(align_opts.names) != len(runs):
-            raise opt.UsageError(f"--name given {len(align_opts.names)} time(s) for "
-                                 f"{len(runs)} run(s)")
-        names = list(align_opts.names)
-    elif align_opts.name_from_file:
-        names = [os.path.basename(p) if p != "-" else "stdin" for p in runs]
+    names = _run_names(runs, align_opts)
     o = align_opts
     al = engine.load(qrels, runs, queries=o.queries, rel_level=o.rel_level,
                      judged_only=o.judged_only, gains=o.gains, depth=o.depth,
@@ -131,6 +117,19 @@ def _load(qrels, runs, align_opts, *, quiet_missing: bool):
         if "missing from the run" not in w:
             opt.warn(w)
     return al
+
+
+def _run_names(runs, align_opts):
+    """--name / --name-from-file, as opt.load_aligned reads them."""
+    import os
+    if align_opts.names:
+        if len(align_opts.names) != len(runs):
+            raise opt.UsageError(f"--name given {len(align_opts.names)} time(s) for "
+                                 f"{len(runs)} run(s)")
+        return list(align_opts.names)
+    if align_opts.name_from_file:
+        return [os.path.basename(p) if p != "-" else "stdin" for p in runs]
+    return None
 
 
 def _zscores(path):
