@@ -110,7 +110,7 @@ def topic_plan(rel_topics: list[str], run_topics: set[str], *, queries: str, ver
     if missing and version == "10":
         raise InputError(f"qrels topic {missing[0]!r} is missing from the run (trec_eval 10 "
                          f"stops here; -c evaluates it as an empty ranking)", path=path)
-    if missing and version != "9":
+    if missing:
         warnings.append(f"{path}: {len(missing)} qrels topic(s) missing from the run skipped")
     topics = [t for t in rel_topics if t in run_topics]
     if not topics:
