@@ -101,10 +101,14 @@ def topic_plan(rel_topics: list[str], run_topics: set[str], *, queries: str, ver
                          path=path)
     if queries == "qrels":
         if missing:
-            warnings.append(f"{path}: {len(missing)} qrels topic(s) missing from the run "
-                            f"evaluated as empty rankings")
+            how = ("count as 0 in the means (trec_eval 9 -c)" if version == "9"
+                   else "evaluated as empty rankings")
+            warnings.append(f"{path}: {len(missing)} qrels topic(s) missing from the run {how}")
         if version == "9":
             topics = [t for t in rel_topics if t in run_topics]
+            if not topics:
+                raise InputError("no topic in common between run and relevance file",
+                                 path=path)
             return topics, np.ones(len(topics), dtype=bool), warnings, len(rel_topics)
         return list(rel_topics), np.ones(len(rel_topics), dtype=bool), warnings, None
     if missing and version == "10":
