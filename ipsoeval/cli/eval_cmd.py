@@ -186,6 +186,9 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
         if v9_complete:            # trec_eval 9 -c: the run's topics, divided by all judged
             rows = np.flatnonzero(mask[i] & present[i])
             denom = int(mask[i].sum())
+            if not len(rows):
+                raise InputError("no topic in common between run and qrels",
+                                 path=runs[i] if i < len(runs) else qrels)
         if only_topic is not None:
             if only_topic not in al.topics or not mask[i, al.topics.index(only_topic)]:
                 raise InputError(f"topic {only_topic!r} (-D) has no results and judgments "
