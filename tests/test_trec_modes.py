@@ -258,3 +258,15 @@ def test_prefs_mode_several_runs_and_names(tmp_path):
     code, js, _ = invoke(["eval", "--format", "json", "-m", "prefs_simp", "-R", "prefs",
                           TE / "prefs.test", TE / "prefs.results.test"])
     assert code == 0 and '"measure": "prefs_simp"' in js and '"qid": "all"' in js
+
+
+def test_num_docs_in_coll_reaches_utility():
+    from ipsoeval.errors import UsageError
+    from ipsoeval.measures import expand
+    try:
+        expand("utility.2,-1,0,1")
+    except UsageError:
+        pytest.skip("trec_eval's utility comes with branch trec-measures")
+    out, _ = run("-q", "-m", "utility.2,-1,0,1", "-N", "100000", TE / "qrels.test",
+                 TE / "results.test")
+    assert out == (TM / "v10.utilityN.out").read_text()

@@ -36,9 +36,10 @@ def parse_table(path: str, spec: dict, nfields: int, expected: str, what: str,
         return readers._parse(readers.iter_blocks(path), name, spec, check, what)
     except InputError as exc:
         msg = exc.message
-        for old in ("score is not a finite number", "label is not an integer"):
+        for old, new in (("score is not a finite number", "is not a number"),
+                         ("label is not an integer", "is not an integer")):
             if msg.startswith(old):
-                msg = f"{number_name} is not a number" + msg[len(old):]
+                msg = f"{number_name} {new}" + msg[len(old):]
         raise InputError(msg, path=exc.path, line=exc.line) from None
 
 
