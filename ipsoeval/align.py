@@ -465,6 +465,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     labels = np.full((R, T, max_depth), PAD, dtype=np.int32)
     for r, (t_sorted, pos, lab_sorted) in enumerate(labels_list):
         labels[r, t_sorted, pos] = lab_sorted
+    present = in_run.copy()  # trec-modes hook: topics each run file has (--trec-eval-version)
     if queries != "intersection":
         in_run[:] = True
     return Aligned(
@@ -473,7 +474,8 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         rel_level=rel_level, num_rel=num_rel, num_nonrel=num_nonrel,
         judged_labels=judged_labels, gain_map=gains, in_run=in_run,
         params={"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
-                "depth": depth, "tie_break": tie_break},
+                "depth": depth, "tie_break": tie_break,
+                "present": present},  # trec-modes hook
         warnings=warnings,
     )
 

@@ -7,34 +7,199 @@ import click
 from ipsoeval.cli import options as opt
 
 
+def _print_version(ctx, param, value):
+    if not value or ctx.resilient_parsing:
+        return
+    from ipsoeval import __version__
+    click.echo(f"ipsoeval eval {__version__} (trec_eval 10.0 semantics; "
+               f"--trec-eval-version 9 for 9.0.8's)", err=True)
+    ctx.exit(0)
+
+
+def _debug_level(text: str | None):
+    """-D N or N.qid: (level, qid or None)."""
+    if text is None:
+        return 0, None
+    level, dot, qid = text.partition(".")
+    try:
+        lv = int(level) if level else 0
+    except ValueError:
+        raise click.BadParameter(f"expected N or N.qid (found {text!r})",
+                                 param_hint="'-D'") from None
+    return lv, (qid if dot else None)
+
+
 @click.command("eval")
 @opt.qrels_and_runs
 @opt.measure_option
 @click.option("-q", "--per-query", is_flag=True, help="Also print each topic's scores.")
 @opt.alignment_options(default_queries="intersection")
+@click.option("-R", "--rel-format", type=click.Choice(["qrels", "prefs", "qrels_prefs",
+                                                       "qrels_jg"]),
+              default="qrels", show_default=True,
+              help="Format of QRELS (trec_eval -R): qrels, prefs (qid jg jsg docno level), "
+                   "qrels_prefs (qrels read as preferences) or qrels_jg (2nd column = "
+                   "judgment group).")
+@click.option("-Z", "--zscores", "zscores_file", metavar="FILE", default=None,
+              help="Print z scores (value - mean) / stddev with the 'qid measure mean "
+                   "stddev' lines of FILE (trec_eval -Z).")
+@click.option("-n", "--no-summary", is_flag=True,
+              help="Print no 'all' lines (trec_eval -n).")
+@click.option("-N", "--num-docs-in-coll", type=click.IntRange(min=0), default=None,
+              help="Number of documents in the collection (trec_eval -N; used by "
+                   "utility's 4th coefficient).")
+@click.option("-D", "--debug-level", metavar="N[.QID]", default=None,
+              help="trec_eval -D: with .QID only that topic is evaluated; the level "
+                   "itself is accepted and ignored.")
+@click.option("--trec-eval-version", type=click.Choice(["9", "10"]), default=None,
+              help="Topic rules of trec_eval 9.0.8 or 10.0 where they differ (default: "
+                   "ipsoeval's, see --queries).")
+@click.option("-v", "print_version", is_flag=True, is_eager=True, expose_value=False,
+              callback=_print_version, help="Print the version on stderr and exit "
+                                            "(trec_eval -v).")
 @opt.format_option(pipe_default="trec")
 @click.pass_context
-def command(ctx, qrels, runs, measures, per_query, align_opts, fmt, output):
+def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscores_file,
+            no_summary, num_docs_in_coll, debug_level, trec_eval_version, fmt, output):
     """Score runs against qrels, as trec_eval does.
 
     With no -m, trec_eval's default (official) measure set.  --format trec
     reproduces trec_eval's output byte for byte; several runs print one block
     each (trec) or a run column (tsv, json, table).
     """
-    from ipsoeval import engine
-    from ipsoeval.analyses.evaluate import eval_results
     from ipsoeval.formatters import resolve
+    from ipsoeval.trecmodes import evaluate as TM
 
-    reqs = engine.requested(measures)          # usage errors before reading files
+    _, only_topic = _debug_level(debug_level)
+    version = trec_eval_version or "ipsoeval"
     obj = ctx.find_root().obj or {}
     concrete = resolve(fmt, pipe_default="trec",
                        isatty=obj.get("isatty") if output is None else (lambda: False))
-    al = opt.load_aligned(qrels, runs, align_opts)
+    params = {"measures": list(measures), "per_query": per_query, "rel_format": rel_format,
+              "zscores": zscores_file, "no_summary": no_summary,
+              "trec_eval_version": trec_eval_version, **align_opts.as_params()}
+    if rel_format != "qrels":
+        mm = TM.parse_measures(rel_format, measures)   # usage errors before reading
+        zs = _zscores(zscores_file)
+        names = _run_names(runs, align_opts)
+        results, warnings = TM.evaluate(
+            rel_format, qrels, runs, mm, queries=align_opts.queries, version=version,
+            depth=align_opts.depth, judged_only=align_opts.judged_only,
+            rel_level=align_opts.rel_level, tie_break=align_opts.tie_break,
+            run_format=align_opts.run_format, run_names=names, only_topic=only_topic)
+        for w in warnings:
+            opt.warn(w)
+        blocks = []
+        for r in results:
+            cols = [c for c in r.columns if concrete == "trec" or c.label != "runid"]
+            blocks.append((r.run, r.topics, cols, r.show, r.denominator))
+        rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
+                           params={**params, "measures": mm.names})
+        opt.emit(ctx, rs, concrete, output, pipe_default="trec")
+        return
+    _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
+                num_docs_in_coll, only_topic, version, concrete, output, params)
+
+
+def _load(qrels, runs, align_opts, *, quiet_missing: bool):
+    """opt.load_aligned, leaving out the 'missing topics' warning when trec_eval 10's
+    rule turns it into an error."""
+    if not quiet_missing:
+        return opt.load_aligned(qrels, runs, align_opts)
+    from ipsoeval import engine
+    runs = list(runs)
+    names = _run_names(runs, align_opts)
+    o = align_opts
+    al = engine.load(qrels, runs, queries=o.queries, rel_level=o.rel_level,
+                     judged_only=o.judged_only, gains=o.gains, depth=o.depth,
+                     tie_break=o.tie_break, run_format=o.run_format, run_names=names)
+    for w in al.warnings:
+        if "missing from the run" not in w:
+            opt.warn(w)
+    return al
+
+
+def _run_names(runs, align_opts):
+    """--name / --name-from-file, as opt.load_aligned reads them."""
+    import os
+    if align_opts.names:
+        if len(align_opts.names) != len(runs):
+            raise opt.UsageError(f"--name given {len(align_opts.names)} time(s) for "
+                                 f"{len(runs)} run(s)")
+        return list(align_opts.names)
+    if align_opts.name_from_file:
+        return [os.path.basename(p) if p != "-" else "stdin" for p in runs]
+    return None
+
+
+def _zscores(path):
+    if path is None:
+        return None
+    from ipsoeval.trecmodes.zscores import read_zscores
+    return read_zscores(path)
+
+
+def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
+                num_docs_in_coll, only_topic, version, concrete, output, params):
+    import numpy as np
+
+    from ipsoeval import engine
+    from ipsoeval.analyses.evaluate import eval_results
+    from ipsoeval.errors import InputError
+    from ipsoeval.trecmodes import evaluate as TM
+
+    TM.check_mode_measures("qrels", measures)
+    reqs = engine.requested(measures)          # usage errors before reading files
+    if version == "9":
+        reqs = TM.drop_v10_only(reqs)
+    zs = _zscores(zscores_file)
+    queries = align_opts.queries
+    if version == "10" and queries == "intersection":
+        align_opts.queries = "qrels"           # trec_eval 10 walks the qrels topics
+    al = _load(qrels, runs, align_opts, quiet_missing=version == "10" and queries != "qrels")
+    align_opts.queries = queries
+    present = al.params.get("present")
+    if version == "10" and queries == "intersection" and present is not None \
+            and not present.all():
+        r, t = np.argwhere(~present)[0]
+        raise InputError(f"qrels topic {al.topics[t]!r} is missing from the run (trec_eval 10 "
+                         f"stops here; -c evaluates it as an empty ranking)", path=runs[r])
+    if num_docs_in_coll is not None:
+        al.params["num_docs_in_coll"] = num_docs_in_coll
     scores = engine.evaluate(al, reqs)
-    params = {"measures": [r.measure.name for r in reqs], "per_query": per_query,
-              **align_opts.as_params()}
-    rs, warnings = eval_results(scores, per_query=per_query, runid=concrete == "trec",
-                                params=params)
-    for w in warnings:
-        opt.warn(w)
+    params["measures"] = [r.measure.name for r in reqs]
+    v9_complete = version == "9" and queries == "qrels" and present is not None
+    if zs is None and only_topic is None and not v9_complete:
+        rs, warnings = eval_results(scores, per_query=per_query, runid=concrete == "trec",
+                                    params=params)
+        for w in warnings:
+            opt.warn(w)
+        if no_summary:
+            rs.records = [rec for rec in rs.records if rec["qid"] != "all"]
+        opt.emit(ctx, rs, concrete, output, pipe_default="trec")
+        return
+    mask = scores.mask()
+    blocks = []
+    for i, run in enumerate(al.runs):
+        rows = np.flatnonzero(mask[i])
+        denom = None
+        if v9_complete:            # trec_eval 9 -c: the run's topics, divided by all judged
+            rows = np.flatnonzero(mask[i] & present[i])
+            denom = int(mask[i].sum())
+            if not len(rows):
+                raise InputError("no topic in common between run and qrels",
+                                 path=runs[i] if i < len(runs) else qrels)
+        if only_topic is not None:
+            if only_topic not in al.topics or not mask[i, al.topics.index(only_topic)]:
+                raise InputError(f"topic {only_topic!r} (-D) has no results and judgments "
+                                 f"to evaluate", path=runs[i] if i < len(runs) else qrels)
+            if queries == "qrels":
+                denom = int(mask[i].sum())
+            rows = np.array([al.topics.index(only_topic)])
+        topics = [al.topics[t] for t in rows]
+        cols = TM.columns_from_scores(scores, i, rows, runid=concrete == "trec",
+                                      complete=queries == "qrels")
+        blocks.append((run, topics, cols, None, denom))
+    rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
+                       params=params)
     opt.emit(ctx, rs, concrete, output, pipe_default="trec")

@@ -404,6 +404,9 @@ def expand(text: str) -> list[Requested]:
             cut = _num(m.group("cut"), "cutoff", text) if m.group("cut") else None
             meas = _make(FAMILIES[fkey], cut, params, text)
             return [Requested(meas, meas.name, False, text)]
+    from ipsoeval.trecmodes.catalogue import hint  # trec-modes hook: prefs_*, *_avgjg
+    if hint(text):
+        raise UsageError(hint(text))
     raise UsageError(f"unknown measure {text!r}{_suggest(text)}")
 
 
@@ -475,4 +478,6 @@ def catalogue() -> list[dict]:
         rows.append({"measure": f.name, "example": example, "scale": f.scale,
                      "cutoff": f.cutoff, "params": ",".join(f.params),
                      "trec_eval": ",".join(trec), "definition": f.description})
+    from ipsoeval.trecmodes.catalogue import rows as mode_rows  # trec-modes hook
+    rows.extend(mode_rows())
     return rows
