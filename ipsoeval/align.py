@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
-from ipsoeval.model import PAD, UNJUDGED, Aligned, Qrels, Run
+from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned, Qrels, Run
 from ipsoeval.parallel import background, parallel_map
 
 QUERY_POLICIES = ("intersection", "qrels", "strict")
@@ -369,7 +369,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         del qcode
         lab_rows = np.where(hit >= 0, lab[np.maximum(hit, 0)], UNJUDGED).astype(np.int32)
         del hit
-        lab_rows[lab_rows < 0] = UNJUDGED
+        lab_rows[(lab_rows < 0) & (lab_rows != UNJUDGED)] = POOLED   # negative qrels label
         o = _order_run(score, sel(run.docno), topic, tie_break)
         del score
         if o is None:                        # already grouped and ranked
@@ -378,7 +378,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
             t_sorted, lab_sorted = topic[o], lab_rows[o]
         del o, lab_rows, topic
         if judged_only:
-            j = lab_sorted != UNJUDGED
+            j = lab_sorted >= 0
             t_sorted, lab_sorted = t_sorted[j], lab_sorted[j]
         # rank within topic: rows of a topic are contiguous and in rank order
         m = len(t_sorted)
