@@ -450,6 +450,8 @@ class Measure:
         lv = self.level(aligned.rel_level)
         k = None if self.cutoff is None else self.cutoff
         fam = self.family
+        if fam in _TE_COMPUTE or self.param("te") is not None:
+            return _te_compute(self, aligned, ctx, lv)
         if fam == "P":
             return K.precision(ctx, lv, int(k))
         if fam == "R":
@@ -490,8 +492,6 @@ class Measure:
             return K.num_rel_ret(ctx, lv)
         if fam == "NumNonRelJudgedRet":
             return K.num_nonrel_judged_ret(ctx, lv)
-        if fam in _TE_COMPUTE or self.param("te") is not None:
-            return _te_compute(self, aligned, ctx, lv)
         raise UsageError(f"measure {self.name!r} cannot be computed")  # pragma: no cover
 
     def aggregate(self, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
