@@ -83,8 +83,8 @@ def _brute_ndcg(topic, pairs):
 
 def test_rbp_graded_gains_scaled_per_topic():
     # rbp's gains are min-max scaled to [0, 1] per topic (m_rbp.c); trec_eval reads
-    # min and max uninitialised: its -g build prints `-m rbp.p=0.8` on these files
-    # as 0.0123 without -q and 0.3077 with -q (the -O2 build: rbp 0.0067).
+    # min and max uninitialised: its -g build prints `-m rbp.p=0.8` on qrels.test as
+    # 0.3077, but 0.0123 next to `-m yaap` (the -O2 build: `-m rbp` 0.0067).
     out = run("-q", "-m", "rbp", TE / "qrels.rel_level", TE / "results.test")
     for topic in ("301", "302", "303"):
         q = {r[2]: int(r[3]) for r in _read(TE / "qrels.rel_level") if r[0] == topic}
