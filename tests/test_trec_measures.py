@@ -217,3 +217,10 @@ def test_every_new_family_on_edge_topics(tmp_path):
     assert lines[("infAP                 ", "A")] == "0.2500"    # (1/2 · (0+1/2·ε/(2ε))) …
     assert lines[("unj_5                 ", "A")] == "0.4000"
     assert lines[("rbp_resid             ", "C")] == "0.0000"
+
+
+@pytest.mark.parametrize("cmd", ["sigtest", "ipso"])
+def test_relstring_is_for_eval_only(cmd):
+    code, _, err = invoke([cmd, "-m", "relstring", TE / "qrels.test", TE / "results.test",
+                           TE / "results.trunc"])
+    assert code == 2 and "eval -q only" in err

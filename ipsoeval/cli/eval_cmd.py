@@ -30,7 +30,7 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, fmt, output):
     concrete = resolve(fmt, pipe_default="trec",
                        isatty=obj.get("isatty") if output is None else (lambda: False))
     al = opt.load_aligned(qrels, runs, align_opts)
-    scores = engine.evaluate(al, reqs)
+    scores = engine.evaluate(al, reqs, text_ok=True)
     params = {"measures": [r.measure.name for r in reqs], "per_query": per_query,
               **align_opts.as_params()}
     rs, warnings = eval_results(scores, per_query=per_query, runid=concrete == "trec",

@@ -191,7 +191,7 @@ _TE_FAMILIES = [
            "unjudged retrieved documents, 0 when none is unjudged; p = 0.9",
            "ordinal", "none", (), trec_plain="rbp_resid", te_params="pairs"),
     Family("Unjudged", "fraction of the top k that is unjudged (not in the qrels or "
-           "label < 0), divided by k (trec_eval unj)", "ratio", "required", (),
+           "label < 0), divided by k (trec_eval unj)", "interval", "required", (),
            trec="unj"),
     Family("ERR", "expected reciprocal rank (Chapelle et al. 2009) as gdeval/ir_measures: "
            "sum R_i/i prod_{j<i}(1-R_j), R = (2^label - 1)/2^gmax, gmax = 4",
@@ -203,6 +203,14 @@ _TREC_CUT.update({f.trec: f.name for f in FAMILIES.values() if f.trec})
 _FAMILY_CI.update({k.lower(): k for k in ("infAP", "SetP", "SetR", "SetF", "SetAP",
                                           "SetRelP", "RelP", "RprecMult", "Unjudged", "ERR")})
 _TE_PARAM_FAMS = {f.trec_plain: f for f in FAMILIES.values() if f.te_params}
+_TE_EXAMPLES = {"relstring": "relstring.20", "utility": "utility.2,-1,0,0",
+                "11pt_avg": "11pt_avg..25,.5,.75", "G": "G.1=1,2=3",
+                "ideal_dcg": "ideal_dcg.1=1,2=3", "ndcg_rel": "ndcg_rel.1=1,2=3",
+                "Rndcg": "Rndcg.1=1,2=3", "rbp": "rbp.p=0.8", "rbp_resid": "rbp_resid.p=0.8",
+                "SetF": "SetF(beta=0.5)", "ERR": "ERR@20"}
+_TE_PARAM_HELP = {"relstring": "trec_eval N", "utility": "trec_eval P1,P2,P3,P4",
+                  "11pt_avg": "trec_eval LEVEL,...", "rbp": "trec_eval p=P,LEVEL=GAIN,...",
+                  "rbp_resid": "trec_eval p=P"}
 _TE_COMPUTE = {f.name for f in _TE_FAMILIES}
 
 
@@ -496,6 +504,8 @@ class Measure:
 
     def aggregate(self, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Per-run aggregate over topics (trec_eval's rules), (runs,)."""
+        if self.kind == "text":
+            raise UsageError(f"{self.name} is text per topic (ipsoeval eval -q only)")
         v = np.asarray(values, dtype=np.float64)
         if mask is None:
             mask = np.ones(v.shape, dtype=bool)
@@ -738,16 +748,21 @@ def catalogue() -> list[dict]:
         example = f.name
         if f.params and f.name in ("RBP", "RBPresid"):
             example += "(p=0.8)"
-        if f.cutoff == "required":
-            example += "@0.1" if f.name == "IPrec" else "@10"
+        if f.name in _TE_EXAMPLES:
+            example = _TE_EXAMPLES[f.name]
+        elif f.cutoff == "required":
+            example += {"IPrec": "@0.1", "RprecMult": "@0.2"}.get(f.name, "@10")
         elif f.cutoff == "optional":
             example += "@10"
         trec = []
         if f.trec_plain:
             trec.append(f.trec_plain)
         if f.trec:
-            trec.append(f"{f.trec}_K" if f.trec != "iprec_at_recall" else "iprec_at_recall_X")
+            trec.append(f"{f.trec}_X" if f.name in _FLOAT_CUT else f"{f.trec}_K")
+        params = ",".join(f.params)
+        if f.te_params:
+            params = ",".join([*f.params, _TE_PARAM_HELP.get(f.name, "trec_eval LEVEL=GAIN,...")])
         rows.append({"measure": f.name, "example": example, "scale": f.scale,
-                     "cutoff": f.cutoff, "params": ",".join(f.params),
+                     "cutoff": f.cutoff, "params": params,
                      "trec_eval": ",".join(trec), "definition": f.description})
     return rows
