@@ -21,7 +21,7 @@ import numpy as np
 
 from ipsoeval.errors import UsageError
 from ipsoeval.measures.kernels import Context, _lround, _safe_div, _seq_sum, log2_discounts
-from ipsoeval.model import PAD, POOLED, UNJUDGED
+from ipsoeval.model import POOLED, UNJUDGED
 
 INFAP_EPSILON = 0.00001
 
@@ -260,12 +260,11 @@ def _gain_arrays(ctx: Context, pairs: dict[int, float], normalise=False):
                              else np.clip(gains, 0.0, 1.0))
             if len(levels):
                 lt = lab[:, t, :]
-                inside = (lt >= 0) & (lt < len(levels) + 10**9)
                 look = dict(zip(levels.tolist(), gains.tolist()))
                 vals = np.zeros(lt.shape)
-                for lv, gv in look.items():
+                for lv, gv in look.items():       # sentinels are negative: gain 0
                     if gv != 0:
-                        vals[inside & (lt == lv)] = gv
+                        vals[lt == lv] = gv
                 g[:, t, :] = vals
                 jl = ctx.al.judged_labels[t]
                 jg = np.array([look.get(int(x), 0.0) for x in jl.tolist()], float)
@@ -335,7 +334,6 @@ def rndcg(ctx: Context, level: int, pairs) -> np.ndarray:
     the end of the ranking)."""
     g, ideal = _gain_arrays(ctx, pairs)
     R_, T_, D = g.shape
-    n = ideal.shape[1]
     rd = np.add.accumulate(g / _disc(D)[:D], axis=2) if D else np.zeros(g.shape)
     total_r = rd[:, :, -1] if D else np.zeros((R_, T_))
     ipre = _ideal_prefix(ideal)
@@ -434,5 +432,3 @@ def err(ctx: Context, k: int | None, gmax: int) -> np.ndarray:
     stay[:, :, 1:] = np.multiply.accumulate(1.0 - rr[:, :, :-1], axis=2)
     return _seq_sum(rr * stay / np.arange(1, D + 1, dtype=np.float64), None)
 
-
-__all__ = ["PAD"]
