@@ -102,10 +102,13 @@ def evaluate(aligned: Aligned, measures, *, text_ok: bool = False) -> Scores:
             reqs.append(Requested(m, m.name))
         else:
             reqs.extend(expand_all([m]))
-    for r in reqs:          # analyses need numbers: relstring is for eval -q only
-        if not text_ok and r.measure.kind == "text" and r.measure.family != "runid":
-            raise UsageError(f"{r.measure.name} is text per topic, printed by "
-                             f"ipsoeval eval -q only")
+    if not text_ok:         # analyses need numbers: relstring is for eval -q only
+        for r in reqs:
+            if r.measure.kind == "text" and r.measure.family != "runid" \
+                    and r.source not in ("all_trec", "set", "official"):
+                raise UsageError(f"{r.measure.name} is text per topic, printed by "
+                                 f"ipsoeval eval -q only")
+        reqs = [r for r in reqs if r.measure.kind != "text" or r.measure.family == "runid"]
     ctx = Context(aligned)
     scores = Scores(aligned, reqs)
     unique: dict[str, Measure] = {}

@@ -224,3 +224,10 @@ def test_relstring_is_for_eval_only(cmd):
     code, _, err = invoke([cmd, "-m", "relstring", TE / "qrels.test", TE / "results.test",
                            TE / "results.trunc"])
     assert code == 2 and "eval -q only" in err
+
+
+def test_nickname_in_sigtest_leaves_relstring_out():
+    code, out, err = invoke(["sigtest", "-m", "all_trec", TE / "qrels.test", TE / "results.test",
+                             TE / "results.trunc"])
+    assert code == 0, err
+    assert "relstring" not in out and "infAP" in out

@@ -635,6 +635,8 @@ def _trec_family_arg(text: str) -> list[Requested] | None:
         out = []
         for fam in NICKNAMES[text]:
             out.extend(expand(fam))
+        for r in out:
+            r.source = text
         return out
     name, _, params = text.partition(".")
     if name in TREC_DEFAULT_CUTOFFS:
