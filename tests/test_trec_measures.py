@@ -146,7 +146,10 @@ def test_err_refuses_labels_above_gmax():
 @pytest.mark.parametrize("arg", ["utility.1,2", "11pt_avg.1.5", "ndcg.-1=5", "G.x=1",
                                  "rbp_resid.1=2", "rbp.p=1.5", "ndcg.1=3,1=4",
                                  "Rprec_mult.-0.5", "relstring.-3", "SetF(beta=-1)",
-                                 "rbp(p=0.8)"])
+                                 "rbp(p=0.8)", "relstring.1e400", "utility.,,,", "ndcg.=",
+                                 "ndcg.1=", "rbp.p=0", "Rprec_mult.1e300", "11pt_avg.nan",
+                                 "set_F.abc", "ERR(gmax=0)@5", "ERR(gmax=1.5)", "G.1=inf",
+                                 "RprecMult@0.2,0.4", "infAP@10", "Unjudged"])
 def test_bad_trec_parameters_are_usage_errors(arg):
     code, out, err = invoke(["eval", "-m", arg, TE / "qrels.test", TE / "results.test"])
     assert code == 2 and out == "" and err.startswith("ipsoeval: error:"), err

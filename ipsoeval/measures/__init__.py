@@ -244,8 +244,9 @@ def _te_make(fam: Family, cutoff, params: dict, original: str) -> Measure:
                          f"(found {original!r})")
     if cutoff is not None:
         if fam.name == "RprecMult":
-            if cutoff < 0:
-                raise UsageError(f"Rprec_mult's multiple of R must be >= 0 (found {original!r})")
+            if not 0 <= cutoff <= 1e6:
+                raise UsageError(f"Rprec_mult's multiple of R must be in [0, 1e6] "
+                                 f"(found {original!r})")
             cutoff = float(cutoff)
         else:
             if cutoff != int(cutoff) or cutoff < 1:
