@@ -234,3 +234,13 @@ def test_nickname_in_sigtest_leaves_relstring_out():
                              TE / "results.trunc"])
     assert code == 0, err
     assert "relstring" not in out and "infAP" in out
+
+
+def test_gain_below_one_not_sorted_under_level_zero():
+    # trec_eval 10.0 prints Rndcg_1=0.5 -nan here (its comparator calls 0.5 and 0
+    # equal); scaling every gain by 0.5 leaves Rndcg unchanged
+    a = run("-m", "Rndcg.1=0.5", TE / "qrels.test", TE / "results.test")
+    b = run("-m", "Rndcg", TE / "qrels.test", TE / "results.test")
+    assert a == "Rndcg_1=0.5           \tall\t0.3232\n" and b.endswith("\t0.3232\n")
+    out = run("-q", "-m", "ideal_dcg.2=0.5", TE / "qrels.rel_level", TE / "results.test")
+    assert "ideal_dcg_2=0.5       \t303\t1.9767\n" in out      # trec_eval: 0.0000
