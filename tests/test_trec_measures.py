@@ -244,3 +244,12 @@ def test_gain_below_one_not_sorted_under_level_zero():
     assert a == "Rndcg_1=0.5           \tall\t0.3232\n" and b.endswith("\t0.3232\n")
     out = run("-q", "-m", "ideal_dcg.2=0.5", TE / "qrels.rel_level", TE / "results.test")
     assert "ideal_dcg_2=0.5       \t303\t1.9767\n" in out      # trec_eval: 0.0000
+
+
+def test_11pt_avg_levels_in_any_order():
+    # trec_eval 10.0 prints 0.4275 for the unsorted list (its loop assumes sorted levels)
+    a = run("-m", "11pt_avg.0.5,0.1", TE / "qrels.test", TE / "results.test")
+    assert a == "11pt_avg_0.5,0.1      \tall\t0.3035\n"
+    b = run("-m", "iprec_at_recall.0.1,0.5", TE / "qrels.test", TE / "results.test")
+    x, y = (float(ln.split("\t")[2]) for ln in b.splitlines())
+    assert f"{(x + y) / 2:6.4f}" == "0.3035"
