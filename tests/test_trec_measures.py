@@ -252,4 +252,4 @@ def test_11pt_avg_levels_in_any_order():
     assert a == "11pt_avg_0.5,0.1      \tall\t0.3035\n"
     b = run("-m", "iprec_at_recall.0.1,0.5", TE / "qrels.test", TE / "results.test")
     x, y = (float(ln.split("\t")[2]) for ln in b.splitlines())
-    assert f"{(x + y) / 2:6.4f}" == "0.3035"
+    assert abs((x + y) / 2 - 0.3035) < 1e-4          # printed values are rounded
