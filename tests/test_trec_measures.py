@@ -253,3 +253,13 @@ def test_11pt_avg_levels_in_any_order():
     b = run("-m", "iprec_at_recall.0.1,0.5", TE / "qrels.test", TE / "results.test")
     x, y = (float(ln.split("\t")[2]) for ln in b.splitlines())
     assert abs((x + y) / 2 - 0.3035) < 1e-4          # printed values are rounded
+
+
+def test_topic_with_only_negative_labels_has_no_ideal_gain(tmp_path):
+    # trec_eval 10.0 prints ideal_dcg 2.6309 for b: topic a's levels, left in place
+    (tmp_path / "q").write_text("a 0 d1 2\na 0 d2 1\nb 0 d3 -1\n")
+    (tmp_path / "r").write_text("a Q0 d1 1 2 r\na Q0 d2 2 1 r\nb Q0 d3 1 1 r\n")
+    out = run("-q", "-m", "ideal_dcg", tmp_path / "q", tmp_path / "r")
+    assert out == ("ideal_dcg             \ta\t2.6309\n"
+                   "ideal_dcg             \tb\t0.0000\n"
+                   "ideal_dcg             \tall\t1.3155\n")
