@@ -263,3 +263,11 @@ def test_topic_with_only_negative_labels_has_no_ideal_gain(tmp_path):
     assert out == ("ideal_dcg             \ta\t2.6309\n"
                    "ideal_dcg             \tb\t0.0000\n"
                    "ideal_dcg             \tall\t1.3155\n")
+
+
+def test_rndcg_without_positive_gain_is_zero(tmp_path):
+    # trec_eval 10.0 prints -nan for b (0/0: no change of the ideal gain)
+    (tmp_path / "q").write_text("a 0 d1 1\na 0 d2 0\nb 0 d3 0\n")
+    (tmp_path / "r").write_text("a Q0 d2 1 2 r\na Q0 d1 2 1 r\nb Q0 d3 1 1 r\n")
+    out = run("-q", "-l", "0", "-m", "Rndcg", tmp_path / "q", tmp_path / "r")
+    assert "Rndcg                 \tb\t0.0000\n" in out and "nan" not in out
