@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
-from ipsoeval.model import PAD, UNJUDGED, Aligned, Qrels, Run
+from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned, Qrels, Run
 from ipsoeval.parallel import background, parallel_map
 from ipsoeval.readers import id_bytes, long_rows
 
@@ -416,7 +416,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         del qcode
         lab_rows = np.where(hit >= 0, lab[np.maximum(hit, 0)], UNJUDGED).astype(np.int32)
         del hit
-        lab_rows[lab_rows < 0] = UNJUDGED
+        lab_rows[(lab_rows < 0) & (lab_rows != UNJUDGED)] = POOLED   # negative qrels label
         o = _order_run(score, sel(run.docno), topic, tie_break)
         del score
         if o is None:                        # already grouped and ranked
@@ -431,7 +431,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
             c = pos < depth
             t_sorted, lab_sorted, pos = t_sorted[c], lab_sorted[c], pos[c]
         if judged_only:
-            j = lab_sorted != UNJUDGED
+            j = lab_sorted >= 0             # judged (not UNJUDGED, not POOLED)
             t_sorted, lab_sorted = t_sorted[j], lab_sorted[j]
             pos = _ranks(t_sorted)
         counts = np.bincount(t_sorted, minlength=T)[:T]

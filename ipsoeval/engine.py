@@ -91,8 +91,9 @@ class Scores:
         return m.aggregate(self.matrix(m), self.mask())
 
 
-def evaluate(aligned: Aligned, measures) -> Scores:
-    """Compute measures (names, Measure or Requested objects) on all runs at once."""
+def evaluate(aligned: Aligned, measures, *, text_ok: bool = False) -> Scores:
+    """Compute measures (names, Measure or Requested objects) on all runs at once;
+    text measures (relstring) only with ``text_ok`` (eval)."""
     reqs: list[Requested] = []
     for m in measures:
         if isinstance(m, Requested):
@@ -101,6 +102,13 @@ def evaluate(aligned: Aligned, measures) -> Scores:
             reqs.append(Requested(m, m.name))
         else:
             reqs.extend(expand_all([m]))
+    if not text_ok:         # analyses need numbers: relstring is for eval -q only
+        for r in reqs:
+            if r.measure.kind == "text" and r.measure.family != "runid" \
+                    and r.source not in ("all_trec", "set", "official"):
+                raise UsageError(f"{r.measure.name} is text per topic, printed by "
+                                 f"ipsoeval eval -q only")
+        reqs = [r for r in reqs if r.measure.kind != "text" or r.measure.family == "runid"]
     ctx = Context(aligned)
     scores = Scores(aligned, reqs)
     unique: dict[str, Measure] = {}

@@ -15,6 +15,7 @@ import numpy as np
 # ``labels >= rel_level`` is False for them.
 PAD = np.int32(-(2**31))          # no document at this rank (run shorter)
 UNJUDGED = np.int32(-(2**31) + 1)  # retrieved, but not in the qrels
+POOLED = np.int32(-(2**31) + 2)    # in the qrels with a negative label (pooled, not judged)
 
 
 @dataclass
@@ -52,7 +53,8 @@ class Aligned:
     Shapes: R runs, T topics, D depth (the longest ranking, after ``--depth``).
     ``labels[r, t, i]`` is the qrels label of the document that run ``r``
     ranks at position ``i`` (0-based) for topic ``t``, ``UNJUDGED`` when the
-    document is not in the qrels, ``PAD`` past the end of the ranking.
+    document is not in the qrels, ``POOLED`` when its qrels label is negative
+    (trec_eval: in the pool but unjudged), ``PAD`` past the end of the ranking.
     """
 
     runs: list[str]                 # run names, length R
@@ -79,7 +81,7 @@ class Aligned:
 
     def judged(self) -> np.ndarray:
         """bool (R, T, D): document retrieved and judged."""
-        return self.labels > UNJUDGED
+        return self.labels >= 0
 
     def gains(self, labels: np.ndarray | None = None) -> np.ndarray:
         """float64 gains for ``labels`` (default: the run labels).

@@ -385,7 +385,8 @@ def _fill_low(x: np.ndarray, k: np.ndarray) -> np.ndarray:
 # sign and digits; a score is a decimal with an optional exponent.
 _INT_SYNTAX = re.compile(rb"[+-]?[0-9]+\Z")
 _FLOAT_SYNTAX = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
-# labels must fit the int32 label matrix, above its two sentinels (model.py)
+# labels must fit int32 (the label matrix; model.py keeps -2^31 and -2^31+1
+# as sentinels, and every negative label becomes POOLED there)
 LABEL_MIN, LABEL_MAX = -(2**31) + 2, 2**31 - 1
 
 

@@ -36,7 +36,6 @@ def test_qrels_jg_golden(qrels):
     assert out == (TE / "out.test.qrels_jg").read_text()
 
 
-@pytest.mark.xfail(strict=True, reason="needs the all_trec measures of branch trec-measures")
 def test_zscores_golden_whole_file():
     out, _ = run("-q", "-m", "all_trec", "-Z", TE / "zscores_file", TE / "qrels.test",
                  TE / "results.test")

@@ -12,7 +12,10 @@ from ipsoeval.results import ResultSet
 COLUMNS = ["run", "qid", "measure", "value"]
 
 
-def _value(kind: str, v: float):
+def _value(kind: str, v):
+    if kind == "text":                 # relstring: a string per topic
+        return str(v)
+    v = float(v)
     if kind == "int":
         return int(round(v))
     if math.isnan(v):
@@ -36,7 +39,7 @@ def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
     aggs = {}
     for r in reqs:
         m = r.measure
-        if m.family != "runid" and m.name not in aggs:
+        if m.family != "runid" and m.agg != "none" and m.name not in aggs:
             aggs[m.name] = m.aggregate(scores.matrix(m), mask)
             if m.agg == "mean_defined":
                 vals = scores.matrix(m)
@@ -54,15 +57,19 @@ def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
             for t in rows:
                 qid = al.topics[t]
                 for r, mat in mats:
-                    records.append({"run": run, "qid": qid, "measure": r.measure.name,
-                                    "label": r.label,
-                                    "value": _value(r.measure.kind, float(mat[i, t]))})
+                    rec = {"run": run, "qid": qid, "measure": r.measure.name,
+                           "label": r.label, "value": _value(r.measure.kind, mat[i, t])}
+                    if r.measure.kind == "text":
+                        rec["quoted"] = True
+                    records.append(rec)
         for r in reqs:
             m = r.measure
+            if m.agg == "none":        # per topic only (trec_eval's relstring)
+                continue
             if m.family == "runid":
                 v = run
             else:
-                v = _value(m.kind, float(aggs[m.name][i]))
+                v = _value(m.kind, aggs[m.name][i])
             records.append({"run": run, "qid": "all", "measure": m.name, "label": r.label,
                             "value": v})
     rs = ResultSet(command="eval", columns=list(COLUMNS), records=records,

@@ -166,7 +166,7 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
                          f"stops here; -c evaluates it as an empty ranking)", path=runs[r])
     if num_docs_in_coll is not None:
         al.params["num_docs_in_coll"] = num_docs_in_coll
-    scores = engine.evaluate(al, reqs)
+    scores = engine.evaluate(al, reqs, text_ok=True)
     params["measures"] = [r.measure.name for r in reqs]
     v9_complete = version == "9" and queries == "qrels" and present is not None
     if zs is None and only_topic is None and not v9_complete:

@@ -2,7 +2,8 @@
 
 Applies to result sets with ``measure``, ``qid`` and ``value`` columns (one
 block per run, in record order).  A record's optional ``label`` key is the
-name printed (trec_eval's spelling); undefined values are left out.
+name printed (trec_eval's spelling); undefined values are left out.  A
+record with ``quoted`` true prints its text in single quotes (relstring).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from ipsoeval.errors import UsageError
 from ipsoeval.results import ResultSet
 
 
-def line(name: str, qid: str, value) -> str | None:
+def line(name: str, qid: str, value, quoted: bool = False) -> str | None:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     if isinstance(value, bool):
@@ -23,7 +24,7 @@ def line(name: str, qid: str, value) -> str | None:
     elif isinstance(value, float):
         text = f"{value:6.4f}"
     else:
-        text = str(value)
+        text = f"'{value}'" if quoted else str(value)
     return f"{name:<22s}\t{qid}\t{text}\n"
 
 
@@ -33,7 +34,8 @@ def render(rs: ResultSet) -> str:
         raise UsageError(f"--format trec is not available for {rs.command} (use tsv, json or table)")
     out = []
     for rec in rs.records:
-        text = line(rec.get("label", rec["measure"]), rec["qid"], rec["value"])
+        text = line(rec.get("label", rec["measure"]), rec["qid"], rec["value"],
+                    rec.get("quoted", False))
         if text is not None:
             out.append(text)
     return "".join(out)

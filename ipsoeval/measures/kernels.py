@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ipsoeval.model import PAD, UNJUDGED, Aligned
+from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned
 
 MIN_GEO_MEAN = 0.00001
 
@@ -298,7 +298,7 @@ def rbp(ctx: Context, level: int, p: float, k: int | None) -> np.ndarray:
 
 def rbp_resid(ctx: Context, p: float, k: int | None) -> np.ndarray:
     lab = ctx.al.labels
-    unj = lab == UNJUDGED
+    unj = (lab == UNJUDGED) | (lab == POOLED)
     w = (1.0 - p) * p ** np.arange(ctx.depth, dtype=np.float64)
     part = _seq_sum(np.where(unj, w, 0.0), k)
     if k is None:

@@ -1,0 +1,10 @@
+infAP                 	q0	0.0000
+binG                  	q0	0.0000
+yaap                  	q0	0.0000
+infAP                 	q1	0.0000
+binG                  	q1	0.0000
+yaap                  	q1	-0.6931
+infAP                 	all	0.0000
+gm_bpref              	all	0.0000
+binG                  	all	0.0000
+yaap                  	all	-0.3466

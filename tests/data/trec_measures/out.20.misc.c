@@ -1,0 +1,10 @@
+infAP                 	q0	0.0000
+binG                  	q0	0.0000
+yaap                  	q0	-1.3863
+infAP                 	q1	0.0357
+binG                  	q1	0.0833
+yaap                  	q1	-1.4469
+infAP                 	all	0.0179
+gm_bpref              	all	0.0011
+binG                  	all	0.0417
+yaap                  	all	-1.4166

@@ -1,0 +1,10 @@
+infAP                 	q0	0.1559
+binG                  	q0	0.2177
+yaap                  	q0	-1.0022
+infAP                 	q1	0.0357
+binG                  	q1	0.1280
+yaap                  	q1	-1.0055
+infAP                 	all	0.0958
+gm_bpref              	all	0.0016
+binG                  	all	0.1728
+yaap                  	all	-1.0038

@@ -1,0 +1,16 @@
+infAP                 	q0	0.0000
+binG                  	q0	0.0000
+yaap                  	q0	-1.3863
+infAP                 	q1	0.2143
+binG                  	q1	0.2143
+yaap                  	q1	-0.9555
+infAP                 	q2	0.0000
+binG                  	q2	0.0000
+yaap                  	q2	-0.6931
+infAP                 	q3	0.0000
+binG                  	q3	0.0000
+yaap                  	q3	-1.6094
+infAP                 	all	0.0536
+gm_bpref              	all	0.0001
+binG                  	all	0.0536
+yaap                  	all	-1.1611

@@ -1,0 +1,16 @@
+infAP                 	q0	0.0303
+binG                  	q0	0.0930
+yaap                  	q0	-1.2763
+infAP                 	q1	0.2674
+binG                  	q1	0.3578
+yaap                  	q1	-0.6008
+infAP                 	q2	0.0139
+binG                  	q2	0.0718
+yaap                  	q2	-1.3350
+infAP                 	q3	0.0000
+binG                  	q3	0.0000
+yaap                  	q3	-1.3863
+infAP                 	all	0.0779
+gm_bpref              	all	0.0023
+binG                  	all	0.1306
+yaap                  	all	-1.1496

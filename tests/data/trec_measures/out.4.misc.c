@@ -1,0 +1,10 @@
+infAP                 	q0	0.0238
+binG                  	q0	0.0509
+yaap                  	q0	-1.9042
+infAP                 	q1	0.0000
+binG                  	q1	0.0000
+yaap                  	q1	-1.0986
+infAP                 	all	0.0119
+gm_bpref              	all	0.0011
+binG                  	all	0.0254
+yaap                  	all	-1.5014

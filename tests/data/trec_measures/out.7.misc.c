@@ -1,0 +1,13 @@
+infAP                 	q0	0.0000
+binG                  	q0	0.0000
+yaap                  	q0	-1.0986
+infAP                 	q1	0.0000
+binG                  	q1	0.0000
+yaap                  	q1	-0.6931
+infAP                 	q2	0.0000
+binG                  	q2	0.0000
+yaap                  	q2	-1.6094
+infAP                 	all	0.0000
+gm_bpref              	all	0.0000
+binG                  	all	0.0000
+yaap                  	all	-1.1337
