@@ -466,6 +466,6 @@ def catalogue() -> list[dict]:
         if f.trec:
             trec.append(f"{f.trec}_K" if f.trec != "iprec_at_recall" else "iprec_at_recall_X")
         rows.append({"measure": f.name, "example": example, "scale": f.scale,
-                     "cutoff": f.cutoff, "params": ",".join(f.params),
+                     "cutoff": f.cutoff, "params": ",".join(f.params + N.EXTRA_PARAMS.get(f.name, ())),
                      "trec_eval": ",".join(trec), "definition": f.description})
     return rows
