@@ -317,10 +317,8 @@ def _make(fam: Family, cutoff, params: dict, original: str) -> Measure:
                                  f"(found {original!r})")
     clean = {}
     for k, v in params.items():
-        if not isinstance(v, N.Value):
-            v = N.Value("number" if not isinstance(v, (str, bool)) else
-                        ("bool" if isinstance(v, bool) else "str"), v, N.fmt_value(v))
-        clean[k] = N.check_param(fam.name, k, v, original)
+        kind = "bool" if isinstance(v, bool) else "str" if isinstance(v, str) else "number"
+        clean[k] = N.check_param(fam.name, k, N.Value(kind, v, N.fmt_value(v)), original)
     if fam.name in ("RBP", "RBPresid") and "p" not in clean:
         clean["p"] = 0.8
     return Measure(fam.name, cutoff, tuple(sorted(clean.items())))
@@ -335,10 +333,7 @@ def _canonical(text: str) -> Requested | None:
     if family not in FAMILIES:
         return None
     family, cutoff, typed = N.resolve(family, parsed[1], parsed[2], text, FAMILIES)
-    meas = _make(FAMILIES[family], cutoff,
-                 {k: N.Value("bool" if isinstance(v, bool) else
-                             "str" if isinstance(v, str) else "number", v, N.fmt_value(v))
-                  for k, v in typed.items()}, text)
+    meas = _make(FAMILIES[family], cutoff, typed, text)   # plain typed values
     return Requested(meas, meas.name, False, text)
 
 
