@@ -3,7 +3,6 @@ ir_measures spellings are accepted, other tools' names get a "did you mean"."""
 
 import math
 
-import numpy as np
 import pytest
 from conftest import TE, invoke
 
