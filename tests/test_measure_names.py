@@ -217,6 +217,35 @@ def test_ndcg_judged_only_matches_trec_eval_J():
             [r.split("\t")[3] for r in y.splitlines()[1:]]
 
 
+JUDGED_ONLY = {"ndcg_cut_10": "nDCG(judged_only=True)@10", "map": "AP(judged_only=True)",
+               "P_5": "P(judged_only=True)@5", "recip_rank": "RR(judged_only=True)",
+               "Rprec": "Rprec(judged_only=True)", "success_5": "Success(judged_only=True)@5",
+               "recall_10": "R(judged_only=True)@10",
+               "iprec_at_recall_0.20": "IPrec(judged_only=True)@0.2",
+               "map_cut_20": "AP(judged_only=True)@20", "ndcg": "nDCG(judged_only=True)"}
+
+
+def test_judged_only_variants_equal_trec_eval_J_golden():
+    """judged_only=True is trec_eval -J for that measure: every line of trec_eval
+    10.0's output (tests/data/measure_names/README.md) is reproduced."""
+    from conftest import ROOT
+    want = {}
+    for line in (ROOT / "tests/data/measure_names/out.J.test").read_text().splitlines():
+        name, qid, value = line.split("\t")
+        want[(JUDGED_ONLY[name.strip()], qid)] = value
+    args = ["eval", "-q", "--format", "trec"]
+    for m in JUDGED_ONLY.values():
+        args += ["-m", m]
+    code, out, err = invoke([*args, QRELS, RUN])
+    assert code == 0, err
+    got = {}
+    for line in out.splitlines():
+        name, qid, value = line.split("\t")
+        if name.strip() != "runid":
+            got[(name.strip(), qid)] = value
+    assert got == want
+
+
 def test_ndcg_exp_log2_matches_brute_force():
     qrels, ranked = _rankings()
     for k in (5, 10, 1000):
