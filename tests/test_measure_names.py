@@ -317,6 +317,16 @@ def test_did_you_mean_exact_line():
     assert err == "ipsoeval: error: unknown measure 'MRR@10' (did you mean 'RR@10'?)\n"
 
 
+def test_a_measure_we_lack_gets_no_look_alike():
+    err = usage_error("err@20")          # not 'RR@10': ERR is not RR
+    assert "RR@10" not in err
+
+
+def test_comma_list_of_canonical_names_says_one_per_option():
+    err = usage_error("P@5,nDCG@10")
+    assert "(one measure per -m: -m 'P@5' -m 'nDCG@10')" in err
+
+
 def test_intent_aware_measures_are_not_confused_with_ours():
     err = usage_error("ERR_IA@20")
     assert "intent-aware" in err and "did you mean" not in err

@@ -388,7 +388,7 @@ def expand(text: str) -> list[Requested]:
     """Expand one ``-m`` argument into measures."""
     text = text.strip()
     if not text:
-        raise UsageError("empty measure name")
+        raise UsageError("empty measure name (-m takes a name, e.g. -m P@10 or -m map)")
     fam_arg = _trec_family_arg(text)
     if fam_arg is not None:
         return fam_arg

@@ -425,7 +425,15 @@ def did_you_mean(text: str, pool: list[str]) -> str:
     lo = _loose(text)
     if lo is not None and _key(lo[0]) in INTENT_AWARE:
         return " (ipsoeval has no intent-aware (diversity) measures)"
+    if "," in text and "(" not in text:
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) > 1 and all(p and _accepts(p) for p in parts):
+            return " (one measure per -m: " + " ".join(f"-m {p!r}" for p in parts) + ")"
     sug = suggestions(text)
+    from ipsoeval import measures as M
+    if not sug and lo is not None and _key(lo[0]) in FOREIGN \
+            and FOREIGN[_key(lo[0])] not in M.FAMILIES:
+        return ""              # a measure we lack: no look-alike of another one
     if not sug:
         hits = difflib.get_close_matches(text, pool, n=1, cutoff=0.6)
         if not hits:
