@@ -355,3 +355,12 @@ def test_man_page_names_section():
     for w in ["ir_measures", "trec_eval", "did you mean", "judged_only", "exp-log2",
               "Judged@10", "case", "23.4", "True"]:
         assert w in text, w
+
+
+@pytest.mark.parametrize("m", ["Judged@10", "nDCG(dcg='exp-log2')@10",
+                               "AP(judged_only=True)@10", "P(judged_only=True)@5"])
+def test_interval_map_refuses_the_ir_measures_variants_it_cannot_map(m):
+    # its enumeration knows relevance vectors with linear gains over the whole
+    # ranking: a value of another measure must not be mapped silently
+    code, out, err = invoke(["interval-map", "-m", m, QRELS, RUN])
+    assert code == 2 and out == "" and "no interval map" in err, err
