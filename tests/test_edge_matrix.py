@@ -24,13 +24,23 @@ RUN = [("A", "a9", 3.0), ("A", "a3", 2.0),                    # shorter than eve
 MEASURES = ["P@5", "R@5", "R", "AP", "AP@5", "RR", "RR@1", "ESL@5", "nDCG", "nDCG@5",
             "DCG@5", "DCG(b=2)@5", "nDCG(b=2)@5", "RBP(p=0.8)@5", "RBPresid(p=0.8)@5",
             "Success@5", "Rprec", "bpref", "gm_map", "IPrec@0.5", "NumQ", "NumRet", "NumRel",
-            "NumRelRet", "NumNonRelJudgedRet"]
+            "NumRelRet", "NumNonRelJudgedRet",
+            "Judged@5", "nDCG(dcg='exp-log2')@5", "AP(judged_only=True)"]
 
 
 def test_every_family_is_in_the_matrix():
     from ipsoeval.measures import _TE_FAMILIES  # edge cases: tests/test_trec_measures.py
     fams = {m.split("(")[0].split("@")[0] for m in MEASURES}
     assert fams | {"runid"} | {f.name for f in _TE_FAMILIES} == set(FAMILIES)
+
+
+def _ndcg_exp(labels, jl, k):
+    def g(x):
+        return 2.0 ** x - 1 if x is not None and x > 0 else 0.0
+    dcg = sum(g(x) / math.log2(i + 2) for i, x in enumerate(labels[:k]))
+    ideal = sorted((g(x) for x in jl), reverse=True)[:k]
+    idcg = sum(v / math.log2(i + 2) for i, v in enumerate(ideal))
+    return dcg / idcg if idcg else 0.0
 
 
 EXPECTED_TOPICS = {"intersection": ["A", "B"], "qrels": ["A", "B", "C"]}
@@ -60,6 +70,10 @@ def expected(m, topic):
         "IPrec@0.5": ref.iprec(labels, R, 0.5), "NumQ": 1.0, "NumRet": float(len(labels)),
         "NumRel": float(R), "NumRelRet": float(sum(ref.rel(x, 1) for x in labels)),
         "NumNonRelJudgedRet": float(sum(1 for x in labels if x is not None and x < 1)),
+        "Judged@5": (sum(x is not None for x in labels[:5]) / min(5, len(labels))
+                     if labels else 0.0),
+        "nDCG(dcg='exp-log2')@5": _ndcg_exp(labels, jl, 5),
+        "AP(judged_only=True)": ref.AP([x for x in labels if x is not None], R),
     }
     return table[m]
 
@@ -92,7 +106,8 @@ def test_edge_values(queries, m):
             assert c == 0, m
     # the topic with no relevant documents scores 0 on every relevance measure
     b = float(v[al.topics.index("B")])
-    if m not in ("ESL@5", "RBPresid(p=0.8)@5", "NumQ", "NumRet", "NumNonRelJudgedRet"):
+    if m not in ("ESL@5", "RBPresid(p=0.8)@5", "NumQ", "NumRet", "NumNonRelJudgedRet",
+                 "Judged@5"):
         assert b == 0, m
 
 

@@ -92,6 +92,10 @@ def at_cutoff(measure, N: int | None, default_N: int | None = None):
         except UsageError:
             pass
     m = _measure(measure)
+    if m.family == "Judged" or m.param("judged_only") or m.param("dcg") is not None:
+        raise UsageError(f"{m.name}: no interval map for ir_measures' Judged, judged_only= "
+                         f"or dcg= (the map enumerates rankings with linear gains); use P, "
+                         f"R, AP, RR, ESL, Success, DCG, nDCG or RBP")
     if m.family in ("Rprec", "bpref", "gm_map", "IPrec", "runid", "NumQ", "NumRet", "NumRel",
                     "NumRelRet", "NumNonRelJudgedRet"):
         raise UsageError(f"{m.name}: no interval map (it has no run-length cutoff); "

@@ -107,10 +107,19 @@ def alignment_options(default_queries: str = "intersection", *, gains: bool = Tr
     return deco
 
 
+def _measure_notes(ctx, param, value):
+    """Warn where a -m argument is read as trec_eval reads it (e.g. P.1.5 as P_1)."""
+    from ipsoeval.measures.names import notes
+    for w in notes(value):
+        warn(w)
+    return value
+
+
 def measure_option(f=None, *, required: bool = False, help_text: str | None = None):
     def deco(g):
         return click.option(
             "-m", "--measure", "measures", multiple=True, metavar="MEASURE", required=required,
+            callback=_measure_notes,
             help=help_text or "Measure, e.g. P@10, nDCG@10, AP, RR@10, RBP(p=0.8)@10, or a "
                               "trec_eval name/argument (P.5,10, map, official, all_trec). "
                               "Repeatable. See `ipsoeval measures`.")(g)

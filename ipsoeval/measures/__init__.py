@@ -8,7 +8,6 @@ aliases.  ``-m`` also takes trec_eval's own arguments (``P``, ``P.5,10``,
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ import numpy as np
 
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import names as N
 
 # trec_eval's measure table order (te_trec_measures), used for trec ordering.
 TREC_ORDER = {
@@ -121,7 +121,13 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
            "ratio", "none", ("rel",), kind="int", agg="sum",
            trec_plain="num_nonrel_judged_ret"),
 ]}
-_FAMILY_CI = {k.lower(): k for k in FAMILIES}
+# --- ir_measures families (measure-names) ---
+FAMILIES["Judged"] = Family(
+    "Judged", "judged documents in the top k, divided by min(k, documents retrieved); 0 for "
+    "an empty ranking (ir_measures' Judged; qrels labels < 0 count as unjudged)",
+    "ratio", "required", ())
+# --- end ir_measures families ---
+_FAMILY_CI = {k.lower(): k for k in FAMILIES}   # for suggestions only: names are case-sensitive
 _TREC_PLAIN = {f.trec_plain: f.name for f in FAMILIES.values() if f.trec_plain}
 _TREC_CUT = {f.trec: f.name for f in FAMILIES.values() if f.trec}
 
@@ -375,10 +381,8 @@ def _te_compute(m: Measure, aligned, ctx: K.Context, lv: int) -> np.ndarray:
     raise UsageError(f"measure {m.name!r} cannot be computed")  # pragma: no cover
 
 
-def _fmt_num(x: float) -> str:
-    if float(x).is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return repr(float(x))
+def _fmt_num(x) -> str:
+    return N.fmt_value(x)
 
 
 @dataclass(frozen=True)
@@ -456,6 +460,15 @@ class Measure:
     def compute(self, aligned, ctx: K.Context | None = None) -> np.ndarray:
         """Per-topic values, float64 (runs, topics); NaN where undefined."""
         ctx = ctx or K.Context(aligned)
+        if self.param("judged_only"):          # ir_measures: unjudged documents removed
+            plain = Measure(self.family, self.cutoff,
+                            tuple(kv for kv in self.params if kv[0] != "judged_only"))
+            return plain.compute(K.judged_only_context(ctx).al, K.judged_only_context(ctx))
+        if self.family == "Judged":
+            return K.judged_at(ctx, int(self.cutoff))
+        if self.family in ("nDCG", "DCG") and self.param("dcg") == "exp-log2":
+            kk = None if self.cutoff is None else int(self.cutoff)
+            return (K.ndcg_exp(ctx, kk) if self.family == "nDCG" else K.dcg_exp(ctx, kk))
         lv = self.level(aligned.rel_level)
         k = None if self.cutoff is None else self.cutoff
         fam = self.family
@@ -546,6 +559,7 @@ class Requested:
     source: str = ""           # the -m argument it came from
     te_family: str | None = None   # trec_eval measure name it was asked for with …
     te_explicit: bool = False      # … with explicit parameters (trec_eval: these win)
+    note: str = ""             # a warning for stderr (trec_eval's reading of a cutoff)
 
 
 # --- parsing ---------------------------------------------------------------------
@@ -554,21 +568,16 @@ _CANON = re.compile(r"^(?P<fam>[A-Za-z_]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cut
 
 
 def _num(text: str, what: str, original: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise UsageError(f"bad {what} in measure {original!r} (found {text!r})") from None
-    if not math.isfinite(v):
-        raise UsageError(f"bad {what} in measure {original!r} (found {text!r})")
-    return v
+    return N.decimal(text, original, what)
 
 
 def _make(fam: Family, cutoff, params: dict, original: str) -> Measure:
+    """A Measure from typed parts; every value is checked against its rule."""
     if fam.name in _TE_MAKE:
         return _TE_MAKE[fam.name](fam, cutoff, params, original)
     for k in params:
-        if k not in fam.params:
-            allowed = ", ".join(fam.params) or "none"
+        if k not in fam.params + N.EXTRA_PARAMS.get(fam.name, ()):
+            allowed = ", ".join(fam.params + N.EXTRA_PARAMS.get(fam.name, ())) or "none"
             raise UsageError(f"measure {fam.name} takes no parameter {k!r} (allowed: {allowed}) "
                              f"in {original!r}")
     if fam.cutoff == "none" and cutoff is not None:
@@ -579,30 +588,34 @@ def _make(fam: Family, cutoff, params: dict, original: str) -> Measure:
                          f"(found {original!r})")
     if cutoff is not None:
         if fam.name == "IPrec":
-            if not 0 <= cutoff <= 1:
+            if not (isinstance(cutoff, (int, float)) and 0 <= cutoff <= 1):
                 raise UsageError(f"recall level must be in [0, 1] (found {original!r})")
             cutoff = float(cutoff)
         else:
-            if cutoff != int(cutoff) or cutoff < 1:
-                raise UsageError(f"cutoff must be a positive integer (found {original!r})")
-            cutoff = int(cutoff)
+            if isinstance(cutoff, bool) or not isinstance(cutoff, int) \
+                    or not 1 <= cutoff <= N.MAX_CUTOFF:
+                raise UsageError(f"cutoff must be a whole number from 1 to {N.MAX_CUTOFF} "
+                                 f"(found {original!r})")
     clean = {}
     for k, v in params.items():
-        if k == "rel":
-            if v != int(v):
-                raise UsageError(f"rel= must be an integer (found {original!r})")
-            clean[k] = int(v)
-        elif k == "p":
-            if not 0 < v < 1:
-                raise UsageError(f"p must be in (0, 1) (found {original!r})")
-            clean[k] = float(v)
-        elif k == "b":
-            if v <= 1:
-                raise UsageError(f"b must be greater than 1 (found {original!r})")
-            clean[k] = float(v) if v != int(v) else int(v)
+        kind = "bool" if isinstance(v, bool) else "str" if isinstance(v, str) else "number"
+        clean[k] = N.check_param(fam.name, k, N.Value(kind, v, N.fmt_value(v)), original)
     if fam.name in ("RBP", "RBPresid") and "p" not in clean:
         clean["p"] = 0.8
     return Measure(fam.name, cutoff, tuple(sorted(clean.items())))
+
+
+def _canonical(text: str) -> Requested | None:
+    """Name(param=value)@cutoff, ir_measures' spellings included; None if unknown."""
+    parsed = N.parse_canonical(text)
+    if parsed is None:
+        return None
+    family = N.IR_MEASURES.get(parsed[0], parsed[0])
+    if family not in FAMILIES:
+        return None
+    family, cutoff, typed = N.resolve(family, parsed[1], parsed[2], text, FAMILIES)
+    meas = _make(FAMILIES[family], cutoff, typed, text)   # plain typed values
+    return Requested(meas, meas.name, False, text)
 
 
 def parse_measure(text: str) -> Measure:
@@ -621,9 +634,7 @@ def _trec_single(text: str) -> Requested | None:
     m = re.match(r"^([A-Za-z_]+?)[_.]([0-9.]+)$", text)
     if m and m.group(1) in _TREC_CUT:
         fam = FAMILIES[_TREC_CUT[m.group(1)]]
-        cut = _num(m.group(2), "cutoff", text)
-        if fam.name not in _FLOAT_CUT:
-            cut = int(cut)
+        cut = N.trec_printed_cutoff(m.group(2), text, fam.name in N.FLOAT_CUTOFF or fam.name in _FLOAT_CUT)
         meas = _make(fam, cut, {}, text)
         return Requested(meas, meas.trec_name, True, text, te_family=m.group(1),
                          te_explicit=True)
@@ -639,23 +650,21 @@ def _trec_family_arg(text: str) -> list[Requested] | None:
         for r in out:
             r.source = text
         return out
-    name, _, params = text.partition(".")
+    name, dot, params = text.partition(".")
     if name in TREC_DEFAULT_CUTOFFS:
-        if params:
-            try:
-                cuts = [float(c) if name in _FLOAT_TREC else int(float(c))
-                        for c in params.split(",") if c]
-            except ValueError:
-                raise UsageError(f"bad cutoff list in measure {text!r}") from None
+        notes: list[str] = []
+        if dot:              # trec_eval's reading of the list (meas_init.c), or refused
+            cuts, notes = N.trec_cutoff_list(params, text, name in _FLOAT_TREC)
         else:
             cuts = TREC_DEFAULT_CUTOFFS[name]
-        cuts = sorted(set(cuts))
         fam = FAMILIES[_TREC_CUT[name]]
         out = []
         for c in cuts:
             meas = _make(fam, c, {}, text)
             out.append(Requested(meas, meas.trec_name, True, text, te_family=name,
-                                 te_explicit=bool(params)))
+                                 te_explicit=bool(dot)))
+        if notes:
+            out[0].note = "; ".join(notes)
         return out
     return None
 
@@ -664,7 +673,7 @@ def expand(text: str) -> list[Requested]:
     """Expand one ``-m`` argument into measures."""
     text = text.strip()
     if not text:
-        raise UsageError("empty measure name")
+        raise UsageError("empty measure name (-m takes a name, e.g. -m P@10 or -m map)")
     fam_arg = _trec_family_arg(text)
     if fam_arg is not None:
         return fam_arg
@@ -674,23 +683,9 @@ def expand(text: str) -> list[Requested]:
     te = _te_param_arg(text)
     if te is not None:
         return [te]
-    m = _CANON.match(text)
-    if m:
-        famname = m.group("fam")
-        fkey = famname if famname in FAMILIES else _FAMILY_CI.get(famname.lower())
-        if fkey is not None:
-            params = {}
-            if m.group("params"):
-                for part in m.group("params").split(","):
-                    if not part.strip():
-                        continue
-                    if "=" not in part:
-                        raise UsageError(f"parameters are name=value in {text!r}")
-                    k, v = part.split("=", 1)
-                    params[k.strip()] = _num(v.strip(), f"parameter {k.strip()}", text)
-            cut = _num(m.group("cut"), "cutoff", text) if m.group("cut") else None
-            meas = _make(FAMILIES[fkey], cut, params, text)
-            return [Requested(meas, meas.name, False, text)]
+    canon = _canonical(text)
+    if canon is not None:
+        return [canon]
     from ipsoeval.trecmodes.catalogue import hint  # trec-modes hook: prefs_*, *_avgjg
     if hint(text):
         raise UsageError(hint(text))
@@ -706,13 +701,7 @@ def _all_spellings() -> list[str]:
 
 
 def _suggest(text: str) -> str:
-    pool = _all_spellings()
-    low = {p.lower(): p for p in pool}
-    hits = difflib.get_close_matches(text.lower(), list(low), n=1, cutoff=0.5)
-    if not hits:
-        base = re.split(r"[@(._]", text)[0].lower()
-        hits = difflib.get_close_matches(base, list(low), n=1, cutoff=0.5)
-    return f" (did you mean {low[hits[0]]!r}?)" if hits else ""
+    return N.did_you_mean(text, _all_spellings())
 
 
 def expand_all(args: list[str] | tuple[str, ...] | None) -> list[Requested]:
@@ -765,9 +754,9 @@ def catalogue() -> list[dict]:
             trec.append(f.trec_plain)
         if f.trec:
             trec.append(f"{f.trec}_X" if f.name in _FLOAT_CUT else f"{f.trec}_K")
-        params = ",".join(f.params)
+        params = ",".join(f.params + N.EXTRA_PARAMS.get(f.name, ()))
         if f.te_params:
-            params = ",".join([*f.params, _TE_PARAM_HELP.get(f.name, "trec_eval LEVEL=GAIN,...")])
+            params = ",".join([*f.params, *N.EXTRA_PARAMS.get(f.name, ()), _TE_PARAM_HELP.get(f.name, "trec_eval LEVEL=GAIN,...")])
         rows.append({"measure": f.name, "example": example, "scale": f.scale,
                      "cutoff": f.cutoff, "params": params,
                      "trec_eval": ",".join(trec), "definition": f.description})

@@ -329,3 +329,64 @@ def num_nonrel_judged_ret(ctx: Context, level: int) -> np.ndarray:
 
 def num_q(ctx: Context) -> np.ndarray:
     return np.ones(ctx.al.n_ret.shape)
+
+
+# --- ir_measures variants (measure-names) --------------------------------------------
+
+def judged_only_context(ctx: Context) -> Context:
+    """A Context over the rankings with unjudged documents removed (ir_measures'
+    judged_only, trec_eval -J applied after the -M cut): judged documents keep
+    their order and move up; n_ret becomes their count."""
+    def make():
+        import dataclasses
+        al = ctx.al
+        lab = al.labels
+        judged = lab > UNJUDGED                         # real labels (PAD < UNJUDGED)
+        n = judged.sum(axis=2)
+        depth = max(1, int(n.max()) if n.size else 1)
+        out = np.full(lab.shape[:2] + (depth,), PAD, dtype=lab.dtype)
+        r, t, i = np.nonzero(judged)
+        pos = np.cumsum(judged, axis=2, dtype=np.int64)[r, t, i] - 1
+        out[r, t, pos] = lab[r, t, i]
+        return Context(dataclasses.replace(al, labels=out, n_ret=n.astype(np.int64)))
+    return ctx._get("judged_only_ctx", make)
+
+
+def judged_at(ctx: Context, k: int) -> np.ndarray:
+    """ir_measures' Judged@k: judged documents in the top k divided by
+    min(k, documents retrieved); 0 for an empty ranking."""
+    lab = ctx.al.labels[:, :, :k]
+    cnt = np.count_nonzero(lab > UNJUDGED, axis=2).astype(np.float64)
+    den = np.minimum(ctx.al.n_ret, k).astype(np.float64)
+    return _safe_div(cnt, den)
+
+
+def _exp_gains(g: np.ndarray) -> np.ndarray:
+    from ipsoeval.errors import InputError
+    if g.size and float(g.max()) > 1023:
+        raise InputError(f"dcg='exp-log2' needs gains up to 1023 (2^gain - 1 overflows; "
+                         f"found gain {float(g.max()):g})")
+    return np.where(g > 0, np.exp2(np.maximum(g, 0.0)) - 1.0, 0.0)
+
+
+def dcg_exp(ctx: Context, k: int | None) -> np.ndarray:
+    """ir_measures' dcg='exp-log2': sum of (2^gain - 1)/log2(rank + 1)."""
+    R_, T_, D = ctx.al.labels.shape
+    g = ctx._get("exp_gains", lambda: _exp_gains(ctx.gains()))
+    flat = np.flatnonzero(g.ravel())
+    cell, i = np.divmod(flat, D)
+    if k is not None:
+        keep = i < k
+        flat, cell, i = flat[keep], cell[keep], i[keep]
+    disc = log2_discounts(max(D, 1))
+    return ctx.cell_sum(cell, g.ravel()[flat] / disc[i])
+
+
+def ndcg_exp(ctx: Context, k: int | None) -> np.ndarray:
+    """dcg_exp over the same for the ideal ordering of all judged documents."""
+    ideal = _exp_gains(ctx.ideal())
+    i = _seq_sum(ideal / log2_discounts(ideal.shape[1]), k)[None, :]
+    d = dcg_exp(ctx, k)
+    out = d.copy()
+    np.divide(d, i, out=out, where=i > 0)
+    return out
