@@ -242,12 +242,7 @@ def _te_make(fam: Family, cutoff, params: dict, original: str) -> Measure:
         if params["gmax"] != int(params["gmax"]) or not 0 < params["gmax"] <= 60:
             raise UsageError(f"gmax must be an integer in 1..60 (found {original!r})")
         clean["gmax"] = int(params["gmax"])
-    if fam.cutoff == "none" and cutoff is not None:
-        raise UsageError(f"measure {fam.name} takes no cutoff (found {original!r})")
-    if fam.cutoff == "required" and cutoff is None:
-        hint = "@0.2" if fam.name == "RprecMult" else "@10"
-        raise UsageError(f"measure {fam.name} needs a cutoff, e.g. {fam.name}{hint} "
-                         f"(found {original!r})")
+    _check_cutoff_given(fam, cutoff, original)
     if cutoff is not None:
         if fam.name == "RprecMult":
             if not 0 <= cutoff <= 1e6:
@@ -571,6 +566,16 @@ def _num(text: str, what: str, original: str) -> float:
     return N.decimal(text, original, what)
 
 
+def _check_cutoff_given(fam: Family, cutoff, original: str) -> None:
+    """A cutoff where the family needs one, none where it takes none."""
+    if fam.cutoff == "none" and cutoff is not None:
+        raise UsageError(f"measure {fam.name} takes no cutoff (found {original!r})")
+    if fam.cutoff == "required" and cutoff is None:
+        hint = {"IPrec": "@0.1", "RprecMult": "@0.2"}.get(fam.name, "@10")
+        raise UsageError(f"measure {fam.name} needs a cutoff, e.g. {fam.name}{hint} "
+                         f"(found {original!r})")
+
+
 def _make(fam: Family, cutoff, params: dict, original: str) -> Measure:
     """A Measure from typed parts; every value is checked against its rule."""
     if fam.name in _TE_MAKE:
@@ -580,12 +585,7 @@ def _make(fam: Family, cutoff, params: dict, original: str) -> Measure:
             allowed = ", ".join(fam.params + N.EXTRA_PARAMS.get(fam.name, ())) or "none"
             raise UsageError(f"measure {fam.name} takes no parameter {k!r} (allowed: {allowed}) "
                              f"in {original!r}")
-    if fam.cutoff == "none" and cutoff is not None:
-        raise UsageError(f"measure {fam.name} takes no cutoff (found {original!r})")
-    if fam.cutoff == "required" and cutoff is None:
-        hint = "@0.1" if fam.name == "IPrec" else "@10"
-        raise UsageError(f"measure {fam.name} needs a cutoff, e.g. {fam.name}{hint} "
-                         f"(found {original!r})")
+    _check_cutoff_given(fam, cutoff, original)
     if cutoff is not None:
         if fam.name == "IPrec":
             if not (isinstance(cutoff, (int, float)) and 0 <= cutoff <= 1):

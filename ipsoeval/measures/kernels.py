@@ -245,8 +245,12 @@ def iprec_at_recall(ctx: Context, level: int, x: float) -> np.ndarray:
 
 def dcg_trec(ctx: Context, k: int | None) -> np.ndarray:
     """Sum of gain / log2(rank + 1) over the documents with a non-zero gain."""
-    R_, T_, D = ctx.al.labels.shape
-    g = ctx.gains()
+    return _dcg_log2(ctx, ctx.gains(), k)
+
+
+def _dcg_log2(ctx: Context, g: np.ndarray, k: int | None) -> np.ndarray:
+    """Sum of g / log2(rank + 1) over the top k, per (run, topic)."""
+    D = ctx.al.labels.shape[2]
     flat = np.flatnonzero(g.ravel())
     cell, i = np.divmod(flat, D)
     if k is not None:
@@ -371,15 +375,7 @@ def _exp_gains(g: np.ndarray) -> np.ndarray:
 
 def dcg_exp(ctx: Context, k: int | None) -> np.ndarray:
     """ir_measures' dcg='exp-log2': sum of (2^gain - 1)/log2(rank + 1)."""
-    R_, T_, D = ctx.al.labels.shape
-    g = ctx._get("exp_gains", lambda: _exp_gains(ctx.gains()))
-    flat = np.flatnonzero(g.ravel())
-    cell, i = np.divmod(flat, D)
-    if k is not None:
-        keep = i < k
-        flat, cell, i = flat[keep], cell[keep], i[keep]
-    disc = log2_discounts(max(D, 1))
-    return ctx.cell_sum(cell, g.ravel()[flat] / disc[i])
+    return _dcg_log2(ctx, ctx._get("exp_gains", lambda: _exp_gains(ctx.gains())), k)
 
 
 def ndcg_exp(ctx: Context, k: int | None) -> np.ndarray:
