@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ipsoeval import _fast
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import PAD, UNJUDGED, Aligned, Qrels, Run
 from ipsoeval.parallel import background, parallel_map
@@ -341,9 +342,16 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         bounds = np.searchsorted(qt[o], np.arange(T + 1))
         judged_labels = [lab[o[bounds[i]:bounds[i + 1]]] for i in range(T)]
 
+    fast = _fast.enabled()
+
     def one(task):
         r, lo, hi = task
         run, (names, codes) = runs[r], per_run[r]
+        if fast and lo == 0 and hi == len(codes):   # compiled core: the whole run at once
+            got = _fast.align_run(qi, run, names, codes, t_index, q_pos, T, tie_break=tie_break,
+                                  judged_only=judged_only, depth=depth)
+            if got is not None:
+                return got                            # None: declined, the code below decides
         codes = codes[lo:hi]
         run = _RunSlice(run, lo, hi)
         local = np.array([t_index.get(nm, -1) for nm in names], dtype=np.int32)
@@ -396,7 +404,8 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
 
     tasks = []
     for r in range(len(runs)):
-        tasks.extend((r, lo, hi) for lo, hi in _split_points(per_run[r][1]))
+        cuts = [(0, len(per_run[r][1]))] if fast else _split_points(per_run[r][1])
+        tasks.extend((r, lo, hi) for lo, hi in cuts)
     results = parallel_map(one, tasks)
     in_run = np.zeros((len(runs), T), dtype=bool)
     nret_list = [np.zeros(T, dtype=np.int64) for _ in runs]
@@ -405,11 +414,14 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         in_run[r] |= present
         nret_list[r] += counts              # pieces hold disjoint topics
         parts[r].append(triple)
-    labels_list = [tuple(np.concatenate([p[i] for p in ps]) for i in range(3)) for ps in parts]
     max_depth = max([1] + [int(c.max()) for c in nret_list if len(c)])
     R = len(runs)
     labels = np.full((R, T, max_depth), PAD, dtype=np.int32)
-    for r, (t_sorted, pos, lab_sorted) in enumerate(labels_list):
+    for r, ps in enumerate(parts):
+        if ps and isinstance(ps[0], _fast.Piece):   # compiled core's result
+            ps[0].fill(labels[r])
+            continue
+        t_sorted, pos, lab_sorted = (np.concatenate([p[i] for p in ps]) for i in range(3))
         labels[r, t_sorted, pos] = lab_sorted
     if queries != "intersection":
         in_run[:] = True

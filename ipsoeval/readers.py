@@ -16,6 +16,7 @@ import sys
 
 import numpy as np
 
+from ipsoeval import _fast
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import Qrels, Run
 from ipsoeval.parallel import parallel_map, workers
@@ -471,6 +472,10 @@ def _count_check(ok, expected: str):
 
 
 def read_qrels(path: str, data: bytes | None = None) -> Qrels:
+    if _fast.enabled():     # compiled core; None when it declines (the code below decides)
+        got = _fast.read_qrels(path, data)
+        if got is not None:
+            return got
     name = display_name(path)
     fields, line = _parse(iter_blocks(path, data), name, {0: "words", 2: "words", 3: "int"},
                           _count_check(lambda c: c == 4, "4 fields (qid iter docno label)"),
@@ -490,6 +495,10 @@ def sniff_run_format(data: bytes) -> str:
 def read_run(path: str, run_format: str = "auto", name: str | None = None,
              data: bytes | None = None) -> Run:
     """Read a TREC (6+ fields) or MS MARCO (3 fields) run."""
+    if _fast.enabled():     # compiled core; None when it declines (the code below decides)
+        got = _fast.read_run(path, run_format, name, data)
+        if got is not None:
+            return got
     disp = display_name(path)
     blocks = iter_blocks(path, data)
     first = next(blocks, b"")

@@ -1,0 +1,699 @@
+/* ipsoeval._core: the compiled reading and alignment core.
+ *
+ * Two hot loops of ipsoeval in C, with no semantics of their own:
+ *
+ *   parse()      one pass over the bytes of a run or qrels file, filling
+ *                caller-preallocated arrays (id words, numbers, line numbers);
+ *   align_run()  per-topic duplicate check, qrels lookup, ranking (score
+ *                descending, ties by docno), cut, judged-only filter.
+ *
+ * Both accept only input they are sure about (valid-input-only): anything
+ * else is reported as "rejected" and the caller (ipsoeval/_fast.py) falls
+ * back to the pure-Python reader or alignment on the same bytes, which
+ * produces the one and only error message (FILE:LINE).  So this file holds
+ * no error wording and no edge-case policy beyond "accept or decline".
+ *
+ * Only the Python C API is used (buffers, no numpy headers): the arrays are
+ * allocated by the caller.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* byte classes: 0 token byte, 1 blank (space, tab, CR), 2 newline, 3 other control */
+static unsigned char CLS[256];
+
+static void init_classes(void)
+{
+    for (int c = 0; c < 256; c++)
+        CLS[c] = c < 32 ? 3 : (c == 32 ? 1 : 0);
+    CLS['\t'] = 1;
+    CLS['\r'] = 1;
+    CLS['\n'] = 2;
+}
+
+static const double POW10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+                               1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+static inline int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* A finite decimal in plain ASCII syntax: [+-] digits [. digits] [e [+-] digits],
+ * at least one mantissa digit.  Correctly rounded (like strtod and float()). */
+static int parse_double(const unsigned char *s, Py_ssize_t n, double *out)
+{
+    Py_ssize_t i = 0;
+    int neg = 0, nd = 0, nf = 0, has_exp = 0;
+    uint64_t mant = 0;
+    if (n <= 0)
+        return -1;
+    if (s[0] == '+' || s[0] == '-') {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    while (i < n && is_digit(s[i])) {
+        if (nd + nf < 19)
+            mant = mant * 10 + (uint64_t)(s[i] - '0');
+        nd++;
+        i++;
+    }
+    if (i < n && s[i] == '.') {
+        i++;
+        while (i < n && is_digit(s[i])) {
+            if (nd + nf < 19)
+                mant = mant * 10 + (uint64_t)(s[i] - '0');
+            nf++;
+            i++;
+        }
+    }
+    if (nd + nf == 0)
+        return -1;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        Py_ssize_t e0;
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        e0 = i;
+        while (i < n && is_digit(s[i]))
+            i++;
+        if (i == e0)
+            return -1;
+        has_exp = 1;
+    }
+    if (i != n)
+        return -1;
+    if (!has_exp && nd + nf <= 15) {
+        /* mant < 1e15 and 10^nf are exact doubles: one correctly rounded division */
+        double v = (double)mant;
+        if (nf)
+            v /= POW10[nf];
+        *out = neg ? -v : v;
+        return 0;
+    }
+    {
+        char tmp[512];
+        char *end;
+        double v;
+        if (n >= (Py_ssize_t)sizeof(tmp))
+            return -1;
+        memcpy(tmp, s, (size_t)n);
+        tmp[n] = 0;
+        v = strtod(tmp, &end);
+        if (end != tmp + n || !isfinite(v))
+            return -1;
+        *out = v;
+        return 0;
+    }
+}
+
+/* [+-] ASCII digits, at most 18 of them. */
+static int parse_int(const unsigned char *s, Py_ssize_t n, int64_t *out)
+{
+    Py_ssize_t i = 0;
+    int neg = 0;
+    int64_t v = 0;
+    if (n <= 0)
+        return -1;
+    if (s[0] == '+' || s[0] == '-') {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    if (i == n || n - i > 18)
+        return -1;
+    for (; i < n; i++) {
+        if (!is_digit(s[i]))
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = neg ? -v : v;
+    return 0;
+}
+
+enum { K_TREC = 0, K_MSMARCO = 1, K_QRELS = 2 };
+enum { ST_DONE = 0, ST_FULL = 1, ST_WIDE_Q = 2, ST_WIDE_D = 3, ST_REJECT = -1 };
+
+#define LABEL_MIN (-2147483647LL - 1 + 2) /* int32 minus the PAD and UNJUDGED sentinels */
+#define LABEL_MAX 2147483647LL
+
+/* parse(data, lo, hi, kind, line0, row0, cap, qid, docno, num, line)
+ *   -> (status, pos, row, line, need, tag_start, tag_len)
+ * Fills rows row0.. of the preallocated, zeroed arrays from data[lo:hi]
+ * (whole lines).  status: 0 done, 1 arrays full, 2/3 an id needs `need`
+ * bytes (qid/docno arrays too narrow), -1 rejected.  On 1-3, pos/row/line
+ * point at the start of the line that did not fit. */
+static PyObject *py_parse(PyObject *self, PyObject *args)
+{
+    Py_buffer b, q, d, num, ln;
+    Py_ssize_t lo, hi, row0, cap;
+    long long line0;
+    int kind;
+    if (!PyArg_ParseTuple(args, "y*nniLnnw*w*w*w*", &b, &lo, &hi, &kind, &line0, &row0, &cap,
+                          &q, &d, &num, &ln))
+        return NULL;
+    PyObject *result = NULL;
+    if (lo < 0 || hi > b.len || lo > hi || cap < 0 || row0 > cap || kind < 0 || kind > 2 ||
+        q.len % 8 || d.len % 8 || num.len < cap * 8 ||
+        (ln.len != cap * 4 && ln.len != cap * 8) || (cap && (q.len / 8) % cap) ||
+        (cap && (d.len / 8) % cap)) {
+        PyErr_SetString(PyExc_ValueError, "_core.parse: bad arguments");
+        goto done;
+    }
+    {
+        const unsigned char *s = (const unsigned char *)b.buf;
+        Py_ssize_t Wq = cap ? q.len / 8 / cap : 0, Wd = cap ? d.len / 8 / cap : 0;
+        unsigned char *qw = (unsigned char *)q.buf, *dw = (unsigned char *)d.buf;
+        double *fnum = (double *)num.buf;
+        int64_t *inum = (int64_t *)num.buf;
+        int line32 = ln.len == cap * 4 && cap * 4 != cap * 8;
+        int32_t *ln32 = (int32_t *)ln.buf;
+        int64_t *ln64 = (int64_t *)ln.buf;
+        int fq = 0, fd = kind == K_MSMARCO ? 1 : 2, fn = kind == K_TREC ? 4 : (kind == K_MSMARCO ? 2 : 3);
+        int want = kind == K_TREC ? 6 : (kind == K_MSMARCO ? 3 : 4);
+        Py_ssize_t p = lo, row = row0, need = 0, tag_s = -1, tag_l = 0;
+        long long line = line0;
+        int status = ST_DONE;
+
+        Py_BEGIN_ALLOW_THREADS
+        while (p < hi) {
+            Py_ssize_t ls = p, ts[6], te[6], nextp;
+            int nt = 0;
+            if (s[p] == '#') {                       /* comment line */
+                while (p < hi && s[p] != '\n') {
+                    if (CLS[s[p]] == 3) {
+                        status = ST_REJECT;
+                        goto out;
+                    }
+                    p++;
+                }
+                p += p < hi;
+                line++;
+                continue;
+            }
+            for (;;) {
+                while (p < hi && CLS[s[p]] == 1)
+                    p++;
+                if (p >= hi || s[p] == '\n')
+                    break;
+                if (CLS[s[p]] == 3) {
+                    status = ST_REJECT;
+                    goto out;
+                }
+                {
+                    Py_ssize_t st = p;
+                    while (p < hi && CLS[s[p]] == 0)
+                        p++;
+                    if (nt < 6) {
+                        ts[nt] = st;
+                        te[nt] = p;
+                    }
+                    nt++;
+                }
+            }
+            nextp = p < hi ? p + 1 : p;
+            if (nt == 0) {                           /* blank line */
+                p = nextp;
+                line++;
+                continue;
+            }
+            if (kind == K_TREC ? nt < want : nt != want) {
+                status = ST_REJECT;
+                goto out;
+            }
+            if (row >= cap) {
+                status = ST_FULL;
+                p = ls;
+                goto out;
+            }
+            {
+                Py_ssize_t lq = te[fq] - ts[fq], ld = te[fd] - ts[fd];
+                if (lq > 8 * Wq) {
+                    status = ST_WIDE_Q;
+                    need = lq;
+                    p = ls;
+                    goto out;
+                }
+                if (ld > 8 * Wd) {
+                    status = ST_WIDE_D;
+                    need = ld;
+                    p = ls;
+                    goto out;
+                }
+                if (kind == K_TREC) {
+                    if (parse_double(s + ts[fn], te[fn] - ts[fn], &fnum[row])) {
+                        status = ST_REJECT;
+                        goto out;
+                    }
+                    tag_s = ts[5];
+                    tag_l = te[5] - ts[5];
+                } else {
+                    int64_t v;
+                    if (parse_int(s + ts[fn], te[fn] - ts[fn], &v)) {
+                        status = ST_REJECT;
+                        goto out;
+                    }
+                    if (kind == K_QRELS) {
+                        if (v < LABEL_MIN || v > LABEL_MAX) {
+                            status = ST_REJECT;
+                            goto out;
+                        }
+                        inum[row] = v;
+                    } else {
+                        if (v > 999999999999999LL || v < -999999999999999LL) {
+                            status = ST_REJECT;
+                            goto out;
+                        }
+                        fnum[row] = -(double)v;
+                    }
+                }
+                memcpy(qw + row * Wq * 8, s + ts[fq], (size_t)lq);
+                memcpy(dw + row * Wd * 8, s + ts[fd], (size_t)ld);
+                if (line32)
+                    ln32[row] = (int32_t)(line + 1);
+                else
+                    ln64[row] = line + 1;
+            }
+            row++;
+            line++;
+            p = nextp;
+        }
+    out:;
+        Py_END_ALLOW_THREADS
+        result = Py_BuildValue("innLnnn", status, p, row, line, need, tag_s, tag_l);
+    }
+done:
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&q);
+    PyBuffer_Release(&d);
+    PyBuffer_Release(&num);
+    PyBuffer_Release(&ln);
+    return result;
+}
+
+/* count_lines(data, lo, hi) -> number of b'\n' in data[lo:hi] */
+static PyObject *py_count_lines(PyObject *self, PyObject *args)
+{
+    Py_buffer b;
+    Py_ssize_t lo, hi, n = 0;
+    if (!PyArg_ParseTuple(args, "y*nn", &b, &lo, &hi))
+        return NULL;
+    if (lo < 0 || hi > b.len || lo > hi) {
+        PyBuffer_Release(&b);
+        PyErr_SetString(PyExc_ValueError, "_core.count_lines: bad range");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    {
+        const char *s = (const char *)b.buf + lo, *e = (const char *)b.buf + hi;
+        while (s < e) {
+            const char *nl = memchr(s, '\n', (size_t)(e - s));
+            if (!nl)
+                break;
+            n++;
+            s = nl + 1;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&b);
+    return PyLong_FromSsize_t(n);
+}
+
+/* ---------------------------------------------------------------- alignment */
+
+#define M1 0x9E3779B97F4A7C15ULL
+#define M2 0xC2B2AE3D27D4EB4FULL
+#define PAD_LABEL (-2147483647 - 1)
+#define UNJUDGED_LABEL (-2147483647)
+
+/* words of an id up to its last non-zero word: ids compare by their full bytes
+ * whatever the width of the array that holds them */
+static inline int nz_words(const uint64_t *w, Py_ssize_t W)
+{
+    while (W > 0 && w[W - 1] == 0)
+        W--;
+    return (int)W;
+}
+
+static inline uint64_t hash_words(uint64_t h, const uint64_t *w, int n)
+{
+    for (int i = 0; i < n; i++) {
+        h ^= w[i];
+        h *= M1;
+        h ^= h >> 29;
+    }
+    return h * M2;
+}
+
+static inline uint64_t bswap(uint64_t x) { return __builtin_bswap64(x); }
+
+/* strcmp order of two zero-padded ids of width W */
+static inline int cmp_ids(const uint64_t *a, const uint64_t *b, Py_ssize_t W)
+{
+    for (Py_ssize_t k = 0; k < W; k++) {
+        if (a[k] != b[k]) {
+            uint64_t x = bswap(a[k]), y = bswap(b[k]);
+            return x < y ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+/* qtable(qdocno, W, qcodes, table) -> None.  table: int32, a power of two
+ * at least 2 * rows + 2 entries, filled with -1 by the caller. */
+static PyObject *py_qtable(PyObject *self, PyObject *args)
+{
+    Py_buffer d, c, t;
+    Py_ssize_t W;
+    if (!PyArg_ParseTuple(args, "y*ny*w*", &d, &W, &c, &t))
+        return NULL;
+    PyObject *res = NULL;
+    Py_ssize_t m = c.len / 4, size = t.len / 4;
+    if (W < 1 || d.len != m * W * 8 || size < 2 * m + 2 || (size & (size - 1))) {
+        PyErr_SetString(PyExc_ValueError, "_core.qtable: bad arguments");
+        goto done;
+    }
+    {
+        const uint64_t *w = (const uint64_t *)d.buf;
+        const int32_t *codes = (const int32_t *)c.buf;
+        int32_t *tab = (int32_t *)t.buf;
+        uint64_t mask = (uint64_t)size - 1;
+        int shift = 64;
+        while (((uint64_t)1 << (64 - shift)) < (uint64_t)size)
+            shift--;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < m; i++) {
+            const uint64_t *wi = w + i * W;
+            uint64_t h = hash_words(((uint64_t)codes[i] + 1) * M2, wi, nz_words(wi, W));
+            uint64_t k = h >> shift;
+            while (tab[k] != -1)
+                k = (k + 1) & mask;
+            tab[k] = (int32_t)i;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    Py_INCREF(Py_None);
+    res = Py_None;
+done:
+    PyBuffer_Release(&d);
+    PyBuffer_Release(&c);
+    PyBuffer_Release(&t);
+    return res;
+}
+
+typedef struct {
+    const uint64_t *w;
+    const double *score;
+    Py_ssize_t W;
+    int tie; /* 0 trec (docno descending), 1 docno ascending, 2 input order */
+} SortCtx;
+
+static int cmp_rows(const void *pa, const void *pb, void *vctx)
+{
+    const SortCtx *c = (const SortCtx *)vctx;
+    int32_t i = *(const int32_t *)pa, j = *(const int32_t *)pb;
+    double si = c->score[i], sj = c->score[j];
+    int r;
+    if (si > sj)
+        return -1;
+    if (si < sj)
+        return 1;
+    if (c->tie == 2)
+        return (i > j) - (i < j);
+    r = cmp_ids(c->w + (Py_ssize_t)i * c->W, c->w + (Py_ssize_t)j * c->W, c->W);
+    if (r == 0)
+        r = (i > j) - (i < j);
+    else if (c->tie == 0)
+        r = -r;
+    return r;
+}
+
+/* align_run(docno, W, score, codes, local2eval, local2q, qdocno, Wq, qcodes,
+ *           qlabels, table, tie, depth, out_lab, seg_start, kept, nrows)
+ *   -> 0 ok, -1 declined (a duplicate docno in a topic: the caller's Python
+ *      path produces the error), -2 out of memory
+ * Per local topic l (rows in file order): duplicate check, then for topics
+ * with local2eval[l] >= 0 the ranking (score descending, then the tie rule),
+ * cut at depth (0: none), qrels labels (UNJUDGED when absent or negative),
+ * judged-only filter; the labels go to out_lab[seg_start[l] : seg_start[l] +
+ * kept[l]].  nrows[l]: rows of topic l in the run. */
+static PyObject *py_align_run(PyObject *self, PyObject *args)
+{
+    Py_buffer bd, bs, bc, bl2e, bl2q, bqd, bqc, bql, bt, bo, bseg, bkept, bnrows;
+    Py_ssize_t W, Wq;
+    int tie, judged_only;
+    long long depth;
+    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*ny*y*y*iiLw*w*w*w*", &bd, &W, &bs, &bc, &bl2e,
+                          &bl2q, &bqd, &Wq, &bqc, &bql, &bt, &tie, &judged_only, &depth, &bo,
+                          &bseg, &bkept, &bnrows))
+        return NULL;
+    PyObject *res = NULL;
+    Py_ssize_t n = bs.len / 8, L = bl2e.len / 4, m = bqc.len / 4, size = bt.len / 4;
+    int rc = 0;
+    if (W < 1 || Wq < 1 || bd.len != n * W * 8 || bc.len != n * 4 || bl2q.len != L * 4 ||
+        bqd.len != m * Wq * 8 || bql.len != m * 8 || bo.len != n * 4 || bseg.len != L * 8 ||
+        bkept.len != L * 8 || bnrows.len != L * 8 || size < 1 || (size & (size - 1)) ||
+        n >= 0x7fffffff || tie < 0 || tie > 2) {
+        PyErr_SetString(PyExc_ValueError, "_core.align_run: bad arguments");
+        goto done;
+    }
+    {
+        const uint64_t *w = (const uint64_t *)bd.buf, *qw = (const uint64_t *)bqd.buf;
+        const double *score = (const double *)bs.buf;
+        const int32_t *codes = (const int32_t *)bc.buf, *l2e = (const int32_t *)bl2e.buf,
+                      *l2q = (const int32_t *)bl2q.buf, *qcodes = (const int32_t *)bqc.buf,
+                      *tab = (const int32_t *)bt.buf;
+        const int64_t *qlab = (const int64_t *)bql.buf;
+        int32_t *out = (int32_t *)bo.buf;
+        int64_t *seg = (int64_t *)bseg.buf, *kept = (int64_t *)bkept.buf,
+                *nrows = (int64_t *)bnrows.buf;
+        int64_t *first = NULL, *last = NULL;
+        int32_t *perm = NULL, *set = NULL, *idx = NULL;
+        Py_ssize_t maxseg = 0;
+        uint64_t tmask = (uint64_t)size - 1;
+        int tshift = 64;
+        while (((uint64_t)1 << (64 - tshift)) < (uint64_t)size)
+            tshift--;
+        Py_BEGIN_ALLOW_THREADS
+        first = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
+        last = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
+        if (!first || !last) {
+            rc = -2;
+            goto out;
+        }
+        for (Py_ssize_t l = 0; l < L; l++) {
+            nrows[l] = 0;
+            first[l] = -1;
+            last[l] = -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int32_t l = codes[i];
+            if (l < 0 || l >= L) {
+                rc = -1;
+                goto out;
+            }
+            if (first[l] < 0)
+                first[l] = i;
+            last[l] = i;
+            nrows[l]++;
+        }
+        {
+            int grouped = 1;
+            int64_t pos = 0;
+            for (Py_ssize_t l = 0; l < L; l++) {
+                if (nrows[l] && last[l] - first[l] + 1 != nrows[l])
+                    grouped = 0;
+                if (nrows[l] > maxseg)
+                    maxseg = nrows[l];
+            }
+            if (grouped) {
+                for (Py_ssize_t l = 0; l < L; l++)
+                    seg[l] = nrows[l] ? first[l] : 0;
+            } else {
+                /* counting sort of the rows by topic, file order within a topic */
+                perm = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
+                if (!perm) {
+                    rc = -2;
+                    goto out;
+                }
+                for (Py_ssize_t l = 0; l < L; l++) {
+                    seg[l] = pos;
+                    first[l] = pos;
+                    pos += nrows[l];
+                }
+                for (Py_ssize_t i = 0; i < n; i++)
+                    perm[first[codes[i]]++] = (int32_t)i;
+            }
+        }
+        {
+            Py_ssize_t hs = 16;
+            while (hs < 2 * maxseg + 2)
+                hs <<= 1;
+            set = malloc(sizeof(int32_t) * (size_t)hs);
+            idx = malloc(sizeof(int32_t) * (size_t)(maxseg ? maxseg : 1));
+            if (!set || !idx) {
+                rc = -2;
+                goto out;
+            }
+            SortCtx ctx = {w, score, W, tie};
+            for (Py_ssize_t l = 0; l < L && rc == 0; l++) {
+                Py_ssize_t c = nrows[l], s0 = seg[l];
+                kept[l] = 0;
+                if (!c)
+                    continue;
+                for (Py_ssize_t k = 0; k < c; k++)
+                    idx[k] = perm ? perm[s0 + k] : (int32_t)(s0 + k);
+                /* duplicate docnos within the topic */
+                Py_ssize_t hm = 16;
+                while (hm < 2 * c + 2)
+                    hm <<= 1;
+                int sh = 64;
+                while (((Py_ssize_t)1 << (64 - sh)) < hm)
+                    sh--;
+                memset(set, 0xff, sizeof(int32_t) * (size_t)hm);
+                for (Py_ssize_t k = 0; k < c; k++) {
+                    const uint64_t *wi = w + (Py_ssize_t)idx[k] * W;
+                    int nz = nz_words(wi, W);
+                    uint64_t h = hash_words(M2, wi, nz) >> sh;
+                    while (set[h] != -1) {
+                        const uint64_t *wj = w + (Py_ssize_t)set[h] * W;
+                        if (memcmp(wi, wj, (size_t)W * 8) == 0) {
+                            rc = -1;
+                            goto out;
+                        }
+                        h = (h + 1) & (uint64_t)(hm - 1);
+                    }
+                    set[h] = idx[k];
+                }
+                if (l2e[l] < 0)
+                    continue;
+                /* ranking: sort only when the file order is not already it */
+                for (Py_ssize_t k = 1; k < c; k++) {
+                    if (cmp_rows(&idx[k - 1], &idx[k], &ctx) > 0) {
+                        qsort_r(idx, (size_t)c, sizeof(int32_t), cmp_rows, &ctx);
+                        break;
+                    }
+                }
+                Py_ssize_t cut = c;
+                if (depth > 0 && cut > depth)
+                    cut = (Py_ssize_t)depth;
+                int32_t qc = l2q[l];
+                Py_ssize_t o = 0;
+                for (Py_ssize_t k = 0; k < cut; k++) {
+                    int32_t lab = UNJUDGED_LABEL;
+                    if (qc >= 0) {
+                        const uint64_t *wi = w + (Py_ssize_t)idx[k] * W;
+                        int nz = nz_words(wi, W);
+                        uint64_t h = hash_words(((uint64_t)qc + 1) * M2, wi, nz) >> tshift;
+                        for (;;) {
+                            int32_t cand = tab[h];
+                            if (cand < 0)
+                                break;
+                            if (qcodes[cand] == qc) {
+                                const uint64_t *wq = qw + (Py_ssize_t)cand * Wq;
+                                if (nz_words(wq, Wq) == nz &&
+                                    memcmp(wq, wi, (size_t)nz * 8) == 0) {
+                                    lab = (int32_t)qlab[cand];
+                                    if (lab < 0)
+                                        lab = UNJUDGED_LABEL;
+                                    break;
+                                }
+                            }
+                            h = (h + 1) & tmask;
+                        }
+                    }
+                    if (judged_only && lab == UNJUDGED_LABEL)
+                        continue;
+                    out[s0 + o++] = lab;
+                }
+                kept[l] = o;
+            }
+        }
+    out:
+        free(first);
+        free(last);
+        free(perm);
+        free(set);
+        free(idx);
+        Py_END_ALLOW_THREADS
+    }
+    if (rc == -2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    res = PyLong_FromLong(rc);
+done:
+    PyBuffer_Release(&bd);
+    PyBuffer_Release(&bs);
+    PyBuffer_Release(&bc);
+    PyBuffer_Release(&bl2e);
+    PyBuffer_Release(&bl2q);
+    PyBuffer_Release(&bqd);
+    PyBuffer_Release(&bqc);
+    PyBuffer_Release(&bql);
+    PyBuffer_Release(&bt);
+    PyBuffer_Release(&bo);
+    PyBuffer_Release(&bseg);
+    PyBuffer_Release(&bkept);
+    PyBuffer_Release(&bnrows);
+    return res;
+}
+
+/* fill(labels, D, out_lab, seg_start, kept, local2eval): labels (T, D) int32
+ * rows of one run, filled with PAD by the caller. */
+static PyObject *py_fill(PyObject *self, PyObject *args)
+{
+    Py_buffer bl, bo, bseg, bkept, bl2e;
+    Py_ssize_t D;
+    if (!PyArg_ParseTuple(args, "w*ny*y*y*y*", &bl, &D, &bo, &bseg, &bkept, &bl2e))
+        return NULL;
+    PyObject *res = NULL;
+    Py_ssize_t L = bl2e.len / 4, T = D ? bl.len / 4 / D : 0, n = bo.len / 4;
+    if (D < 1 || bseg.len != L * 8 || bkept.len != L * 8 || bl.len != T * D * 4) {
+        PyErr_SetString(PyExc_ValueError, "_core.fill: bad arguments");
+        goto done;
+    }
+    {
+        int32_t *lab = (int32_t *)bl.buf;
+        const int32_t *o = (const int32_t *)bo.buf, *l2e = (const int32_t *)bl2e.buf;
+        const int64_t *seg = (const int64_t *)bseg.buf, *kept = (const int64_t *)bkept.buf;
+        for (Py_ssize_t l = 0; l < L; l++) {
+            int32_t t = l2e[l];
+            if (t < 0 || !kept[l])
+                continue;
+            if (t >= T || kept[l] > D || seg[l] + kept[l] > n) {
+                PyErr_SetString(PyExc_ValueError, "_core.fill: out of range");
+                goto done;
+            }
+            memcpy(lab + (Py_ssize_t)t * D, o + seg[l], sizeof(int32_t) * (size_t)kept[l]);
+        }
+    }
+    Py_INCREF(Py_None);
+    res = Py_None;
+done:
+    PyBuffer_Release(&bl);
+    PyBuffer_Release(&bo);
+    PyBuffer_Release(&bseg);
+    PyBuffer_Release(&bkept);
+    PyBuffer_Release(&bl2e);
+    return res;
+}
+
+static PyMethodDef methods[] = {
+    {"parse", py_parse, METH_VARARGS, "Parse whole lines into preallocated arrays."},
+    {"count_lines", py_count_lines, METH_VARARGS, "Count newlines in a byte range."},
+    {"qtable", py_qtable, METH_VARARGS, "Build the qrels (topic, docno) hash table."},
+    {"align_run", py_align_run, METH_VARARGS, "Align one run to the qrels."},
+    {"fill", py_fill, METH_VARARGS, "Copy aligned labels into a (T, D) matrix."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
+                                    "ipsoeval's compiled reading and alignment core.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    init_classes();
+    return PyModule_Create(&module);
+}
