@@ -22,6 +22,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* byte classes: 0 token byte, 1 blank (space, tab, CR), 2 newline, 3 other control */
 static unsigned char CLS[256];
@@ -131,6 +134,58 @@ static int parse_int(const unsigned char *s, Py_ssize_t n, int64_t *out)
     return 0;
 }
 
+#if defined(__SSE2__)
+/* One line of at most 63 bytes starting at L (with 64 readable bytes):
+ * returns its length n and, in *sep, a bit per byte <= 32 up to and
+ * including the newline at n; -1 when it holds a control byte other than
+ * tab/CR, -2 when the line is longer (the scalar loop then serves). */
+static inline int scan_line(const unsigned char *L, uint64_t *sep)
+{
+    const __m128i c32 = _mm_set1_epi8(32), c31 = _mm_set1_epi8(31),
+                  cnl = _mm_set1_epi8('\n'), c9 = _mm_set1_epi8('\t'), c13 = _mm_set1_epi8('\r');
+    uint64_t sp = 0, ctl = 0, nl = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(L + 16 * k));
+        uint64_t s = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, c32), x));
+        uint64_t lo = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, c31), x));
+        uint64_t ok = (uint16_t)_mm_movemask_epi8(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, c9), _mm_cmpeq_epi8(x, c13)),
+                         _mm_cmpeq_epi8(x, cnl)));
+        uint64_t n = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, cnl));
+        sp |= s << (16 * k);
+        ctl |= (lo & ~ok) << (16 * k);
+        nl |= n << (16 * k);
+        if (n)
+            break;
+    }
+    if (!nl || (nl & ((uint64_t)1 << 63)))
+        return -2;
+    {
+        int n = __builtin_ctzll(nl);
+        uint64_t upto = ((uint64_t)1 << (n + 1)) - 1;     /* bytes 0..n */
+        if (ctl & upto)
+            return -1;
+        *sep = sp & upto;
+        return n;
+    }
+}
+#endif
+
+/* copy an id into its zeroed row: one masked 8-byte store when it is short */
+static inline void put_id(unsigned char *dst, const unsigned char *src, Py_ssize_t len,
+                          const unsigned char *lim)
+{
+    if (len <= 8 && src + 8 <= lim) {
+        uint64_t v;
+        memcpy(&v, src, 8);
+        if (len < 8)
+            v &= ((uint64_t)1 << (8 * len)) - 1;
+        memcpy(dst, &v, 8);
+    } else {
+        memcpy(dst, src, (size_t)len);
+    }
+}
+
 enum { K_TREC = 0, K_MSMARCO = 1, K_QRELS = 2 };
 enum { ST_DONE = 0, ST_FULL = 1, ST_WIDE_Q = 2, ST_WIDE_D = 3, ST_REJECT = -1 };
 
@@ -176,42 +231,98 @@ static PyObject *py_parse(PyObject *self, PyObject *args)
         int status = ST_DONE;
 
         Py_BEGIN_ALLOW_THREADS
+        const unsigned char *limit = s + b.len;
+        unsigned char lastline[1024 + 8];
         while (p < hi) {
-            Py_ssize_t ls = p, ts[6], te[6], nextp;
+            /* L[0:n] is the line; L[n] is a byte <= 32 (its newline, or the
+             * newline added to a copy of an unterminated last line), so the
+             * token loops need no bound checks */
+            const unsigned char *L, *lim, *nl;
+            Py_ssize_t n, nextp, ts[6], te[6], q = 0;
             int nt = 0;
-            if (s[p] == '#') {                       /* comment line */
-                while (p < hi && s[p] != '\n') {
-                    if (CLS[s[p]] == 3) {
+#if defined(__SSE2__)
+            if (hi - p >= 64) {
+                uint64_t sep;
+                int k = scan_line(s + p, &sep);
+                if (k == -1) {
+                    status = ST_REJECT;
+                    goto out;
+                }
+                if (k >= 0) {
+                    L = s + p;
+                    n = k;
+                    nextp = p + n + 1;
+                    lim = limit;
+                    if (L[0] == '#') {                   /* comment line */
+                        p = nextp;
+                        line++;
+                        continue;
+                    }
+                    {
+                        uint64_t starts = ~sep & ((sep << 1) | 1);
+                        uint64_t ends = sep & ~(sep << 1) & ~(uint64_t)1;
+                        starts &= ((uint64_t)1 << n) - 1;
+                        nt = __builtin_popcountll(starts);
+                        for (int j = 0; j < nt && j < 6; j++) {
+                            ts[j] = __builtin_ctzll(starts);
+                            te[j] = __builtin_ctzll(ends);
+                            starts &= starts - 1;
+                            ends &= ends - 1;
+                        }
+                    }
+                    goto tokens;
+                }
+            }
+#endif
+            nl = memchr(s + p, '\n', (size_t)(hi - p));
+            if (nl) {
+                L = s + p;
+                n = nl - L;
+                nextp = p + n + 1;
+                lim = limit;
+            } else {
+                n = hi - p;
+                if (n > 1024) {
+                    status = ST_REJECT;
+                    goto out;
+                }
+                memcpy(lastline, s + p, (size_t)n);
+                memset(lastline + n, '\n', 8);
+                L = lastline;
+                nextp = hi;
+                lim = lastline + sizeof(lastline);
+            }
+            if (L[0] == '#') {                       /* comment line */
+                for (Py_ssize_t k = 0; k < n; k++)
+                    if (CLS[L[k]] == 3) {
                         status = ST_REJECT;
                         goto out;
                     }
-                    p++;
-                }
-                p += p < hi;
+                p = nextp;
                 line++;
                 continue;
             }
             for (;;) {
-                while (p < hi && CLS[s[p]] == 1)
-                    p++;
-                if (p >= hi || s[p] == '\n')
+                while (L[q] == ' ' || L[q] == '\t' || L[q] == '\r')
+                    q++;
+                if (q >= n)
                     break;
-                if (CLS[s[p]] == 3) {
+                if (L[q] < 32) {                     /* a control byte: not text */
                     status = ST_REJECT;
                     goto out;
                 }
                 {
-                    Py_ssize_t st = p;
-                    while (p < hi && CLS[s[p]] == 0)
-                        p++;
+                    Py_ssize_t st = q;
+                    while (L[q] > 32)
+                        q++;
                     if (nt < 6) {
                         ts[nt] = st;
-                        te[nt] = p;
+                        te[nt] = q;
                     }
                     nt++;
                 }
             }
-            nextp = p < hi ? p + 1 : p;
+        tokens:
             if (nt == 0) {                           /* blank line */
                 p = nextp;
                 line++;
@@ -223,7 +334,6 @@ static PyObject *py_parse(PyObject *self, PyObject *args)
             }
             if (row >= cap) {
                 status = ST_FULL;
-                p = ls;
                 goto out;
             }
             {
@@ -231,25 +341,23 @@ static PyObject *py_parse(PyObject *self, PyObject *args)
                 if (lq > 8 * Wq) {
                     status = ST_WIDE_Q;
                     need = lq;
-                    p = ls;
                     goto out;
                 }
                 if (ld > 8 * Wd) {
                     status = ST_WIDE_D;
                     need = ld;
-                    p = ls;
                     goto out;
                 }
                 if (kind == K_TREC) {
-                    if (parse_double(s + ts[fn], te[fn] - ts[fn], &fnum[row])) {
+                    if (parse_double(L + ts[fn], te[fn] - ts[fn], &fnum[row])) {
                         status = ST_REJECT;
                         goto out;
                     }
-                    tag_s = ts[5];
+                    tag_s = p + ts[5];
                     tag_l = te[5] - ts[5];
                 } else {
                     int64_t v;
-                    if (parse_int(s + ts[fn], te[fn] - ts[fn], &v)) {
+                    if (parse_int(L + ts[fn], te[fn] - ts[fn], &v)) {
                         status = ST_REJECT;
                         goto out;
                     }
@@ -267,8 +375,8 @@ static PyObject *py_parse(PyObject *self, PyObject *args)
                         fnum[row] = -(double)v;
                     }
                 }
-                memcpy(qw + row * Wq * 8, s + ts[fq], (size_t)lq);
-                memcpy(dw + row * Wd * 8, s + ts[fd], (size_t)ld);
+                put_id(qw + row * Wq * 8, L + ts[fq], lq, lim);
+                put_id(dw + row * Wd * 8, L + ts[fd], ld, lim);
                 if (line32)
                     ln32[row] = (int32_t)(line + 1);
                 else
@@ -443,9 +551,10 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
     Py_ssize_t W, Wq;
     int tie, judged_only;
     long long depth;
-    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*ny*y*y*iiLw*w*w*w*", &bd, &W, &bs, &bc, &bl2e,
-                          &bl2q, &bqd, &Wq, &bqc, &bql, &bt, &tie, &judged_only, &depth, &bo,
-                          &bseg, &bkept, &bnrows))
+    Py_buffer bqo, bqs;
+    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*ny*y*y*y*y*iiLw*w*w*w*", &bd, &W, &bs, &bc, &bl2e,
+                          &bl2q, &bqd, &Wq, &bqc, &bql, &bqo, &bqs, &bt, &tie, &judged_only,
+                          &depth, &bo, &bseg, &bkept, &bnrows))
         return NULL;
     PyObject *res = NULL;
     Py_ssize_t n = bs.len / 8, L = bl2e.len / 4, m = bqc.len / 4, size = bt.len / 4;
@@ -453,7 +562,8 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
     if (W < 1 || Wq < 1 || bd.len != n * W * 8 || bc.len != n * 4 || bl2q.len != L * 4 ||
         bqd.len != m * Wq * 8 || bql.len != m * 8 || bo.len != n * 4 || bseg.len != L * 8 ||
         bkept.len != L * 8 || bnrows.len != L * 8 || size < 1 || (size & (size - 1)) ||
-        n >= 0x7fffffff || tie < 0 || tie > 2) {
+        n >= 0x7fffffff || tie < 0 || tie > 2 || bqo.len != m * 4 || bqs.len % 8 ||
+        bqs.len < 16) {
         PyErr_SetString(PyExc_ValueError, "_core.align_run: bad arguments");
         goto done;
     }
@@ -463,7 +573,9 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
         const int32_t *codes = (const int32_t *)bc.buf, *l2e = (const int32_t *)bl2e.buf,
                       *l2q = (const int32_t *)bl2q.buf, *qcodes = (const int32_t *)bqc.buf,
                       *tab = (const int32_t *)bt.buf;
-        const int64_t *qlab = (const int64_t *)bql.buf;
+        const int64_t *qlab = (const int64_t *)bql.buf, *qstart = (const int64_t *)bqs.buf;
+        const int32_t *qorder = (const int32_t *)bqo.buf;
+        Py_ssize_t Q = bqs.len / 8 - 1;
         int32_t *out = (int32_t *)bo.buf;
         int64_t *seg = (int64_t *)bseg.buf, *kept = (int64_t *)bkept.buf,
                 *nrows = (int64_t *)bnrows.buf;
@@ -486,6 +598,11 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
             first[l] = -1;
             last[l] = -1;
         }
+        for (Py_ssize_t l = 0; l < L; l++)
+            if (l2q[l] >= Q || l2q[l] < -1) {
+                rc = -1;
+                goto out;
+            }
         for (Py_ssize_t i = 0; i < n; i++) {
             int32_t l = codes[i];
             if (l < 0 || l >= L) {
@@ -557,7 +674,7 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                     uint64_t h = hash_words(M2, wi, nz) >> sh;
                     while (set[h] != -1) {
                         const uint64_t *wj = w + (Py_ssize_t)set[h] * W;
-                        if (memcmp(wi, wj, (size_t)W * 8) == 0) {
+                        if (W == 1 ? wi[0] == wj[0] : memcmp(wi, wj, (size_t)W * 8) == 0) {
                             rc = -1;
                             goto out;
                         }
@@ -567,11 +684,33 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                 }
                 if (l2e[l] < 0)
                     continue;
-                /* ranking: sort only when the file order is not already it */
-                for (Py_ssize_t k = 1; k < c; k++) {
-                    if (cmp_rows(&idx[k - 1], &idx[k], &ctx) > 0) {
+                /* ranking: the usual run is already in score order, with at most
+                 * the ties to order; otherwise one sort of the topic */
+                {
+                    int by_score = 1;
+                    for (Py_ssize_t k = 1; k < c; k++)
+                        if (score[idx[k - 1]] < score[idx[k]]) {
+                            by_score = 0;
+                            break;
+                        }
+                    if (!by_score) {
                         qsort_r(idx, (size_t)c, sizeof(int32_t), cmp_rows, &ctx);
-                        break;
+                    } else if (tie != 2) {
+                        Py_ssize_t a = 0;
+                        while (a < c) {
+                            Py_ssize_t e = a + 1;
+                            while (e < c && score[idx[e]] == score[idx[a]])
+                                e++;
+                            if (e - a > 1) {
+                                for (Py_ssize_t k = a + 1; k < e; k++)
+                                    if (cmp_rows(&idx[k - 1], &idx[k], &ctx) > 0) {
+                                        qsort_r(idx + a, (size_t)(e - a), sizeof(int32_t),
+                                                cmp_rows, &ctx);
+                                        break;
+                                    }
+                            }
+                            a = e;
+                        }
                     }
                 }
                 Py_ssize_t cut = c;
@@ -579,9 +718,23 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                     cut = (Py_ssize_t)depth;
                 int32_t qc = l2q[l];
                 Py_ssize_t o = 0;
+                /* a topic with few judgments: compare with each (no table probe) */
+                int64_t q0 = qc >= 0 ? qstart[qc] : 0, q1 = qc >= 0 ? qstart[qc + 1] : 0;
+                int few = q1 - q0 <= 8 && Wq == 1;
                 for (Py_ssize_t k = 0; k < cut; k++) {
                     int32_t lab = UNJUDGED_LABEL;
-                    if (qc >= 0) {
+                    if (few) {
+                        const uint64_t *wi = w + (Py_ssize_t)idx[k] * W;
+                        if (nz_words(wi, W) <= 1) {
+                            for (int64_t j = q0; j < q1; j++)
+                                if (qw[qorder[j]] == wi[0]) {
+                                    lab = (int32_t)qlab[qorder[j]];
+                                    if (lab < 0)
+                                        lab = UNJUDGED_LABEL;
+                                    break;
+                                }
+                        }
+                    } else if (qc >= 0) {
                         const uint64_t *wi = w + (Py_ssize_t)idx[k] * W;
                         int nz = nz_words(wi, W);
                         uint64_t h = hash_words(((uint64_t)qc + 1) * M2, wi, nz) >> tshift;
@@ -591,8 +744,9 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                                 break;
                             if (qcodes[cand] == qc) {
                                 const uint64_t *wq = qw + (Py_ssize_t)cand * Wq;
-                                if (nz_words(wq, Wq) == nz &&
-                                    memcmp(wq, wi, (size_t)nz * 8) == 0) {
+                                if (Wq == 1 && nz == 1 ? wq[0] == wi[0]
+                                    : (nz_words(wq, Wq) == nz &&
+                                       memcmp(wq, wi, (size_t)nz * 8) == 0)) {
                                     lab = (int32_t)qlab[cand];
                                     if (lab < 0)
                                         lab = UNJUDGED_LABEL;
@@ -632,6 +786,8 @@ done:
     PyBuffer_Release(&bqc);
     PyBuffer_Release(&bql);
     PyBuffer_Release(&bt);
+    PyBuffer_Release(&bqo);
+    PyBuffer_Release(&bqs);
     PyBuffer_Release(&bo);
     PyBuffer_Release(&bseg);
     PyBuffer_Release(&bkept);

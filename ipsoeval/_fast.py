@@ -23,7 +23,7 @@ try:
 except ImportError:  # built without a C compiler: the Python path serves
     _core = None
 
-CHUNK = 1 << 26          # bytes parsed per call on a mapped file (then dropped from memory)
+CHUNK = 1 << 24          # bytes parsed per call on a mapped file (then dropped from memory)
 _KIND = {"trec": 0, "msmarco": 1, "qrels": 2}
 _TIE = {"trec": 0, "docno-asc": 1, "input": 2}
 
@@ -138,8 +138,12 @@ def _read(path: str, kind_of, data: bytes | None):
     try:
         if hasattr(mmap, "MADV_SEQUENTIAL"):
             mm.madvise(mmap.MADV_SEQUENTIAL)
-        kind = _KIND[kind_of(mm[:65536])]
-        t = _Table(_core.count_lines(mm, 0, size) + 1, kind)
+        head = mm[: 1 << 20]
+        kind = _KIND[kind_of(head[:65536])]
+        # rows from the first MiB's line length, generously: pages never written
+        # cost no memory, and a short estimate grows in place
+        per_line = max(len(head) / (_core.count_lines(head, 0, len(head)) + 1), 1.0)
+        t = _Table(int(size / per_line * 1.25) + 1024, kind)
         lo = 0
         while lo < size:
             hi = size if size - lo <= CHUNK else mm.rfind(b"\n", lo, lo + CHUNK) + 1
@@ -233,7 +237,9 @@ def qrels_table(qi):
         qdoc = np.ascontiguousarray(q.docno, dtype=np.uint64)
         codes = np.ascontiguousarray(qi.codes, dtype=np.int32)
         _core.qtable(qdoc, qdoc.shape[1], codes, tab)
-        tab = (tab, qdoc, codes, np.ascontiguousarray(q.label, dtype=np.int64))
+        order = np.argsort(codes, kind="stable").astype(np.int32)    # rows by topic
+        start = np.searchsorted(codes[order], np.arange(len(qi.topic_names) + 1)).astype(np.int64)
+        tab = (tab, qdoc, codes, np.ascontiguousarray(q.label, dtype=np.int64), order, start)
         qi._core_table = tab
     return tab
 
@@ -245,7 +251,7 @@ def align_run(qi, run, names, codes, t_index, q_pos, T, *, tie_break, judged_onl
     n = len(codes)
     if n >= 2**31 - 1 or run.docno.ndim != 2 or run.docno.shape[1] < 1:
         return None
-    tab, qdoc, qcodes, qlab = qrels_table(qi)
+    tab, qdoc, qcodes, qlab, qorder, qstart = qrels_table(qi)
     local = np.array([t_index.get(nm, -1) for nm in names], dtype=np.int32)
     l2q = np.array([q_pos.get(nm, -1) for nm in names], dtype=np.int32)
     L = len(names)
@@ -256,7 +262,7 @@ def align_run(qi, run, names, codes, t_index, q_pos, T, *, tie_break, judged_onl
     kept = np.zeros(L, np.int64)
     nrows = np.zeros(L, np.int64)
     rc = _core.align_run(docno, docno.shape[1], score, np.ascontiguousarray(codes, np.int32),
-                         local, l2q, qdoc, qdoc.shape[1], qcodes, qlab, tab,
+                         local, l2q, qdoc, qdoc.shape[1], qcodes, qlab, qorder, qstart, tab,
                          _TIE[tie_break], int(bool(judged_only)), int(depth or 0),
                          out, seg, kept, nrows)
     if rc != 0:

@@ -69,6 +69,8 @@ def table_bytes(draw, width):
     text = "".join(lines)
     if text and draw(st.booleans()):
         text = text.rstrip("\n")
+    elif draw(st.booleans()):
+        text += "\n" * 64          # every line 64+ bytes from the end: the SIMD line scan
     return text.encode("utf-8")
 
 
@@ -83,7 +85,8 @@ def valid_run(draw):
             s = draw(st.sampled_from(["1", "2", "2.5", "-1", "0", "1e1", "3.25"]))
             rows.append(f"{t} Q0 {d} 0 {s} tag")
     order = draw(st.permutations(range(len(rows))))
-    return ("\n".join(rows[i] for i in order) + "\n").encode()
+    pad = "\n" * draw(st.sampled_from([0, 64]))
+    return ("\n".join(rows[i] for i in order) + "\n" + pad).encode()
 
 
 def _write(tmp_path, data, name):
