@@ -262,10 +262,12 @@ static PyObject *py_parse(PyObject *self, PyObject *args)
                         uint64_t starts = ~sep & ((sep << 1) | 1);
                         uint64_t ends = sep & ~(sep << 1) & ~(uint64_t)1;
                         starts &= ((uint64_t)1 << n) - 1;
-                        nt = __builtin_popcountll(starts);
-                        for (int j = 0; j < nt && j < 6; j++) {
-                            ts[j] = __builtin_ctzll(starts);
-                            te[j] = __builtin_ctzll(ends);
+                        while (starts) {
+                            if (nt < 6) {
+                                ts[nt] = __builtin_ctzll(starts);
+                                te[nt] = __builtin_ctzll(ends);
+                            }
+                            nt++;
                             starts &= starts - 1;
                             ends &= ends - 1;
                         }
@@ -453,6 +455,14 @@ static inline uint64_t hash_words(uint64_t h, const uint64_t *w, int n)
     return h * M2;
 }
 
+static inline int same_words(const uint64_t *a, const uint64_t *b, Py_ssize_t n)
+{
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (a[k] != b[k])
+            return 0;
+    return 1;
+}
+
 static inline uint64_t bswap(uint64_t x) { return __builtin_bswap64(x); }
 
 /* strcmp order of two zero-padded ids of width W */
@@ -492,8 +502,8 @@ static PyObject *py_qtable(PyObject *self, PyObject *args)
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t i = 0; i < m; i++) {
             const uint64_t *wi = w + i * W;
-            uint64_t h = hash_words(((uint64_t)codes[i] + 1) * M2, wi, nz_words(wi, W));
-            uint64_t k = h >> shift;
+            uint64_t hw = hash_words(M2, wi, nz_words(wi, W));
+            uint64_t k = ((hw ^ (((uint64_t)codes[i] + 1) * M1)) * M2) >> shift;
             while (tab[k] != -1)
                 k = (k + 1) & mask;
             tab[k] = (int32_t)i;
@@ -512,6 +522,7 @@ done:
 typedef struct {
     const uint64_t *w;
     const double *score;
+    const int32_t *idx;  /* position in the topic (file order) -> row */
     Py_ssize_t W;
     int tie; /* 0 trec (docno descending), 1 docno ascending, 2 input order */
 } SortCtx;
@@ -519,7 +530,7 @@ typedef struct {
 static int cmp_rows(const void *pa, const void *pb, void *vctx)
 {
     const SortCtx *c = (const SortCtx *)vctx;
-    int32_t i = *(const int32_t *)pa, j = *(const int32_t *)pb;
+    int32_t i = c->idx[*(const int32_t *)pa], j = c->idx[*(const int32_t *)pb];
     double si = c->score[i], sj = c->score[j];
     int r;
     if (si > sj)
@@ -580,7 +591,7 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
         int64_t *seg = (int64_t *)bseg.buf, *kept = (int64_t *)bkept.buf,
                 *nrows = (int64_t *)bnrows.buf;
         int64_t *first = NULL, *last = NULL;
-        int32_t *perm = NULL, *set = NULL, *idx = NULL;
+        int32_t *perm = NULL, *set = NULL, *idx = NULL, *ord = NULL, *labk = NULL;
         Py_ssize_t maxseg = 0;
         uint64_t tmask = (uint64_t)size - 1;
         int tshift = 64;
@@ -648,19 +659,25 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                 hs <<= 1;
             set = malloc(sizeof(int32_t) * (size_t)hs);
             idx = malloc(sizeof(int32_t) * (size_t)(maxseg ? maxseg : 1));
-            if (!set || !idx) {
+            ord = malloc(sizeof(int32_t) * (size_t)(maxseg ? maxseg : 1));
+            labk = malloc(sizeof(int32_t) * (size_t)(maxseg ? maxseg : 1));
+            if (!set || !idx || !ord || !labk) {
                 rc = -2;
                 goto out;
             }
-            SortCtx ctx = {w, score, W, tie};
+            SortCtx ctx = {w, score, idx, W, tie};
             for (Py_ssize_t l = 0; l < L && rc == 0; l++) {
                 Py_ssize_t c = nrows[l], s0 = seg[l];
+                int32_t qc = l2q[l];
+                int64_t q0 = qc >= 0 ? qstart[qc] : 0, q1 = qc >= 0 ? qstart[qc + 1] : 0;
+                /* a topic with few judgments: compare with each (no table probe) */
+                int few = q1 - q0 <= 8 && Wq == 1;
+                int judge = l2e[l] >= 0 && qc >= 0;
                 kept[l] = 0;
                 if (!c)
                     continue;
                 for (Py_ssize_t k = 0; k < c; k++)
                     idx[k] = perm ? perm[s0 + k] : (int32_t)(s0 + k);
-                /* duplicate docnos within the topic */
                 Py_ssize_t hm = 16;
                 while (hm < 2 * c + 2)
                     hm <<= 1;
@@ -668,22 +685,53 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                 while (((Py_ssize_t)1 << (64 - sh)) < hm)
                     sh--;
                 memset(set, 0xff, sizeof(int32_t) * (size_t)hm);
+                /* one pass in file order: duplicate check (every topic) and the
+                 * qrels label of each row (evaluated topics) from one hash */
                 for (Py_ssize_t k = 0; k < c; k++) {
                     const uint64_t *wi = w + (Py_ssize_t)idx[k] * W;
                     int nz = nz_words(wi, W);
-                    uint64_t h = hash_words(M2, wi, nz) >> sh;
+                    uint64_t hw = hash_words(M2, wi, nz);
+                    uint64_t h = hw >> sh;
+                    int32_t lab = UNJUDGED_LABEL;
                     while (set[h] != -1) {
                         const uint64_t *wj = w + (Py_ssize_t)set[h] * W;
-                        if (W == 1 ? wi[0] == wj[0] : memcmp(wi, wj, (size_t)W * 8) == 0) {
+                        if (same_words(wi, wj, W)) {
                             rc = -1;
                             goto out;
                         }
                         h = (h + 1) & (uint64_t)(hm - 1);
                     }
                     set[h] = idx[k];
+                    if (!judge) {
+                    } else if (few) {
+                        if (nz <= 1)
+                            for (int64_t j = q0; j < q1; j++)
+                                if (qw[qorder[j]] == wi[0]) {
+                                    lab = (int32_t)qlab[qorder[j]];
+                                    break;
+                                }
+                    } else {
+                        uint64_t t = ((hw ^ (((uint64_t)qc + 1) * M1)) * M2) >> tshift;
+                        for (;;) {
+                            int32_t cand = tab[t];
+                            if (cand < 0)
+                                break;
+                            if (qcodes[cand] == qc) {
+                                const uint64_t *wq = qw + (Py_ssize_t)cand * Wq;
+                                if (nz_words(wq, Wq) == nz && same_words(wq, wi, nz)) {
+                                    lab = (int32_t)qlab[cand];
+                                    break;
+                                }
+                            }
+                            t = (t + 1) & tmask;
+                        }
+                    }
+                    labk[k] = lab < 0 ? UNJUDGED_LABEL : lab;
                 }
                 if (l2e[l] < 0)
                     continue;
+                for (Py_ssize_t k = 0; k < c; k++)
+                    ord[k] = (int32_t)k;
                 /* ranking: the usual run is already in score order, with at most
                  * the ties to order; otherwise one sort of the topic */
                 {
@@ -694,7 +742,7 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                             break;
                         }
                     if (!by_score) {
-                        qsort_r(idx, (size_t)c, sizeof(int32_t), cmp_rows, &ctx);
+                        qsort_r(ord, (size_t)c, sizeof(int32_t), cmp_rows, &ctx);
                     } else if (tie != 2) {
                         Py_ssize_t a = 0;
                         while (a < c) {
@@ -703,8 +751,8 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                                 e++;
                             if (e - a > 1) {
                                 for (Py_ssize_t k = a + 1; k < e; k++)
-                                    if (cmp_rows(&idx[k - 1], &idx[k], &ctx) > 0) {
-                                        qsort_r(idx + a, (size_t)(e - a), sizeof(int32_t),
+                                    if (cmp_rows(&ord[k - 1], &ord[k], &ctx) > 0) {
+                                        qsort_r(ord + a, (size_t)(e - a), sizeof(int32_t),
                                                 cmp_rows, &ctx);
                                         break;
                                     }
@@ -713,49 +761,11 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                         }
                     }
                 }
-                Py_ssize_t cut = c;
+                Py_ssize_t cut = c, o = 0;
                 if (depth > 0 && cut > depth)
                     cut = (Py_ssize_t)depth;
-                int32_t qc = l2q[l];
-                Py_ssize_t o = 0;
-                /* a topic with few judgments: compare with each (no table probe) */
-                int64_t q0 = qc >= 0 ? qstart[qc] : 0, q1 = qc >= 0 ? qstart[qc + 1] : 0;
-                int few = q1 - q0 <= 8 && Wq == 1;
                 for (Py_ssize_t k = 0; k < cut; k++) {
-                    int32_t lab = UNJUDGED_LABEL;
-                    if (few) {
-                        const uint64_t *wi = w + (Py_ssize_t)idx[k] * W;
-                        if (nz_words(wi, W) <= 1) {
-                            for (int64_t j = q0; j < q1; j++)
-                                if (qw[qorder[j]] == wi[0]) {
-                                    lab = (int32_t)qlab[qorder[j]];
-                                    if (lab < 0)
-                                        lab = UNJUDGED_LABEL;
-                                    break;
-                                }
-                        }
-                    } else if (qc >= 0) {
-                        const uint64_t *wi = w + (Py_ssize_t)idx[k] * W;
-                        int nz = nz_words(wi, W);
-                        uint64_t h = hash_words(((uint64_t)qc + 1) * M2, wi, nz) >> tshift;
-                        for (;;) {
-                            int32_t cand = tab[h];
-                            if (cand < 0)
-                                break;
-                            if (qcodes[cand] == qc) {
-                                const uint64_t *wq = qw + (Py_ssize_t)cand * Wq;
-                                if (Wq == 1 && nz == 1 ? wq[0] == wi[0]
-                                    : (nz_words(wq, Wq) == nz &&
-                                       memcmp(wq, wi, (size_t)nz * 8) == 0)) {
-                                    lab = (int32_t)qlab[cand];
-                                    if (lab < 0)
-                                        lab = UNJUDGED_LABEL;
-                                    break;
-                                }
-                            }
-                            h = (h + 1) & tmask;
-                        }
-                    }
+                    int32_t lab = labk[ord[k]];
                     if (judged_only && lab == UNJUDGED_LABEL)
                         continue;
                     out[s0 + o++] = lab;
@@ -769,6 +779,8 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
         free(perm);
         free(set);
         free(idx);
+        free(ord);
+        free(labk);
         Py_END_ALLOW_THREADS
     }
     if (rc == -2) {
