@@ -162,19 +162,98 @@ def _read(path: str, kind_of, data: bytes | None):
         mm.close()
 
 
-def _read_blocks(path: str, kind_of):
-    """Compressed input: the readers' decompressing block stream, parsed as it comes."""
-    from ipsoeval.errors import InputError
+BLOCK = 1 << 22
+
+
+def _gzip_blocks(path: str):
+    """Blocks of whole lines of a gzip file inflated by ISA-L (isal, ~3x zlib's
+    speed here), in a second thread so that inflating and parsing overlap."""
+    import queue
+    import threading
+
+    from isal import igzip
+
+    q: queue.Queue = queue.Queue(maxsize=3)
+    stop = threading.Event()
+
+    def produce():
+        try:
+            with igzip.open(path, "rb") as g:
+                carry = b""
+                while not stop.is_set():
+                    buf = bytearray(len(carry) + BLOCK)
+                    buf[: len(carry)] = carry
+                    got = g.readinto(memoryview(buf)[len(carry):])
+                    if not got:
+                        break
+                    end = len(carry) + got
+                    cut = buf.rfind(b"\n", 0, end) + 1
+                    if cut == 0:
+                        carry = bytes(buf[:end])
+                        continue
+                    carry = bytes(buf[cut:end])
+                    q.put(memoryview(buf)[:cut])
+                if carry:
+                    q.put(carry)
+            q.put(None)
+        except BaseException as exc:   # corrupt data etc.: the Python reader reports it
+            q.put(exc)
+
+    th = threading.Thread(target=produce, daemon=True)
+    th.start()
+    try:
+        while True:
+            item = q.get()
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise _Declined from None
+            yield item
+    finally:
+        stop.set()
+        while th.is_alive():          # unblock a producer waiting on a full queue
+            try:
+                q.get_nowait()
+            except queue.Empty:
+                th.join(0.01)
+
+
+class _Declined(Exception):
+    pass
+
+
+def _blocks(path: str):
     from ipsoeval.readers import iter_blocks
+    try:
+        import isal  # noqa: F401
+        with open(path, "rb") as f:
+            gz = f.read(2) == b"\x1f\x8b"
+    except (ImportError, OSError):
+        gz = False
+    return _gzip_blocks(path) if gz else iter_blocks(path)
+
+
+def _read_blocks(path: str, kind_of):
+    """Compressed input: a decompressing block stream, parsed as it comes."""
+    from ipsoeval.errors import InputError
     t = kind = None
     try:
-        for block in iter_blocks(path):
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:          # gzip's trailer: the inflated size mod 2**32
+            f.seek(max(size - 4, 0))
+            isize = int.from_bytes(f.read(4), "little")
+    except OSError:
+        return None
+    try:
+        for block in _blocks(path):
             if t is None:
                 kind = _KIND[kind_of(bytes(block[:65536]))]
-                t = _Table(max(1024, _core.count_lines(block, 0, len(block)) * 4), kind)
+                per_line = max(len(block) / (_core.count_lines(block, 0, len(block)) + 1), 1.0)
+                est = max(isize, size * 3)   # pages never written cost no memory
+                t = _Table(int(est / per_line * 1.25) + 1024, kind)
             if not t.feed(block, 0, len(block), kind):
                 return None
-    except InputError:
+    except (InputError, _Declined):
         return None                       # corrupt data: the Python reader says so
     return (t, kind) if t is not None and t.row else None
 
