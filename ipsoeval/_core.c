@@ -192,46 +192,38 @@ enum { ST_DONE = 0, ST_FULL = 1, ST_WIDE_Q = 2, ST_WIDE_D = 3, ST_REJECT = -1 };
 #define LABEL_MIN (-2147483647LL - 1 + 2) /* int32 minus the PAD and UNJUDGED sentinels */
 #define LABEL_MAX 2147483647LL
 
-/* parse(data, lo, hi, kind, line0, row0, cap, qid, docno, num, line)
- *   -> (status, pos, row, line, need, tag_start, tag_len)
- * Fills rows row0.. of the preallocated, zeroed arrays from data[lo:hi]
- * (whole lines).  status: 0 done, 1 arrays full, 2/3 an id needs `need`
- * bytes (qid/docno arrays too narrow), -1 rejected.  On 1-3, pos/row/line
- * point at the start of the line that did not fit. */
-static PyObject *py_parse(PyObject *self, PyObject *args)
-{
-    Py_buffer b, q, d, num, ln;
-    Py_ssize_t lo, hi, row0, cap;
-    long long line0;
+typedef struct {
+    const unsigned char *s;     /* the bytes */
+    Py_ssize_t blen;
     int kind;
-    if (!PyArg_ParseTuple(args, "y*nniLnnw*w*w*w*", &b, &lo, &hi, &kind, &line0, &row0, &cap,
-                          &q, &d, &num, &ln))
-        return NULL;
-    PyObject *result = NULL;
-    if (lo < 0 || hi > b.len || lo > hi || cap < 0 || row0 > cap || kind < 0 || kind > 2 ||
-        q.len % 8 || d.len % 8 || num.len < cap * 8 ||
-        (ln.len != cap * 4 && ln.len != cap * 8) || (cap && (q.len / 8) % cap) ||
-        (cap && (d.len / 8) % cap)) {
-        PyErr_SetString(PyExc_ValueError, "_core.parse: bad arguments");
-        goto done;
-    }
-    {
-        const unsigned char *s = (const unsigned char *)b.buf;
-        Py_ssize_t Wq = cap ? q.len / 8 / cap : 0, Wd = cap ? d.len / 8 / cap : 0;
-        unsigned char *qw = (unsigned char *)q.buf, *dw = (unsigned char *)d.buf;
-        double *fnum = (double *)num.buf;
-        int64_t *inum = (int64_t *)num.buf;
-        int line32 = ln.len == cap * 4 && cap * 4 != cap * 8;
-        int32_t *ln32 = (int32_t *)ln.buf;
-        int64_t *ln64 = (int64_t *)ln.buf;
-        int fq = 0, fd = kind == K_MSMARCO ? 1 : 2, fn = kind == K_TREC ? 4 : (kind == K_MSMARCO ? 2 : 3);
-        int want = kind == K_TREC ? 6 : (kind == K_MSMARCO ? 3 : 4);
-        Py_ssize_t p = lo, row = row0, need = 0, tag_s = -1, tag_l = 0;
-        long long line = line0;
-        int status = ST_DONE;
+    Py_ssize_t cap, Wq, Wd;     /* rows and id widths (words) of the arrays */
+    unsigned char *qw, *dw;     /* zeroed id words */
+    void *num;                  /* float64 (runs) or int64 (qrels labels) */
+    void *ln;                   /* int32 or int64 line numbers, or NULL */
+    int line32;
+    Py_ssize_t p, row, need, tag_s, tag_l;
+    long long line;
+} Parse;
 
-        Py_BEGIN_ALLOW_THREADS
-        const unsigned char *limit = s + b.len;
+/* Parse whole lines P->s[P->p:hi] into the arrays; the status of parse(). */
+static int parse_core(Parse *P, Py_ssize_t hi)
+{
+    const unsigned char *s = P->s;
+    const int kind = P->kind;
+    const Py_ssize_t cap = P->cap, Wq = P->Wq, Wd = P->Wd;
+    unsigned char *qw = P->qw, *dw = P->dw;
+    double *fnum = (double *)P->num;
+    int64_t *inum = (int64_t *)P->num;
+    const int line32 = P->line32, has_ln = P->ln != NULL;
+    int32_t *ln32 = (int32_t *)P->ln;
+    int64_t *ln64 = (int64_t *)P->ln;
+    const int fq = 0, fd = kind == K_MSMARCO ? 1 : 2,
+              fn = kind == K_TREC ? 4 : (kind == K_MSMARCO ? 2 : 3);
+    const int want = kind == K_TREC ? 6 : (kind == K_MSMARCO ? 3 : 4);
+    Py_ssize_t p = P->p, row = P->row, need = 0, tag_s = P->tag_s, tag_l = P->tag_l;
+    long long line = P->line;
+    int status = ST_DONE;
+        const unsigned char *limit = s + P->blen;
         unsigned char lastline[1024 + 8];
         while (p < hi) {
             /* L[0:n] is the line; L[n] is a byte <= 32 (its newline, or the
@@ -379,7 +371,9 @@ static PyObject *py_parse(PyObject *self, PyObject *args)
                 }
                 put_id(qw + row * Wq * 8, L + ts[fq], lq, lim);
                 put_id(dw + row * Wd * 8, L + ts[fd], ld, lim);
-                if (line32)
+                if (!has_ln)
+                    ;
+                else if (line32)
                     ln32[row] = (int32_t)(line + 1);
                 else
                     ln64[row] = line + 1;
@@ -388,9 +382,49 @@ static PyObject *py_parse(PyObject *self, PyObject *args)
             line++;
             p = nextp;
         }
-    out:;
+out:
+    P->p = p;
+    P->row = row;
+    P->line = line;
+    P->need = need;
+    P->tag_s = tag_s;
+    P->tag_l = tag_l;
+    return status;
+}
+
+/* parse(data, lo, hi, kind, line0, row0, cap, qid, docno, num, line)
+ *   -> (status, pos, row, line, need, tag_start, tag_len)
+ * Fills rows row0.. of the preallocated, zeroed arrays from data[lo:hi]
+ * (whole lines).  status: 0 done, 1 arrays full, 2/3 an id needs `need`
+ * bytes (qid/docno arrays too narrow), -1 rejected.  On 1-3, pos/row/line
+ * point at the start of the line that did not fit. */
+static PyObject *py_parse(PyObject *self, PyObject *args)
+{
+    Py_buffer b, q, d, num, ln;
+    Py_ssize_t lo, hi, row0, cap;
+    long long line0;
+    int kind;
+    if (!PyArg_ParseTuple(args, "y*nniLnnw*w*w*w*", &b, &lo, &hi, &kind, &line0, &row0, &cap,
+                          &q, &d, &num, &ln))
+        return NULL;
+    PyObject *result = NULL;
+    if (lo < 0 || hi > b.len || lo > hi || cap < 0 || row0 > cap || kind < 0 || kind > 2 ||
+        q.len % 8 || d.len % 8 || num.len < cap * 8 ||
+        (ln.len != cap * 4 && ln.len != cap * 8) || (cap && (q.len / 8) % cap) ||
+        (cap && (d.len / 8) % cap)) {
+        PyErr_SetString(PyExc_ValueError, "_core.parse: bad arguments");
+        goto done;
+    }
+    {
+        Parse P = {(const unsigned char *)b.buf, b.len, kind, cap,
+                   cap ? q.len / 8 / cap : 0, cap ? d.len / 8 / cap : 0,
+                   (unsigned char *)q.buf, (unsigned char *)d.buf, num.buf, ln.buf,
+                   ln.len == cap * 4 && cap * 4 != cap * 8, lo, row0, 0, -1, 0, line0};
+        int status;
+        Py_BEGIN_ALLOW_THREADS
+        status = parse_core(&P, hi);
         Py_END_ALLOW_THREADS
-        result = Py_BuildValue("innLnnn", status, p, row, line, need, tag_s, tag_l);
+        result = Py_BuildValue("innLnnn", status, P.p, P.row, P.line, P.need, P.tag_s, P.tag_l);
     }
 done:
     PyBuffer_Release(&b);
@@ -556,48 +590,48 @@ static int cmp_rows(const void *pa, const void *pb, void *vctx)
  * cut at depth (0: none), qrels labels (UNJUDGED when absent or negative),
  * judged-only filter; the labels go to out_lab[seg_start[l] : seg_start[l] +
  * kept[l]].  nrows[l]: rows of topic l in the run. */
-static PyObject *py_align_run(PyObject *self, PyObject *args)
-{
-    Py_buffer bd, bs, bc, bl2e, bl2q, bqd, bqc, bql, bt, bo, bseg, bkept, bnrows;
-    Py_ssize_t W, Wq;
+typedef struct {
+    const uint64_t *w;          /* run docnos, n x W words */
+    Py_ssize_t n, W;
+    const double *score;
+    const int32_t *codes;       /* local topic of each row */
+    Py_ssize_t L;
+    const int32_t *l2e, *l2q;   /* local topic -> evaluated topic / qrels topic, or -1 */
+    const uint64_t *qw;         /* qrels docnos, m x Wq words */
+    Py_ssize_t m, Wq;
+    const int32_t *qcodes;      /* qrels topic of each qrels row */
+    const int64_t *qlab;
+    const int32_t *qorder;      /* qrels rows grouped by topic ... */
+    const int64_t *qstart;      /* ... topic q: qorder[qstart[q]:qstart[q+1]] */
+    Py_ssize_t Q;
+    const int32_t *tab;         /* qrels hash table (qtable) */
+    Py_ssize_t size;
     int tie, judged_only;
     long long depth;
-    Py_buffer bqo, bqs;
-    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*ny*y*y*y*y*iiLw*w*w*w*", &bd, &W, &bs, &bc, &bl2e,
-                          &bl2q, &bqd, &Wq, &bqc, &bql, &bqo, &bqs, &bt, &tie, &judged_only,
-                          &depth, &bo, &bseg, &bkept, &bnrows))
-        return NULL;
-    PyObject *res = NULL;
-    Py_ssize_t n = bs.len / 8, L = bl2e.len / 4, m = bqc.len / 4, size = bt.len / 4;
+    int32_t *out;               /* outputs, see align_run() */
+    int64_t *seg, *kept, *nrows;
+} Align;
+
+static int align_core(const Align *A)
+{
+    const uint64_t *w = A->w, *qw = A->qw;
+    const double *score = A->score;
+    const int32_t *codes = A->codes, *l2e = A->l2e, *l2q = A->l2q, *qcodes = A->qcodes,
+                  *tab = A->tab, *qorder = A->qorder;
+    const int64_t *qlab = A->qlab, *qstart = A->qstart;
+    const Py_ssize_t n = A->n, W = A->W, L = A->L, Wq = A->Wq, Q = A->Q, size = A->size;
+    const int tie = A->tie, judged_only = A->judged_only;
+    const long long depth = A->depth;
+    int32_t *out = A->out;
+    int64_t *seg = A->seg, *kept = A->kept, *nrows = A->nrows;
     int rc = 0;
-    if (W < 1 || Wq < 1 || bd.len != n * W * 8 || bc.len != n * 4 || bl2q.len != L * 4 ||
-        bqd.len != m * Wq * 8 || bql.len != m * 8 || bo.len != n * 4 || bseg.len != L * 8 ||
-        bkept.len != L * 8 || bnrows.len != L * 8 || size < 1 || (size & (size - 1)) ||
-        n >= 0x7fffffff || tie < 0 || tie > 2 || bqo.len != m * 4 || bqs.len % 8 ||
-        bqs.len < 16) {
-        PyErr_SetString(PyExc_ValueError, "_core.align_run: bad arguments");
-        goto done;
-    }
-    {
-        const uint64_t *w = (const uint64_t *)bd.buf, *qw = (const uint64_t *)bqd.buf;
-        const double *score = (const double *)bs.buf;
-        const int32_t *codes = (const int32_t *)bc.buf, *l2e = (const int32_t *)bl2e.buf,
-                      *l2q = (const int32_t *)bl2q.buf, *qcodes = (const int32_t *)bqc.buf,
-                      *tab = (const int32_t *)bt.buf;
-        const int64_t *qlab = (const int64_t *)bql.buf, *qstart = (const int64_t *)bqs.buf;
-        const int32_t *qorder = (const int32_t *)bqo.buf;
-        Py_ssize_t Q = bqs.len / 8 - 1;
-        int32_t *out = (int32_t *)bo.buf;
-        int64_t *seg = (int64_t *)bseg.buf, *kept = (int64_t *)bkept.buf,
-                *nrows = (int64_t *)bnrows.buf;
-        int64_t *first = NULL, *last = NULL;
-        int32_t *perm = NULL, *set = NULL, *idx = NULL, *ord = NULL, *labk = NULL;
-        Py_ssize_t maxseg = 0;
-        uint64_t tmask = (uint64_t)size - 1;
-        int tshift = 64;
-        while (((uint64_t)1 << (64 - tshift)) < (uint64_t)size)
-            tshift--;
-        Py_BEGIN_ALLOW_THREADS
+    int64_t *first = NULL, *last = NULL;
+    int32_t *perm = NULL, *set = NULL, *idx = NULL, *ord = NULL, *labk = NULL;
+    Py_ssize_t maxseg = 0;
+    uint64_t tmask = (uint64_t)size - 1;
+    int tshift = 64;
+    while (((uint64_t)1 << (64 - tshift)) < (uint64_t)size)
+        tshift--;
         first = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
         last = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
         if (!first || !last) {
@@ -773,7 +807,7 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                 kept[l] = o;
             }
         }
-    out:
+out:
         free(first);
         free(last);
         free(perm);
@@ -781,6 +815,42 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
         free(idx);
         free(ord);
         free(labk);
+    return rc;
+}
+
+static PyObject *py_align_run(PyObject *self, PyObject *args)
+{
+    Py_buffer bd, bs, bc, bl2e, bl2q, bqd, bqc, bql, bt, bo, bseg, bkept, bnrows;
+    Py_ssize_t W, Wq;
+    int tie, judged_only;
+    long long depth;
+    Py_buffer bqo, bqs;
+    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*ny*y*y*y*y*iiLw*w*w*w*", &bd, &W, &bs, &bc, &bl2e,
+                          &bl2q, &bqd, &Wq, &bqc, &bql, &bqo, &bqs, &bt, &tie, &judged_only,
+                          &depth, &bo, &bseg, &bkept, &bnrows))
+        return NULL;
+    PyObject *res = NULL;
+    Py_ssize_t n = bs.len / 8, L = bl2e.len / 4, m = bqc.len / 4, size = bt.len / 4;
+    int rc = 0;
+    if (W < 1 || Wq < 1 || bd.len != n * W * 8 || bc.len != n * 4 || bl2q.len != L * 4 ||
+        bqd.len != m * Wq * 8 || bql.len != m * 8 || bo.len != n * 4 || bseg.len != L * 8 ||
+        bkept.len != L * 8 || bnrows.len != L * 8 || size < 1 || (size & (size - 1)) ||
+        n >= 0x7fffffff || tie < 0 || tie > 2 || bqo.len != m * 4 || bqs.len % 8 ||
+        bqs.len < 16) {
+        PyErr_SetString(PyExc_ValueError, "_core.align_run: bad arguments");
+        goto done;
+    }
+    {
+        Align A = {(const uint64_t *)bd.buf, n, W, (const double *)bs.buf,
+                   (const int32_t *)bc.buf, L, (const int32_t *)bl2e.buf,
+                   (const int32_t *)bl2q.buf, (const uint64_t *)bqd.buf, m, Wq,
+                   (const int32_t *)bqc.buf, (const int64_t *)bql.buf,
+                   (const int32_t *)bqo.buf, (const int64_t *)bqs.buf, bqs.len / 8 - 1,
+                   (const int32_t *)bt.buf, size, tie, judged_only, depth,
+                   (int32_t *)bo.buf, (int64_t *)bseg.buf, (int64_t *)bkept.buf,
+                   (int64_t *)bnrows.buf};
+        Py_BEGIN_ALLOW_THREADS
+        rc = align_core(&A);
         Py_END_ALLOW_THREADS
     }
     if (rc == -2) {
