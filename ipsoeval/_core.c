@@ -632,7 +632,7 @@ static int align_core(const Align *A)
     int tshift = 64;
     while (((uint64_t)1 << (64 - tshift)) < (uint64_t)size)
         tshift--;
-        first = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
+    first = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
         last = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
         if (!first || !last) {
             rc = -2;
@@ -917,12 +917,433 @@ done:
     return res;
 }
 
+/* ------------------------------------------------- eval without numpy */
+
+/* Parse a whole buffer into malloc'ed arrays, widening the id arrays as
+ * needed; 0 ok, -1 declined or out of memory. */
+static int parse_all(const unsigned char *s, Py_ssize_t len, int kind, Parse *P)
+{
+    Py_ssize_t cap = 1;
+    for (const unsigned char *x = s, *e = s + len; x < e;) {
+        const unsigned char *nl = memchr(x, '\n', (size_t)(e - x));
+        if (!nl)
+            break;
+        cap++;
+        x = nl + 1;
+    }
+    memset(P, 0, sizeof(*P));
+    P->s = s;
+    P->blen = len;
+    P->kind = kind;
+    P->cap = cap;
+    P->Wq = P->Wd = 1;
+    P->tag_s = -1;
+    P->qw = calloc((size_t)cap, 8);
+    P->dw = calloc((size_t)cap, 8);
+    P->num = malloc((size_t)cap * 8);
+    if (!P->qw || !P->dw || !P->num)
+        return -1;
+    for (;;) {
+        int st = parse_core(P, len);
+        if (st == ST_DONE)
+            return P->row ? 0 : -1;
+        if (st == ST_WIDE_Q || st == ST_WIDE_D) {
+            unsigned char **arr = st == ST_WIDE_Q ? &P->qw : &P->dw;
+            Py_ssize_t *Wp = st == ST_WIDE_Q ? &P->Wq : &P->Wd;
+            Py_ssize_t W2 = (P->need + 7) / 8;
+            unsigned char *b = calloc((size_t)cap, (size_t)W2 * 8);
+            if (!b)
+                return -1;
+            for (Py_ssize_t r = 0; r < P->row; r++)
+                memcpy(b + r * W2 * 8, *arr + r * *Wp * 8, (size_t)*Wp * 8);
+            free(*arr);
+            *arr = b;
+            *Wp = W2;
+            continue;
+        }
+        return -1;
+    }
+}
+
+static void parse_free(Parse *P)
+{
+    free(P->qw);
+    free(P->dw);
+    free(P->num);
+}
+
+typedef struct {
+    const uint64_t *qid;
+    Py_ssize_t W;
+    const int64_t *rep;
+} TopicCmp;
+
+static int cmp_topics(const void *pa, const void *pb, void *vctx)
+{
+    const TopicCmp *c = (const TopicCmp *)vctx;
+    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+    return cmp_ids(c->qid + c->rep[a] * c->W, c->qid + c->rep[b] * c->W, c->W);
+}
+
+/* topic code of an id in an open-addressing map over representative rows */
+static int32_t topic_find(const int32_t *map, uint64_t mask, int shift, const uint64_t *keys,
+                          Py_ssize_t Wk, const int64_t *rep, const uint64_t *id, Py_ssize_t W,
+                          int32_t *slot)
+{
+    int nz = nz_words(id, W);
+    uint64_t h = hash_words(M1, id, nz) >> shift;
+    for (;;) {
+        int32_t c = map[h];
+        if (c < 0) {
+            *slot = (int32_t)h;
+            return -1;
+        }
+        {
+            const uint64_t *k = keys + rep[c] * Wk;
+            if (nz_words(k, Wk) == nz && same_words(k, id, nz))
+                return c;
+        }
+        h = (h + 1) & mask;
+    }
+}
+
+static const int PCUT[] = {5, 10, 15, 20, 30, 100, 200, 500, 1000};
+static const double RECALL_AT[] = {0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+static const char *RECALL_NAME[] = {"0.00", "0.10", "0.20", "0.30", "0.40", "0.50",
+                                    "0.60", "0.70", "0.80", "0.90", "1.00"};
+#define NMEAS 29
+
+/* eval_official(qrels_bytes, run_bytes) -> bytes (trec_eval's layout of the
+ * official measures, exactly what `ipsoeval eval --format trec` prints) or
+ * None when anything is out of the ordinary: then the full program runs.
+ * Accepted: a plain TREC run whose topics are exactly the qrels' topics, no
+ * duplicate (topic, docno) in either file, every line valid. */
+static PyObject *py_eval_official(PyObject *self, PyObject *args)
+{
+    Py_buffer bq, br;
+    if (!PyArg_ParseTuple(args, "y*y*", &bq, &br))
+        return NULL;
+    Parse Q, R;
+    int ok = 0;
+    char *text = NULL;
+    size_t tlen = 0;
+    int32_t *tmap = NULL, *qcodes = NULL, *rcodes = NULL, *tab = NULL, *qorder = NULL,
+            *l2e = NULL, *l2q = NULL, *sorted = NULL, *out = NULL, *lab32 = NULL;
+    int64_t *rep = NULL, *qstart = NULL, *seg = NULL, *kept = NULL, *nrows = NULL,
+            *numrel = NULL, *numnonrel = NULL;
+    double *vals = NULL;
+    memset(&Q, 0, sizeof(Q));
+    memset(&R, 0, sizeof(R));
+    Py_BEGIN_ALLOW_THREADS
+    do {
+        if (parse_all(bq.buf, bq.len, K_QRELS, &Q) || parse_all(br.buf, br.len, K_TREC, &R))
+            break;
+        Py_ssize_t m = Q.row, n = R.row, T = 0;
+        const uint64_t *qq = (const uint64_t *)Q.qw, *qd = (const uint64_t *)Q.dw,
+                       *rq = (const uint64_t *)R.qw;
+        const int64_t *qlab = (const int64_t *)Q.num;
+        /* topics of the qrels, in first-appearance order */
+        Py_ssize_t msize = 16;
+        while (msize < 2 * m + 2)
+            msize <<= 1;
+        int mshift = 64;
+        while (((Py_ssize_t)1 << (64 - mshift)) < msize)
+            mshift--;
+        tmap = malloc(sizeof(int32_t) * (size_t)msize);
+        rep = malloc(sizeof(int64_t) * (size_t)m);
+        qcodes = malloc(sizeof(int32_t) * (size_t)m);
+        rcodes = malloc(sizeof(int32_t) * (size_t)n);
+        if (!tmap || !rep || !qcodes || !rcodes)
+            break;
+        memset(tmap, 0xff, sizeof(int32_t) * (size_t)msize);
+        for (Py_ssize_t i = 0; i < m; i++) {
+            int32_t slot, c = topic_find(tmap, (uint64_t)msize - 1, mshift, qq, Q.Wq, rep,
+                                         qq + i * Q.Wq, Q.Wq, &slot);
+            if (c < 0) {
+                c = (int32_t)T;
+                rep[T++] = i;
+                tmap[slot] = c;
+            }
+            qcodes[i] = c;
+        }
+        /* the run's rows by qrels topic: every run topic judged, every topic run */
+        nrows = calloc((size_t)T, sizeof(int64_t));
+        if (!nrows)
+            break;
+        {
+            int bad = 0;
+            for (Py_ssize_t i = 0; i < n && !bad; i++) {
+                int32_t slot, c = topic_find(tmap, (uint64_t)msize - 1, mshift, qq, Q.Wq, rep,
+                                             rq + i * R.Wq, R.Wq, &slot);
+                if (c < 0)
+                    bad = 1;
+                else
+                    rcodes[i] = c;
+            }
+            if (bad)
+                break;
+        }
+        /* qrels rows grouped by topic; R and N per topic */
+        qorder = malloc(sizeof(int32_t) * (size_t)m);
+        qstart = calloc((size_t)T + 1, sizeof(int64_t));
+        numrel = calloc((size_t)T, sizeof(int64_t));
+        numnonrel = calloc((size_t)T, sizeof(int64_t));
+        if (!qorder || !qstart || !numrel || !numnonrel)
+            break;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            qstart[qcodes[i] + 1]++;
+            if (qlab[i] >= 1)
+                numrel[qcodes[i]]++;
+            else if (qlab[i] >= 0)
+                numnonrel[qcodes[i]]++;
+        }
+        for (Py_ssize_t t = 0; t < T; t++)
+            qstart[t + 1] += qstart[t];
+        {
+            int64_t *fill = malloc(sizeof(int64_t) * (size_t)(T ? T : 1));
+            if (!fill)
+                break;
+            memcpy(fill, qstart, sizeof(int64_t) * (size_t)T);
+            for (Py_ssize_t i = 0; i < m; i++)
+                qorder[fill[qcodes[i]]++] = (int32_t)i;
+            free(fill);
+        }
+        /* the qrels hash table; a duplicate (topic, docno) declines */
+        Py_ssize_t size = 16;
+        while (size < 2 * m + 2)
+            size <<= 1;
+        int shift = 64;
+        while (((Py_ssize_t)1 << (64 - shift)) < size)
+            shift--;
+        tab = malloc(sizeof(int32_t) * (size_t)size);
+        if (!tab)
+            break;
+        memset(tab, 0xff, sizeof(int32_t) * (size_t)size);
+        {
+            int dup = 0;
+            for (Py_ssize_t i = 0; i < m && !dup; i++) {
+                const uint64_t *wi = qd + i * Q.Wd;
+                int nz = nz_words(wi, Q.Wd);
+                uint64_t hw = hash_words(M2, wi, nz);
+                uint64_t k = ((hw ^ (((uint64_t)qcodes[i] + 1) * M1)) * M2) >> shift;
+                while (tab[k] != -1) {
+                    int32_t j = tab[k];
+                    if (qcodes[j] == qcodes[i] && same_words(qd + j * Q.Wd, wi, Q.Wd))
+                        dup = 1;
+                    k = (k + 1) & (uint64_t)(size - 1);
+                }
+                tab[k] = (int32_t)i;
+            }
+            if (dup)
+                break;
+        }
+        /* evaluated topics: all of them, in strcmp order */
+        sorted = malloc(sizeof(int32_t) * (size_t)(T ? T : 1));
+        l2e = malloc(sizeof(int32_t) * (size_t)(T ? T : 1));
+        l2q = malloc(sizeof(int32_t) * (size_t)(T ? T : 1));
+        seg = malloc(sizeof(int64_t) * (size_t)(T ? T : 1));
+        kept = malloc(sizeof(int64_t) * (size_t)(T ? T : 1));
+        out = malloc(sizeof(int32_t) * (size_t)n);
+        if (!sorted || !l2e || !l2q || !seg || !kept || !out || T == 0)
+            break;
+        {
+            TopicCmp tc = {qq, Q.Wq, rep};
+            for (Py_ssize_t t = 0; t < T; t++)
+                sorted[t] = (int32_t)t;
+            qsort_r(sorted, (size_t)T, sizeof(int32_t), cmp_topics, &tc);
+            for (Py_ssize_t t = 0; t < T; t++) {
+                l2e[sorted[t]] = (int32_t)t;
+                l2q[t] = (int32_t)t;
+            }
+        }
+        {
+            Align A = {(const uint64_t *)R.dw, n, R.Wd, (const double *)R.num, rcodes, T, l2e,
+                       l2q, qd, m, Q.Wd, qcodes, qlab, qorder, qstart, T, tab, size,
+                       0, 0, 0, out, seg, kept, nrows};
+            if (align_core(&A))
+                break;
+        }
+        {
+            int missing = 0;
+            for (Py_ssize_t t = 0; t < T; t++)
+                if (!nrows[t])
+                    missing = 1;
+            if (missing)
+                break;
+        }
+        /* the measures, topic by topic, in trec_eval's order of operations */
+        vals = calloc((size_t)T * NMEAS, sizeof(double));
+        Py_ssize_t maxk = 1;
+        for (Py_ssize_t t = 0; t < T; t++)
+            if (kept[t] > maxk)
+                maxk = kept[t];
+        double *smax = malloc(sizeof(double) * (size_t)(maxk + 1));
+        double *table = malloc(sizeof(double) * (size_t)(maxk + 2));
+        if (!vals || !smax || !table) {
+            free(smax);
+            free(table);
+            break;
+        }
+        long long num_ret = 0, num_rel = 0, num_rel_ret = 0;
+        for (Py_ssize_t e = 0; e < T; e++) {
+            int32_t c = sorted[e];
+            const int32_t *lab = out + seg[c];
+            Py_ssize_t nr_ = kept[c];
+            int64_t Rt = numrel[c], Nt = numnonrel[c];
+            double *v = vals + e * NMEAS;
+            double ap = 0.0, bp = 0.0;
+            Py_ssize_t rel = 0, nonrel = 0, first = -1, rprec = 0;
+            int64_t cnt_at[9] = {0};
+            for (Py_ssize_t i = 0; i < nr_; i++) {
+                int32_t x = lab[i];
+                if (x >= 1) {
+                    rel++;
+                    if (first < 0)
+                        first = i;
+                    ap += (double)rel / (i + 1.0);
+                    if (nonrel > 0) {
+                        double denom = (double)(Nt < Rt ? Nt : Rt), frac = 0.0;
+                        if (denom > 0)
+                            frac = (double)(nonrel < Rt ? nonrel : Rt) / denom;
+                        bp += 1.0 - frac;
+                    } else {
+                        bp += 1.0;
+                    }
+                    if (i < (nr_ < Rt ? nr_ : Rt))
+                        rprec++;
+                    for (int k = 0; k < 9; k++)
+                        if (i < PCUT[k])
+                            cnt_at[k]++;
+                } else if (x >= 0) {
+                    nonrel++;
+                }
+                smax[i] = (double)rel / (i + 1.0);
+            }
+            for (Py_ssize_t i = nr_ - 2; i >= 0; i--)
+                if (smax[i + 1] > smax[i])
+                    smax[i] = smax[i + 1];
+            {
+                Py_ssize_t j = 0;
+                for (Py_ssize_t i = 0; i < nr_; i++)
+                    if (lab[i] >= 1)
+                        table[++j] = smax[i];
+                table[0] = rel ? table[1] : 0.0;
+            }
+            num_ret += nr_;
+            num_rel += Rt;
+            num_rel_ret += rel;
+            v[0] = Rt ? ap / (double)Rt : 0.0;                       /* map */
+            v[1] = v[0];                                             /* gm_map */
+            v[2] = Rt ? (double)rprec / (double)Rt : 0.0;            /* Rprec */
+            v[3] = Rt ? bp / (double)Rt : 0.0;                       /* bpref */
+            v[4] = first >= 0 ? 1.0 / (first + 1.0) : 0.0;          /* recip_rank */
+            for (int k = 0; k < 11; k++) {                           /* iprec_at_recall */
+                double xr = RECALL_AT[k] * (double)Rt, f = floor(xr);
+                long long cpos = (long long)(xr - f >= 0.5 ? f + 1 : f);
+                v[5 + k] = (rel > 0 && cpos <= rel) ? table[cpos] : 0.0;
+            }
+            for (int k = 0; k < 9; k++)                              /* P */
+                v[16 + k] = (double)cnt_at[k] / (double)PCUT[k];
+        }
+        free(smax);
+        free(table);
+        /* aggregates: sequential sums over topics, as trec_eval */
+        double agg[25];
+        for (int k = 0; k < 25; k++) {
+            double sum = 0.0;
+            for (Py_ssize_t e = 0; e < T; e++) {
+                double x = vals[e * NMEAS + k];
+                if (k == 1)
+                    x = log(x > 0.00001 ? x : 0.00001);
+                sum += x;
+            }
+            agg[k] = sum / (double)T;
+            if (k == 1)
+                agg[k] = exp(agg[k]);
+        }
+        /* the text */
+        size_t cap = 4096 + (size_t)(R.tag_l > 0 ? R.tag_l : 0);
+        text = malloc(cap);
+        if (!text || R.tag_s < 0)
+            break;
+        {
+            char *o = text;
+            o += sprintf(o, "%-22s\tall\t", "runid");
+            memcpy(o, R.s + R.tag_s, (size_t)R.tag_l);
+            o += R.tag_l;
+            *o++ = '\n';
+            o += sprintf(o, "%-22s\tall\t%lld\n", "num_q", (long long)T);
+            o += sprintf(o, "%-22s\tall\t%lld\n", "num_ret", num_ret);
+            o += sprintf(o, "%-22s\tall\t%lld\n", "num_rel", num_rel);
+            o += sprintf(o, "%-22s\tall\t%lld\n", "num_rel_ret", num_rel_ret);
+            static const char *names[] = {"map", "gm_map", "Rprec", "bpref", "recip_rank"};
+            for (int k = 0; k < 5; k++)
+                o += sprintf(o, "%-22s\tall\t%6.4f\n", names[k], agg[k]);
+            for (int k = 0; k < 11; k++) {
+                char nm[32];
+                sprintf(nm, "iprec_at_recall_%s", RECALL_NAME[k]);
+                o += sprintf(o, "%-22s\tall\t%6.4f\n", nm, agg[5 + k]);
+            }
+            for (int k = 0; k < 9; k++) {
+                char nm[32];
+                sprintf(nm, "P_%d", PCUT[k]);
+                o += sprintf(o, "%-22s\tall\t%6.4f\n", nm, agg[16 + k]);
+            }
+            tlen = (size_t)(o - text);
+        }
+        ok = 1;
+    } while (0);
+    parse_free(&Q);
+    parse_free(&R);
+    free(tmap);
+    free(rep);
+    free(qcodes);
+    free(rcodes);
+    free(tab);
+    free(qorder);
+    free(qstart);
+    free(numrel);
+    free(numnonrel);
+    free(sorted);
+    free(l2e);
+    free(l2q);
+    free(seg);
+    free(kept);
+    free(nrows);
+    free(out);
+    free(lab32);
+    free(vals);
+    Py_END_ALLOW_THREADS
+    PyObject *res;
+    if (ok) {
+        /* the run name must be UTF-8 (the full program decodes it) */
+        PyObject *name = PyUnicode_DecodeUTF8((const char *)R.s + R.tag_s, R.tag_l, "strict");
+        if (name) {
+            Py_DECREF(name);
+            res = PyBytes_FromStringAndSize(text, (Py_ssize_t)tlen);
+        } else {
+            PyErr_Clear();
+            Py_INCREF(Py_None);
+            res = Py_None;
+        }
+    } else {
+        Py_INCREF(Py_None);
+        res = Py_None;
+    }
+    free(text);
+    PyBuffer_Release(&bq);
+    PyBuffer_Release(&br);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"parse", py_parse, METH_VARARGS, "Parse whole lines into preallocated arrays."},
     {"count_lines", py_count_lines, METH_VARARGS, "Count newlines in a byte range."},
     {"qtable", py_qtable, METH_VARARGS, "Build the qrels (topic, docno) hash table."},
     {"align_run", py_align_run, METH_VARARGS, "Align one run to the qrels."},
     {"fill", py_fill, METH_VARARGS, "Copy aligned labels into a (T, D) matrix."},
+    {"eval_official", py_eval_official, METH_VARARGS,
+     "trec_eval's official measures of one run, or None (declined)."},
     {NULL, NULL, 0, NULL},
 };
 
