@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -1013,153 +1014,189 @@ static const char *RECALL_NAME[] = {"0.00", "0.10", "0.20", "0.30", "0.40", "0.5
                                     "0.60", "0.70", "0.80", "0.90", "1.00"};
 #define NMEAS 29
 
-/* eval_official(qrels_bytes, run_bytes) -> bytes (trec_eval's layout of the
- * official measures, exactly what `ipsoeval eval --format trec` prints) or
- * None when anything is out of the ordinary: then the full program runs.
- * Accepted: a plain TREC run whose topics are exactly the qrels' topics, no
- * duplicate (topic, docno) in either file, every line valid. */
-static PyObject *py_eval_official(PyObject *self, PyObject *args)
+/* Text growing by appends. */
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} Text;
+
+static int text_reserve(Text *t, size_t more)
 {
-    Py_buffer bq, br;
-    if (!PyArg_ParseTuple(args, "y*y*", &bq, &br))
-        return NULL;
-    Parse Q, R;
-    int ok = 0;
-    char *text = NULL;
-    size_t tlen = 0;
-    int32_t *tmap = NULL, *qcodes = NULL, *rcodes = NULL, *tab = NULL, *qorder = NULL,
-            *l2e = NULL, *l2q = NULL, *sorted = NULL, *out = NULL, *lab32 = NULL;
-    int64_t *rep = NULL, *qstart = NULL, *seg = NULL, *kept = NULL, *nrows = NULL,
-            *numrel = NULL, *numnonrel = NULL;
-    double *vals = NULL;
-    memset(&Q, 0, sizeof(Q));
-    memset(&R, 0, sizeof(R));
-    Py_BEGIN_ALLOW_THREADS
-    do {
-        if (parse_all(bq.buf, bq.len, K_QRELS, &Q) || parse_all(br.buf, br.len, K_TREC, &R))
-            break;
-        Py_ssize_t m = Q.row, n = R.row, T = 0;
-        const uint64_t *qq = (const uint64_t *)Q.qw, *qd = (const uint64_t *)Q.dw,
-                       *rq = (const uint64_t *)R.qw;
-        const int64_t *qlab = (const int64_t *)Q.num;
-        /* topics of the qrels, in first-appearance order */
-        Py_ssize_t msize = 16;
-        while (msize < 2 * m + 2)
-            msize <<= 1;
-        int mshift = 64;
-        while (((Py_ssize_t)1 << (64 - mshift)) < msize)
-            mshift--;
-        tmap = malloc(sizeof(int32_t) * (size_t)msize);
-        rep = malloc(sizeof(int64_t) * (size_t)m);
-        qcodes = malloc(sizeof(int32_t) * (size_t)m);
-        rcodes = malloc(sizeof(int32_t) * (size_t)n);
-        if (!tmap || !rep || !qcodes || !rcodes)
-            break;
-        memset(tmap, 0xff, sizeof(int32_t) * (size_t)msize);
-        for (Py_ssize_t i = 0; i < m; i++) {
-            int32_t slot, c = topic_find(tmap, (uint64_t)msize - 1, mshift, qq, Q.Wq, rep,
-                                         qq + i * Q.Wq, Q.Wq, &slot);
-            if (c < 0) {
-                c = (int32_t)T;
-                rep[T++] = i;
-                tmap[slot] = c;
-            }
-            qcodes[i] = c;
+    if (t->len + more <= t->cap)
+        return 0;
+    size_t cap = (t->cap ? t->cap * 2 : 8192) + more;
+    char *b = realloc(t->buf, cap);
+    if (!b)
+        return -1;
+    t->buf = b;
+    t->cap = cap;
+    return 0;
+}
+
+/* The qrels side of eval_official: topics, judgments grouped by topic,
+ * the hash table, the evaluated order. */
+typedef struct {
+    Parse P;
+    Py_ssize_t m, T, msize, size;
+    int mshift;
+    int32_t *tmap, *qcodes, *tab, *qorder, *sorted, *l2e, *l2q;
+    int64_t *rep, *qstart, *numrel, *numnonrel;
+} QrelsSide;
+
+static void qside_free(QrelsSide *S)
+{
+    parse_free(&S->P);
+    free(S->tmap);
+    free(S->qcodes);
+    free(S->tab);
+    free(S->qorder);
+    free(S->sorted);
+    free(S->l2e);
+    free(S->l2q);
+    free(S->rep);
+    free(S->qstart);
+    free(S->numrel);
+    free(S->numnonrel);
+}
+
+static int qside_build(QrelsSide *S, const unsigned char *s, Py_ssize_t len)
+{
+    if (parse_all(s, len, K_QRELS, &S->P))
+        return -1;
+    Py_ssize_t m = S->m = S->P.row, T = 0;
+    const uint64_t *qq = (const uint64_t *)S->P.qw, *qd = (const uint64_t *)S->P.dw;
+    const int64_t *qlab = (const int64_t *)S->P.num;
+    S->msize = 16;
+    while (S->msize < 2 * m + 2)
+        S->msize <<= 1;
+    S->mshift = 64;
+    while (((Py_ssize_t)1 << (64 - S->mshift)) < S->msize)
+        S->mshift--;
+    S->tmap = malloc(sizeof(int32_t) * (size_t)S->msize);
+    S->rep = malloc(sizeof(int64_t) * (size_t)m);
+    S->qcodes = malloc(sizeof(int32_t) * (size_t)m);
+    if (!S->tmap || !S->rep || !S->qcodes)
+        return -1;
+    memset(S->tmap, 0xff, sizeof(int32_t) * (size_t)S->msize);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        int32_t slot, c = topic_find(S->tmap, (uint64_t)S->msize - 1, S->mshift, qq, S->P.Wq,
+                                     S->rep, qq + i * S->P.Wq, S->P.Wq, &slot);
+        if (c < 0) {
+            c = (int32_t)T;
+            S->rep[T++] = i;
+            S->tmap[slot] = c;
         }
-        /* the run's rows by qrels topic: every run topic judged, every topic run */
+        S->qcodes[i] = c;
+    }
+    S->T = T;
+    S->qorder = malloc(sizeof(int32_t) * (size_t)m);
+    S->qstart = calloc((size_t)T + 1, sizeof(int64_t));
+    S->numrel = calloc((size_t)T, sizeof(int64_t));
+    S->numnonrel = calloc((size_t)T, sizeof(int64_t));
+    if (!S->qorder || !S->qstart || !S->numrel || !S->numnonrel || T == 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        S->qstart[S->qcodes[i] + 1]++;
+        if (qlab[i] >= 1)
+            S->numrel[S->qcodes[i]]++;
+        else if (qlab[i] >= 0)
+            S->numnonrel[S->qcodes[i]]++;
+    }
+    for (Py_ssize_t t = 0; t < T; t++)
+        S->qstart[t + 1] += S->qstart[t];
+    {
+        int64_t *fill = malloc(sizeof(int64_t) * (size_t)T);
+        if (!fill)
+            return -1;
+        memcpy(fill, S->qstart, sizeof(int64_t) * (size_t)T);
+        for (Py_ssize_t i = 0; i < m; i++)
+            S->qorder[fill[S->qcodes[i]]++] = (int32_t)i;
+        free(fill);
+    }
+    /* the qrels hash table; a duplicate (topic, docno) declines */
+    S->size = 16;
+    while (S->size < 2 * m + 2)
+        S->size <<= 1;
+    int shift = 64;
+    while (((Py_ssize_t)1 << (64 - shift)) < S->size)
+        shift--;
+    S->tab = malloc(sizeof(int32_t) * (size_t)S->size);
+    if (!S->tab)
+        return -1;
+    memset(S->tab, 0xff, sizeof(int32_t) * (size_t)S->size);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        const uint64_t *wi = qd + i * S->P.Wd;
+        int nz = nz_words(wi, S->P.Wd);
+        uint64_t hw = hash_words(M2, wi, nz);
+        uint64_t k = ((hw ^ (((uint64_t)S->qcodes[i] + 1) * M1)) * M2) >> shift;
+        while (S->tab[k] != -1) {
+            int32_t j = S->tab[k];
+            if (S->qcodes[j] == S->qcodes[i] && same_words(qd + j * S->P.Wd, wi, S->P.Wd))
+                return -1;
+            k = (k + 1) & (uint64_t)(S->size - 1);
+        }
+        S->tab[k] = (int32_t)i;
+    }
+    /* evaluated topics: all of them, in strcmp order */
+    S->sorted = malloc(sizeof(int32_t) * (size_t)T);
+    S->l2e = malloc(sizeof(int32_t) * (size_t)T);
+    S->l2q = malloc(sizeof(int32_t) * (size_t)T);
+    if (!S->sorted || !S->l2e || !S->l2q)
+        return -1;
+    {
+        TopicCmp tc = {qq, S->P.Wq, S->rep};
+        for (Py_ssize_t t = 0; t < T; t++)
+            S->sorted[t] = (int32_t)t;
+        qsort_r(S->sorted, (size_t)T, sizeof(int32_t), cmp_topics, &tc);
+        for (Py_ssize_t t = 0; t < T; t++) {
+            S->l2e[S->sorted[t]] = (int32_t)t;
+            S->l2q[t] = (int32_t)t;
+        }
+    }
+    return 0;
+}
+
+/* One run: its block of trec_eval's layout appended to out; 0 ok, -1 declined. */
+static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t len, Text *out,
+                        const unsigned char **name, Py_ssize_t *name_len)
+{
+    Parse R;
+    int rc = -1;
+    const Py_ssize_t T = S->T;
+    int32_t *rcodes = NULL, *lab_out = NULL;
+    int64_t *nrows = NULL, *seg = NULL, *kept = NULL;
+    double *vals = NULL, *smax = NULL, *table = NULL;
+    memset(&R, 0, sizeof(R));
+    do {
+        if (parse_all(s, len, K_TREC, &R) || R.tag_s < 0)
+            break;
+        Py_ssize_t n = R.row;
+        const uint64_t *rq = (const uint64_t *)R.qw, *qq = (const uint64_t *)S->P.qw;
+        rcodes = malloc(sizeof(int32_t) * (size_t)n);
         nrows = calloc((size_t)T, sizeof(int64_t));
-        if (!nrows)
+        seg = malloc(sizeof(int64_t) * (size_t)T);
+        kept = malloc(sizeof(int64_t) * (size_t)T);
+        lab_out = malloc(sizeof(int32_t) * (size_t)n);
+        if (!rcodes || !nrows || !seg || !kept || !lab_out)
             break;
         {
             int bad = 0;
             for (Py_ssize_t i = 0; i < n && !bad; i++) {
-                int32_t slot, c = topic_find(tmap, (uint64_t)msize - 1, mshift, qq, Q.Wq, rep,
-                                             rq + i * R.Wq, R.Wq, &slot);
+                int32_t slot, c = topic_find(S->tmap, (uint64_t)S->msize - 1, S->mshift, qq,
+                                             S->P.Wq, S->rep, rq + i * R.Wq, R.Wq, &slot);
                 if (c < 0)
-                    bad = 1;
+                    bad = 1;            /* a run topic not in the qrels: a warning */
                 else
                     rcodes[i] = c;
             }
             if (bad)
                 break;
         }
-        /* qrels rows grouped by topic; R and N per topic */
-        qorder = malloc(sizeof(int32_t) * (size_t)m);
-        qstart = calloc((size_t)T + 1, sizeof(int64_t));
-        numrel = calloc((size_t)T, sizeof(int64_t));
-        numnonrel = calloc((size_t)T, sizeof(int64_t));
-        if (!qorder || !qstart || !numrel || !numnonrel)
-            break;
-        for (Py_ssize_t i = 0; i < m; i++) {
-            qstart[qcodes[i] + 1]++;
-            if (qlab[i] >= 1)
-                numrel[qcodes[i]]++;
-            else if (qlab[i] >= 0)
-                numnonrel[qcodes[i]]++;
-        }
-        for (Py_ssize_t t = 0; t < T; t++)
-            qstart[t + 1] += qstart[t];
         {
-            int64_t *fill = malloc(sizeof(int64_t) * (size_t)(T ? T : 1));
-            if (!fill)
-                break;
-            memcpy(fill, qstart, sizeof(int64_t) * (size_t)T);
-            for (Py_ssize_t i = 0; i < m; i++)
-                qorder[fill[qcodes[i]]++] = (int32_t)i;
-            free(fill);
-        }
-        /* the qrels hash table; a duplicate (topic, docno) declines */
-        Py_ssize_t size = 16;
-        while (size < 2 * m + 2)
-            size <<= 1;
-        int shift = 64;
-        while (((Py_ssize_t)1 << (64 - shift)) < size)
-            shift--;
-        tab = malloc(sizeof(int32_t) * (size_t)size);
-        if (!tab)
-            break;
-        memset(tab, 0xff, sizeof(int32_t) * (size_t)size);
-        {
-            int dup = 0;
-            for (Py_ssize_t i = 0; i < m && !dup; i++) {
-                const uint64_t *wi = qd + i * Q.Wd;
-                int nz = nz_words(wi, Q.Wd);
-                uint64_t hw = hash_words(M2, wi, nz);
-                uint64_t k = ((hw ^ (((uint64_t)qcodes[i] + 1) * M1)) * M2) >> shift;
-                while (tab[k] != -1) {
-                    int32_t j = tab[k];
-                    if (qcodes[j] == qcodes[i] && same_words(qd + j * Q.Wd, wi, Q.Wd))
-                        dup = 1;
-                    k = (k + 1) & (uint64_t)(size - 1);
-                }
-                tab[k] = (int32_t)i;
-            }
-            if (dup)
-                break;
-        }
-        /* evaluated topics: all of them, in strcmp order */
-        sorted = malloc(sizeof(int32_t) * (size_t)(T ? T : 1));
-        l2e = malloc(sizeof(int32_t) * (size_t)(T ? T : 1));
-        l2q = malloc(sizeof(int32_t) * (size_t)(T ? T : 1));
-        seg = malloc(sizeof(int64_t) * (size_t)(T ? T : 1));
-        kept = malloc(sizeof(int64_t) * (size_t)(T ? T : 1));
-        out = malloc(sizeof(int32_t) * (size_t)n);
-        if (!sorted || !l2e || !l2q || !seg || !kept || !out || T == 0)
-            break;
-        {
-            TopicCmp tc = {qq, Q.Wq, rep};
-            for (Py_ssize_t t = 0; t < T; t++)
-                sorted[t] = (int32_t)t;
-            qsort_r(sorted, (size_t)T, sizeof(int32_t), cmp_topics, &tc);
-            for (Py_ssize_t t = 0; t < T; t++) {
-                l2e[sorted[t]] = (int32_t)t;
-                l2q[t] = (int32_t)t;
-            }
-        }
-        {
-            Align A = {(const uint64_t *)R.dw, n, R.Wd, (const double *)R.num, rcodes, T, l2e,
-                       l2q, qd, m, Q.Wd, qcodes, qlab, qorder, qstart, T, tab, size,
-                       0, 0, 0, out, seg, kept, nrows};
+            Align A = {(const uint64_t *)R.dw, n, R.Wd, (const double *)R.num, rcodes, T,
+                       S->l2e, S->l2q, (const uint64_t *)S->P.dw, S->m, S->P.Wd, S->qcodes,
+                       (const int64_t *)S->P.num, S->qorder, S->qstart, T, S->tab, S->size,
+                       0, 0, 0, lab_out, seg, kept, nrows};
             if (align_core(&A))
                 break;
         }
@@ -1167,7 +1204,7 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
             int missing = 0;
             for (Py_ssize_t t = 0; t < T; t++)
                 if (!nrows[t])
-                    missing = 1;
+                    missing = 1;        /* a qrels topic not in the run: a warning */
             if (missing)
                 break;
         }
@@ -1177,19 +1214,16 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
         for (Py_ssize_t t = 0; t < T; t++)
             if (kept[t] > maxk)
                 maxk = kept[t];
-        double *smax = malloc(sizeof(double) * (size_t)(maxk + 1));
-        double *table = malloc(sizeof(double) * (size_t)(maxk + 2));
-        if (!vals || !smax || !table) {
-            free(smax);
-            free(table);
+        smax = malloc(sizeof(double) * (size_t)(maxk + 1));
+        table = malloc(sizeof(double) * (size_t)(maxk + 2));
+        if (!vals || !smax || !table)
             break;
-        }
         long long num_ret = 0, num_rel = 0, num_rel_ret = 0;
         for (Py_ssize_t e = 0; e < T; e++) {
-            int32_t c = sorted[e];
-            const int32_t *lab = out + seg[c];
+            int32_t c = S->sorted[e];
+            const int32_t *lab = lab_out + seg[c];
             Py_ssize_t nr_ = kept[c];
-            int64_t Rt = numrel[c], Nt = numnonrel[c];
+            int64_t Rt = S->numrel[c], Nt = S->numnonrel[c];
             double *v = vals + e * NMEAS;
             double ap = 0.0, bp = 0.0;
             Py_ssize_t rel = 0, nonrel = 0, first = -1, rprec = 0;
@@ -1245,8 +1279,6 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
             for (int k = 0; k < 9; k++)                              /* P */
                 v[16 + k] = (double)cnt_at[k] / (double)PCUT[k];
         }
-        free(smax);
-        free(table);
         /* aggregates: sequential sums over topics, as trec_eval */
         double agg[25];
         for (int k = 0; k < 25; k++) {
@@ -1262,14 +1294,12 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
                 agg[k] = exp(agg[k]);
         }
         /* the text */
-        size_t cap = 4096 + (size_t)(R.tag_l > 0 ? R.tag_l : 0);
-        text = malloc(cap);
-        if (!text || R.tag_s < 0)
+        if (text_reserve(out, 4096 + (size_t)R.tag_l))
             break;
         {
-            char *o = text;
+            char *o = out->buf + out->len;
             o += sprintf(o, "%-22s\tall\t", "runid");
-            memcpy(o, R.s + R.tag_s, (size_t)R.tag_l);
+            memcpy(o, s + R.tag_s, (size_t)R.tag_l);
             o += R.tag_l;
             *o++ = '\n';
             o += sprintf(o, "%-22s\tall\t%lld\n", "num_q", (long long)T);
@@ -1289,50 +1319,140 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
                 sprintf(nm, "P_%d", PCUT[k]);
                 o += sprintf(o, "%-22s\tall\t%6.4f\n", nm, agg[16 + k]);
             }
-            tlen = (size_t)(o - text);
+            out->len = (size_t)(o - out->buf);
         }
-        ok = 1;
+        *name = s + R.tag_s;
+        *name_len = R.tag_l;
+        rc = 0;
     } while (0);
-    parse_free(&Q);
     parse_free(&R);
-    free(tmap);
-    free(rep);
-    free(qcodes);
     free(rcodes);
-    free(tab);
-    free(qorder);
-    free(qstart);
-    free(numrel);
-    free(numnonrel);
-    free(sorted);
-    free(l2e);
-    free(l2q);
+    free(lab_out);
+    free(nrows);
     free(seg);
     free(kept);
-    free(nrows);
-    free(out);
-    free(lab32);
     free(vals);
-    Py_END_ALLOW_THREADS
-    PyObject *res;
-    if (ok) {
-        /* the run name must be UTF-8 (the full program decodes it) */
-        PyObject *name = PyUnicode_DecodeUTF8((const char *)R.s + R.tag_s, R.tag_l, "strict");
-        if (name) {
-            Py_DECREF(name);
-            res = PyBytes_FromStringAndSize(text, (Py_ssize_t)tlen);
-        } else {
-            PyErr_Clear();
-            Py_INCREF(Py_None);
-            res = Py_None;
+    free(smax);
+    free(table);
+    return rc;
+}
+
+/* The whole of a plain file in a malloc'ed buffer; NULL when it cannot be
+ * read, is empty, or starts with a gzip, bzip2 or xz signature. */
+static unsigned char *read_plain(const char *path, Py_ssize_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t cap = 0, n = 0;
+    if (!f)
+        return NULL;
+    for (;;) {
+        if (n == cap) {
+            size_t c2 = cap ? cap * 2 : (1 << 22);
+            unsigned char *b = realloc(buf, c2);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = b;
+            cap = c2;
         }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f) || n == 0 || (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) ||
+        (n >= 3 && memcmp(buf, "BZh", 3) == 0) ||
+        (n >= 6 && memcmp(buf, "\xfd" "7zXZ\0", 6) == 0)) {
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    *len = (Py_ssize_t)n;
+    return buf;
+}
+
+/* eval_official(qrels_path, [run_path, ...]) -> bytes (trec_eval's layout
+ * of the official measures, one block per run: exactly what `ipsoeval eval
+ * --format trec` prints) or None when anything is out of the ordinary, and
+ * then the full program runs.  Accepted: plain TREC runs whose topics are
+ * exactly the qrels' topics, distinct UTF-8 run names, no duplicate (topic,
+ * docno) in any file, every line valid.  Paths are bytes (os.fsencode). */
+static PyObject *py_eval_official(PyObject *self, PyObject *args)
+{
+    PyObject *qpath, *runs;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyBytes_Type, &qpath, &PyList_Type, &runs))
+        return NULL;
+    Py_ssize_t N = PyList_GET_SIZE(runs);
+    char **paths = calloc((size_t)(N ? N : 1), sizeof(char *));
+    char **names = calloc((size_t)(N ? N : 1), sizeof(char *));
+    Py_ssize_t *name_lens = calloc((size_t)(N ? N : 1), sizeof(Py_ssize_t));
+    char *qp = strdup(PyBytes_AS_STRING(qpath));
+    int ok = paths && names && name_lens && qp;
+    for (Py_ssize_t k = 0; k < N && ok; k++) {
+        PyObject *o = PyList_GET_ITEM(runs, k);
+        if (!PyBytes_Check(o) || !(paths[k] = strdup(PyBytes_AS_STRING(o))))
+            ok = 0;
+    }
+    QrelsSide S;
+    Text out = {NULL, 0, 0};
+    memset(&S, 0, sizeof(S));
+    Py_BEGIN_ALLOW_THREADS
+    unsigned char *qbuf = NULL;
+    Py_ssize_t qlen = 0;
+    if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0) {
+        for (Py_ssize_t k = 0; k < N && ok; k++) {
+            Py_ssize_t len;
+            const unsigned char *nm;
+            unsigned char *buf = read_plain(paths[k], &len);
+            if (!buf || eval_one_run(&S, buf, len, &out, &nm, &name_lens[k]) ||
+                !(names[k] = malloc((size_t)name_lens[k] + 1)))
+                ok = 0;
+            else
+                memcpy(names[k], nm, (size_t)name_lens[k]);
+            free(buf);
+        }
+        for (Py_ssize_t a = 0; a < N && ok; a++)   /* same tag twice: the full program */
+            for (Py_ssize_t b = a + 1; b < N && ok; b++)
+                if (name_lens[a] == name_lens[b] &&
+                    memcmp(names[a], names[b], (size_t)name_lens[a]) == 0)
+                    ok = 0;
     } else {
+        ok = 0;
+    }
+    free(qbuf);
+    qside_free(&S);
+    Py_END_ALLOW_THREADS
+    PyObject *res = NULL;
+    for (Py_ssize_t k = 0; k < N && ok; k++) {
+        /* run names must be UTF-8 (the full program decodes them) */
+        PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
+        if (!name) {
+            PyErr_Clear();
+            ok = 0;
+        }
+        Py_XDECREF(name);
+    }
+    if (ok)
+        res = PyBytes_FromStringAndSize(out.buf, (Py_ssize_t)out.len);
+    else {
         Py_INCREF(Py_None);
         res = Py_None;
     }
-    free(text);
-    PyBuffer_Release(&bq);
-    PyBuffer_Release(&br);
+    free(out.buf);
+    for (Py_ssize_t k = 0; k < N; k++) {
+        if (paths)
+            free(paths[k]);
+        if (names)
+            free(names[k]);
+    }
+    free(paths);
+    free(names);
+    free(name_lens);
+    free(qp);
     return res;
 }
 
@@ -1343,7 +1463,7 @@ static PyMethodDef methods[] = {
     {"align_run", py_align_run, METH_VARARGS, "Align one run to the qrels."},
     {"fill", py_fill, METH_VARARGS, "Copy aligned labels into a (T, D) matrix."},
     {"eval_official", py_eval_official, METH_VARARGS,
-     "trec_eval's official measures of one run, or None (declined)."},
+     "trec_eval's official measures of runs, or None (declined)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -3,6 +3,7 @@ without numpy (ipsoeval/_quick.py): byte for byte what the full program
 prints, and the full program whenever anything is unusual."""
 
 import gzip
+import os
 import subprocess
 import sys
 
@@ -16,17 +17,13 @@ from tests.conftest import TE, TESTDATA, invoke
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
 
 
-def full(qrels, run, monkeypatch=None):
-    code, out, err = invoke(["eval", "--format", "trec", qrels, run])
+def full(qrels, *runs):
+    code, out, err = invoke(["eval", "--format", "trec", qrels, *runs])
     return code, out
 
 
-def quick(qrels, run):
-    with open(qrels, "rb") as f:
-        q = f.read()
-    with open(run, "rb") as f:
-        r = f.read()
-    out = _fast._core.eval_official(q, r)
+def quick(qrels, *runs):
+    out = _fast._core.eval_official(os.fsencode(qrels), [os.fsencode(r) for r in runs])
     return None if out is None else out.decode()
 
 
@@ -62,16 +59,26 @@ def files(draw):
 
 
 @settings(max_examples=300)
-@given(f=files())
-def test_quick_equals_full_on_random_files(tmp_path_factory, f):
+@given(f=files(), more=st.integers(0, 2))
+def test_quick_equals_full_on_random_files(tmp_path_factory, f, more):
     d = tmp_path_factory.mktemp("q")
     q, r = d / "qrels", d / "run"
     q.write_bytes(f[0])
     r.write_bytes(f[1])
-    got = quick(q, r)
-    code, out = full(q, r)
+    runs = [r]
+    for i in range(more):              # more runs of the same topics, other names
+        p = d / f"run{i}"
+        p.write_bytes(f[1].replace(b" tag\n", f" tag{i}\n".encode()))
+        runs.append(p)
+    got = quick(q, *runs)
+    code, out = full(q, *runs)
     assert got is not None             # valid, same topics: served by the C path
     assert code == 0 and got == out
+
+
+def test_quick_declines_two_runs_of_one_name(tmp_path):
+    r = TESTDATA / "adhoc" / "run-bm25.txt"
+    assert quick(TESTDATA / "adhoc" / "qrels.txt", r, r) is None
 
 
 def test_quick_declines_a_run_with_warnings():
@@ -102,7 +109,8 @@ def test_quick_entry_point_arguments(tmp_path, monkeypatch, capsys):
     assert _quick.quick_eval(["eval", "--format=trec", str(q), str(r)])
     capsys.readouterr()
     for args in (["eval", "-q", str(q), str(r)], ["eval", "--format", "tsv", str(q), str(r)],
-                 ["eval", str(q), str(r), str(r)], ["measures"], ["eval", "-", str(r)]):
+                 ["eval", str(q), str(r), str(r)], ["measures"], ["eval", "-", str(r)],
+                 ["eval", str(q), str(tmp_path / "missing")], ["eval", str(q)]):
         assert not _quick.quick_eval(args)
     gz = tmp_path / "run.gz"
     gz.write_bytes(gzip.compress(r.read_bytes()))
@@ -119,3 +127,21 @@ def test_quick_path_imports_neither_numpy_nor_click():
             "sys.stderr.write(repr((ok, 'numpy' in sys.modules, 'click' in sys.modules)))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert p.stderr == "(True, False, False)"
+
+
+def test_quick_runs_in_threads_in_file_order(tmp_path, monkeypatch, capsys):
+    q = TESTDATA / "adhoc" / "qrels.txt"
+    src = (TESTDATA / "adhoc" / "run-bm25.txt").read_bytes()
+    runs = []
+    for i in range(7):
+        p = tmp_path / f"r{i}"
+        lines = src.decode().splitlines()
+        # other names, other orders: every block differs
+        body = "\n".join(ln.rsplit(" ", 1)[0] + f" tag{6 - i}" for ln in lines[i:] + lines[:i])
+        p.write_text(body + "\n")
+        runs.append(str(p))
+    monkeypatch.setenv("IPSOEVAL_THREADS", "3")
+    assert _quick.quick_eval(["eval", str(q), *runs])
+    assert capsys.readouterr().out == full(q, *runs)[1]
+    (tmp_path / "r6").write_text(src.decode().replace(" bm25", " tag6"))   # r0 is tag6 too
+    assert not _quick.quick_eval(["eval", str(q), *runs])
