@@ -1471,8 +1471,18 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
                                     "ipsoeval's compiled reading and alignment core.", -1,
                                     methods};
 
+/* Bumped whenever a function's arguments or results change: a stale build
+ * (an editable install not rebuilt after a pull) is then not used at all. */
+#define CORE_API 3
+
 PyMODINIT_FUNC PyInit__core(void)
 {
+    PyObject *m;
     init_classes();
-    return PyModule_Create(&module);
+    m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "API", CORE_API) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -18,8 +18,12 @@ import os
 
 import numpy as np
 
+API = 3   # the compiled core's interface version (CORE_API in _core.c)
+
 try:
     from ipsoeval import _core
+    if getattr(_core, "API", None) != API:   # a stale build: rebuild with `make install`
+        _core = None
 except ImportError:  # built without a C compiler: the Python path serves
     _core = None
 

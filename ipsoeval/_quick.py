@@ -35,6 +35,8 @@ def quick_eval(args) -> bool:
         from ipsoeval import _core
     except ImportError:
         return False
+    if getattr(_core, "API", None) != 3:          # a stale build (see ipsoeval/_fast.py)
+        return False
     out = _evaluate(_core, os.fsencode(rest[0]), [os.fsencode(p) for p in rest[1:]])
     if out is None:
         return False
