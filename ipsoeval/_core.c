@@ -277,7 +277,9 @@ static int parse_core(Parse *P, Py_ssize_t hi)
                 lim = limit;
             } else {
                 n = hi - p;
-                if (n > 1024) {
+                /* an unterminated last line ending in blanks: the Python reader
+                 * decides how many fields it has (one policy) */
+                if (n > 1024 || (n > 0 && CLS[s[hi - 1]] == 1)) {
                     status = ST_REJECT;
                     goto out;
                 }

@@ -495,14 +495,15 @@ def sniff_run_format(data: bytes) -> str:
 def read_run(path: str, run_format: str = "auto", name: str | None = None,
              data: bytes | None = None) -> Run:
     """Read a TREC (6+ fields) or MS MARCO (3 fields) run."""
-    if _fast.enabled():     # compiled core; None when it declines (the code below decides)
-        got = _fast.read_run(path, run_format, name, data)
-        if got is not None:
-            return got
     disp = display_name(path)
     blocks = iter_blocks(path, data)
     first = next(blocks, b"")
     fmt = sniff_run_format(first) if run_format == "auto" else run_format
+    if _fast.enabled() and path != "-":   # compiled core; None: declined, the code below decides
+        got = _fast.read_run(path, fmt, name, data)
+        if got is not None:
+            blocks.close()
+            return got
 
     def all_blocks():
         if first:
