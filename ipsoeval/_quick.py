@@ -77,7 +77,12 @@ def _evaluate(core, qrels: bytes, runs: list):
 
 
 def main() -> None:
-    if quick_eval(sys.argv[1:]):
+    args = sys.argv[1:]
+    if quick_eval(args):
         return
+    if args[:1] == ["eval"]:
+        # eval does no matrix products: OpenBLAS's thread pool, started by
+        # `import numpy`, costs ~40 ms of CPU for nothing (0.14 -> 0.10 s)
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from ipsoeval.cli import main as cli_main
     cli_main()
