@@ -179,15 +179,22 @@ def _gzip_blocks(path: str):
 
     q: queue.Queue = queue.Queue(maxsize=3)
     stop = threading.Event()
+    # a ring of buffers, reused (fresh ones cost the kernel's page zeroing):
+    # at most 3 queued, 1 being parsed and 1 being filled
+    ring = [bytearray(BLOCK + (1 << 16)) for _ in range(6)]
 
     def produce():
         try:
             with igzip.open(path, "rb") as g:
                 carry = b""
+                turn = 0
                 while not stop.is_set():
-                    buf = bytearray(len(carry) + BLOCK)
+                    buf = ring[turn % len(ring)]
+                    turn += 1
+                    if len(buf) < len(carry) + BLOCK:      # a very long line
+                        buf = bytearray(len(carry) + BLOCK)
                     buf[: len(carry)] = carry
-                    got = g.readinto(memoryview(buf)[len(carry):])
+                    got = g.readinto(memoryview(buf)[len(carry): len(carry) + BLOCK])
                     if not got:
                         break
                     end = len(carry) + got

@@ -192,6 +192,7 @@ def test_compressed_and_grown_tables(tmp_path, monkeypatch):
     p = _write(tmp_path, gzip.compress(data), "run.gz")
     plain = _write(tmp_path, data, "run")
     monkeypatch.setattr(_fast, "CHUNK", 4096)
+    monkeypatch.setattr(_fast, "BLOCK", 4096)     # many gzip blocks: the buffer ring turns
     a = _with("c", readers.read_run, p)
     b = _with("python", readers.read_run, p)
     c = _with("c", readers.read_run, plain)
