@@ -107,6 +107,18 @@ def need_trec_eval() -> str | None:
     return None if trec_eval_bin() else "not installed (set TREC_EVAL or PATH)"
 
 
+def te_rust_bin() -> str | None:
+    """trec-eval-rust (not on PyPI): env TE_RUST, else ``te-rust`` on PATH."""
+    env = os.environ.get("TE_RUST")
+    if env:
+        return env if (shutil.which(env) or Path(env).is_file()) else None
+    return shutil.which("te-rust")
+
+
+def need_te_rust() -> str | None:
+    return None if te_rust_bin() else "not installed (te-rust on PATH or env TE_RUST)"
+
+
 def need_module(name: str) -> Callable[[], str | None]:
     """Availability check for a peer that is a Python package."""
     def check() -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ipsoeval import _fast
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned, Qrels, Run
 from ipsoeval.parallel import background, parallel_map
@@ -383,9 +384,16 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         bounds = np.searchsorted(qt[o], np.arange(T + 1))
         judged_labels = [lab[o[bounds[i]:bounds[i + 1]]] for i in range(T)]
 
+    fast = _fast.enabled()
+
     def one(task):
         r, lo, hi = task
         run, (names, codes) = runs[r], per_run[r]
+        if fast and lo == 0 and hi == len(codes):   # compiled core: the whole run at once
+            got = _fast.align_run(qi, run, names, codes, t_index, q_pos, T, tie_break=tie_break,
+                                  judged_only=judged_only, depth=depth)
+            if got is not None:
+                return got                            # None: declined, the code below decides
         codes = codes[lo:hi]
         run = _RunSlice(run, lo, hi)
         local = np.array([t_index.get(nm, -1) for nm in names], dtype=np.int32)
@@ -412,7 +420,6 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         dup_check = background(_duplicates, docno, topic, sel(run.line), run.path, topics,
                                hashes=h)
         hit = qi.lookup(docno, qcode, h)
-        n_judged = int(np.count_nonzero(hit >= 0))
         del qcode
         lab_rows = np.where(hit >= 0, lab[np.maximum(hit, 0)], UNJUDGED).astype(np.int32)
         del hit
@@ -434,20 +441,22 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
             j = lab_sorted >= 0             # judged (not UNJUDGED, not POOLED)
             t_sorted, lab_sorted = t_sorted[j], lab_sorted[j]
             pos = _ranks(t_sorted)
+        overlap = (len(docno), int(np.count_nonzero(lab_sorted != UNJUDGED)))
         counts = np.bincount(t_sorted, minlength=T)[:T]
         dup_check()                          # raises the duplicate-docno error, if any
-        return present, counts.astype(np.int64), (t_sorted, pos, lab_sorted), n_judged
+        return present, counts.astype(np.int64), (t_sorted, pos, lab_sorted), overlap
 
     tasks = []
     for r in range(len(runs)):
-        tasks.extend((r, lo, hi) for lo, hi in _split_points(per_run[r][1]))
+        cuts = [(0, len(per_run[r][1]))] if fast else _split_points(per_run[r][1])
+        tasks.extend((r, lo, hi) for lo, hi in cuts)
     results = parallel_map(one, tasks)
     in_run = np.zeros((len(runs), T), dtype=bool)
     nret_list = [np.zeros(T, dtype=np.int64) for _ in runs]
     parts: list[list] = [[] for _ in runs]
-    judged_rows = [0] * len(runs)
-    for (r, _, _), (present, counts, triple, n_judged) in zip(tasks, results):
-        judged_rows[r] += n_judged
+    rows_judged = np.zeros((len(runs), 2), dtype=np.int64)   # rows, rows in the qrels
+    for (r, _, _), (present, counts, triple, overlap) in zip(tasks, results):
+        rows_judged[r] += overlap
         in_run[r] |= present
         nret_list[r] += counts              # pieces hold disjoint topics
         parts[r].append(triple)
@@ -456,14 +465,17 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         if not run_topic_sets[r] & q_set:
             warnings.append(f"{run.path}: no topic in common with the qrels "
                             f"(every score is 0; are these the right qrels?)")
-        elif judged_rows[r] == 0 and int(nret_list[r].sum()) > 0:
+        elif rows_judged[r, 1] == 0 and rows_judged[r, 0] > 0:
             warnings.append(f"{run.path}: none of the retrieved documents is in the qrels "
                             f"(every score is 0; do the docnos have the same form?)")
-    labels_list = [tuple(np.concatenate([p[i] for p in ps]) for i in range(3)) for ps in parts]
     max_depth = max([1] + [int(c.max()) for c in nret_list if len(c)])
     R = len(runs)
     labels = np.full((R, T, max_depth), PAD, dtype=np.int32)
-    for r, (t_sorted, pos, lab_sorted) in enumerate(labels_list):
+    for r, ps in enumerate(parts):
+        if ps and isinstance(ps[0], _fast.Piece):   # compiled core's result
+            ps[0].fill(labels[r])
+            continue
+        t_sorted, pos, lab_sorted = (np.concatenate([p[i] for p in ps]) for i in range(3))
         labels[r, t_sorted, pos] = lab_sorted
     present = in_run.copy()  # trec-modes hook: topics each run file has (--trec-eval-version)
     if queries != "intersection":

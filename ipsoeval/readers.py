@@ -42,6 +42,7 @@ import zlib
 
 import numpy as np
 
+from ipsoeval import _fast
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import Qrels, Run
 from ipsoeval.parallel import parallel_map, workers
@@ -575,6 +576,10 @@ def _count_check(ok, expected: str, swapped=None):
 
 
 def read_qrels(path: str, data: bytes | None = None) -> Qrels:
+    if _fast.enabled():     # compiled core; None when it declines (the code below decides)
+        got = _fast.read_qrels(path, data)
+        if got is not None:
+            return got
     name = display_name(path)
     fields, line = _parse(iter_blocks(path, data), name, {0: "words", 2: "words", 3: "int"},
                           _count_check(lambda c: c == 4, "4 fields (qid iter docno label)",
@@ -605,6 +610,11 @@ def read_run(path: str, run_format: str = "auto", name: str | None = None,
     blocks = iter_blocks(path, data)
     first = next(blocks, b"")
     fmt = sniff_run_format(first) if run_format == "auto" else run_format
+    if _fast.enabled() and path != "-":   # compiled core; None: declined, the code below decides
+        got = _fast.read_run(path, fmt, name, data)
+        if got is not None:
+            blocks.close()
+            return got
 
     def all_blocks():
         if first:

@@ -46,3 +46,28 @@ def _cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("IPSOEVAL_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("IPSOEVAL_DEBUG", raising=False)
     yield
+
+
+# The reader, alignment, golden and CLI tests run against both implementations
+# of the reading core: the compiled pass (ipsoeval/_core.c) and the pure-Python
+# reader/alignment it falls back to (IPSOEVAL_CORE=python).
+CORE_MODULES = {"test_readers", "test_edge_matrix", "test_measures_properties", "test_golden",
+                "test_cli"}
+
+
+def pytest_generate_tests(metafunc):
+    if metafunc.module.__name__.rsplit(".", 1)[-1] in CORE_MODULES:
+        metafunc.parametrize("core_path", ["c", "python"], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def core_path(request, monkeypatch):
+    mode = getattr(request, "param", None)
+    if mode is None:
+        return os.environ.get("IPSOEVAL_CORE", "auto")
+    if mode == "c":
+        from ipsoeval import _fast
+        if _fast._core is None:
+            pytest.skip("compiled core not built")
+    monkeypatch.setenv("IPSOEVAL_CORE", mode)
+    return mode

@@ -1,5 +1,8 @@
-"""Cases for ``ipsoeval eval``: one big MS MARCO run, and a whole ad hoc
-track (129 runs) in one call."""
+"""Cases for ``ipsoeval eval``: one big MS MARCO run (plain and gzip), one
+ordinary TREC ad hoc run, and a whole ad hoc track (129 runs) in one call."""
+
+import gzip
+import shutil
 
 from harness import (
     Case,
@@ -8,8 +11,10 @@ from harness import (
     Tool,
     ipsoeval_cmd,
     need_module,
+    need_te_rust,
     need_trec_eval,
     peer_script,
+    te_rust_bin,
     trec_eval_bin,
 )
 
@@ -18,9 +23,27 @@ def _msmarco_files(ctx: Context) -> list[str]:
     return [str(ctx.data / "qrels.txt"), str(ctx.data / "run.txt")]
 
 
+def _msmarco_gz(ctx: Context) -> list[str]:
+    """The MS MARCO run gzip-compressed (level 6, written once next to it)."""
+    gz = ctx.data / "run.txt.gz"
+    if not gz.exists():
+        tmp = gz.with_suffix(".gz.tmp")
+        with open(ctx.data / "run.txt", "rb") as src, gzip.open(tmp, "wb", 6) as dst:
+            shutil.copyfileobj(src, dst, 1 << 22)
+        tmp.rename(gz)
+    return [str(ctx.data / "qrels.txt"), str(gz)]
+
+
 def _adhoc_runs(ctx: Context) -> list[str]:
     return sorted(str(p) for p in ctx.data.glob("run*.txt"))
 
+
+def _one_adhoc(ctx: Context) -> list[str]:
+    return [str(ctx.data / "qrels.txt"), _adhoc_runs(ctx)[0]]
+
+
+MSMARCO_MEASURES = ["-m", "RR@10", "-m", "nDCG@10", "-m", "AP"]
+TE_MSMARCO = ["-m", "recip_rank", "-m", "ndcg_cut.10", "-m", "map"]
 
 EVAL_MSMARCO = Case(
     name="eval-msmarco",
@@ -28,16 +51,15 @@ EVAL_MSMARCO = Case(
         "One MS MARCO passage-dev-sized run (6,980 queries x 1,000 docs, ~7M "
         "lines), three measures. ipsoeval: RR@10, nDCG@10, AP. trec_eval has "
         "no RR@10, so it computes recip_rank (uncut), ndcg_cut.10 and map; "
-        "pytrec_eval the same three; ranx mrr@10, ndcg@10, map."),
+        "trec-eval-rust the same; pytrec_eval the same three; ranx mrr@10, ndcg@10, map."),
     data="msmarco",
     tools={
-        "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", "-m", "RR@10",
-                                      "-m", "nDCG@10", "-m", "AP",
+        "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,
                                       *_msmarco_files(ctx)]),
-        "trec_eval": Tool(lambda ctx: [trec_eval_bin(), "-m", "recip_rank",
-                                       "-m", "ndcg_cut.10", "-m", "map",
-                                       *_msmarco_files(ctx)],
+        "trec_eval": Tool(lambda ctx: [trec_eval_bin(), *TE_MSMARCO, *_msmarco_files(ctx)],
                           need_trec_eval),
+        "te-rust": Tool(lambda ctx: [te_rust_bin(), *TE_MSMARCO, *_msmarco_files(ctx)],
+                        need_te_rust),
         "pytrec_eval": Tool(lambda ctx: [ctx.python,
                                          peer_script("pytrec_eval_eval.py"),
                                          *_msmarco_files(ctx)],
@@ -47,8 +69,43 @@ EVAL_MSMARCO = Case(
                      need_module("ranx")),
     },
     targets=[
-        Target("time <= 1/3 of trec_eval", peer="trec_eval", max_ratio=1 / 3),
-        Target("peak <= 1 GB", max_peak_mb=1024),
+        Target("time <= 1/8 of trec_eval", peer="trec_eval", max_ratio=1 / 8),
+        Target("peak <= 350 MB", max_peak_mb=350),
+    ],
+)
+
+EVAL_MSMARCO_GZ = Case(
+    name="eval-msmarco-gz",
+    description=(
+        "The eval-msmarco case with the run gzip-compressed: ipsoeval on the "
+        ".gz next to ipsoeval on the plain file (the target: at most 40% more)."),
+    data="msmarco",
+    tools={
+        "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,
+                                      *_msmarco_gz(ctx)]),
+        "ipsoeval-plain": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,
+                                            *_msmarco_files(ctx)]),
+    },
+    targets=[
+        Target("time <= 1.4 x ipsoeval on the plain file", peer="ipsoeval-plain",
+               max_ratio=1.4),
+    ],
+)
+
+EVAL_ADHOC_ONE = Case(
+    name="eval-adhoc-1",
+    description=(
+        "The most common call: one TREC ad hoc run (50 topics x 1,000 docs, "
+        "50k lines), default measures, trec format."),
+    data="adhoc",
+    tools={
+        "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", "--format", "trec",
+                                      *_one_adhoc(ctx)]),
+        "trec_eval": Tool(lambda ctx: [trec_eval_bin(), *_one_adhoc(ctx)], need_trec_eval),
+        "te-rust": Tool(lambda ctx: [te_rust_bin(), *_one_adhoc(ctx)], need_te_rust),
+    },
+    targets=[
+        Target("time <= 2 x trec_eval", peer="trec_eval", max_ratio=2),
     ],
 )
 
@@ -68,11 +125,15 @@ EVAL_ADHOC = Case(
                                         str(ctx.data / "qrels.txt"), run]
                                        for run in _adhoc_runs(ctx)],
                           need_trec_eval),
+        "te-rust": Tool(lambda ctx: [[te_rust_bin(), str(ctx.data / "qrels.txt"), run]
+                                     for run in _adhoc_runs(ctx)],
+                        need_te_rust),
     },
     targets=[
-        Target("time <= 1/3 of trec_eval's total", peer="trec_eval",
-               max_ratio=1 / 3),
+        Target("time <= 1/4 of trec_eval's total", peer="trec_eval",
+               max_ratio=1 / 4),
     ],
 )
 
-CASES = [EVAL_MSMARCO, EVAL_ADHOC]
+CASES = [EVAL_MSMARCO, EVAL_MSMARCO_GZ, EVAL_ADHOC_ONE, EVAL_ADHOC]
+

@@ -1,0 +1,1504 @@
+/* ipsoeval._core: the compiled reading and alignment core.
+ *
+ * Two hot loops of ipsoeval in C, with no semantics of their own:
+ *
+ *   parse()      one pass over the bytes of a run or qrels file, filling
+ *                caller-preallocated arrays (id words, numbers, line numbers);
+ *   align_run()  per-topic duplicate check, qrels lookup, ranking (score
+ *                descending, ties by docno), cut, judged-only filter.
+ *
+ * Both accept only input they are sure about (valid-input-only): anything
+ * else is reported as "rejected" and the caller (ipsoeval/_fast.py) falls
+ * back to the pure-Python reader or alignment on the same bytes, which
+ * produces the one and only error message (FILE:LINE).  So this file holds
+ * no error wording and no edge-case policy beyond "accept or decline".
+ *
+ * Only the Python C API is used (buffers, no numpy headers): the arrays are
+ * allocated by the caller.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* byte classes: 0 token byte, 1 blank (space, tab, CR), 2 newline, 3 other control */
+static unsigned char CLS[256];
+
+static void init_classes(void)
+{
+    for (int c = 0; c < 256; c++)
+        CLS[c] = c < 32 ? 3 : (c == 32 ? 1 : 0);
+    CLS['\t'] = 1;
+    CLS['\r'] = 1;
+    CLS['\n'] = 2;
+}
+
+static const double POW10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+                               1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+static inline int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* A finite decimal in plain ASCII syntax: [+-] digits [. digits] [e [+-] digits],
+ * at least one mantissa digit.  Correctly rounded (like strtod and float()). */
+static int parse_double(const unsigned char *s, Py_ssize_t n, double *out)
+{
+    Py_ssize_t i = 0;
+    int neg = 0, nd = 0, nf = 0, has_exp = 0;
+    uint64_t mant = 0;
+    if (n <= 0)
+        return -1;
+    if (s[0] == '+' || s[0] == '-') {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    while (i < n && is_digit(s[i])) {
+        if (nd + nf < 19)
+            mant = mant * 10 + (uint64_t)(s[i] - '0');
+        nd++;
+        i++;
+    }
+    if (i < n && s[i] == '.') {
+        i++;
+        while (i < n && is_digit(s[i])) {
+            if (nd + nf < 19)
+                mant = mant * 10 + (uint64_t)(s[i] - '0');
+            nf++;
+            i++;
+        }
+    }
+    if (nd + nf == 0)
+        return -1;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        Py_ssize_t e0;
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        e0 = i;
+        while (i < n && is_digit(s[i]))
+            i++;
+        if (i == e0)
+            return -1;
+        has_exp = 1;
+    }
+    if (i != n)
+        return -1;
+    if (!has_exp && nd + nf <= 15) {
+        /* mant < 1e15 and 10^nf are exact doubles: one correctly rounded division */
+        double v = (double)mant;
+        if (nf)
+            v /= POW10[nf];
+        *out = neg ? -v : v;
+        return 0;
+    }
+    {
+        char tmp[512];
+        char *end;
+        double v;
+        if (n >= (Py_ssize_t)sizeof(tmp))
+            return -1;
+        memcpy(tmp, s, (size_t)n);
+        tmp[n] = 0;
+        v = strtod(tmp, &end);
+        if (end != tmp + n || !isfinite(v))
+            return -1;
+        *out = v;
+        return 0;
+    }
+}
+
+/* [+-] ASCII digits, at most 18 of them. */
+static int parse_int(const unsigned char *s, Py_ssize_t n, int64_t *out)
+{
+    Py_ssize_t i = 0;
+    int neg = 0;
+    int64_t v = 0;
+    if (n <= 0)
+        return -1;
+    if (s[0] == '+' || s[0] == '-') {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    if (i == n || n - i > 18)
+        return -1;
+    for (; i < n; i++) {
+        if (!is_digit(s[i]))
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = neg ? -v : v;
+    return 0;
+}
+
+#if defined(__SSE2__)
+/* One line of at most 63 bytes starting at L (with 64 readable bytes):
+ * returns its length n and, in *sep, a bit per byte <= 32 up to and
+ * including the newline at n; -1 when it holds a control byte other than
+ * tab/CR, -2 when the line is longer (the scalar loop then serves). */
+static inline int scan_line(const unsigned char *L, uint64_t *sep)
+{
+    const __m128i c32 = _mm_set1_epi8(32), c31 = _mm_set1_epi8(31),
+                  cnl = _mm_set1_epi8('\n'), c9 = _mm_set1_epi8('\t'), c13 = _mm_set1_epi8('\r');
+    uint64_t sp = 0, ctl = 0, nl = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(L + 16 * k));
+        uint64_t s = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, c32), x));
+        uint64_t lo = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, c31), x));
+        uint64_t ok = (uint16_t)_mm_movemask_epi8(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, c9), _mm_cmpeq_epi8(x, c13)),
+                         _mm_cmpeq_epi8(x, cnl)));
+        uint64_t n = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, cnl));
+        sp |= s << (16 * k);
+        ctl |= (lo & ~ok) << (16 * k);
+        nl |= n << (16 * k);
+        if (n)
+            break;
+    }
+    if (!nl || (nl & ((uint64_t)1 << 63)))
+        return -2;
+    {
+        int n = __builtin_ctzll(nl);
+        uint64_t upto = ((uint64_t)1 << (n + 1)) - 1;     /* bytes 0..n */
+        if (ctl & upto)
+            return -1;
+        *sep = sp & upto;
+        return n;
+    }
+}
+#endif
+
+/* copy an id into its zeroed row: one masked 8-byte store when it is short */
+static inline void put_id(unsigned char *dst, const unsigned char *src, Py_ssize_t len,
+                          const unsigned char *lim)
+{
+    if (len <= 8 && src + 8 <= lim) {
+        uint64_t v;
+        memcpy(&v, src, 8);
+        if (len < 8)
+            v &= ((uint64_t)1 << (8 * len)) - 1;
+        memcpy(dst, &v, 8);
+    } else {
+        memcpy(dst, src, (size_t)len);
+    }
+}
+
+enum { K_TREC = 0, K_MSMARCO = 1, K_QRELS = 2 };
+enum { ST_DONE = 0, ST_FULL = 1, ST_WIDE_Q = 2, ST_WIDE_D = 3, ST_REJECT = -1 };
+
+#define LABEL_MIN (-2147483647LL - 1 + 2) /* int32 minus the PAD and UNJUDGED sentinels */
+#define LABEL_MAX 2147483647LL
+
+typedef struct {
+    const unsigned char *s;     /* the bytes */
+    Py_ssize_t blen;
+    int kind;
+    Py_ssize_t cap, Wq, Wd;     /* rows and id widths (words) of the arrays */
+    unsigned char *qw, *dw;     /* zeroed id words */
+    void *num;                  /* float64 (runs) or int64 (qrels labels) */
+    void *ln;                   /* int32 or int64 line numbers, or NULL */
+    int line32;
+    Py_ssize_t p, row, need, tag_s, tag_l;
+    long long line;
+} Parse;
+
+/* Parse whole lines P->s[P->p:hi] into the arrays; the status of parse(). */
+static int parse_core(Parse *P, Py_ssize_t hi)
+{
+    const unsigned char *s = P->s;
+    const int kind = P->kind;
+    const Py_ssize_t cap = P->cap, Wq = P->Wq, Wd = P->Wd;
+    unsigned char *qw = P->qw, *dw = P->dw;
+    double *fnum = (double *)P->num;
+    int64_t *inum = (int64_t *)P->num;
+    const int line32 = P->line32, has_ln = P->ln != NULL;
+    int32_t *ln32 = (int32_t *)P->ln;
+    int64_t *ln64 = (int64_t *)P->ln;
+    const int fq = 0, fd = kind == K_MSMARCO ? 1 : 2,
+              fn = kind == K_TREC ? 4 : (kind == K_MSMARCO ? 2 : 3);
+    const int want = kind == K_TREC ? 6 : (kind == K_MSMARCO ? 3 : 4);
+    Py_ssize_t p = P->p, row = P->row, need = 0, tag_s = P->tag_s, tag_l = P->tag_l;
+    long long line = P->line;
+    int status = ST_DONE;
+        const unsigned char *limit = s + P->blen;
+        unsigned char lastline[1024 + 8];
+        while (p < hi) {
+            /* L[0:n] is the line; L[n] is a byte <= 32 (its newline, or the
+             * newline added to a copy of an unterminated last line), so the
+             * token loops need no bound checks */
+            const unsigned char *L, *lim, *nl;
+            Py_ssize_t n, nextp, ts[6], te[6], q = 0;
+            int nt = 0;
+#if defined(__SSE2__)
+            if (hi - p >= 64) {
+                uint64_t sep;
+                int k = scan_line(s + p, &sep);
+                if (k == -1) {
+                    status = ST_REJECT;
+                    goto out;
+                }
+                if (k >= 0) {
+                    L = s + p;
+                    n = k;
+                    nextp = p + n + 1;
+                    lim = limit;
+                    if (L[0] == '#') {                   /* comment line */
+                        p = nextp;
+                        line++;
+                        continue;
+                    }
+                    {
+                        uint64_t starts = ~sep & ((sep << 1) | 1);
+                        uint64_t ends = sep & ~(sep << 1) & ~(uint64_t)1;
+                        starts &= ((uint64_t)1 << n) - 1;
+                        while (starts) {
+                            if (nt < 6) {
+                                ts[nt] = __builtin_ctzll(starts);
+                                te[nt] = __builtin_ctzll(ends);
+                            }
+                            nt++;
+                            starts &= starts - 1;
+                            ends &= ends - 1;
+                        }
+                    }
+                    goto tokens;
+                }
+            }
+#endif
+            nl = memchr(s + p, '\n', (size_t)(hi - p));
+            if (nl) {
+                L = s + p;
+                n = nl - L;
+                nextp = p + n + 1;
+                lim = limit;
+            } else {
+                n = hi - p;
+                /* an unterminated last line ending in blanks: the Python reader
+                 * decides how many fields it has (one policy) */
+                if (n > 1024 || (n > 0 && CLS[s[hi - 1]] == 1)) {
+                    status = ST_REJECT;
+                    goto out;
+                }
+                memcpy(lastline, s + p, (size_t)n);
+                memset(lastline + n, '\n', 8);
+                L = lastline;
+                nextp = hi;
+                lim = lastline + sizeof(lastline);
+            }
+            if (L[0] == '#') {                       /* comment line */
+                for (Py_ssize_t k = 0; k < n; k++)
+                    if (CLS[L[k]] == 3) {
+                        status = ST_REJECT;
+                        goto out;
+                    }
+                p = nextp;
+                line++;
+                continue;
+            }
+            for (;;) {
+                while (L[q] == ' ' || L[q] == '\t' || L[q] == '\r')
+                    q++;
+                if (q >= n)
+                    break;
+                if (L[q] < 32) {                     /* a control byte: not text */
+                    status = ST_REJECT;
+                    goto out;
+                }
+                {
+                    Py_ssize_t st = q;
+                    while (L[q] > 32)
+                        q++;
+                    if (nt < 6) {
+                        ts[nt] = st;
+                        te[nt] = q;
+                    }
+                    nt++;
+                }
+            }
+        tokens:
+            if (nt == 0) {                           /* blank line */
+                p = nextp;
+                line++;
+                continue;
+            }
+            if (kind == K_TREC ? nt < want : nt != want) {
+                status = ST_REJECT;
+                goto out;
+            }
+            if (row >= cap) {
+                status = ST_FULL;
+                goto out;
+            }
+            {
+                Py_ssize_t lq = te[fq] - ts[fq], ld = te[fd] - ts[fd];
+                if (lq > 8 * Wq) {
+                    status = ST_WIDE_Q;
+                    need = lq;
+                    goto out;
+                }
+                if (ld > 8 * Wd) {
+                    status = ST_WIDE_D;
+                    need = ld;
+                    goto out;
+                }
+                if (kind == K_TREC) {
+                    if (parse_double(L + ts[fn], te[fn] - ts[fn], &fnum[row])) {
+                        status = ST_REJECT;
+                        goto out;
+                    }
+                    tag_s = p + ts[5];
+                    tag_l = te[5] - ts[5];
+                } else {
+                    int64_t v;
+                    if (parse_int(L + ts[fn], te[fn] - ts[fn], &v)) {
+                        status = ST_REJECT;
+                        goto out;
+                    }
+                    if (kind == K_QRELS) {
+                        if (v < LABEL_MIN || v > LABEL_MAX) {
+                            status = ST_REJECT;
+                            goto out;
+                        }
+                        inum[row] = v;
+                    } else {
+                        if (v > 999999999999999LL || v < -999999999999999LL) {
+                            status = ST_REJECT;
+                            goto out;
+                        }
+                        fnum[row] = -(double)v;
+                    }
+                }
+                put_id(qw + row * Wq * 8, L + ts[fq], lq, lim);
+                put_id(dw + row * Wd * 8, L + ts[fd], ld, lim);
+                if (!has_ln)
+                    ;
+                else if (line32)
+                    ln32[row] = (int32_t)(line + 1);
+                else
+                    ln64[row] = line + 1;
+            }
+            row++;
+            line++;
+            p = nextp;
+        }
+out:
+    P->p = p;
+    P->row = row;
+    P->line = line;
+    P->need = need;
+    P->tag_s = tag_s;
+    P->tag_l = tag_l;
+    return status;
+}
+
+/* parse(data, lo, hi, kind, line0, row0, cap, qid, docno, num, line)
+ *   -> (status, pos, row, line, need, tag_start, tag_len)
+ * Fills rows row0.. of the preallocated, zeroed arrays from data[lo:hi]
+ * (whole lines).  status: 0 done, 1 arrays full, 2/3 an id needs `need`
+ * bytes (qid/docno arrays too narrow), -1 rejected.  On 1-3, pos/row/line
+ * point at the start of the line that did not fit. */
+static PyObject *py_parse(PyObject *self, PyObject *args)
+{
+    Py_buffer b, q, d, num, ln;
+    Py_ssize_t lo, hi, row0, cap;
+    long long line0;
+    int kind;
+    if (!PyArg_ParseTuple(args, "y*nniLnnw*w*w*w*", &b, &lo, &hi, &kind, &line0, &row0, &cap,
+                          &q, &d, &num, &ln))
+        return NULL;
+    PyObject *result = NULL;
+    if (lo < 0 || hi > b.len || lo > hi || cap < 0 || row0 > cap || kind < 0 || kind > 2 ||
+        q.len % 8 || d.len % 8 || num.len < cap * 8 ||
+        (ln.len != cap * 4 && ln.len != cap * 8) || (cap && (q.len / 8) % cap) ||
+        (cap && (d.len / 8) % cap)) {
+        PyErr_SetString(PyExc_ValueError, "_core.parse: bad arguments");
+        goto done;
+    }
+    {
+        Parse P = {(const unsigned char *)b.buf, b.len, kind, cap,
+                   cap ? q.len / 8 / cap : 0, cap ? d.len / 8 / cap : 0,
+                   (unsigned char *)q.buf, (unsigned char *)d.buf, num.buf, ln.buf,
+                   ln.len == cap * 4 && cap * 4 != cap * 8, lo, row0, 0, -1, 0, line0};
+        int status;
+        Py_BEGIN_ALLOW_THREADS
+        status = parse_core(&P, hi);
+        Py_END_ALLOW_THREADS
+        result = Py_BuildValue("innLnnn", status, P.p, P.row, P.line, P.need, P.tag_s, P.tag_l);
+    }
+done:
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&q);
+    PyBuffer_Release(&d);
+    PyBuffer_Release(&num);
+    PyBuffer_Release(&ln);
+    return result;
+}
+
+/* count_lines(data, lo, hi) -> number of b'\n' in data[lo:hi] */
+static PyObject *py_count_lines(PyObject *self, PyObject *args)
+{
+    Py_buffer b;
+    Py_ssize_t lo, hi, n = 0;
+    if (!PyArg_ParseTuple(args, "y*nn", &b, &lo, &hi))
+        return NULL;
+    if (lo < 0 || hi > b.len || lo > hi) {
+        PyBuffer_Release(&b);
+        PyErr_SetString(PyExc_ValueError, "_core.count_lines: bad range");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    {
+        const char *s = (const char *)b.buf + lo, *e = (const char *)b.buf + hi;
+        while (s < e) {
+            const char *nl = memchr(s, '\n', (size_t)(e - s));
+            if (!nl)
+                break;
+            n++;
+            s = nl + 1;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&b);
+    return PyLong_FromSsize_t(n);
+}
+
+/* ---------------------------------------------------------------- alignment */
+
+#define M1 0x9E3779B97F4A7C15ULL
+#define M2 0xC2B2AE3D27D4EB4FULL
+#define PAD_LABEL (-2147483647 - 1)
+#define UNJUDGED_LABEL (-2147483647)
+#define POOLED_LABEL (-2147483646)
+
+/* words of an id up to its last non-zero word: ids compare by their full bytes
+ * whatever the width of the array that holds them */
+static inline int nz_words(const uint64_t *w, Py_ssize_t W)
+{
+    while (W > 0 && w[W - 1] == 0)
+        W--;
+    return (int)W;
+}
+
+static inline uint64_t hash_words(uint64_t h, const uint64_t *w, int n)
+{
+    for (int i = 0; i < n; i++) {
+        h ^= w[i];
+        h *= M1;
+        h ^= h >> 29;
+    }
+    return h * M2;
+}
+
+static inline int same_words(const uint64_t *a, const uint64_t *b, Py_ssize_t n)
+{
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (a[k] != b[k])
+            return 0;
+    return 1;
+}
+
+static inline uint64_t bswap(uint64_t x) { return __builtin_bswap64(x); }
+
+/* strcmp order of two zero-padded ids of width W */
+static inline int cmp_ids(const uint64_t *a, const uint64_t *b, Py_ssize_t W)
+{
+    for (Py_ssize_t k = 0; k < W; k++) {
+        if (a[k] != b[k]) {
+            uint64_t x = bswap(a[k]), y = bswap(b[k]);
+            return x < y ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+/* qtable(qdocno, W, qcodes, table) -> None.  table: int32, a power of two
+ * at least 2 * rows + 2 entries, filled with -1 by the caller. */
+static PyObject *py_qtable(PyObject *self, PyObject *args)
+{
+    Py_buffer d, c, t;
+    Py_ssize_t W;
+    if (!PyArg_ParseTuple(args, "y*ny*w*", &d, &W, &c, &t))
+        return NULL;
+    PyObject *res = NULL;
+    Py_ssize_t m = c.len / 4, size = t.len / 4;
+    if (W < 1 || d.len != m * W * 8 || size < 2 * m + 2 || (size & (size - 1))) {
+        PyErr_SetString(PyExc_ValueError, "_core.qtable: bad arguments");
+        goto done;
+    }
+    {
+        const uint64_t *w = (const uint64_t *)d.buf;
+        const int32_t *codes = (const int32_t *)c.buf;
+        int32_t *tab = (int32_t *)t.buf;
+        uint64_t mask = (uint64_t)size - 1;
+        int shift = 64;
+        while (((uint64_t)1 << (64 - shift)) < (uint64_t)size)
+            shift--;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < m; i++) {
+            const uint64_t *wi = w + i * W;
+            uint64_t hw = hash_words(M2, wi, nz_words(wi, W));
+            uint64_t k = ((hw ^ (((uint64_t)codes[i] + 1) * M1)) * M2) >> shift;
+            while (tab[k] != -1)
+                k = (k + 1) & mask;
+            tab[k] = (int32_t)i;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    Py_INCREF(Py_None);
+    res = Py_None;
+done:
+    PyBuffer_Release(&d);
+    PyBuffer_Release(&c);
+    PyBuffer_Release(&t);
+    return res;
+}
+
+typedef struct {
+    const uint64_t *w;
+    const double *score;
+    const int32_t *idx;  /* position in the topic (file order) -> row */
+    Py_ssize_t W;
+    int tie; /* 0 trec (docno descending), 1 docno ascending, 2 input order */
+} SortCtx;
+
+static int cmp_rows(const void *pa, const void *pb, void *vctx)
+{
+    const SortCtx *c = (const SortCtx *)vctx;
+    int32_t i = c->idx[*(const int32_t *)pa], j = c->idx[*(const int32_t *)pb];
+    double si = c->score[i], sj = c->score[j];
+    int r;
+    if (si > sj)
+        return -1;
+    if (si < sj)
+        return 1;
+    if (c->tie == 2)
+        return (i > j) - (i < j);
+    r = cmp_ids(c->w + (Py_ssize_t)i * c->W, c->w + (Py_ssize_t)j * c->W, c->W);
+    if (r == 0)
+        r = (i > j) - (i < j);
+    else if (c->tie == 0)
+        r = -r;
+    return r;
+}
+
+/* align_run(docno, W, score, codes, local2eval, local2q, qdocno, Wq, qcodes,
+ *           qlabels, table, tie, depth, out_lab, seg_start, kept, nrows)
+ *   -> 0 ok, -1 declined (a duplicate docno in a topic: the caller's Python
+ *      path produces the error), -2 out of memory
+ * Per local topic l (rows in file order): duplicate check, then for topics
+ * with local2eval[l] >= 0 the ranking (score descending, then the tie rule),
+ * cut at depth (0: none), qrels labels (UNJUDGED when absent or negative),
+ * judged-only filter; the labels go to out_lab[seg_start[l] : seg_start[l] +
+ * kept[l]].  nrows[l]: rows of topic l in the run. */
+typedef struct {
+    const uint64_t *w;          /* run docnos, n x W words */
+    Py_ssize_t n, W;
+    const double *score;
+    const int32_t *codes;       /* local topic of each row */
+    Py_ssize_t L;
+    const int32_t *l2e, *l2q;   /* local topic -> evaluated topic / qrels topic, or -1 */
+    const uint64_t *qw;         /* qrels docnos, m x Wq words */
+    Py_ssize_t m, Wq;
+    const int32_t *qcodes;      /* qrels topic of each qrels row */
+    const int64_t *qlab;
+    const int32_t *qorder;      /* qrels rows grouped by topic ... */
+    const int64_t *qstart;      /* ... topic q: qorder[qstart[q]:qstart[q+1]] */
+    Py_ssize_t Q;
+    const int32_t *tab;         /* qrels hash table (qtable) */
+    Py_ssize_t size;
+    int tie, judged_only;
+    long long depth;
+    int32_t *out;               /* outputs, see align_run() */
+    int64_t *seg, *kept, *nrows;
+} Align;
+
+static int align_core(const Align *A)
+{
+    const uint64_t *w = A->w, *qw = A->qw;
+    const double *score = A->score;
+    const int32_t *codes = A->codes, *l2e = A->l2e, *l2q = A->l2q, *qcodes = A->qcodes,
+                  *tab = A->tab, *qorder = A->qorder;
+    const int64_t *qlab = A->qlab, *qstart = A->qstart;
+    const Py_ssize_t n = A->n, W = A->W, L = A->L, Wq = A->Wq, Q = A->Q, size = A->size;
+    const int tie = A->tie, judged_only = A->judged_only;
+    const long long depth = A->depth;
+    int32_t *out = A->out;
+    int64_t *seg = A->seg, *kept = A->kept, *nrows = A->nrows;
+    int rc = 0;
+    int64_t *first = NULL, *last = NULL;
+    int32_t *perm = NULL, *set = NULL, *idx = NULL, *ord = NULL, *labk = NULL;
+    Py_ssize_t maxseg = 0;
+    uint64_t tmask = (uint64_t)size - 1;
+    int tshift = 64;
+    while (((uint64_t)1 << (64 - tshift)) < (uint64_t)size)
+        tshift--;
+    first = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
+        last = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
+        if (!first || !last) {
+            rc = -2;
+            goto out;
+        }
+        for (Py_ssize_t l = 0; l < L; l++) {
+            nrows[l] = 0;
+            first[l] = -1;
+            last[l] = -1;
+        }
+        for (Py_ssize_t l = 0; l < L; l++)
+            if (l2q[l] >= Q || l2q[l] < -1) {
+                rc = -1;
+                goto out;
+            }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int32_t l = codes[i];
+            if (l < 0 || l >= L) {
+                rc = -1;
+                goto out;
+            }
+            if (first[l] < 0)
+                first[l] = i;
+            last[l] = i;
+            nrows[l]++;
+        }
+        {
+            int grouped = 1;
+            int64_t pos = 0;
+            for (Py_ssize_t l = 0; l < L; l++) {
+                if (nrows[l] && last[l] - first[l] + 1 != nrows[l])
+                    grouped = 0;
+                if (nrows[l] > maxseg)
+                    maxseg = nrows[l];
+            }
+            if (grouped) {
+                for (Py_ssize_t l = 0; l < L; l++)
+                    seg[l] = nrows[l] ? first[l] : 0;
+            } else {
+                /* counting sort of the rows by topic, file order within a topic */
+                perm = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
+                if (!perm) {
+                    rc = -2;
+                    goto out;
+                }
+                for (Py_ssize_t l = 0; l < L; l++) {
+                    seg[l] = pos;
+                    first[l] = pos;
+                    pos += nrows[l];
+                }
+                for (Py_ssize_t i = 0; i < n; i++)
+                    perm[first[codes[i]]++] = (int32_t)i;
+            }
+        }
+        {
+            Py_ssize_t hs = 16;
+            while (hs < 2 * maxseg + 2)
+                hs <<= 1;
+            set = malloc(sizeof(int32_t) * (size_t)hs);
+            idx = malloc(sizeof(int32_t) * (size_t)(maxseg ? maxseg : 1));
+            ord = malloc(sizeof(int32_t) * (size_t)(maxseg ? maxseg : 1));
+            labk = malloc(sizeof(int32_t) * (size_t)(maxseg ? maxseg : 1));
+            if (!set || !idx || !ord || !labk) {
+                rc = -2;
+                goto out;
+            }
+            SortCtx ctx = {w, score, idx, W, tie};
+            for (Py_ssize_t l = 0; l < L && rc == 0; l++) {
+                Py_ssize_t c = nrows[l], s0 = seg[l];
+                int32_t qc = l2q[l];
+                int64_t q0 = qc >= 0 ? qstart[qc] : 0, q1 = qc >= 0 ? qstart[qc + 1] : 0;
+                /* a topic with few judgments: compare with each (no table probe) */
+                int few = q1 - q0 <= 8 && Wq == 1;
+                int judge = l2e[l] >= 0 && qc >= 0;
+                kept[l] = 0;
+                if (!c)
+                    continue;
+                for (Py_ssize_t k = 0; k < c; k++)
+                    idx[k] = perm ? perm[s0 + k] : (int32_t)(s0 + k);
+                Py_ssize_t hm = 16;
+                while (hm < 2 * c + 2)
+                    hm <<= 1;
+                int sh = 64;
+                while (((Py_ssize_t)1 << (64 - sh)) < hm)
+                    sh--;
+                memset(set, 0xff, sizeof(int32_t) * (size_t)hm);
+                /* one pass in file order: duplicate check (every topic) and the
+                 * qrels label of each row (evaluated topics) from one hash */
+                for (Py_ssize_t k = 0; k < c; k++) {
+                    const uint64_t *wi = w + (Py_ssize_t)idx[k] * W;
+                    int nz = nz_words(wi, W);
+                    uint64_t hw = hash_words(M2, wi, nz);
+                    uint64_t h = hw >> sh;
+                    int32_t lab = UNJUDGED_LABEL;
+                    while (set[h] != -1) {
+                        const uint64_t *wj = w + (Py_ssize_t)set[h] * W;
+                        if (same_words(wi, wj, W)) {
+                            rc = -1;
+                            goto out;
+                        }
+                        h = (h + 1) & (uint64_t)(hm - 1);
+                    }
+                    set[h] = idx[k];
+                    if (!judge) {
+                    } else if (few) {
+                        if (nz <= 1)
+                            for (int64_t j = q0; j < q1; j++)
+                                if (qw[qorder[j]] == wi[0]) {
+                                    lab = (int32_t)qlab[qorder[j]];
+                                    break;
+                                }
+                    } else {
+                        uint64_t t = ((hw ^ (((uint64_t)qc + 1) * M1)) * M2) >> tshift;
+                        for (;;) {
+                            int32_t cand = tab[t];
+                            if (cand < 0)
+                                break;
+                            if (qcodes[cand] == qc) {
+                                const uint64_t *wq = qw + (Py_ssize_t)cand * Wq;
+                                if (nz_words(wq, Wq) == nz && same_words(wq, wi, nz)) {
+                                    lab = (int32_t)qlab[cand];
+                                    break;
+                                }
+                            }
+                            t = (t + 1) & tmask;
+                        }
+                    }
+                    /* a negative qrels label: pooled, not judged (model.POOLED) */
+                    labk[k] = lab < 0 && lab != UNJUDGED_LABEL ? POOLED_LABEL : lab;
+                }
+                if (l2e[l] < 0)
+                    continue;
+                for (Py_ssize_t k = 0; k < c; k++)
+                    ord[k] = (int32_t)k;
+                /* ranking: the usual run is already in score order, with at most
+                 * the ties to order; otherwise one sort of the topic */
+                {
+                    int by_score = 1;
+                    for (Py_ssize_t k = 1; k < c; k++)
+                        if (score[idx[k - 1]] < score[idx[k]]) {
+                            by_score = 0;
+                            break;
+                        }
+                    if (!by_score) {
+                        qsort_r(ord, (size_t)c, sizeof(int32_t), cmp_rows, &ctx);
+                    } else if (tie != 2) {
+                        Py_ssize_t a = 0;
+                        while (a < c) {
+                            Py_ssize_t e = a + 1;
+                            while (e < c && score[idx[e]] == score[idx[a]])
+                                e++;
+                            if (e - a > 1) {
+                                for (Py_ssize_t k = a + 1; k < e; k++)
+                                    if (cmp_rows(&ord[k - 1], &ord[k], &ctx) > 0) {
+                                        qsort_r(ord + a, (size_t)(e - a), sizeof(int32_t),
+                                                cmp_rows, &ctx);
+                                        break;
+                                    }
+                            }
+                            a = e;
+                        }
+                    }
+                }
+                Py_ssize_t cut = c, o = 0;
+                if (depth > 0 && cut > depth)
+                    cut = (Py_ssize_t)depth;
+                for (Py_ssize_t k = 0; k < cut; k++) {
+                    int32_t lab = labk[ord[k]];
+                    if (judged_only && lab < 0)
+                        continue;
+                    out[s0 + o++] = lab;
+                }
+                kept[l] = o;
+            }
+        }
+out:
+        free(first);
+        free(last);
+        free(perm);
+        free(set);
+        free(idx);
+        free(ord);
+        free(labk);
+    return rc;
+}
+
+static PyObject *py_align_run(PyObject *self, PyObject *args)
+{
+    Py_buffer bd, bs, bc, bl2e, bl2q, bqd, bqc, bql, bt, bo, bseg, bkept, bnrows;
+    Py_ssize_t W, Wq;
+    int tie, judged_only;
+    long long depth;
+    Py_buffer bqo, bqs;
+    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*ny*y*y*y*y*iiLw*w*w*w*", &bd, &W, &bs, &bc, &bl2e,
+                          &bl2q, &bqd, &Wq, &bqc, &bql, &bqo, &bqs, &bt, &tie, &judged_only,
+                          &depth, &bo, &bseg, &bkept, &bnrows))
+        return NULL;
+    PyObject *res = NULL;
+    Py_ssize_t n = bs.len / 8, L = bl2e.len / 4, m = bqc.len / 4, size = bt.len / 4;
+    int rc = 0;
+    if (W < 1 || Wq < 1 || bd.len != n * W * 8 || bc.len != n * 4 || bl2q.len != L * 4 ||
+        bqd.len != m * Wq * 8 || bql.len != m * 8 || bo.len != n * 4 || bseg.len != L * 8 ||
+        bkept.len != L * 8 || bnrows.len != L * 8 || size < 1 || (size & (size - 1)) ||
+        n >= 0x7fffffff || tie < 0 || tie > 2 || bqo.len != m * 4 || bqs.len % 8 ||
+        bqs.len < 16) {
+        PyErr_SetString(PyExc_ValueError, "_core.align_run: bad arguments");
+        goto done;
+    }
+    {
+        Align A = {(const uint64_t *)bd.buf, n, W, (const double *)bs.buf,
+                   (const int32_t *)bc.buf, L, (const int32_t *)bl2e.buf,
+                   (const int32_t *)bl2q.buf, (const uint64_t *)bqd.buf, m, Wq,
+                   (const int32_t *)bqc.buf, (const int64_t *)bql.buf,
+                   (const int32_t *)bqo.buf, (const int64_t *)bqs.buf, bqs.len / 8 - 1,
+                   (const int32_t *)bt.buf, size, tie, judged_only, depth,
+                   (int32_t *)bo.buf, (int64_t *)bseg.buf, (int64_t *)bkept.buf,
+                   (int64_t *)bnrows.buf};
+        Py_BEGIN_ALLOW_THREADS
+        rc = align_core(&A);
+        Py_END_ALLOW_THREADS
+    }
+    if (rc == -2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    res = PyLong_FromLong(rc);
+done:
+    PyBuffer_Release(&bd);
+    PyBuffer_Release(&bs);
+    PyBuffer_Release(&bc);
+    PyBuffer_Release(&bl2e);
+    PyBuffer_Release(&bl2q);
+    PyBuffer_Release(&bqd);
+    PyBuffer_Release(&bqc);
+    PyBuffer_Release(&bql);
+    PyBuffer_Release(&bt);
+    PyBuffer_Release(&bqo);
+    PyBuffer_Release(&bqs);
+    PyBuffer_Release(&bo);
+    PyBuffer_Release(&bseg);
+    PyBuffer_Release(&bkept);
+    PyBuffer_Release(&bnrows);
+    return res;
+}
+
+/* fill(labels, D, out_lab, seg_start, kept, local2eval): labels (T, D) int32
+ * rows of one run, filled with PAD by the caller. */
+static PyObject *py_fill(PyObject *self, PyObject *args)
+{
+    Py_buffer bl, bo, bseg, bkept, bl2e;
+    Py_ssize_t D;
+    if (!PyArg_ParseTuple(args, "w*ny*y*y*y*", &bl, &D, &bo, &bseg, &bkept, &bl2e))
+        return NULL;
+    PyObject *res = NULL;
+    Py_ssize_t L = bl2e.len / 4, T = D ? bl.len / 4 / D : 0, n = bo.len / 4;
+    if (D < 1 || bseg.len != L * 8 || bkept.len != L * 8 || bl.len != T * D * 4) {
+        PyErr_SetString(PyExc_ValueError, "_core.fill: bad arguments");
+        goto done;
+    }
+    {
+        int32_t *lab = (int32_t *)bl.buf;
+        const int32_t *o = (const int32_t *)bo.buf, *l2e = (const int32_t *)bl2e.buf;
+        const int64_t *seg = (const int64_t *)bseg.buf, *kept = (const int64_t *)bkept.buf;
+        for (Py_ssize_t l = 0; l < L; l++) {
+            int32_t t = l2e[l];
+            if (t < 0 || !kept[l])
+                continue;
+            if (t >= T || kept[l] > D || seg[l] + kept[l] > n) {
+                PyErr_SetString(PyExc_ValueError, "_core.fill: out of range");
+                goto done;
+            }
+            memcpy(lab + (Py_ssize_t)t * D, o + seg[l], sizeof(int32_t) * (size_t)kept[l]);
+        }
+    }
+    Py_INCREF(Py_None);
+    res = Py_None;
+done:
+    PyBuffer_Release(&bl);
+    PyBuffer_Release(&bo);
+    PyBuffer_Release(&bseg);
+    PyBuffer_Release(&bkept);
+    PyBuffer_Release(&bl2e);
+    return res;
+}
+
+/* ------------------------------------------------- eval without numpy */
+
+/* Parse a whole buffer into malloc'ed arrays, widening the id arrays as
+ * needed; 0 ok, -1 declined or out of memory. */
+static int parse_all(const unsigned char *s, Py_ssize_t len, int kind, Parse *P)
+{
+    Py_ssize_t cap = 1;
+    for (const unsigned char *x = s, *e = s + len; x < e;) {
+        const unsigned char *nl = memchr(x, '\n', (size_t)(e - x));
+        if (!nl)
+            break;
+        cap++;
+        x = nl + 1;
+    }
+    memset(P, 0, sizeof(*P));
+    P->s = s;
+    P->blen = len;
+    P->kind = kind;
+    P->cap = cap;
+    P->Wq = P->Wd = 1;
+    P->tag_s = -1;
+    P->qw = calloc((size_t)cap, 8);
+    P->dw = calloc((size_t)cap, 8);
+    P->num = malloc((size_t)cap * 8);
+    if (!P->qw || !P->dw || !P->num)
+        return -1;
+    for (;;) {
+        int st = parse_core(P, len);
+        if (st == ST_DONE)
+            return P->row ? 0 : -1;
+        if (st == ST_WIDE_Q || st == ST_WIDE_D) {
+            unsigned char **arr = st == ST_WIDE_Q ? &P->qw : &P->dw;
+            Py_ssize_t *Wp = st == ST_WIDE_Q ? &P->Wq : &P->Wd;
+            Py_ssize_t W2 = (P->need + 7) / 8;
+            unsigned char *b = calloc((size_t)cap, (size_t)W2 * 8);
+            if (!b)
+                return -1;
+            for (Py_ssize_t r = 0; r < P->row; r++)
+                memcpy(b + r * W2 * 8, *arr + r * *Wp * 8, (size_t)*Wp * 8);
+            free(*arr);
+            *arr = b;
+            *Wp = W2;
+            continue;
+        }
+        return -1;
+    }
+}
+
+static void parse_free(Parse *P)
+{
+    free(P->qw);
+    free(P->dw);
+    free(P->num);
+}
+
+typedef struct {
+    const uint64_t *qid;
+    Py_ssize_t W;
+    const int64_t *rep;
+} TopicCmp;
+
+static int cmp_topics(const void *pa, const void *pb, void *vctx)
+{
+    const TopicCmp *c = (const TopicCmp *)vctx;
+    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+    return cmp_ids(c->qid + c->rep[a] * c->W, c->qid + c->rep[b] * c->W, c->W);
+}
+
+/* topic code of an id in an open-addressing map over representative rows */
+static int32_t topic_find(const int32_t *map, uint64_t mask, int shift, const uint64_t *keys,
+                          Py_ssize_t Wk, const int64_t *rep, const uint64_t *id, Py_ssize_t W,
+                          int32_t *slot)
+{
+    int nz = nz_words(id, W);
+    uint64_t h = hash_words(M1, id, nz) >> shift;
+    for (;;) {
+        int32_t c = map[h];
+        if (c < 0) {
+            *slot = (int32_t)h;
+            return -1;
+        }
+        {
+            const uint64_t *k = keys + rep[c] * Wk;
+            if (nz_words(k, Wk) == nz && same_words(k, id, nz))
+                return c;
+        }
+        h = (h + 1) & mask;
+    }
+}
+
+static const int PCUT[] = {5, 10, 15, 20, 30, 100, 200, 500, 1000};
+static const double RECALL_AT[] = {0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+static const char *RECALL_NAME[] = {"0.00", "0.10", "0.20", "0.30", "0.40", "0.50",
+                                    "0.60", "0.70", "0.80", "0.90", "1.00"};
+#define NMEAS 29
+
+/* Text growing by appends. */
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} Text;
+
+static int text_reserve(Text *t, size_t more)
+{
+    if (t->len + more <= t->cap)
+        return 0;
+    size_t cap = (t->cap ? t->cap * 2 : 8192) + more;
+    char *b = realloc(t->buf, cap);
+    if (!b)
+        return -1;
+    t->buf = b;
+    t->cap = cap;
+    return 0;
+}
+
+/* The qrels side of eval_official: topics, judgments grouped by topic,
+ * the hash table, the evaluated order. */
+typedef struct {
+    Parse P;
+    Py_ssize_t m, T, msize, size;
+    int mshift;
+    int32_t *tmap, *qcodes, *tab, *qorder, *sorted, *l2e, *l2q;
+    int64_t *rep, *qstart, *numrel, *numnonrel;
+} QrelsSide;
+
+static void qside_free(QrelsSide *S)
+{
+    parse_free(&S->P);
+    free(S->tmap);
+    free(S->qcodes);
+    free(S->tab);
+    free(S->qorder);
+    free(S->sorted);
+    free(S->l2e);
+    free(S->l2q);
+    free(S->rep);
+    free(S->qstart);
+    free(S->numrel);
+    free(S->numnonrel);
+}
+
+static int qside_build(QrelsSide *S, const unsigned char *s, Py_ssize_t len)
+{
+    if (parse_all(s, len, K_QRELS, &S->P))
+        return -1;
+    Py_ssize_t m = S->m = S->P.row, T = 0;
+    const uint64_t *qq = (const uint64_t *)S->P.qw, *qd = (const uint64_t *)S->P.dw;
+    const int64_t *qlab = (const int64_t *)S->P.num;
+    S->msize = 16;
+    while (S->msize < 2 * m + 2)
+        S->msize <<= 1;
+    S->mshift = 64;
+    while (((Py_ssize_t)1 << (64 - S->mshift)) < S->msize)
+        S->mshift--;
+    S->tmap = malloc(sizeof(int32_t) * (size_t)S->msize);
+    S->rep = malloc(sizeof(int64_t) * (size_t)m);
+    S->qcodes = malloc(sizeof(int32_t) * (size_t)m);
+    if (!S->tmap || !S->rep || !S->qcodes)
+        return -1;
+    memset(S->tmap, 0xff, sizeof(int32_t) * (size_t)S->msize);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        int32_t slot, c = topic_find(S->tmap, (uint64_t)S->msize - 1, S->mshift, qq, S->P.Wq,
+                                     S->rep, qq + i * S->P.Wq, S->P.Wq, &slot);
+        if (c < 0) {
+            c = (int32_t)T;
+            S->rep[T++] = i;
+            S->tmap[slot] = c;
+        }
+        S->qcodes[i] = c;
+    }
+    S->T = T;
+    S->qorder = malloc(sizeof(int32_t) * (size_t)m);
+    S->qstart = calloc((size_t)T + 1, sizeof(int64_t));
+    S->numrel = calloc((size_t)T, sizeof(int64_t));
+    S->numnonrel = calloc((size_t)T, sizeof(int64_t));
+    if (!S->qorder || !S->qstart || !S->numrel || !S->numnonrel || T == 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        S->qstart[S->qcodes[i] + 1]++;
+        if (qlab[i] >= 1)
+            S->numrel[S->qcodes[i]]++;
+        else if (qlab[i] >= 0)
+            S->numnonrel[S->qcodes[i]]++;
+    }
+    for (Py_ssize_t t = 0; t < T; t++)
+        S->qstart[t + 1] += S->qstart[t];
+    {
+        int64_t *fill = malloc(sizeof(int64_t) * (size_t)T);
+        if (!fill)
+            return -1;
+        memcpy(fill, S->qstart, sizeof(int64_t) * (size_t)T);
+        for (Py_ssize_t i = 0; i < m; i++)
+            S->qorder[fill[S->qcodes[i]]++] = (int32_t)i;
+        free(fill);
+    }
+    /* the qrels hash table; a duplicate (topic, docno) declines */
+    S->size = 16;
+    while (S->size < 2 * m + 2)
+        S->size <<= 1;
+    int shift = 64;
+    while (((Py_ssize_t)1 << (64 - shift)) < S->size)
+        shift--;
+    S->tab = malloc(sizeof(int32_t) * (size_t)S->size);
+    if (!S->tab)
+        return -1;
+    memset(S->tab, 0xff, sizeof(int32_t) * (size_t)S->size);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        const uint64_t *wi = qd + i * S->P.Wd;
+        int nz = nz_words(wi, S->P.Wd);
+        uint64_t hw = hash_words(M2, wi, nz);
+        uint64_t k = ((hw ^ (((uint64_t)S->qcodes[i] + 1) * M1)) * M2) >> shift;
+        while (S->tab[k] != -1) {
+            int32_t j = S->tab[k];
+            if (S->qcodes[j] == S->qcodes[i] && same_words(qd + j * S->P.Wd, wi, S->P.Wd))
+                return -1;
+            k = (k + 1) & (uint64_t)(S->size - 1);
+        }
+        S->tab[k] = (int32_t)i;
+    }
+    /* evaluated topics: all of them, in strcmp order */
+    S->sorted = malloc(sizeof(int32_t) * (size_t)T);
+    S->l2e = malloc(sizeof(int32_t) * (size_t)T);
+    S->l2q = malloc(sizeof(int32_t) * (size_t)T);
+    if (!S->sorted || !S->l2e || !S->l2q)
+        return -1;
+    {
+        TopicCmp tc = {qq, S->P.Wq, S->rep};
+        for (Py_ssize_t t = 0; t < T; t++)
+            S->sorted[t] = (int32_t)t;
+        qsort_r(S->sorted, (size_t)T, sizeof(int32_t), cmp_topics, &tc);
+        for (Py_ssize_t t = 0; t < T; t++) {
+            S->l2e[S->sorted[t]] = (int32_t)t;
+            S->l2q[t] = (int32_t)t;
+        }
+    }
+    return 0;
+}
+
+/* One run: its block of trec_eval's layout appended to out; 0 ok, -1 declined. */
+static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t len, Text *out,
+                        const unsigned char **name, Py_ssize_t *name_len)
+{
+    Parse R;
+    int rc = -1;
+    const Py_ssize_t T = S->T;
+    int32_t *rcodes = NULL, *lab_out = NULL;
+    int64_t *nrows = NULL, *seg = NULL, *kept = NULL;
+    double *vals = NULL, *smax = NULL, *table = NULL;
+    memset(&R, 0, sizeof(R));
+    do {
+        if (parse_all(s, len, K_TREC, &R) || R.tag_s < 0)
+            break;
+        Py_ssize_t n = R.row;
+        const uint64_t *rq = (const uint64_t *)R.qw, *qq = (const uint64_t *)S->P.qw;
+        rcodes = malloc(sizeof(int32_t) * (size_t)n);
+        nrows = calloc((size_t)T, sizeof(int64_t));
+        seg = malloc(sizeof(int64_t) * (size_t)T);
+        kept = malloc(sizeof(int64_t) * (size_t)T);
+        lab_out = malloc(sizeof(int32_t) * (size_t)n);
+        if (!rcodes || !nrows || !seg || !kept || !lab_out)
+            break;
+        {
+            int bad = 0;
+            for (Py_ssize_t i = 0; i < n && !bad; i++) {
+                int32_t slot, c = topic_find(S->tmap, (uint64_t)S->msize - 1, S->mshift, qq,
+                                             S->P.Wq, S->rep, rq + i * R.Wq, R.Wq, &slot);
+                if (c < 0)
+                    bad = 1;            /* a run topic not in the qrels: a warning */
+                else
+                    rcodes[i] = c;
+            }
+            if (bad)
+                break;
+        }
+        {
+            Align A = {(const uint64_t *)R.dw, n, R.Wd, (const double *)R.num, rcodes, T,
+                       S->l2e, S->l2q, (const uint64_t *)S->P.dw, S->m, S->P.Wd, S->qcodes,
+                       (const int64_t *)S->P.num, S->qorder, S->qstart, T, S->tab, S->size,
+                       0, 0, 0, lab_out, seg, kept, nrows};
+            if (align_core(&A))
+                break;
+        }
+        {
+            int missing = 0;
+            for (Py_ssize_t t = 0; t < T; t++)
+                if (!nrows[t])
+                    missing = 1;        /* a qrels topic not in the run: a warning */
+            if (missing)
+                break;
+        }
+        {
+            /* no retrieved document in the qrels: the full program warns */
+            int any = 0;
+            for (Py_ssize_t t = 0; t < T && !any; t++)
+                for (Py_ssize_t i = 0; i < kept[t]; i++)
+                    if (lab_out[seg[t] + i] != UNJUDGED_LABEL) {
+                        any = 1;
+                        break;
+                    }
+            if (!any)
+                break;
+        }
+        /* the measures, topic by topic, in trec_eval's order of operations */
+        vals = calloc((size_t)T * NMEAS, sizeof(double));
+        Py_ssize_t maxk = 1;
+        for (Py_ssize_t t = 0; t < T; t++)
+            if (kept[t] > maxk)
+                maxk = kept[t];
+        smax = malloc(sizeof(double) * (size_t)(maxk + 1));
+        table = malloc(sizeof(double) * (size_t)(maxk + 2));
+        if (!vals || !smax || !table)
+            break;
+        long long num_ret = 0, num_rel = 0, num_rel_ret = 0;
+        for (Py_ssize_t e = 0; e < T; e++) {
+            int32_t c = S->sorted[e];
+            const int32_t *lab = lab_out + seg[c];
+            Py_ssize_t nr_ = kept[c];
+            int64_t Rt = S->numrel[c], Nt = S->numnonrel[c];
+            double *v = vals + e * NMEAS;
+            double ap = 0.0, bp = 0.0;
+            Py_ssize_t rel = 0, nonrel = 0, first = -1, rprec = 0;
+            int64_t cnt_at[9] = {0};
+            for (Py_ssize_t i = 0; i < nr_; i++) {
+                int32_t x = lab[i];
+                if (x >= 1) {
+                    rel++;
+                    if (first < 0)
+                        first = i;
+                    ap += (double)rel / (i + 1.0);
+                    if (nonrel > 0) {
+                        double denom = (double)(Nt < Rt ? Nt : Rt), frac = 0.0;
+                        if (denom > 0)
+                            frac = (double)(nonrel < Rt ? nonrel : Rt) / denom;
+                        bp += 1.0 - frac;
+                    } else {
+                        bp += 1.0;
+                    }
+                    if (i < (nr_ < Rt ? nr_ : Rt))
+                        rprec++;
+                    for (int k = 0; k < 9; k++)
+                        if (i < PCUT[k])
+                            cnt_at[k]++;
+                } else if (x >= 0) {
+                    nonrel++;
+                }
+                smax[i] = (double)rel / (i + 1.0);
+            }
+            for (Py_ssize_t i = nr_ - 2; i >= 0; i--)
+                if (smax[i + 1] > smax[i])
+                    smax[i] = smax[i + 1];
+            {
+                Py_ssize_t j = 0;
+                for (Py_ssize_t i = 0; i < nr_; i++)
+                    if (lab[i] >= 1)
+                        table[++j] = smax[i];
+                table[0] = rel ? table[1] : 0.0;
+            }
+            num_ret += nr_;
+            num_rel += Rt;
+            num_rel_ret += rel;
+            v[0] = Rt ? ap / (double)Rt : 0.0;                       /* map */
+            v[1] = v[0];                                             /* gm_map */
+            v[2] = Rt ? (double)rprec / (double)Rt : 0.0;            /* Rprec */
+            v[3] = Rt ? bp / (double)Rt : 0.0;                       /* bpref */
+            v[4] = first >= 0 ? 1.0 / (first + 1.0) : 0.0;          /* recip_rank */
+            for (int k = 0; k < 11; k++) {                           /* iprec_at_recall */
+                double xr = RECALL_AT[k] * (double)Rt, f = floor(xr);
+                long long cpos = (long long)(xr - f >= 0.5 ? f + 1 : f);
+                v[5 + k] = (rel > 0 && cpos <= rel) ? table[cpos] : 0.0;
+            }
+            for (int k = 0; k < 9; k++)                              /* P */
+                v[16 + k] = (double)cnt_at[k] / (double)PCUT[k];
+        }
+        /* aggregates: sequential sums over topics, as trec_eval */
+        double agg[25];
+        for (int k = 0; k < 25; k++) {
+            double sum = 0.0;
+            for (Py_ssize_t e = 0; e < T; e++) {
+                double x = vals[e * NMEAS + k];
+                if (k == 1)
+                    x = log(x > 0.00001 ? x : 0.00001);
+                sum += x;
+            }
+            agg[k] = sum / (double)T;
+            if (k == 1)
+                agg[k] = exp(agg[k]);
+        }
+        /* the text */
+        if (text_reserve(out, 4096 + (size_t)R.tag_l))
+            break;
+        {
+            char *o = out->buf + out->len;
+            o += sprintf(o, "%-22s\tall\t", "runid");
+            memcpy(o, s + R.tag_s, (size_t)R.tag_l);
+            o += R.tag_l;
+            *o++ = '\n';
+            o += sprintf(o, "%-22s\tall\t%lld\n", "num_q", (long long)T);
+            o += sprintf(o, "%-22s\tall\t%lld\n", "num_ret", num_ret);
+            o += sprintf(o, "%-22s\tall\t%lld\n", "num_rel", num_rel);
+            o += sprintf(o, "%-22s\tall\t%lld\n", "num_rel_ret", num_rel_ret);
+            static const char *names[] = {"map", "gm_map", "Rprec", "bpref", "recip_rank"};
+            for (int k = 0; k < 5; k++)
+                o += sprintf(o, "%-22s\tall\t%6.4f\n", names[k], agg[k]);
+            for (int k = 0; k < 11; k++) {
+                char nm[32];
+                sprintf(nm, "iprec_at_recall_%s", RECALL_NAME[k]);
+                o += sprintf(o, "%-22s\tall\t%6.4f\n", nm, agg[5 + k]);
+            }
+            for (int k = 0; k < 9; k++) {
+                char nm[32];
+                sprintf(nm, "P_%d", PCUT[k]);
+                o += sprintf(o, "%-22s\tall\t%6.4f\n", nm, agg[16 + k]);
+            }
+            out->len = (size_t)(o - out->buf);
+        }
+        *name = s + R.tag_s;
+        *name_len = R.tag_l;
+        rc = 0;
+    } while (0);
+    parse_free(&R);
+    free(rcodes);
+    free(lab_out);
+    free(nrows);
+    free(seg);
+    free(kept);
+    free(vals);
+    free(smax);
+    free(table);
+    return rc;
+}
+
+/* The whole of a plain file in a malloc'ed buffer; NULL when it cannot be
+ * read, is empty, or starts with a gzip, bzip2 or xz signature. */
+static unsigned char *read_plain(const char *path, Py_ssize_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t cap = 0, n = 0;
+    if (!f)
+        return NULL;
+    for (;;) {
+        if (n == cap) {
+            size_t c2 = cap ? cap * 2 : (1 << 22);
+            unsigned char *b = realloc(buf, c2);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = b;
+            cap = c2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f) || n == 0 || (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) ||
+        (n >= 3 && memcmp(buf, "BZh", 3) == 0) ||
+        (n >= 6 && memcmp(buf, "\xfd" "7zXZ\0", 6) == 0)) {
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    *len = (Py_ssize_t)n;
+    return buf;
+}
+
+/* eval_official(qrels_path, [run_path, ...]) -> bytes (trec_eval's layout
+ * of the official measures, one block per run: exactly what `ipsoeval eval
+ * --format trec` prints) or None when anything is out of the ordinary, and
+ * then the full program runs.  Accepted: plain TREC runs whose topics are
+ * exactly the qrels' topics, distinct UTF-8 run names, no duplicate (topic,
+ * docno) in any file, every line valid.  Paths are bytes (os.fsencode). */
+static PyObject *py_eval_official(PyObject *self, PyObject *args)
+{
+    PyObject *qpath, *runs;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyBytes_Type, &qpath, &PyList_Type, &runs))
+        return NULL;
+    Py_ssize_t N = PyList_GET_SIZE(runs);
+    char **paths = calloc((size_t)(N ? N : 1), sizeof(char *));
+    char **names = calloc((size_t)(N ? N : 1), sizeof(char *));
+    Py_ssize_t *name_lens = calloc((size_t)(N ? N : 1), sizeof(Py_ssize_t));
+    char *qp = strdup(PyBytes_AS_STRING(qpath));
+    int ok = paths && names && name_lens && qp;
+    for (Py_ssize_t k = 0; k < N && ok; k++) {
+        PyObject *o = PyList_GET_ITEM(runs, k);
+        if (!PyBytes_Check(o) || !(paths[k] = strdup(PyBytes_AS_STRING(o))))
+            ok = 0;
+    }
+    QrelsSide S;
+    Text out = {NULL, 0, 0};
+    memset(&S, 0, sizeof(S));
+    Py_BEGIN_ALLOW_THREADS
+    unsigned char *qbuf = NULL;
+    Py_ssize_t qlen = 0;
+    if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0) {
+        for (Py_ssize_t k = 0; k < N && ok; k++) {
+            Py_ssize_t len;
+            const unsigned char *nm;
+            unsigned char *buf = read_plain(paths[k], &len);
+            if (!buf || eval_one_run(&S, buf, len, &out, &nm, &name_lens[k]) ||
+                !(names[k] = malloc((size_t)name_lens[k] + 1)))
+                ok = 0;
+            else
+                memcpy(names[k], nm, (size_t)name_lens[k]);
+            free(buf);
+        }
+        for (Py_ssize_t a = 0; a < N && ok; a++)   /* same tag twice: the full program */
+            for (Py_ssize_t b = a + 1; b < N && ok; b++)
+                if (name_lens[a] == name_lens[b] &&
+                    memcmp(names[a], names[b], (size_t)name_lens[a]) == 0)
+                    ok = 0;
+    } else {
+        ok = 0;
+    }
+    free(qbuf);
+    qside_free(&S);
+    Py_END_ALLOW_THREADS
+    PyObject *res = NULL;
+    for (Py_ssize_t k = 0; k < N && ok; k++) {
+        /* run names must be UTF-8 (the full program decodes them) */
+        PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
+        if (!name) {
+            PyErr_Clear();
+            ok = 0;
+        }
+        Py_XDECREF(name);
+    }
+    if (ok)
+        res = PyBytes_FromStringAndSize(out.buf, (Py_ssize_t)out.len);
+    else {
+        Py_INCREF(Py_None);
+        res = Py_None;
+    }
+    free(out.buf);
+    for (Py_ssize_t k = 0; k < N; k++) {
+        if (paths)
+            free(paths[k]);
+        if (names)
+            free(names[k]);
+    }
+    free(paths);
+    free(names);
+    free(name_lens);
+    free(qp);
+    return res;
+}
+
+static PyMethodDef methods[] = {
+    {"parse", py_parse, METH_VARARGS, "Parse whole lines into preallocated arrays."},
+    {"count_lines", py_count_lines, METH_VARARGS, "Count newlines in a byte range."},
+    {"qtable", py_qtable, METH_VARARGS, "Build the qrels (topic, docno) hash table."},
+    {"align_run", py_align_run, METH_VARARGS, "Align one run to the qrels."},
+    {"fill", py_fill, METH_VARARGS, "Copy aligned labels into a (T, D) matrix."},
+    {"eval_official", py_eval_official, METH_VARARGS,
+     "trec_eval's official measures of runs, or None (declined)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
+                                    "ipsoeval's compiled reading and alignment core.", -1,
+                                    methods};
+
+/* Bumped whenever a function's arguments or results change: a stale build
+ * (an editable install not rebuilt after a pull) is then not used at all. */
+#define CORE_API 4
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    PyObject *m;
+    init_classes();
+    m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "API", CORE_API) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,386 @@
+"""Dispatch to the compiled core (ipsoeval/_core.c), valid input only.
+
+The C pass reads a run or qrels file into the same arrays as the Python
+reader (:mod:`ipsoeval.readers`) and aligns a whole run in one pass.  It has
+no error semantics of its own: whenever it meets anything it does not accept
+(a malformed line, an unusual number spelling, a duplicate docno, stdin, ...)
+these functions return None and the caller runs the pure-Python code on the
+same bytes, which produces the one error message (FILE:LINE) or result.
+
+``IPSOEVAL_CORE=python`` selects the pure-Python path; ``IPSOEVAL_CORE=c``
+requires the compiled core; the default uses it when it was built.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+
+import numpy as np
+
+from ipsoeval.model import UNJUDGED
+
+API = 4   # the compiled core's interface version (CORE_API in _core.c)
+
+try:
+    from ipsoeval import _core
+    if getattr(_core, "API", None) != API:   # a stale build: rebuild with `make install`
+        _core = None
+except ImportError:  # built without a C compiler: the Python path serves
+    _core = None
+
+CHUNK = 1 << 24          # bytes parsed per call on a mapped file (then dropped from memory)
+_KIND = {"trec": 0, "msmarco": 1, "qrels": 2}
+_TIE = {"trec": 0, "docno-asc": 1, "input": 2}
+
+
+def enabled() -> bool:
+    mode = os.environ.get("IPSOEVAL_CORE", "auto")
+    if mode == "python":
+        return False
+    if mode == "c" and _core is None:
+        from ipsoeval.errors import UsageError
+        raise UsageError("IPSOEVAL_CORE=c but the compiled core is not built "
+                         "(reinstall with a C compiler)")
+    return _core is not None
+
+
+# --- reading -------------------------------------------------------------------
+
+class _Table:
+    """Preallocated output arrays, grown (in place) or widened when needed."""
+
+    def __init__(self, cap: int, kind: int):
+        self.cap = max(cap, 1)
+        self.qid = np.zeros((self.cap, 1), np.uint64)
+        self.docno = np.zeros((self.cap, 1), np.uint64)
+        self.num = np.empty(self.cap, np.int64 if kind == 2 else np.float64)
+        self.line = np.empty(self.cap, np.int32)
+        self.row = 0
+        self.nline = 0
+        self.tag = None
+
+    def grow(self) -> None:
+        cap = self.cap + self.cap // 2 + 1024
+        for name in ("qid", "docno", "num", "line"):
+            a = getattr(self, name)
+            try:
+                a.resize((cap,) + a.shape[1:], refcheck=False)   # realloc, no copy peak
+            except ValueError:
+                b = np.zeros((cap,) + a.shape[1:], a.dtype)
+                b[: self.row] = a[: self.row]
+                a = b
+            setattr(self, name, a)
+        self.cap = cap
+
+    def widen(self, name: str, nbytes: int) -> None:
+        a = getattr(self, name)
+        w = max((nbytes + 7) // 8, a.shape[1] * 2 if nbytes > 64 else 0, 1)
+        b = np.zeros((self.cap, w), np.uint64)
+        b[: self.row, : a.shape[1]] = a[: self.row]
+        setattr(self, name, b)
+
+    def feed(self, buf, lo: int, hi: int, kind: int) -> bool:
+        """Parse buf[lo:hi] (whole lines); False when the C pass declines."""
+        while True:
+            if self.line.dtype == np.int32 and self.nline + (hi - lo) >= 2**31 - 1:
+                self.line = self.line.astype(np.int64)
+            st, pos, row, line, need, ts, tl = _core.parse(
+                buf, lo, hi, kind, self.nline, self.row, self.cap,
+                self.qid, self.docno, self.num, self.line)
+            if ts >= 0:
+                self.tag = bytes(buf[ts: ts + tl])
+            self.row, self.nline, lo = row, line, pos
+            if st == 0:
+                return True
+            if st < 0:
+                return False
+            if st == 1:
+                self.grow()
+            else:
+                self.widen("qid" if st == 2 else "docno", need)
+
+    def arrays(self):
+        n = self.row
+        return self.qid[:n], self.docno[:n], self.num[:n], self.line[:n]
+
+
+def _is_plain(f) -> bool:
+    head = f.read(6)
+    f.seek(0)
+    from ipsoeval.readers import _MAGIC
+    return not any(head.startswith(m) for m, _, _ in _MAGIC)
+
+
+def _read(path: str, kind_of, data: bytes | None):
+    """Parse a file with the C pass: (table, kind) or None (declined)."""
+    if path == "-" and data is None:
+        return None                       # stdin: read once, by the Python reader
+    if data is not None:
+        buf = memoryview(data)
+        if not len(buf):
+            return None
+        kind = _KIND[kind_of(bytes(buf[:65536]))]
+        t = _Table(_core.count_lines(buf, 0, len(buf)) + 1, kind)
+        return (t, kind) if t.feed(buf, 0, len(buf), kind) and t.row else None
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return None
+    with f:
+        try:
+            size = os.fstat(f.fileno()).st_size
+            plain = _is_plain(f)
+        except OSError:
+            return None
+        if size == 0:
+            return None
+        if not plain:
+            return _read_blocks(path, kind_of)
+        try:
+            mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):
+            return None
+    try:
+        if hasattr(mmap, "MADV_SEQUENTIAL"):
+            mm.madvise(mmap.MADV_SEQUENTIAL)
+        head = mm[: 1 << 20]
+        kind = _KIND[kind_of(head[:65536])]
+        # rows from the first MiB's line length, generously: pages never written
+        # cost no memory, and a short estimate grows in place
+        per_line = max(len(head) / (_core.count_lines(head, 0, len(head)) + 1), 1.0)
+        t = _Table(int(size / per_line * 1.25) + 1024, kind)
+        lo = 0
+        while lo < size:
+            hi = size if size - lo <= CHUNK else mm.rfind(b"\n", lo, lo + CHUNK) + 1
+            if hi <= lo:
+                hi = mm.find(b"\n", lo + CHUNK) + 1 or size
+            if not t.feed(mm, lo, hi, kind):
+                return None
+            if hasattr(mmap, "MADV_DONTNEED"):   # parsed bytes leave the resident set
+                a = lo - lo % mmap.PAGESIZE
+                b = hi - hi % mmap.PAGESIZE
+                if b > a:
+                    mm.madvise(mmap.MADV_DONTNEED, a, b - a)
+            lo = hi
+        return (t, kind) if t.row else None
+    finally:
+        mm.close()
+
+
+BLOCK = 1 << 22
+
+
+def _gzip_blocks(path: str):
+    """Blocks of whole lines of a gzip file inflated by ISA-L (isal, ~3x zlib's
+    speed here), in a second thread so that inflating and parsing overlap."""
+    import queue
+    import threading
+
+    from isal import igzip
+
+    q: queue.Queue = queue.Queue(maxsize=3)
+    stop = threading.Event()
+    # a ring of buffers, reused (fresh ones cost the kernel's page zeroing):
+    # at most 3 queued, 1 being parsed and 1 being filled
+    ring = [bytearray(BLOCK + (1 << 16)) for _ in range(6)]
+
+    def produce():
+        try:
+            with igzip.open(path, "rb") as g:
+                carry = b""
+                turn = 0
+                while not stop.is_set():
+                    buf = ring[turn % len(ring)]
+                    turn += 1
+                    if len(buf) < len(carry) + BLOCK:      # a very long line
+                        buf = bytearray(len(carry) + BLOCK)
+                    buf[: len(carry)] = carry
+                    got = g.readinto(memoryview(buf)[len(carry): len(carry) + BLOCK])
+                    if not got:
+                        break
+                    end = len(carry) + got
+                    cut = buf.rfind(b"\n", 0, end) + 1
+                    if cut == 0:
+                        carry = bytes(buf[:end])
+                        continue
+                    carry = bytes(buf[cut:end])
+                    q.put(memoryview(buf)[:cut])
+                if carry:
+                    q.put(carry)
+            q.put(None)
+        except BaseException as exc:   # corrupt data etc.: the Python reader reports it
+            q.put(exc)
+
+    th = threading.Thread(target=produce, daemon=True)
+    th.start()
+    try:
+        while True:
+            item = q.get()
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise _Declined from None
+            yield item
+    finally:
+        stop.set()
+        while th.is_alive():          # unblock a producer waiting on a full queue
+            try:
+                q.get_nowait()
+            except queue.Empty:
+                th.join(0.01)
+
+
+class _Declined(Exception):
+    pass
+
+
+def _blocks(path: str):
+    from ipsoeval.readers import iter_blocks
+    try:
+        import isal  # noqa: F401
+        with open(path, "rb") as f:
+            gz = f.read(2) == b"\x1f\x8b"
+    except (ImportError, OSError):
+        gz = False
+    return _gzip_blocks(path) if gz else iter_blocks(path)
+
+
+def _read_blocks(path: str, kind_of):
+    """Compressed input: a decompressing block stream, parsed as it comes."""
+    from ipsoeval.errors import InputError
+    t = kind = None
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:          # gzip's trailer: the inflated size mod 2**32
+            f.seek(max(size - 4, 0))
+            isize = int.from_bytes(f.read(4), "little")
+    except OSError:
+        return None
+    try:
+        for block in _blocks(path):
+            if t is None:
+                kind = _KIND[kind_of(bytes(block[:65536]))]
+                per_line = max(len(block) / (_core.count_lines(block, 0, len(block)) + 1), 1.0)
+                est = max(isize, size * 3)   # pages never written cost no memory
+                t = _Table(int(est / per_line * 1.25) + 1024, kind)
+            if not t.feed(block, 0, len(block), kind):
+                return None
+    except (InputError, _Declined):
+        return None                       # corrupt data: the Python reader says so
+    return (t, kind) if t is not None and t.row else None
+
+
+def _python_decides(qid: np.ndarray, docno: np.ndarray) -> bool:
+    """Input the Python reader must see: ids over readers.LONG_ID bytes (it
+    stores them by prefix and serial) and a byte-order mark (an error)."""
+    from ipsoeval.readers import ID_WORDS
+    if qid.shape[1] >= ID_WORDS or docno.shape[1] >= ID_WORDS:
+        return True
+    return len(qid) > 0 and int(qid[0, 0]) & 0xFFFFFF == 0xBFBBEF
+
+
+def read_qrels(path: str, data: bytes | None = None):
+    """A Qrels, or None when the C pass declines."""
+    from ipsoeval.model import Qrels
+    from ipsoeval.readers import display_name
+    got = _read(path, lambda head: "qrels", data)
+    if got is None:
+        return None
+    qid, docno, label, line = got[0].arrays()
+    if _python_decides(qid, docno):
+        return None
+    return Qrels(path=display_name(path), qid=qid, docno=docno, label=label, line=line)
+
+
+def read_run(path: str, run_format: str, name: str | None, data: bytes | None = None):
+    """A Run, or None when the C pass declines."""
+    from ipsoeval.model import Run
+    from ipsoeval.readers import display_name, sniff_run_format
+
+    def kind_of(head):
+        return sniff_run_format(head) if run_format == "auto" else run_format
+
+    got = _read(path, kind_of, data)
+    if got is None:
+        return None
+    t, kind = got
+    qid, docno, score, line = t.arrays()
+    if _python_decides(qid, docno):
+        return None
+    fmt = "msmarco" if kind == 1 else "trec"
+    if name is None:
+        if fmt == "trec":
+            name = t.tag.decode("utf-8", "replace")
+        else:
+            name = os.path.basename(path)
+    return Run(path=display_name(path), name=name, qid=qid, docno=docno, score=score,
+               line=line, fmt=fmt)
+
+
+# --- alignment -------------------------------------------------------------------
+
+class Piece:
+    """A run aligned by the C pass: labels per local topic, to be copied into the matrix."""
+
+    def __init__(self, out, seg, kept, local):
+        self.out, self.seg, self.kept, self.local = out, seg, kept, local
+
+    def fill(self, labels_r: np.ndarray) -> None:
+        _core.fill(labels_r, labels_r.shape[1], self.out, self.seg, self.kept, self.local)
+
+
+def qrels_table(qi):
+    """The C hash table of a QrelsIndex (built once, kept on the index)."""
+    tab = getattr(qi, "_core_table", None)
+    if tab is None:
+        q = qi.qrels
+        size = 16
+        while size < 2 * len(qi.codes) + 2:
+            size <<= 1
+        tab = np.full(size, -1, np.int32)
+        qdoc = np.ascontiguousarray(q.docno, dtype=np.uint64)
+        codes = np.ascontiguousarray(qi.codes, dtype=np.int32)
+        _core.qtable(qdoc, qdoc.shape[1], codes, tab)
+        order = np.argsort(codes, kind="stable").astype(np.int32)    # rows by topic
+        start = np.searchsorted(codes[order], np.arange(len(qi.topic_names) + 1)).astype(np.int64)
+        tab = (tab, qdoc, codes, np.ascontiguousarray(q.label, dtype=np.int64), order, start)
+        qi._core_table = tab
+    return tab
+
+
+def align_run(qi, run, names, codes, t_index, q_pos, T, *, tie_break, judged_only, depth):
+    """(present, counts, Piece) for one whole run, or None (declined: use Python)."""
+    from ipsoeval.readers import ID_WORDS
+    n = len(codes)
+    if n >= 2**31 - 1 or run.docno.ndim != 2 or not 1 <= run.docno.shape[1] < ID_WORDS:
+        return None      # long ids (prefix and serial): align orders their ties in Python
+    tab, qdoc, qcodes, qlab, qorder, qstart = qrels_table(qi)
+    local = np.array([t_index.get(nm, -1) for nm in names], dtype=np.int32)
+    l2q = np.array([q_pos.get(nm, -1) for nm in names], dtype=np.int32)
+    L = len(names)
+    docno = np.ascontiguousarray(run.docno, dtype=np.uint64)
+    score = np.ascontiguousarray(run.score, dtype=np.float64)
+    out = np.empty(n, np.int32)
+    seg = np.zeros(L, np.int64)
+    kept = np.zeros(L, np.int64)
+    nrows = np.zeros(L, np.int64)
+    rc = _core.align_run(docno, docno.shape[1], score, np.ascontiguousarray(codes, np.int32),
+                         local, l2q, qdoc, qdoc.shape[1], qcodes, qlab, qorder, qstart, tab,
+                         _TIE[tie_break], int(bool(judged_only)), int(depth or 0),
+                         out, seg, kept, nrows)
+    if rc != 0:
+        return None
+    present = np.zeros(T, dtype=bool)
+    counts = np.zeros(T, dtype=np.int64)
+    ev = local >= 0
+    present[local[ev]] = nrows[ev] > 0
+    counts[local[ev]] = kept[ev]
+    # (rows in evaluated topics, kept rows that are in the qrels), for align's warnings
+    starts, lens = seg[ev], kept[ev]
+    edge = np.zeros(n + 1, np.int64)
+    np.add.at(edge, starts, 1)
+    np.add.at(edge, starts + lens, -1)
+    valid = np.cumsum(edge[:n]) > 0
+    judged = int(np.count_nonzero(valid & (out != UNJUDGED)))
+    return present, counts, Piece(out, seg, kept, local), (int(nrows[ev].sum()), judged)

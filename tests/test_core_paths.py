@@ -1,0 +1,201 @@
+"""The compiled core (ipsoeval/_core.c) against the pure-Python reader and
+alignment: identical arrays and identical errors on random bytes, valid and
+broken; and the compiled core's own regressions."""
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ipsoeval import _fast, engine, readers
+from ipsoeval.errors import InputError
+
+pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
+
+
+def _with(mode, fn, *args, **kw):
+    old = os.environ.get("IPSOEVAL_CORE")
+    os.environ["IPSOEVAL_CORE"] = mode
+    try:
+        return fn(*args, **kw)
+    except InputError as exc:
+        return ("error", str(exc))
+    finally:
+        if old is None:
+            del os.environ["IPSOEVAL_CORE"]
+        else:
+            os.environ["IPSOEVAL_CORE"] = old
+
+
+def _same(a, b, fields):
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        assert a == b
+        return
+    for f in fields:
+        x, y = getattr(a, f), getattr(b, f)
+        if isinstance(x, np.ndarray):
+            assert x.shape == y.shape, f
+            assert np.array_equal(x, y), f
+        else:
+            assert x == y, f
+
+
+RUN_FIELDS = ("path", "name", "qid", "docno", "score", "line", "fmt")
+QRELS_FIELDS = ("path", "qid", "docno", "label", "line")
+
+TOKENS = ["1", "2", "10", "Q0", "d1", "d2", "doc-3", "d#4", "a" * 9, "b" * 17, "0", "-1", "+2",
+          "1.5", "-0.25", "1e3", "2E-2", ".5", "5.", "1_0", "nan", "inf", "1e400", "x",
+          "99999999999", "0x10", "1.0.0", "\u00e9", "2147483647", "-2147483647",
+          "-2147483646", "2147483648", "00000000000000000001.25", "tag"]
+SEPS = [" ", "\t", "  ", " \t", "\r"]
+ENDS = ["\n", "\r\n", " \n", "\n\n", "\n# comment\n", "\x00\n", "\x0b\n", "\n#\x01\n"]
+
+
+@st.composite
+def table_bytes(draw, width):
+    lines = []
+    for _ in range(draw(st.integers(0, 12))):
+        k = draw(st.sampled_from([width, width, width, width, width + 1, width - 1, 0]))
+        toks = draw(st.lists(st.sampled_from(TOKENS), min_size=k, max_size=k))
+        line = ""
+        for t in toks:
+            line += t + draw(st.sampled_from(SEPS))
+        line = line.rstrip(" \t\r") if draw(st.booleans()) else line
+        if draw(st.integers(0, 9)) == 0:
+            line = "#" + line
+        lines.append(line + draw(st.sampled_from(ENDS)))
+    text = "".join(lines)
+    if text and draw(st.booleans()):
+        text = text.rstrip("\n")
+    elif draw(st.booleans()):
+        text += "\n" * 64          # every line 64+ bytes from the end: the SIMD line scan
+    return text.encode("utf-8")
+
+
+@st.composite
+def valid_run(draw):
+    rows = []
+    for t in draw(st.lists(st.sampled_from(["1", "2", "10", "q" * 9]), min_size=1, max_size=3,
+                           unique=True)):
+        docs = draw(st.lists(st.sampled_from(["d1", "d2", "d3", "d" * 12, "e" * 8, "x",
+                                              "L" * 300 + "a", "L" * 300 + "b"]),
+                             min_size=1, max_size=6, unique=True))
+        for d in docs:
+            s = draw(st.sampled_from(["1", "2", "2.5", "-1", "0", "1e1", "3.25"]))
+            rows.append(f"{t} Q0 {d} 0 {s} tag")
+    order = draw(st.permutations(range(len(rows))))
+    pad = "\n" * draw(st.sampled_from([0, 64]))
+    return ("\n".join(rows[i] for i in order) + "\n" + pad).encode()
+
+
+def _write(tmp_path, data, name):
+    p = tmp_path / name
+    p.write_bytes(data)
+    return str(p)
+
+
+@settings(max_examples=300)
+@given(data=st.one_of(table_bytes(6), table_bytes(7), table_bytes(3), valid_run()))
+def test_run_reader_same_on_both_paths(tmp_path_factory, data):
+    p = _write(tmp_path_factory.mktemp("r"), data, "run")
+    for fmt in ("auto", "trec", "msmarco"):
+        a = _with("c", readers.read_run, p, run_format=fmt)
+        b = _with("python", readers.read_run, p, run_format=fmt)
+        _same(a, b, RUN_FIELDS)
+
+
+@settings(max_examples=300)
+@given(data=table_bytes(4))
+def test_qrels_reader_same_on_both_paths(tmp_path_factory, data):
+    p = _write(tmp_path_factory.mktemp("q"), data, "qrels")
+    _same(_with("c", readers.read_qrels, p), _with("python", readers.read_qrels, p),
+          QRELS_FIELDS)
+
+
+@st.composite
+def qrels_bytes(draw):
+    rows = []
+    for t in ["1", "2", "10", "q" * 9]:
+        for d in draw(st.lists(st.sampled_from(["d1", "d2", "d3", "e" * 8, "x", "y",
+                                                "L" * 300 + "a"]),
+                               max_size=5, unique=True)):
+            rows.append(f"{t} 0 {d} {draw(st.integers(-1, 3))}")
+    if not rows:
+        rows.append("1 0 d1 1")
+    if draw(st.booleans()):      # a qrels docno wider than every run docno, or not
+        rows.append("zz 0 " + "w" * 17 + " 0")
+    return ("\n".join(rows) + "\n").encode()
+
+
+ALIGNED_FIELDS = ("runs", "topics", "labels", "n_ret", "num_rel", "num_nonrel", "in_run",
+                  "warnings")
+
+
+@settings(max_examples=200)
+@given(q=qrels_bytes(), runs=st.lists(valid_run(), min_size=1, max_size=3),
+       queries=st.sampled_from(["intersection", "qrels"]),
+       judged_only=st.booleans(), depth=st.sampled_from([None, 1, 3]),
+       tie_break=st.sampled_from(["trec", "docno-asc", "input"]))
+def test_alignment_same_on_both_paths(tmp_path_factory, q, runs, queries, judged_only, depth,
+                                      tie_break):
+    d = tmp_path_factory.mktemp("a")
+    qp = _write(d, q, "qrels")
+    rps = [_write(d, r, f"run{i}") for i, r in enumerate(runs)]
+    kw = dict(queries=queries, judged_only=judged_only, depth=depth, tie_break=tie_break)
+    a = _with("c", engine.load, qp, rps, **kw)
+    b = _with("python", engine.load, qp, rps, **kw)
+    _same(a, b, ALIGNED_FIELDS)
+    if not isinstance(a, tuple):
+        assert len(a.judged_labels) == len(b.judged_labels)
+        assert all(np.array_equal(x, y) for x, y in zip(a.judged_labels, b.judged_labels))
+
+
+def test_duplicate_docno_falls_back_to_the_python_message(tmp_path):
+    qp = _write(tmp_path, b"1 0 a 1\n", "qrels")
+    rp = _write(tmp_path, b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n", "run")
+    a = _with("c", engine.load, qp, [rp])
+    assert a == _with("python", engine.load, qp, [rp])
+    assert a[0] == "error" and ":3:" in a[1] and "duplicate docno 'a'" in a[1]
+
+
+def test_declined_input_is_read_by_python(tmp_path, monkeypatch):
+    """A spelling the C pass does not accept goes to the Python reader (one policy)."""
+    calls = []
+    real = readers._parse
+    monkeypatch.setattr(readers, "_parse", lambda *a, **k: calls.append(1) or real(*a, **k))
+    p = _write(tmp_path, b"1 Q0 a 1 2.5 t\n1 Q0 b 2 0x1 t\n", "run")
+    _with("c", readers.read_run, p)
+    assert calls                       # declined -> Python
+    calls.clear()
+    p = _write(tmp_path, b"1 Q0 a 1 2.5 t\n1 Q0 b 2 1e-3 t\n", "run2")
+    _with("c", readers.read_run, p)
+    assert not calls                   # valid -> C only
+
+
+def test_long_run_docno_is_matched_by_its_full_bytes(tmp_path):
+    """A run docno longer (in 8-byte words) than every qrels docno does not zero
+    the run: ids compare by their full bytes (compiled core)."""
+    qp = _write(tmp_path, b"1 0 d1 1\n1 0 d2 1\n", "qrels")
+    rp = _write(tmp_path, b"1 Q0 d1 1 3 t\n1 Q0 " + b"z" * 20 + b" 2 2 t\n1 Q0 d2 3 1 t\n", "run")
+    al = _with("c", engine.load, qp, [rp])
+    assert al.labels[0, 0].tolist() == [1, al.labels[0, 0, 1], 1]
+    assert al.labels[0, 0, 1] < 0      # the long docno is not judged
+
+
+def test_compressed_and_grown_tables(tmp_path, monkeypatch):
+    """Block input (gzip) with a table that must grow and widen mid-file."""
+    import gzip
+    rows = [f"{t} Q0 {'d' * (1 + i % 30)}{i} {i} {1000 - i} tag\n"
+            for t in range(3) for i in range(2000)]
+    data = "".join(rows).encode()
+    p = _write(tmp_path, gzip.compress(data), "run.gz")
+    plain = _write(tmp_path, data, "run")
+    monkeypatch.setattr(_fast, "CHUNK", 4096)
+    monkeypatch.setattr(_fast, "BLOCK", 4096)     # many gzip blocks: the buffer ring turns
+    a = _with("c", readers.read_run, p)
+    b = _with("python", readers.read_run, p)
+    c = _with("c", readers.read_run, plain)
+    _same(a, b, ("name", "qid", "docno", "score", "line", "fmt"))
+    _same(c, b, ("name", "qid", "docno", "score", "line", "fmt"))

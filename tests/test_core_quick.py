@@ -1,0 +1,150 @@
+"""``ipsoeval eval [--format trec] QRELS RUN`` served by the compiled core
+without numpy (ipsoeval/_quick.py): byte for byte what the full program
+prints, and the full program whenever anything is unusual."""
+
+import gzip
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ipsoeval import _fast, _quick
+from tests.conftest import TE, TESTDATA, invoke
+
+pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
+
+
+def full(qrels, *runs, with_err=False):
+    code, out, err = invoke(["eval", "--format", "trec", qrels, *runs])
+    return (code, out, err) if with_err else (code, out)
+
+
+def quick(qrels, *runs):
+    out = _fast._core.eval_official(os.fsencode(qrels), [os.fsencode(r) for r in runs])
+    return None if out is None else out.decode()
+
+
+@pytest.mark.parametrize("qrels,run", [
+    (TE / "qrels.test", TE / "results.test"),
+    (TESTDATA / "adhoc" / "qrels.txt", TESTDATA / "adhoc" / "run-bm25.txt"),
+])
+def test_quick_is_the_full_program_and_trec_eval(qrels, run):
+    got = quick(qrels, run)
+    assert got is not None
+    assert got == full(qrels, run)[1]
+    if run.name == "results.test":
+        assert got == (TE / "out.test").read_text()      # trec_eval 10.0's own output
+
+
+@st.composite
+def files(draw):
+    topics = draw(st.lists(st.sampled_from(["1", "2", "10", "301", "q" * 9]), min_size=1,
+                           max_size=4, unique=True))
+    docs = ["d1", "d2", "d3", "d4", "d" * 12, "e" * 8, "x", "FBIS3-101526"]
+    qrels, run = [], []
+    for t in topics:
+        judged = draw(st.lists(st.sampled_from(docs), min_size=1, max_size=6, unique=True))
+        for d in judged:
+            qrels.append(f"{t} 0 {d} {draw(st.integers(-1, 3))}")
+        ret = draw(st.lists(st.sampled_from(docs), min_size=1, max_size=8, unique=True))
+        for d in ret:
+            s = draw(st.sampled_from(["1", "2", "2.5", "-1", "0", "1e1", "3.25", "0.1"]))
+            run.append(f"{t} Q0 {d} 0 {s} tag")
+    run = draw(st.permutations(run))
+    qrels = draw(st.permutations(qrels))
+    return ("\n".join(qrels) + "\n").encode(), ("\n".join(run) + "\n").encode()
+
+
+@settings(max_examples=300)
+@given(f=files(), more=st.integers(0, 2))
+def test_quick_equals_full_on_random_files(tmp_path_factory, f, more):
+    d = tmp_path_factory.mktemp("q")
+    q, r = d / "qrels", d / "run"
+    q.write_bytes(f[0])
+    r.write_bytes(f[1])
+    runs = [r]
+    for i in range(more):              # more runs of the same topics, other names
+        p = d / f"run{i}"
+        p.write_bytes(f[1].replace(b" tag\n", f" tag{i}\n".encode()))
+        runs.append(p)
+    got = quick(q, *runs)
+    code, out, err = full(q, *runs, with_err=True)
+    if err:                            # a warning (no judged document): the full program
+        assert got is None
+        return
+    assert got is not None             # valid, same topics: served by the C path
+    assert code == 0 and got == out
+
+
+def test_quick_declines_two_runs_of_one_name(tmp_path):
+    r = TESTDATA / "adhoc" / "run-bm25.txt"
+    assert quick(TESTDATA / "adhoc" / "qrels.txt", r, r) is None
+
+
+def test_quick_declines_a_run_with_warnings():
+    assert quick(TESTDATA / "adhoc" / "qrels.txt", TESTDATA / "adhoc" / "run-neural.txt") is None
+
+
+@pytest.mark.parametrize("qrels,run", [
+    ("1 0 a 1\n2 0 b 1\n", "1 Q0 a 1 1 t\n"),                    # a qrels topic not run: warning
+    ("1 0 a 1\n", "1 Q0 a 1 1 t\n2 Q0 a 1 1 t\n"),               # a run topic not judged: warning
+    ("1 0 a 1\n", "1 Q0 a 1 1 t\n1 Q0 a 2 0 t\n"),               # duplicate docno: error
+    ("1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 1 t\n"),                    # duplicate judgment: error
+    ("1 0 a 1\n", "1 Q0 a 1 nan t\n"),                           # bad score: error
+    ("1 0 a 1_0\n", "1 Q0 a 1 1 t\n"),                           # label spelling: the reader decides
+    ("1 0 a 1\n", "1 a 1\n"),                                    # MS MARCO run
+    ("1 0 a 1\n", "1 Q0 a 1 1 t\xff\n"),                         # run name not UTF-8
+])
+def test_quick_declines_anything_unusual(tmp_path, qrels, run):
+    q, r = tmp_path / "qrels", tmp_path / "run"
+    q.write_bytes(qrels.encode("latin-1"))
+    r.write_bytes(run.encode("latin-1"))
+    assert quick(q, r) is None
+
+
+def test_quick_entry_point_arguments(tmp_path, monkeypatch, capsys):
+    q, r = TESTDATA / "adhoc" / "qrels.txt", TESTDATA / "adhoc" / "run-bm25.txt"
+    assert _quick.quick_eval(["eval", "--format", "trec", str(q), str(r)])
+    assert capsys.readouterr().out == full(q, r)[1]
+    assert _quick.quick_eval(["eval", "--format=trec", str(q), str(r)])
+    capsys.readouterr()
+    for args in (["eval", "-q", str(q), str(r)], ["eval", "--format", "tsv", str(q), str(r)],
+                 ["eval", str(q), str(r), str(r)], ["measures"], ["eval", "-", str(r)],
+                 ["eval", str(q), str(tmp_path / "missing")], ["eval", str(q)]):
+        assert not _quick.quick_eval(args)
+    gz = tmp_path / "run.gz"
+    gz.write_bytes(gzip.compress(r.read_bytes()))
+    assert not _quick.quick_eval(["eval", "--format", "trec", str(q), str(gz)])
+    monkeypatch.setenv("IPSOEVAL_CORE", "python")
+    assert not _quick.quick_eval(["eval", "--format", "trec", str(q), str(r)])
+    assert capsys.readouterr().out == ""
+
+
+def test_quick_path_imports_neither_numpy_nor_click():
+    q, r = TESTDATA / "adhoc" / "qrels.txt", TESTDATA / "adhoc" / "run-bm25.txt"
+    code = ("import sys; from ipsoeval._quick import quick_eval; "
+            f"ok = quick_eval(['eval', '--format', 'trec', {str(q)!r}, {str(r)!r}]); "
+            "sys.stderr.write(repr((ok, 'numpy' in sys.modules, 'click' in sys.modules)))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert p.stderr == "(True, False, False)"
+
+
+def test_quick_runs_in_threads_in_file_order(tmp_path, monkeypatch, capsys):
+    q = TESTDATA / "adhoc" / "qrels.txt"
+    src = (TESTDATA / "adhoc" / "run-bm25.txt").read_bytes()
+    runs = []
+    for i in range(7):
+        p = tmp_path / f"r{i}"
+        lines = src.decode().splitlines()
+        # other names, other orders: every block differs
+        body = "\n".join(ln.rsplit(" ", 1)[0] + f" tag{6 - i}" for ln in lines[i:] + lines[:i])
+        p.write_text(body + "\n")
+        runs.append(str(p))
+    monkeypatch.setenv("IPSOEVAL_THREADS", "3")
+    assert _quick.quick_eval(["eval", str(q), *runs])
+    assert capsys.readouterr().out == full(q, *runs)[1]
+    (tmp_path / "r6").write_text(src.decode().replace(" bm25", " tag6"))   # r0 is tag6 too
+    assert not _quick.quick_eval(["eval", str(q), *runs])
