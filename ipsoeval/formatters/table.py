@@ -78,10 +78,13 @@ def _table(rs: ResultSet) -> Table:
     for title, cols in hints.get("groups", []):
         for c in cols:
             groups[c] = title
-    table = Table(title=rs.title, box=box.SIMPLE_HEAVY, header_style="bold")
+    # every string shown is data, never rich markup: titles, headers and cells
+    # are Text objects (a run named "bm25[run.txt]" or "[/tmp/x]" prints as is)
+    title = Text(str(rs.title)) if rs.title is not None else None
+    table = Table(title=title, box=box.SIMPLE_HEAVY, header_style="bold")
     for j, c in enumerate(header):
-        name = labels.get(c, c)
-        label = f"{groups[c]}\n{name}" if c in groups else name
+        name = str(labels.get(c, c))
+        label = Text(f"{groups[c]}\n{name}" if c in groups else name)
         numeric = any(isinstance(r[j], (int, float)) and
                       not isinstance(r[j], bool) for r in body[:50])
         widest = max([len(_fmt(r[j], digits)) for r in body[:500]] + [1])
