@@ -395,3 +395,17 @@ def test_output_to_proc_fd_link_writes_stdout(tmp_path):
     p = _subprocess(["measures", "-o", link], text=True)
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("measure\t") and link.is_symlink()
+
+
+# --- issue 10: absurd option values are usage errors (defect 7, CLI part) ----
+
+@pytest.mark.parametrize("cmd", [
+    ["sigtest", "-m", "P@5", "--test", "randomization", "--permutations", "10"],
+    ["ipso", "--gains", "0:0,1:1"],
+    ["bootstrap", "-m", "P@5", "--trials", "10"],
+])
+def test_negative_seed_is_usage_error(cmd):
+    code, out, err = invoke([*cmd, "--seed", "-1", QRELS, BM25, NEURAL])
+    assert (code, out) == (2, "")
+    assert err.startswith("ipsoeval: error: Invalid value for '--seed': -1 is not in the range")
+    assert err.count("\n") == 1

@@ -27,11 +27,7 @@ EXAMPLES = int(os.environ.get("IPSOEVAL_FUZZ_EXAMPLES", "30"))
 
 @pytest.fixture(scope="module", autouse=True)
 def _warm():
-    import importlib
-
-    import ipsoeval.cli as cli
-    for mod in cli.COMMANDS.values():
-        importlib.import_module(f"ipsoeval.cli.{mod}")
+    harness.warm()
 
 
 @pytest.mark.parametrize("command", harness.SUBCOMMANDS)

@@ -133,7 +133,7 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
 
 
 def seed_option(f):
-    return click.option("--seed", type=int, default=42, show_default=True,
+    return click.option("--seed", type=click.IntRange(min=0), default=42, show_default=True,
                         help="Seed of the random generator (same seed, same output).")(f)
 
 

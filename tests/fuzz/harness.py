@@ -466,6 +466,25 @@ def _format_and_output(ch, case):
         a += ["-o", target]
 
 
+def warm() -> None:
+    """Import every ipsoeval module (and scipy.stats) once, before forking."""
+    import importlib
+    import pkgutil
+
+    import ipsoeval
+    for info in pkgutil.walk_packages(ipsoeval.__path__, "ipsoeval."):
+        if info.name.endswith("__main__"):
+            continue
+        try:
+            importlib.import_module(info.name)
+        except Exception:  # noqa: BLE001  (an optional module; the child will say)
+            pass
+    try:
+        importlib.import_module("scipy.stats")
+    except ImportError:
+        pass
+
+
 # --- running ------------------------------------------------------------------
 
 @dataclass

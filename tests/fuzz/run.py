@@ -32,18 +32,7 @@ _ARGS = None
 
 
 def _warm():
-    import importlib
-
-    import ipsoeval.cli as cli
-    for mod in cli.COMMANDS.values():
-        importlib.import_module(f"ipsoeval.cli.{mod}")
-    for name in ("ipsoeval.engine", "ipsoeval.readers", "ipsoeval.formatters.table",
-                 "ipsoeval.formatters.json_", "ipsoeval.formatters.tsv",
-                 "ipsoeval.formatters.trec", "scipy.stats"):
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pass
+    harness.warm()
 
 
 def _init(args):
