@@ -13,6 +13,7 @@ import lzma
 import math
 import os
 import sys
+import zlib
 
 import numpy as np
 
@@ -59,7 +60,7 @@ def iter_blocks(path: str, data: bytes | None = None):
             view = memoryview(buf)
             try:
                 got = _read_into(src, view[len(carry):])
-            except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
+            except (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError) as exc:
                 raise InputError(f"corrupt {kind} data ({exc})", path=name) from None
             if got == 0:
                 break

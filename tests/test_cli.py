@@ -409,3 +409,28 @@ def test_negative_seed_is_usage_error(cmd):
     assert (code, out) == (2, "")
     assert err.startswith("ipsoeval: error: Invalid value for '--seed': -1 is not in the range")
     assert err.count("\n") == 1
+
+
+def _zlib_error_gzip(text: bytes) -> bytes:
+    """A gzip file whose deflate stream makes zlib raise zlib.error (not OSError)."""
+    import gzip
+    import zlib
+
+    comp = gzip.compress(text)
+    for j in range(12, len(comp) - 8):
+        for bit in range(8):
+            bad = comp[:j] + bytes([comp[j] ^ (1 << bit)]) + comp[j + 1:]
+            try:
+                gzip.decompress(bad)
+            except zlib.error:
+                return bad
+            except Exception:  # noqa: BLE001
+                continue
+    raise AssertionError("no zlib.error corruption found")
+
+
+def test_corrupt_gzip_zlib_error_is_input_error(tmp_path):
+    run = write(tmp_path, "run.gz", _zlib_error_gzip(BM25.read_bytes()))
+    code, out, err = invoke(["eval", "-m", "P@5", QRELS, run])
+    assert (code, out) == (3, "")
+    assert err.startswith(f"ipsoeval: error: {run}: corrupt gzip data (") and err.count("\n") == 1

@@ -101,6 +101,11 @@ MEASURES_MAP = ["P@5", "P@10", "R@10", "AP@10", "RR@10", "RR@5", "Success@5", "E
 KNOWN_SLOW_MEASURES = {"AP", "map", "R", "nDCG", "P", "RR", "official", "all_trec",
                        "RBP(p=0.8)@100", "P@99999999999999999999", "P@2147483648",
                        "bpref", "Rprec", "num_rel_ret", "iprec_at_recall", "set_F"}
+# open defects of issue 10 being fixed on other branches; the suite leaves them
+# out until those are merged (then empty this set), make fuzz keeps them:
+# P.1e400 / P.inf -> OverflowError exit 70 (measure names, item 7/17);
+# --gains 1:1e308 -> numpy overflow warning and inf/nan gains (item 17)
+KNOWN_OPEN_VALUES = {"P.1e400", "P.inf", "1:1e308", "0:0,1:1,2:1e300"}
 # sizes that ipso (-k, --depths, --enumerate) and interval-map (-N) take at
 # their word today, running for minutes (issue 10, items 8 and 17)
 KNOWN_SLOW_SIZES = {"99999999999999999999", "2147483648", "1000", "100", "1..100000000",
@@ -302,7 +307,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     if cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
-            if suite and cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES:
+            if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
+                          or m in KNOWN_OPEN_VALUES):
                 m = "P@5"
             a += ["-m", m]
     _alignment(ch, case, absurd, tags, nruns)
@@ -341,7 +347,8 @@ def _alignment(ch, case, absurd, tags, nruns):
     if ch.coin(0.05):
         a += ["--name-from-file"]
     if case.command != "breakdown" and ch.coin(0.15):
-        a += ["--gains", _pick(ch, GAINS, absurd, GAINS[:2])]
+        g = _pick(ch, GAINS, absurd, GAINS[:2])
+        a += ["--gains", GAINS[0] if case.suite and g in KNOWN_OPEN_VALUES else g]
 
 
 def _command_options(ch, case, absurd, tags):
