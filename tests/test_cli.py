@@ -434,3 +434,13 @@ def test_corrupt_gzip_zlib_error_is_input_error(tmp_path):
     code, out, err = invoke(["eval", "-m", "P@5", QRELS, run])
     assert (code, out) == (3, "")
     assert err.startswith(f"ipsoeval: error: {run}: corrupt gzip data (") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("cmd", [["eval", "-m", "P@5"], ["interval-map", "-m", "ESL@10"],
+                                 ["sigtest", "-m", "P@5", "--test", "t"]])
+@pytest.mark.parametrize("level", ["99999999999999999999", "-99999999999999999999"])
+def test_huge_rel_level_is_usage_error(cmd, level):
+    code, out, err = invoke([*cmd, "-l", level, QRELS, BM25, NEURAL])
+    assert (code, out) == (2, "")
+    assert err == (f"ipsoeval: error: Invalid value for '-l' / '--rel-level': {level} is not "
+                   f"a 64-bit integer.\n")

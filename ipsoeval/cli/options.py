@@ -48,6 +48,13 @@ class AlignOptions:
                 "tie_break": self.tie_break}
 
 
+def _int64(ctx, param, value):
+    """Labels are 64-bit integers: a level outside that range is a usage error."""
+    if value is not None and not -(2 ** 63) <= value < 2 ** 63:
+        raise click.BadParameter(f"{value} is not a 64-bit integer.", ctx, param)
+    return value
+
+
 def alignment_options(default_queries: str = "intersection", *, gains: bool = True):
     """--queries/-c, -l, -J, --gains, -M, --tie-break, --run-format, --name."""
 
@@ -79,6 +86,7 @@ def alignment_options(default_queries: str = "intersection", *, gains: bool = Tr
             click.option("-c", "--complete", is_flag=True,
                          help="Alias for --queries qrels (trec_eval -c)."),
             click.option("-l", "--rel-level", type=int, default=1, show_default=True,
+                         callback=_int64,
                          help="A document is relevant when its label is at least this."),
             click.option("-J", "--judged-only", is_flag=True,
                          help="Remove unjudged documents before ranking (trec_eval -J)."),
