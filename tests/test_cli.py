@@ -444,3 +444,17 @@ def test_huge_rel_level_is_usage_error(cmd, level):
     assert (code, out) == (2, "")
     assert err == (f"ipsoeval: error: Invalid value for '-l' / '--rel-level': {level} is not "
                    f"a 64-bit integer.\n")
+
+
+def test_long_table_is_plain_text_with_every_row():
+    from ipsoeval.formatters import render
+    from ipsoeval.formatters.table import PLAIN_ROWS
+    from ipsoeval.results import ResultSet
+
+    n = PLAIN_ROWS + 1
+    rs = ResultSet(command="x", columns=["run", "value"],
+                   records=[{"run": f"r[{i}]", "value": i / 8} for i in range(n)], title="t[1]")
+    lines = render(rs, "table", width=80).splitlines()
+    assert lines[0] == "  t[1]" and lines[1].split() == ["run", "value"]
+    assert lines[3].split() == ["r[0]", "0.0000"] and lines[2 + n].split() == [
+        f"r[{n - 1}]", f"{(n - 1) / 8:.4f}"]
