@@ -7,7 +7,7 @@ PREFIX ?= $(HOME)/.local
 MANDIR ?= $(PREFIX)/share/man/man1
 TD      = testdata
 
-.PHONY: help demo test lint bench bench-quick man clean install
+.PHONY: help demo test lint fuzz bench bench-quick man clean install
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
@@ -46,6 +46,11 @@ demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
 test: $(VENV)/.installed  ## install, then run the whole test suite
 	$(PY) -m pytest -q
 
+FUZZ_N    ?= 100000
+FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+fuzz: $(VENV)/.installed  ## fuzz every subcommand with 10^5 inputs (FUZZ_N, FUZZ_JOBS, FUZZ_ARGS)
+	$(PY) tests/fuzz/run.py -n $(FUZZ_N) -j $(FUZZ_JOBS) --save fuzz-failures $(FUZZ_ARGS)
+
 lint: $(VENV)/.installed  ## static checks (ruff)
 	$(PY) -m pip install -q ruff
 	$(PY) -m ruff check ipsoeval tests bench
@@ -63,5 +68,5 @@ man:  ## install the man pages under $(MANDIR)
 	@echo "installed: $$(ls man/*.1 | tr '\n' ' ')-> $(MANDIR)"
 
 clean:  ## remove the virtualenv, caches and generated bench data
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis bench/data bench/results.tsv
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis bench/data bench/results.tsv fuzz-failures
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -64,12 +64,24 @@ class LazyGroup(click.Group):
             raise click.UsageError(f"no such command {name!r}{hint}", ctx)
         return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx):
+        # click turns a broken pipe into exit 1 (the gate's status) before
+        # run_cli could see it: hand it over as something click leaves alone
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise _PipeClosed() from exc
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              windows_expand_args=True, **extra):
         code = run_cli(self, args, prog_name or "ipsoeval", extra)
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+class _PipeClosed(Exception):
+    """Standard output was closed by the reader (``ipsoeval … | head``)."""
 
 
 def _debug_wanted(args) -> bool:
@@ -89,8 +101,21 @@ def _quiet_stdout() -> None:
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def _flush_stdout() -> int:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+    except OSError as exc:
+        _quiet_stdout()
+        _err(f"ipsoeval: error: cannot write to standard output: {exc.strerror or exc}")
+        return EXIT_INPUT
+    return 0
 
 
 def run_cli(group: click.Group, args, prog_name: str, extra: dict) -> int:
@@ -99,11 +124,7 @@ def run_cli(group: click.Group, args, prog_name: str, extra: dict) -> int:
     args = list(args)
     try:
         click.Group.main(group, args=args, prog_name=prog_name, standalone_mode=False, **extra)
-        try:
-            sys.stdout.flush()
-        except BrokenPipeError:
-            _quiet_stdout()
-        return 0
+        return _flush_stdout()
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.exceptions.Abort:
@@ -116,12 +137,13 @@ def run_cli(group: click.Group, args, prog_name: str, extra: dict) -> int:
         _err(f"ipsoeval: error: {msg}")
         return EXIT_USAGE if isinstance(exc, click.UsageError) else EXIT_INPUT
     except GateFailed as exc:
+        _flush_stdout()
         _err(f"ipsoeval: gate failed: {exc.format()}")
         return exc.exit_status
     except IpsoevalError as exc:
         _err(f"ipsoeval: error: {exc.format()}")
         return exc.exit_status
-    except BrokenPipeError:
+    except (BrokenPipeError, _PipeClosed):
         _quiet_stdout()
         return 0
     except KeyboardInterrupt:

@@ -9,6 +9,7 @@ renders result sets in the chosen format.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -47,6 +48,13 @@ class AlignOptions:
                 "tie_break": self.tie_break}
 
 
+def _int64(ctx, param, value):
+    """Labels are 64-bit integers: a level outside that range is a usage error."""
+    if value is not None and not -(2 ** 63) <= value < 2 ** 63:
+        raise click.BadParameter(f"{value} is not a 64-bit integer.", ctx, param)
+    return value
+
+
 def alignment_options(default_queries: str = "intersection", *, gains: bool = True):
     """--queries/-c, -l, -J, --gains, -M, --tie-break, --run-format, --name."""
 
@@ -78,6 +86,7 @@ def alignment_options(default_queries: str = "intersection", *, gains: bool = Tr
             click.option("-c", "--complete", is_flag=True,
                          help="Alias for --queries qrels (trec_eval -c)."),
             click.option("-l", "--rel-level", type=int, default=1, show_default=True,
+                         callback=_int64,
                          help="A document is relevant when its label is at least this."),
             click.option("-J", "--judged-only", is_flag=True,
                          help="Remove unjudged documents before ranking (trec_eval -J)."),
@@ -128,8 +137,8 @@ def measure_option(f=None, *, required: bool = False, help_text: str | None = No
 
 def format_option(f=None, *, pipe_default: str = "tsv"):
     def deco(g):
-        g = click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
-                         default=None,
+        g = click.option("-o", "--output", metavar="FILE", default=None,
+                         callback=_check_output_option,
                          help="Write to this file (only when everything succeeded) instead "
                               "of standard output.")(g)
         g = click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto",
@@ -141,7 +150,7 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
 
 
 def seed_option(f):
-    return click.option("--seed", type=int, default=42, show_default=True,
+    return click.option("--seed", type=click.IntRange(min=0), default=42, show_default=True,
                         help="Seed of the random generator (same seed, same output).")(f)
 
 
@@ -223,17 +232,127 @@ def emit(ctx: click.Context, results, fmt: str, output: str | None = None, *,
             width = 120
     text = render(results, concrete, width=width, color=color)
     if output is not None:
-        d = os.path.dirname(os.path.abspath(output))
-        fd, tmp = tempfile.mkstemp(prefix=".ipsoeval-", dir=d)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, output)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_output(output, text)
     else:
+        write_stdout(ctx, stream, text)
+    return concrete
+
+
+# --- where the output goes ---------------------------------------------------
+#
+# -o FILE: a regular file (or a path that does not exist yet) is written to a
+# temporary file in the same directory and renamed over it only when
+# everything succeeded, so a failed run never leaves a half-written or empty
+# file; the new file gets the mode the umask allows (an existing file keeps its
+# mode).  A symlink is followed: its target is replaced, the link stays.
+# Anything that is not a regular file (/dev/null, /dev/stdout, a fifo, a
+# terminal) is opened and written directly, never replaced.  Whether the
+# target can be written is checked when the option is parsed, before any
+# input is read.
+
+def _output_error(path: str, why: str) -> InputError:
+    return InputError(f"cannot write to {path}: {why}")
+
+
+def _check_output_option(ctx, param, value):
+    if value is not None:
+        check_output(value)
+    return value
+
+
+def check_output(path: str) -> None:
+    """Raise UsageError/InputError now when ``path`` cannot be written later."""
+    if path == "":
+        raise UsageError("-o/--output: empty file name")
+    try:
+        st = os.stat(path)      # follows links, even /proc's (/dev/stdout)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise _output_error(path, exc.strerror or str(exc)) from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise _output_error(path, "is a directory")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        if not os.access(path, os.W_OK):
+            raise _output_error(path, "permission denied")
+        return
+    d = os.path.dirname(os.path.realpath(path)) or "."
+    if not os.path.isdir(d):
+        shown = os.path.dirname(path) if not os.path.islink(path) else d
+        raise _output_error(path, f"no such directory {shown or '.'}")
+    try:                       # the only sure test (root, read-only mounts, /proc)
+        fd, probe = tempfile.mkstemp(prefix=".ipsoeval-", dir=d)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise _output_error(path, exc.strerror or str(exc)) from None
+
+
+def _umask() -> int:
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def write_output(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` (see above); OS errors are InputErrors (exit 3)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise _output_error(path, exc.strerror or str(exc)) from None
+    data = text.encode("utf-8", "surrogateescape")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        try:
+            with open(path, "wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise _output_error(path, exc.strerror or str(exc)) from None
+        return
+    real = os.path.realpath(path)
+    mode = (st.st_mode & 0o7777) if st is not None else (0o666 & ~_umask())
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".ipsoeval-", dir=os.path.dirname(real) or ".")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            os.fchmod(fh.fileno(), mode)
+        os.replace(tmp, real)
+        tmp = None
+    except OSError as exc:
+        raise _output_error(path, exc.strerror or str(exc)) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def quiet_stdout() -> None:
+    """Point standard output at /dev/null (after a closed pipe or a write error)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def write_stdout(ctx: click.Context | None, stream, text: str) -> None:
+    """Write to standard output.  A closed pipe ends the output quietly (the
+    command goes on, so a gate still decides the exit status); any other
+    write error (a full disk) is an I/O error, exit 3."""
+    try:
         stream.write(text)
         stream.flush()
-    return concrete
+    except BrokenPipeError:
+        quiet_stdout()
+        if ctx is not None:
+            obj = ctx.find_root().obj
+            if isinstance(obj, dict):
+                obj["stdout_closed"] = True
+    except OSError as exc:
+        quiet_stdout()
+        raise InputError(f"cannot write to standard output: {exc.strerror or exc}") from None

@@ -64,24 +64,56 @@ def _pivot(rs: ResultSet, spec: dict) -> tuple[list[str], list[list]]:
     return header, body
 
 
-def _table(rs: ResultSet) -> Table:
+# rich needs about a millisecond per row: a longer table (interval-map --values
+# lists tens of thousands) is laid out as plain aligned text, without colours
+PLAIN_ROWS = 2000
+
+
+def _header_body(rs: ResultSet):
+    hints = rs.table_hints or {}
+    if "pivot" in hints:
+        return _pivot(rs, hints["pivot"])
+    hide = set(hints.get("hide", []))
+    header = [c for c in rs.columns if c not in hide]
+    return header, [[rec.get(c) for c in header] for rec in rs.records]
+
+
+def _plain(rs: ResultSet, header, body) -> str:
     hints = rs.table_hints or {}
     digits = int(hints.get("digits", 4))
-    if "pivot" in hints:
-        header, body = _pivot(rs, hints["pivot"])
-    else:
-        hide = set(hints.get("hide", []))
-        header = [c for c in rs.columns if c not in hide]
-        body = [[rec.get(c) for c in header] for rec in rs.records]
+    labels = hints.get("labels", {})
+    names = [str(labels.get(c, c)) for c in header]
+    cells = [[_fmt(v, digits) for v in row] for row in body]
+    numeric = [any(isinstance(r[j], (int, float)) and not isinstance(r[j], bool)
+                   for r in body[:50]) for j in range(len(header))]
+    width = [max([len(n)] + [len(r[j]) for r in cells]) for j, n in enumerate(names)]
+
+    def line(row):
+        return "  " + "   ".join(t.rjust(w) if num else t.ljust(w)
+                                  for t, w, num in zip(row, width, numeric)).rstrip()
+    out = [f"  {rs.title}"] if rs.title else []
+    out += [line(names), "  " + "-" * (sum(width) + 3 * (len(width) - 1))]
+    out += [line(r) for r in cells]
+    return "\n".join(out) + "\n\n"
+
+
+def _table(rs: ResultSet, header=None, body=None) -> Table:
+    hints = rs.table_hints or {}
+    digits = int(hints.get("digits", 4))
+    if header is None:
+        header, body = _header_body(rs)
     labels = hints.get("labels", {})
     groups = {}
     for title, cols in hints.get("groups", []):
         for c in cols:
             groups[c] = title
-    table = Table(title=rs.title, box=box.SIMPLE_HEAVY, header_style="bold")
+    # every string shown is data, never rich markup: titles, headers and cells
+    # are Text objects (a run named "bm25[run.txt]" or "[/tmp/x]" prints as is)
+    title = Text(str(rs.title)) if rs.title is not None else None
+    table = Table(title=title, box=box.SIMPLE_HEAVY, header_style="bold")
     for j, c in enumerate(header):
-        name = labels.get(c, c)
-        label = f"{groups[c]}\n{name}" if c in groups else name
+        name = str(labels.get(c, c))
+        label = Text(f"{groups[c]}\n{name}" if c in groups else name)
         numeric = any(isinstance(r[j], (int, float)) and
                       not isinstance(r[j], bool) for r in body[:50])
         widest = max([len(_fmt(r[j], digits)) for r in body[:500]] + [1])
@@ -126,7 +158,11 @@ def render(sets: list[ResultSet], *, width: int | None = None, color: bool = Fal
     buf = io.StringIO()
     width = width or 120
     for rs in sets:
-        table = _table(rs)
+        header, body = _header_body(rs)
+        if len(body) > PLAIN_ROWS:
+            buf.write(_plain(rs, header, body))
+            continue
+        table = _table(rs, header, body)
         # never squeeze columns out of sight: a table wider than the terminal
         # is printed at its natural width (the terminal wraps long lines)
         probe = Console(width=1000, file=io.StringIO())

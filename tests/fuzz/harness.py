@@ -1,0 +1,694 @@
+"""CLI fuzzing harness (issue 10): mutated inputs and options for every subcommand.
+
+A *case* is built by a :class:`Chooser` (hypothesis's ``data.draw`` in the test
+suite, a seeded ``random.Random`` in ``make fuzz``) from small valid qrels and
+runs, then mutated: truncation, field counts, number syntax, NaN/inf,
+duplicates, binary garbage, invalid UTF-8, BOM, CRLF, corrupt gzip/bzip2/xz,
+swapped QRELS/RUN, absurd option values, standard input twice, odd ``-o``
+targets.  :func:`run_case` runs the real CLI in a forked child of a process
+that has already imported ipsoeval (fast), with its own working directory,
+real file descriptors 0/1/2, an address-space limit and a time limit, and
+:func:`classify` names the outcome:
+
+ok, usage, input, gate          exit 0, 2, 3, 1 (1 only when a gate was asked for)
+crash                           exit 70 or any other status, a traceback, "internal error",
+                                not exactly one "ipsoeval: error:" line on failure
+bad-stderr                      a stderr line that is not "ipsoeval: ..." (e.g. a numpy warning)
+timeout, oom                    over the time limit; out of memory under the limit
+file-left-behind                an -o file (or temp file) written or changed on failure
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import hashlib
+import io
+import json
+import lzma
+import os
+import resource
+import shlex
+import shutil
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+
+SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap"]
+OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
+            "file-left-behind"]
+FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
+
+
+# --- choosers -----------------------------------------------------------------
+
+class RandomChooser:
+    def __init__(self, seed):
+        import random
+        self.r = random.Random(seed)
+
+    def choice(self, seq):
+        return seq[self.r.randrange(len(seq))]
+
+    def randint(self, a, b):
+        return self.r.randint(a, b)
+
+    def coin(self, p=0.5):
+        return self.r.random() < p
+
+
+class HypothesisChooser:
+    def __init__(self, data):
+        from hypothesis import strategies as st
+        self.st, self.data = st, data
+
+    def choice(self, seq):
+        return self.data.draw(self.st.sampled_from(list(seq)))
+
+    def randint(self, a, b):
+        return self.data.draw(self.st.integers(a, b))
+
+    def coin(self, p=0.5):
+        # hypothesis shrinks towards False: the mutation-free input
+        return self.data.draw(self.st.integers(0, 999)) < int(p * 1000)
+
+
+# --- values -------------------------------------------------------------------
+
+INTS = ["0", "1", "2", "3", "5", "10", "20", "-1", "-7", "100", "1000", "2147483648",
+        "99999999999999999999", "1e20", "1.5", "", "nan", "inf", "0x10", "１", "1_0", " 3",
+        "+3", "-0"]
+SMALL_INTS = ["0", "1", "2", "3", "5", "10", "20", "-1", "100"]
+FLOATS = ["0.05", "0.5", "0.01", "0.95", "0.999", "0", "1", "-0.1", "1.5", "nan", "inf",
+          "-inf", "1e-320", "1e400", "", "x", "5e-324", "0.9999999999999999"]
+SEEDS = ["0", "1", "42", "-1", "2147483648", "18446744073709551616", "99999999999999999999",
+         "x", "", "1.5"]
+MEASURES_OK = ["P@5", "P@10", "nDCG@10", "AP", "RR@10", "RR", "map", "P.5,10", "official",
+               "P_5", "ndcg_cut.10", "recip_rank", "R@10", "Success@5", "ESL@10",
+               "RBP(p=0.8)@10", "DCG(b=2)@10", "bpref", "num_rel_ret", "Rprec", "nDCG", "P",
+               "R", "AP@10", "all_trec", "iprec_at_recall", "set_F", "success.1,5"]
+MEASURES_BAD = ["P.1e400", "P.inf", "P@0", "P@-1", "P@99999999999999999999", "", "RBP(p=2)",
+                "RBP(p=nan)@10", "P(rel=1,rel=2)", "nDCG@", "@", "RR@1e3", "AP@10x", "\x01",
+                "P@5\n", "ndcg_cut.0", "P.1.5", "P_1.5", "RBP(p=0.8,p=0.5)", "P@１",
+                "RBP(p=0.8)@100", "nope", "P(", "P()", "ESL(n=0)@10", "P@2147483648",
+                "P.5,,10", "P.", "P@5@5", "rbp_resid"]
+MEASURES_MAP = ["P@5", "P@10", "R@10", "AP@10", "RR@10", "RR@5", "Success@5", "ESL@10",
+                "DCG@5", "nDCG@10", "RBP(p=0.8)@5", "P", "RR", "AP", "nDCG", "R"]
+# interval-map with a measure without cutoff (N = the longest run) or a large
+# cutoff runs for minutes even on 2 topics x 8 documents (issue 10, item 8; the
+# analyses' area): make fuzz keeps them, the test suite leaves them out.
+KNOWN_SLOW_MEASURES = {"AP", "map", "R", "nDCG", "P", "RR", "official", "all_trec",
+                       "RBP(p=0.8)@100", "P@99999999999999999999", "P@2147483648",
+                       "bpref", "Rprec", "num_rel_ret", "iprec_at_recall", "set_F"}
+# open defects of issue 10 being fixed on other branches; the suite leaves them
+# out until those are merged (then empty this set), make fuzz keeps them:
+# P.1e400 / P.inf -> OverflowError exit 70 (measure names, item 7/17);
+# --gains 1:1e308 -> numpy overflow warning and inf/nan gains (item 17)
+KNOWN_OPEN_VALUES = {"P.1e400", "P.inf", "1:1e308", "0:0,1:1,2:1e300"}
+# sizes that ipso (-k, --depths, --enumerate) and interval-map (-N) take at
+# their word today, running for minutes (issue 10, items 8 and 17)
+KNOWN_SLOW_SIZES = {"99999999999999999999", "2147483648", "1000", "100", "1..100000000",
+                    "30", "60"}
+GAINS = ["0:0,1:1,2:3", "0:0,1:1,2:2", "1:1e308", "1:1,1:5", "", "x", "1:nan", "-1:2",
+         "1:-1", "2:inf", "1:", ":1", "0:0,1:1,2:1e300", "1:1,2:2,3:3,4:4"]
+TESTS = ["t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap", "anova", "kruskal",
+         "anova2", "friedman", "t,sign", "", "x", "t,t", "wilcoxon,anova"]
+TAGS = ["A", "B", "C", "bm25", "a[b]c", "[/x]", "run.1", "Ω", "x" * 40]
+WEIRD_NUMBERS = [b"nan", b"NaN", b"inf", b"-inf", b"1e400", b"-1e400", b"0x10", b"1_0",
+                 "１".encode(), b"+1", b"-0", b"", b"1.5", b"99999999999999999999",
+                 b"2147483648", b"4294967296", b"-1", b"1e-320", b".", b"-", b"1e", b"\xff"]
+
+
+# --- cases --------------------------------------------------------------------
+
+@dataclass
+class Case:
+    command: str
+    args: list                     # argv after "ipsoeval"
+    files: dict = field(default_factory=dict)      # relative name -> bytes
+    stdin: bytes | None = None
+    gate: bool = False
+    output: str | None = None      # the -o argument, relative to the work dir
+    output_before: bytes | None = None  # content placed there beforehand (None: absent)
+    notes: list = field(default_factory=list)
+    suite: bool = False            # leave out the known hangs (see KNOWN_SLOW_MEASURES)
+
+    def key(self) -> str:
+        h = hashlib.sha1(json.dumps([self.args, sorted(self.files), self.stdin is None])
+                         .encode("utf-8", "surrogateescape"))
+        for name in sorted(self.files):
+            h.update(self.files[name])
+        return h.hexdigest()[:12]
+
+
+def _qrels_and_runs(ch, nruns):
+    ntopics = ch.randint(1, 6)
+    topics = [ch.choice(["1", "2", "3", "401", "q7", "10", "0", "-5", "1.0"]) + str(i)
+              for i in range(ntopics)]
+    qrels, runs = [], [[] for _ in range(nruns)]
+    for t in topics:
+        ndocs = ch.randint(0, 10)
+        docs = [f"d{t}-{j}" for j in range(ndocs)]
+        for d in docs:
+            qrels.append(f"{t} 0 {d} {ch.choice(['0', '1', '1', '2', '3', '-1'])}")
+        if not docs:
+            qrels.append(f"{t} 0 only{t} 1")
+    tags = [ch.choice(TAGS) if ch.coin(0.3) else "AB"[i % 2] + str(i) for i in range(nruns)]
+    msmarco = ch.coin(0.1)
+    for i in range(nruns):
+        for t in topics:
+            if ch.coin(0.1):
+                continue                                   # topic missing in this run
+            k = ch.randint(1, 12)
+            score = 10.0
+            for rank in range(1, k + 1):
+                d = f"d{t}-{ch.randint(0, 12)}" if ch.coin(0.8) else f"u{rank}"
+                if not ch.coin(0.3):
+                    score -= ch.choice([0.5, 1.0, 0.25, 2.0])
+                if msmarco:
+                    runs[i].append(f"{t}\t{d}\t{rank}")
+                else:
+                    runs[i].append(f"{t} Q0 {d} {rank} {score:g} {tags[i]}")
+    # a duplicate docno in one topic is an input error; keep it rare
+    for i in range(nruns):
+        seen, out = set(), []
+        for ln in runs[i]:
+            f = ln.split()
+            key = (f[0], f[1] if msmarco else f[2])
+            if key in seen and not ch.coin(0.05):
+                continue
+            seen.add(key)
+            out.append(ln)
+        runs[i] = out or [f"{topics[0]} Q0 x 1 1 {tags[i]}"]
+    enc = lambda lines: ("\n".join(lines) + "\n").encode()  # noqa: E731
+    return enc(qrels), [enc(r) for r in runs], tags, topics
+
+
+def _mutate_lines(ch, data: bytes) -> tuple[bytes, str]:
+    lines = data.split(b"\n")
+    i = ch.randint(0, max(len(lines) - 2, 0))
+    kind = ch.choice(["truncate", "drop-field", "add-field", "number", "number", "duplicate",
+                      "garbage", "utf8", "bom", "crlf", "tabs", "empty", "comment",
+                      "long-docno", "nul", "blank", "swap-fields", "trailing-space"])
+    f = lines[i].split()
+    if kind == "truncate":
+        return data[:ch.randint(0, len(data))], kind
+    if kind == "drop-field" and f:
+        del f[ch.randint(0, len(f) - 1)]
+        lines[i] = b" ".join(f)
+    elif kind == "add-field":
+        f.insert(ch.randint(0, len(f)), ch.choice([b"x", b"1", b"Q0", b"0"]))
+        lines[i] = b" ".join(f)
+    elif kind == "number" and f:
+        f[ch.randint(0, len(f) - 1)] = ch.choice(WEIRD_NUMBERS)
+        lines[i] = b" ".join(f)
+    elif kind == "duplicate":
+        lines.insert(i, lines[i])
+    elif kind == "garbage":
+        lines[i] += bytes(ch.randint(0, 255) for _ in range(ch.randint(1, 8)))
+    elif kind == "utf8":
+        lines[i] += ch.choice([b"\xff\xfe", b"\xc3(", b"\xed\xa0\x80", b"\xe2\x82"])
+    elif kind == "bom":
+        return b"\xef\xbb\xbf" + data, kind
+    elif kind == "crlf":
+        return data.replace(b"\n", b"\r\n"), kind
+    elif kind == "tabs":
+        return data.replace(b" ", b"\t"), kind
+    elif kind == "empty":
+        return b"", kind
+    elif kind == "comment":
+        lines.insert(i, ch.choice([b"# comment", b"#", b"  ", b"\x0c"]))
+    elif kind == "long-docno" and len(f) >= 3:
+        f[2] = b"L" * ch.choice([9, 17, 300, 5000])
+        lines[i] = b" ".join(f)
+    elif kind == "nul":
+        lines[i] += b"\x00"
+    elif kind == "blank":
+        lines.insert(i, b"")
+    elif kind == "swap-fields" and len(f) >= 2:
+        a, b = ch.randint(0, len(f) - 1), ch.randint(0, len(f) - 1)
+        f[a], f[b] = f[b], f[a]
+        lines[i] = b" ".join(f)
+    elif kind == "trailing-space":
+        lines[-1 if lines[-1] else max(len(lines) - 2, 0)] += b" "
+    return b"\n".join(lines), kind
+
+
+def _compress(ch, data: bytes, name: str) -> tuple[bytes, str, str]:
+    kind = ch.choice(["gz", "bz2", "xz"])
+    comp = {"gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}[kind](data)
+    note = f"compress-{kind}"
+    how = ch.choice(["none", "truncate", "flip", "tail", "plain-name"])
+    if how == "truncate" and len(comp) > 1:
+        comp = comp[:ch.randint(1, len(comp) - 1)]
+    elif how == "flip" and comp:
+        j = ch.randint(0, len(comp) - 1)
+        comp = comp[:j] + bytes([comp[j] ^ (1 << ch.randint(0, 7))]) + comp[j + 1:]
+    elif how == "tail":
+        comp += ch.choice([b"\x00", b"garbage", comp])
+    if how != "plain-name":
+        name += "." + kind
+    return comp, name, f"{note}-{how}"
+
+
+def _pick(ch, values, p_absurd, good):
+    return ch.choice(values) if ch.coin(p_absurd) else ch.choice(good)
+
+
+def _size(ch, case, values, p_absurd, good):
+    """Like _pick, for sizes that may be known hangs (left out in the suite)."""
+    if case.suite:
+        values = [v for v in values if v not in KNOWN_SLOW_SIZES]
+    return _pick(ch, values, p_absurd, good)
+
+
+def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
+              suite: bool = False) -> Case:
+    """Build one case; ``p_mut`` is the chance of each kind of damage.  ``suite``
+    leaves out the inputs of KNOWN_SLOW_MEASURES (open issues that would only
+    make the test suite wait for its time limit)."""
+    cmd = command or ch.choice(SUBCOMMANDS)
+    case = Case(command=cmd, args=[cmd], suite=suite)
+    a = case.args
+    if cmd == "measures":
+        _format_and_output(ch, case)
+        return case
+    nruns = {"eval": ch.randint(1, 3), "sigtest": ch.choice([1, 2, 2, 3]),
+             "ipso": ch.choice([1, 2, 2, 2, 3]), "breakdown": ch.choice([1, 2, 2, 3]),
+             "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3)}[cmd]
+    qrels, runs, tags, topics = _qrels_and_runs(ch, nruns)
+    files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs)]
+    named = []
+    for name, data in files:
+        if ch.coin(p_mut * 0.6):
+            for _ in range(ch.randint(1, 3)):
+                data, note = _mutate_lines(ch, data)
+                case.notes.append(f"{name}:{note}")
+        if ch.coin(p_mut * 0.25):
+            data, name, note = _compress(ch, data, name)
+            case.notes.append(f"{name}:{note}")
+        case.files[name] = data
+        named.append(name)
+    if ch.coin(p_mut * 0.1):
+        named[0], named[1] = named[1], named[0]
+        case.notes.append("swapped-qrels-run")
+    if ch.coin(p_mut * 0.15):
+        j = ch.randint(0, len(named) - 1)
+        case.stdin = case.files.pop(named[j])
+        named[j] = "-"
+        if ch.coin(0.3):
+            named.append("-")
+            case.notes.append("stdin-twice")
+    if ch.coin(p_mut * 0.05):
+        named[ch.randint(0, len(named) - 1)] = ch.choice(["missing", ".", "", "/dev/null"])
+    absurd = p_mut * 0.4
+    ms = MEASURES_MAP if cmd == "interval-map" else MEASURES_OK
+    if cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map")):
+        for _ in range(ch.randint(1, 2)):
+            m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
+            if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
+                          or m in KNOWN_OPEN_VALUES):
+                m = "P@5"
+            a += ["-m", m]
+    _alignment(ch, case, absurd, tags, nruns)
+    if cmd == "ipso" and "--gains" not in a and ch.coin(0.6):
+        a += ["--gains", ch.choice(GAINS[:2])]
+    _command_options(ch, case, absurd, tags)
+    _format_and_output(ch, case)
+    if ch.coin(0.5):
+        a += named
+    else:                                   # options after the operands
+        i = ch.randint(1, len(a))
+        a[i:i] = named
+    return case
+
+
+def _alignment(ch, case, absurd, tags, nruns):
+    a = case.args
+    if ch.coin(0.2):
+        a += ["--queries", _pick(ch, ["intersection", "qrels", "strict", "x"], absurd,
+                                 ["intersection", "qrels", "strict"])]
+    if ch.coin(0.2):
+        a += ["-c"]
+    if ch.coin(0.2):
+        a += ["-l", _pick(ch, INTS, absurd, ["1", "2", "0", "-1"])]
+    if ch.coin(0.15):
+        a += ["-J"]
+    if ch.coin(0.15):
+        a += ["-M", _pick(ch, INTS, absurd, ["1", "3", "5", "100"])]
+    if ch.coin(0.1):
+        a += ["--tie-break", ch.choice(["trec", "docno-asc", "input"])]
+    if ch.coin(0.1):
+        a += ["--run-format", ch.choice(["auto", "trec", "msmarco"])]
+    if ch.coin(0.1):
+        for i in range(nruns if not ch.coin(absurd) else ch.randint(0, nruns + 1)):
+            a += ["--name", ch.choice(["r" + str(i), "x[y]", "[/p]", "", "dup"])]
+    if ch.coin(0.05):
+        a += ["--name-from-file"]
+    if case.command != "breakdown" and ch.coin(0.15):
+        g = _pick(ch, GAINS, absurd, GAINS[:2])
+        a += ["--gains", GAINS[0] if case.suite and g in KNOWN_OPEN_VALUES else g]
+
+
+def _command_options(ch, case, absurd, tags):
+    a, cmd = case.args, case.command
+    baseline = lambda: ch.choice(tags + ["nope", ""]) if ch.coin(absurd) else ch.choice(tags)  # noqa: E731
+    if cmd == "eval":
+        if ch.coin(0.3):
+            a += ["-q"]
+    elif cmd == "breakdown":
+        if ch.coin(0.4):
+            a += ["-k", _pick(ch, INTS, absurd, ["1", "5", "10"])]
+        if ch.coin(0.2):
+            a += ["--baseline", baseline()]
+        if ch.coin(0.2):
+            a += ["--naive"]
+        if ch.coin(0.2):
+            a += ["--correct", ch.choice(["none", "bonferroni", "holm"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+        if ch.coin(0.2):
+            a += ["--verdict-test", ch.choice(["esl-t", "esl-wilcoxon", "rr-t", "rr-wilcoxon"])]
+        if ch.coin(0.3):
+            a += ["-q"]
+    elif cmd == "ipso":
+        if ch.coin(0.4):
+            a += ["-k", _size(ch, case, INTS, absurd, ["1", "3", "5", "10"])]
+        if ch.coin(0.3):
+            a += ["--depths", _size(ch, case, ["5,10", "1..10", "1..100000000", "0", "", "10,5",
+                                         "1..k", "a", "3", "-1", "1..", "..5", "2,2"],
+                                    absurd, ["5,10", "1..5", "3"])]
+        if ch.coin(0.2):
+            a += ["--test", _pick(ch, ["t", "wilcoxon", "sign", "x", ""], absurd,
+                                  ["t", "sign"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05"])]
+        if ch.coin(0.2):
+            a += ["--permutations", _pick(ch, INTS, absurd, ["10", "100"])]
+        if ch.coin(0.2):
+            a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+        if ch.coin(0.2):
+            a += ["--graded", ch.choice(["prefix", "threshold"])]
+        if ch.coin(0.2):
+            a += ["--all-pairs"]
+        if ch.coin(0.2):
+            a += ["-q"]
+        if ch.coin(0.15):
+            a += ["--enumerate", _size(ch, case, ["1", "2,3", "30", "0", "-1", "1000", "", "x",
+                                            "4,4", "60"], absurd, ["1", "2,3", "4"])]
+    elif cmd == "interval-map":
+        if ch.coin(0.3):
+            a += ["-N", _size(ch, case, INTS, absurd, ["5", "10", "20"])]
+        for flag in ["--normalise", "-q", "--values", "--analyze", "--no-cache"]:
+            if ch.coin(0.2):
+                a += [flag]
+        if ch.coin(0.2):
+            a += ["--ties", ch.choice(["unq", "mid", "min", "max"])]
+        if ch.coin(0.2):
+            a += ["--universe", ch.choice(["attainable", "all"])]
+        if ch.coin(0.15):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05"])]
+    elif cmd == "sigtest":
+        if ch.coin(0.2):
+            a += ["--baseline", baseline()]
+        if ch.coin(0.2):
+            a += ["--all-pairs"]
+        if ch.coin(0.4):
+            a += ["--test", _pick(ch, TESTS, absurd, ["t", "sign", "wilcoxon", "t,sign"])]
+        if ch.coin(0.2):
+            a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+        if ch.coin(0.2):
+            a += ["--alternative", ch.choice(["two-sided", "less", "greater"])]
+        a += ["--permutations", _pick(ch, INTS, absurd, ["10", "100", "1000"])]
+        if ch.coin(0.2):
+            a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+        if ch.coin(0.2):
+            a += ["--scale", ch.choice(["original", "interval", "both"])]
+        if ch.coin(0.3):
+            a += ["--fail-if", ch.choice(["worse", "different"])]
+            case.gate = True
+        if ch.coin(0.15):
+            a += ["--gate-test", _pick(ch, TESTS, absurd, ["t", "sign"])]
+    elif cmd == "bootstrap":
+        a += ["--trials", _pick(ch, INTS + ["1e20"], absurd, ["10", "50", "100"])]
+        if ch.coin(0.2):
+            a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+        if ch.coin(0.2):
+            a += ["--top", _pick(ch, INTS, absurd, ["0", "1", "3"])]
+        if ch.coin(0.2):
+            a += ["--ci", _pick(ch, FLOATS, absurd, ["0.95", "0.9"])]
+        if ch.coin(0.2):
+            a += ["--ci-method", ch.choice(["percentile", "bca"])]
+        if ch.coin(0.2):
+            a += ["--baseline", baseline()]
+        if ch.coin(0.2):
+            a += ["--ranks"]
+        if ch.coin(0.15):
+            a += ["--split-half", _pick(ch, INTS, absurd, ["5", "10"])]
+            if ch.coin(0.5):
+                a += ["--test", _pick(ch, ["sign", "ranksum", "t", "x", "", "sign,t"], absurd,
+                                      ["sign", "t"])]
+            if ch.coin(0.5):
+                a += ["--aggregate", _pick(ch, ["mean", "median", "mean,median", "x", ""],
+                                           absurd, ["mean", "mean,median"])]
+        if ch.coin(0.15):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05"])]
+        if ch.coin(0.15):
+            qf = ch.choice(["qf", "NAME=qf", "=qf", "x=", "missing", "-", "qf,qf"])
+            case.files["qf"] = ch.choice([b"1\n2\n", b"10 x\n", b"", b"\xff\n", b"401\n"])
+            if qf == "-" and case.stdin is None and ch.coin(0.5):
+                case.stdin = b"1\n"
+            a += ["--queries-file", qf]
+            if ch.coin(0.3):
+                a += ["--queries-file", ch.choice(["-", "qf", "B=qf"])]
+
+
+def _format_and_output(ch, case):
+    a = case.args
+    if ch.coin(0.7):
+        fmts = ["tsv", "json", "table", "auto"] + (["trec"] * 3 if case.command == "eval" else
+                                                    ["trec"] if ch.coin(0.2) else [])
+        a += ["--format", ch.choice(fmts)]
+    if ch.coin(0.35):
+        target = ch.choice(["out.txt", "out.txt", "out.txt", "outdir/x", "nodir/x", "",
+                            "outdir", "link", "devnull"])
+        if target == "outdir/x":
+            case.files["outdir/.keep"] = b""
+        if target == "out.txt" and ch.coin(0.3):
+            case.output_before = b"PREVIOUS\n"
+        if target == "link":
+            case.files["linktarget"] = b"LINKED\n"
+        case.output = target
+        a += ["-o", target]
+
+
+def warm() -> None:
+    """Import every ipsoeval module (and scipy.stats) once, before forking."""
+    import importlib
+    import pkgutil
+
+    import ipsoeval
+    for info in pkgutil.walk_packages(ipsoeval.__path__, "ipsoeval."):
+        if info.name.endswith("__main__"):
+            continue
+        try:
+            importlib.import_module(info.name)
+        except Exception:  # noqa: BLE001  (an optional module; the child will say)
+            pass
+    try:
+        importlib.import_module("scipy.stats")
+    except ImportError:
+        pass
+
+
+# --- running ------------------------------------------------------------------
+
+@dataclass
+class Result:
+    code: int | None
+    signal: int | None
+    stdout: bytes
+    stderr: bytes
+    seconds: float
+    timeout: bool
+    maxrss_kb: int
+    left_behind: list
+
+
+def prepare(case: Case, workdir: str) -> None:
+    os.makedirs(workdir, exist_ok=True)
+    for name, data in case.files.items():
+        p = os.path.join(workdir, name)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "wb") as fh:
+            fh.write(data)
+    if case.output == "out.txt" and case.output_before is not None:
+        with open(os.path.join(workdir, "out.txt"), "wb") as fh:
+            fh.write(case.output_before)
+    if case.output == "link":
+        os.symlink("linktarget", os.path.join(workdir, "link"))
+    if case.output == "devnull":      # a device, behind a link so no bug can replace it
+        os.symlink(os.devnull, os.path.join(workdir, "devnull"))
+    if case.stdin is not None:
+        with open(os.path.join(workdir, ".stdin"), "wb") as fh:
+            fh.write(case.stdin)
+
+
+def _snapshot(workdir):
+    snap = {}
+    for root, _dirs, names in os.walk(workdir):
+        for n in names:
+            p = os.path.join(root, n)
+            rel = os.path.relpath(p, workdir)
+            if rel.startswith((".stdout", ".stderr", ".stdin", "cache")):
+                continue
+            try:
+                snap[rel] = os.lstat(p).st_mtime_ns, os.path.getsize(p)
+            except OSError:
+                pass
+    return snap
+
+
+def _child(case: Case, workdir: str, mem_bytes: int) -> None:
+    code = 71
+    try:
+        os.chdir(workdir)
+        os.environ["IPSOEVAL_CACHE_DIR"] = os.path.join(workdir, "cache")
+        os.environ.pop("IPSOEVAL_DEBUG", None)
+        if mem_bytes:
+            resource.setrlimit(resource.RLIMIT_AS, (mem_bytes, mem_bytes))
+        fd0 = os.open(".stdin" if case.stdin is not None else os.devnull, os.O_RDONLY)
+        fd1 = os.open(".stdout", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        fd2 = os.open(".stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        for fd, std in ((fd0, 0), (fd1, 1), (fd2, 2)):
+            os.dup2(fd, std)
+            os.close(fd)
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)),
+                                     encoding="utf-8", errors="surrogateescape")
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)),
+                                      encoding="utf-8", errors="strict")
+        sys.stderr = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+                                      encoding="utf-8", errors="backslashreplace",
+                                      line_buffering=True)
+        sys.argv = ["ipsoeval", *case.args]
+        from ipsoeval.cli import cli
+        try:
+            code = cli.main(args=case.args, prog_name="ipsoeval", standalone_mode=False)
+        except SystemExit as exc:       # what the interpreter would do
+            c = exc.code
+            code = c if isinstance(c, int) else (0 if c is None else 1)
+            if not isinstance(c, int) and c is not None:
+                sys.stderr.write(f"{c}\n")
+        try:                            # the interpreter's last flush
+            sys.stdout.flush()
+        except BaseException as exc:   # noqa: BLE001
+            sys.stderr.write(f"Exception ignored on flushing sys.stdout: {exc!r}\n")
+            code = 120
+        sys.stderr.flush()
+    except BaseException:              # noqa: BLE001  (a failure of the harness or a leak)
+        try:
+            import traceback
+            os.write(2, ("Traceback (harness)\n" + traceback.format_exc()).encode())
+        except BaseException:          # noqa: BLE001
+            pass
+        code = 71
+    finally:
+        os._exit(code if isinstance(code, int) and 0 <= code < 256 else 71)
+
+
+def run_case(case: Case, workdir: str, *, timeout: float = 20.0,
+             mem_bytes: int = 3 << 30) -> Result:
+    if os.path.exists(workdir):
+        shutil.rmtree(workdir)
+    prepare(case, workdir)
+    before = _snapshot(workdir)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        _child(case, workdir, mem_bytes)
+    timed_out, delay = False, 0.001
+    while True:
+        wpid, status, ru = os.wait4(pid, os.WNOHANG)
+        if wpid:
+            break
+        if time.monotonic() - t0 > timeout:
+            os.kill(pid, signal.SIGKILL)
+            wpid, status, ru = os.wait4(pid, 0)
+            timed_out = True
+            break
+        time.sleep(delay)
+        delay = min(delay * 2, 0.005)
+    secs = time.monotonic() - t0
+    after = _snapshot(workdir)
+    changed = sorted(k for k in after if before.get(k) != after[k])
+    out = _read(os.path.join(workdir, ".stdout"))
+    err = _read(os.path.join(workdir, ".stderr"))
+    return Result(code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                  signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+                  stdout=out, stderr=err, seconds=secs, timeout=timed_out,
+                  maxrss_kb=ru.ru_maxrss, left_behind=changed)
+
+
+def _read(p):
+    try:
+        with open(p, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""
+
+
+def classify(case: Case, r: Result) -> tuple[str, str]:
+    """(outcome, reason)."""
+    err = r.stderr.decode("utf-8", "replace")
+    lines = err.splitlines()
+    if r.timeout:
+        return "timeout", f"killed after {r.seconds:.1f} s"
+    if r.code == 70 and "out of memory" in err or "MemoryError" in err:
+        return "oom", lines[-1] if lines else ""
+    if r.signal is not None:
+        return "crash", f"killed by signal {r.signal}"
+    if "Traceback" in err or "internal error" in err or r.code in (70, 71, 120):
+        bad = [ln for ln in lines if "internal error" in ln or "Error" in ln]
+        return "crash", (bad or lines or [f"exit {r.code}"])[-1][:300]
+    allowed = {0, 2, 3} | ({1} if case.gate else set())
+    if r.code not in allowed:
+        return "crash", f"exit status {r.code}"
+    nerr = sum(ln.startswith("ipsoeval: error: ") for ln in lines)
+    if r.code in (2, 3) and nerr != 1:
+        return "crash", f"exit {r.code} with {nerr} 'ipsoeval: error:' lines"
+    if r.code in (0, 1) and nerr:
+        return "crash", f"exit {r.code} with an error line"
+    stray = [ln for ln in lines if not ln.startswith("ipsoeval: ")]
+    if stray:
+        return "bad-stderr", stray[0][:300]
+    if r.code not in (0, 1):
+        left = [p for p in r.left_behind if not p.startswith("cache")]
+        if left:
+            return "file-left-behind", ", ".join(left)
+    return {0: "ok", 1: "gate", 2: "usage", 3: "input"}[r.code], ""
+
+
+def save_failure(case: Case, r: Result, outcome: str, reason: str, directory: str) -> str:
+    d = os.path.join(directory, f"{outcome}-{case.command}-{case.key()}")
+    if os.path.exists(d):
+        shutil.rmtree(d)
+    prepare(case, d)
+    with open(os.path.join(d, "stdout"), "wb") as fh:
+        fh.write(r.stdout)
+    with open(os.path.join(d, "stderr.txt"), "wb") as fh:
+        fh.write(r.stderr)
+    with open(os.path.join(d, "case.json"), "w") as fh:
+        json.dump({"outcome": outcome, "reason": reason, "args": case.args,
+                   "exit": r.code, "signal": r.signal, "seconds": round(r.seconds, 2),
+                   "notes": case.notes, "gate": case.gate}, fh, indent=1)
+    stdin = " < .stdin" if case.stdin is not None else " < /dev/null"
+    with open(os.path.join(d, "repro.sh"), "w") as fh:
+        fh.write("#!/bin/sh\n# run in this directory\ncd \"$(dirname \"$0\")\"\n"
+                 f"ipsoeval {' '.join(shlex.quote(x) for x in case.args)}{stdin}\n"
+                 "echo \"exit $?\"\n")
+    return d
