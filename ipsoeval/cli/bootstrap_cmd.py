@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
 from ipsoeval.errors import UsageError
 
@@ -76,6 +77,9 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
     options.check()
 
     aligned = opt.load_aligned(qrels, runs, align_opts)
+    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
+    if note:
+        opt.warn(note)
     scores = engine.evaluate(aligned, requested)
     progress = opt.progress("bootstrap", ctx)
     results = bootstrap.run(scores, options, progress=progress, warn=opt.warn)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
 from ipsoeval.errors import UsageError
 
@@ -74,6 +75,9 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
         # usage errors before reading files; no cutoff and no -N: N = 30
         plain.append(interval_map.at_cutoff(m, length, default_N=30))
     aligned = opt.load_aligned(qrels, runs, align_opts)
+    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
+    if note:
+        opt.warn(note)
     results = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
     for rs in results:
         rs.params.update(align_opts.as_params())

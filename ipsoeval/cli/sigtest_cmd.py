@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
 from ipsoeval.errors import UsageError
 
@@ -70,6 +71,9 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
         raise UsageError(f"--scale {scale} needs the interval map, which this build does not "
                          f"provide yet; use --scale original")
     aligned = opt.load_aligned(qrels, runs, align_opts)
+    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
+    if note:
+        opt.warn(note)
     progress = opt.progress("sigtest", ctx)
     out = sigtest.run_aligned(aligned, requested, options, progress=progress)
     for rs in out.results:
