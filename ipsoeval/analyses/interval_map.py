@@ -45,6 +45,7 @@ SURROGATE_WARNING = ("{m}: depends on the recall base; the map is built per topi
                      "interval scale on each topic but across topics only the paper's surrogate "
                      "(Ferrante et al. 2021, §5.2.2)")
 GENERIC_MAX_N = 20
+MAX_N = 1_000_000      # longest run length (-N or a cutoff) the interval map accepts
 
 
 @dataclass
@@ -67,6 +68,8 @@ class Options:
             raise UsageError(f"--universe must be attainable or all (found {self.universe!r})")
         if self.N is not None and self.N < 1:
             raise UsageError(f"-N must be a positive integer (found {self.N})")
+        if self.N is not None and self.N > MAX_N:
+            raise UsageError(f"-N must be at most {MAX_N:,} (found {self.N})")
 
 
 # ---------------------------------------------------------------------------
@@ -92,6 +95,9 @@ def at_cutoff(measure, N: int | None, default_N: int | None = None):
         except UsageError:
             pass
     m = _measure(measure)
+    if m.cutoff is not None and int(m.cutoff) > MAX_N:
+        raise UsageError(f"{m.name}: the interval map handles run lengths up to {MAX_N:,} "
+                         f"(found cutoff {m.cutoff})")
     if m.family in ("Rprec", "bpref", "gm_map", "IPrec", "runid", "NumQ", "NumRet", "NumRel",
                     "NumRelRet", "NumNonRelJudgedRet"):
         raise UsageError(f"{m.name}: no interval map (it has no run-length cutoff); "

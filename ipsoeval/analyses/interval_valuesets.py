@@ -138,6 +138,26 @@ def _binom_prefix(N: int) -> list[int]:
     return cum
 
 
+class _BinomPrefix:
+    """``cum[k] = sum_{j<k} C(N, j)`` computed on demand (only the entries
+    asked for, incrementally), so closed forms stay fast at large N."""
+
+    def __init__(self, N: int):
+        self.N = N
+        self._terms = [1]            # C(N, 0), C(N, 1), ...
+        self._cum = [0, 1]           # cum[0], cum[1], ...
+
+    def __getitem__(self, k: int) -> int:
+        N = self.N
+        if k >= N + 1:
+            return 1 << N             # every subset
+        while len(self._cum) <= k:
+            j = len(self._terms)
+            self._terms.append(self._terms[-1] * (N - j + 1) // j)
+            self._cum.append(self._cum[-1] + self._terms[-1])
+        return self._cum[k]
+
+
 def _universe_size(spec: MapSpec, K: int) -> int:
     if not spec.binary:
         return len(spec.gains) ** spec.N
@@ -195,7 +215,7 @@ def _root(x: int) -> tuple[int, int]:
 
 def _closed_form(spec: MapSpec, rel: np.ndarray, caps: np.ndarray, ties: str) -> PhiResult:
     N = spec.N
-    cum = _binom_prefix(N)
+    cum = _BinomPrefix(N)          # lazy: the full prefix costs O(N^2) digits at large N
     phis, nv, nu = [], [], []
     for q in range(rel.shape[0]):
         r = rel[q]
@@ -693,7 +713,14 @@ def _finish_group(g: _Group, gains: Sequence[Fraction]):
         for gv in gains:
             den = math.lcm(den, (f * gv).denominator)
     g.denom = den
-    g.coef_int = np.array([int(c * den) for c in coefs], dtype=np.int64)
+    ints = [int(c * den) for c in coefs]
+    if ints and max(abs(x) for x in ints) >= 1 << 62:
+        raise UsageError(
+            f"{getattr(g, 'name', '') or 'interval map'}: the gains' exact values need integers "
+            f"above 2^62 (found gains {', '.join(f'{float(x):g}' for x in gains)}); the exact interval "
+            f"map supports gains whose ratios and denominators are smaller: rescale --gains "
+            f"(e.g. small integers such as 0:0,1:1,2:3)")
+    g.coef_int = np.array(ints, dtype=np.int64)
 
 
 @dataclass

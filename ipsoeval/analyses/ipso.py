@@ -74,6 +74,9 @@ def column_name(measure: str) -> str:
 
 # ------------------------------------------------------------------ options
 
+MAX_K = 100_000                 # deepest -k / --depths (SERPs are padded to k)
+MAX_RESAMPLES = 100_000_000     # --permutations
+
 @dataclass
 class Options:
     k: int = 10
@@ -90,6 +93,13 @@ class Options:
     def check(self) -> None:
         if self.k < 1:
             raise UsageError(f"-k must be at least 1 (got {self.k})")
+        if self.k > MAX_K:
+            raise UsageError(f"-k must be at most {MAX_K} (got {self.k})")
+        if self.seed < 0:
+            raise UsageError(f"--seed must be a non-negative integer (got {self.seed})")
+        if self.n_resamples > MAX_RESAMPLES:
+            raise UsageError(f"--permutations must be at most {MAX_RESAMPLES} "
+                             f"(got {self.n_resamples})")
         if self.graded not in core.GRADED_MODES:
             raise UsageError(f"--graded must be prefix or threshold (got {self.graded!r})")
         bad = [t for t in self.tests if t not in TESTS]
@@ -125,6 +135,8 @@ def parse_depths(text: str, k: int | None) -> list[int]:
             hi = int(m.group(2))
         if lo < 1 or hi < lo:
             raise UsageError(f"--depths: bad range {part!r}")
+        if hi > MAX_K:
+            raise UsageError(f"--depths: depths must be at most {MAX_K} (got {hi})")
         out.update(range(lo, hi + 1))
     if not out:
         raise UsageError("--depths is empty")

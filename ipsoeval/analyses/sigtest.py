@@ -61,6 +61,7 @@ ALIASES = {
     "two-way-anova": "anova2",
 }
 SCALES = ("original", "interval", "both")
+MAX_PERMUTATIONS = 100_000_000
 
 
 def parse_tests(args) -> list[str]:
@@ -114,6 +115,11 @@ class Options:
                              f"(found {self.alternative!r})")
         if self.permutations < 1:
             raise UsageError(f"--permutations must be at least 1 (found {self.permutations})")
+        if self.permutations > MAX_PERMUTATIONS:
+            raise UsageError(f"--permutations must be at most {MAX_PERMUTATIONS} "
+                             f"(found {self.permutations})")
+        if self.seed < 0:
+            raise UsageError(f"--seed must be a non-negative integer (found {self.seed})")
         if self.scale not in SCALES:
             raise UsageError(f"--scale must be one of {', '.join(SCALES)} (found {self.scale!r})")
         if self.baseline is not None and self.all_pairs:

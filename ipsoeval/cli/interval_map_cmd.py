@@ -26,7 +26,7 @@ def _progress_factory(ctx):
                                              "DCG(b=2), nDCG(b=2), nDCG, RBP(p=0.8), ... with "
                                              "a cutoff (its run length N) or without one (then "
                                              "-N); repeatable.")
-@click.option("-N", "--length", "length", type=click.IntRange(min=1), default=None,
+@click.option("-N", "--length", "length", type=int, default=None,
               help="Run length N for measures given without a cutoff (runs are cut at N and "
                    "padded with non-relevant documents).  [default: 30]")
 @click.option("--normalise", "--normalize", "normalise", is_flag=True,
