@@ -85,3 +85,21 @@ def test_interval_map_closed_forms_large_N(data, m, N):
     rc, out, err = invoke(["interval-map", "-m", m, "-N", str(N), data / "qrels", data / "a"])
     assert rc == 0, err
     assert f"\t{N + 1}" in out
+
+
+# Defect 8: estimate the cost before starting; refuse what cannot finish.
+
+def test_interval_map_refuses_huge_value_set(data):
+    line = _usage(["interval-map", "-m", "RBP(p=0.8)@100"], data, needle="memory")
+    assert "RBP(p=0.8)@100" in line
+
+
+def test_interval_map_max_memory_names_option(data):
+    line = _usage(["interval-map", "--max-memory", "1M", "-m", "RBP(p=0.8)@40"], data,
+                  needle="--max-memory")
+    assert "limit of 1 MiB" in line
+    _usage(["interval-map", "--max-memory", "lots", "-m", "P@5"], data, needle="--max-memory")
+
+
+def test_sigtest_interval_scale_refuses_huge_value_set(data):
+    _usage(["sigtest", "--scale", "interval", "-m", "RBP(p=0.8)@100"], data, needle="memory")

@@ -59,6 +59,7 @@ class Options:
     analyze: bool = False
     alpha: float = 0.05
     use_cache: bool = True
+    max_memory: int | None = None   # bytes; None: iv.DEFAULT_MAX_MEMORY
     warnings: list = field(default_factory=list)
 
     def check(self) -> None:
@@ -68,6 +69,8 @@ class Options:
             raise UsageError(f"--universe must be attainable or all (found {self.universe!r})")
         if self.N is not None and self.N < 1:
             raise UsageError(f"-N must be a positive integer (found {self.N})")
+        if self.max_memory is not None and self.max_memory < 1:
+            raise UsageError(f"--max-memory must be positive (found {self.max_memory})")
         if self.N is not None and self.N > MAX_N:
             raise UsageError(f"-N must be at most {MAX_N:,} (found {self.N})")
 
@@ -243,6 +246,10 @@ class Mapped:
 
 def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | None = None) -> Mapped:
     opts.check()
+    m0 = at_cutoff(measure, opts.N)
+    iv.check_budget(f"{m0.name}: the runs at length {m0.cutoff}",
+                    len(aligned.runs) * len(aligned.topics) * int(m0.cutoff) * 24,
+                    opts.max_memory)
     plan = _plan(aligned, measure, opts)
     values = plan.measure.compute(aligned)
     Rn, T, N = plan.levels.shape
@@ -270,7 +277,8 @@ def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | N
             raw = values[:, ts].reshape(-1)
             caps = np.repeat(plan.caps[ts][None, :], Rn, axis=0).reshape(-1)
             res = iv.phi_values(s2, lev, caps, ties=opts.ties, progress=prog,
-                                use_cache=opts.use_cache, warnings=opts.warnings, raw_values=raw)
+                                use_cache=opts.use_cache, warnings=opts.warnings, raw_values=raw,
+                                max_bytes=opts.max_memory)
             for i, x in enumerate(res.phi):
                 r, j = divmod(i, len(ts))
                 phi[r][ts[j]] = x
@@ -293,7 +301,8 @@ def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | N
         ucaps = uniq[:, N] if plan.level_caps is None else np.full(len(uniq), N)
         ulc = uniq[:, N:] if plan.level_caps is not None else None
         res = iv.phi_values(spec, ulev, ucaps, ties=opts.ties, progress=prog,
-                            use_cache=opts.use_cache, warnings=opts.warnings, level_caps=ulc)
+                            use_cache=opts.use_cache, warnings=opts.warnings, level_caps=ulc,
+                            max_bytes=opts.max_memory)
         for i, u in enumerate(inv.tolist()):
             r, t = divmod(i, T)
             phi[r][t] = res.phi[u]
@@ -305,7 +314,8 @@ def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | N
             z = np.zeros((len(missing), N), np.int64)
             lc = None if plan.level_caps is None else plan.level_caps[missing]
             r2 = iv.phi_values(spec, z, plan.caps[missing], ties=opts.ties,
-                               use_cache=opts.use_cache, warnings=opts.warnings, level_caps=lc)
+                               use_cache=opts.use_cache, warnings=opts.warnings, level_caps=lc,
+                               max_bytes=opts.max_memory)
             for t, a, b in zip(missing, r2.n_values, r2.n_universe):
                 n_values[t], n_univ[t] = a, b
     mapped = np.full((Rn, T), np.nan)

@@ -49,13 +49,16 @@ def _progress_factory(ctx):
               help="Kendall's tau of run rankings, original vs mapped, among measures, and "
                    "significance decisions that change (the paper's Tables 2, 4, 5-6).")
 @opt.alpha_option
+@click.option("--max-memory", "max_memory", metavar="SIZE", default="2G", show_default=True,
+              help="Refuse value-set computations estimated to need more memory than this "
+                   "(e.g. 512M, 8G).")
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor write the on-disk cache of value sets.")
 @opt.alignment_options(default_queries="qrels")
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_topic, values,
-            analyze, alpha, no_cache, align_opts, fmt, output):
+            analyze, alpha, max_memory, no_cache, align_opts, fmt, output):
     """Map per-topic scores onto an interval scale: phi(m) is the rank of m
     among the distinct values the measure takes on all judged runs of length
     N (Ferrante, Ferro & Fuhr 2021).  Prints per-run means of the original
@@ -68,7 +71,8 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
         raise UsageError("give at least one measure with -m")
     options = interval_map.Options(N=length, ties=ties, normalise=normalise, universe=universe,
                                    per_topic=per_topic, values=values, analyze=analyze,
-                                   alpha=alpha, use_cache=not no_cache)
+                                   alpha=alpha, use_cache=not no_cache,
+                                   max_memory=interval_map.iv.parse_size(max_memory))
     options.check()
     plain = []
     for m in measures:
