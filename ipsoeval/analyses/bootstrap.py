@@ -452,6 +452,8 @@ def run(scores, options: Options, progress: Progress | None = None,
     """Analyses on an :class:`ipsoeval.engine.Scores` (every requested measure)."""
     mask = scores.mask()
     inputs = []
+    from ipsoeval.stats.scales import measure_scale
+
     seen = set()
     for meas in scores.measures:
         if meas.name in seen:
@@ -461,6 +463,6 @@ def run(scores, options: Options, progress: Progress | None = None,
         x = np.array(scores.matrix(meas.name), dtype=np.float64)
         x[~mask] = np.nan                    # topics a run lacks (--queries intersection)
         inputs.append(MeasureInput(meas.name, x, higher_is_better(meas),
-                                   getattr(meas, "scale", None)))
+                                   measure_scale(meas, scores.aligned)[0]))
     return analyse(list(scores.runs), list(scores.topics), inputs, options,
                    progress=progress, warn=warn)

@@ -229,7 +229,8 @@ def _measure_scores(aligned, names: list[str]):
     from ipsoeval.measures import parse_measure
     measures = [parse_measure(n) for n in names]
     scores = engine.evaluate(aligned, measures)
-    return {n: (m.name, m.scale, np.asarray(scores.matrix(m), dtype=np.float64))
+    from ipsoeval.stats.scales import measure_scale
+    return {n: (m.name, measure_scale(m, aligned)[0], np.asarray(scores.matrix(m), dtype=np.float64))
             for n, m in zip(names, measures)}
 
 

@@ -355,10 +355,29 @@ def _flips(orig: list[dict], interval: list[dict], options: Options) -> list[dic
 
 def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
           lower_better: set[str]) -> Gate:
-    test = options.gate()
+    # the test deciding the gate, per measure: --gate-test, else the first
+    # requested test permissible for the measure's scale (a t test is not
+    # permissible for nDCG, AP or RR; the sign test is)
+    perm: dict[tuple[str, str], bool | None] = {}
+    for rec in records:
+        if rec["run_a"] != "*":
+            perm.setdefault((rec["measure"], rec["test"]), rec.get("permissible"))
+    chosen: dict[str, str] = {}
+    caveats: list[str] = []
+    for meas in matrices:
+        if options.gate_test is not None:
+            t = options.gate_test
+        else:
+            ok = [t for t in options.tests if t in PAIRWISE and perm.get((meas, t)) is not False]
+            t = ok[0] if ok else options.gate()
+        chosen[meas] = t
+        if perm.get((meas, t)) is False:
+            caveats.append(f"{t} is not permissible for {meas}'s scale")
+    test = "/".join(dict.fromkeys(chosen.values())) or options.gate()
     bad = []
     for rec in records:
-        if rec["test"] != test or rec["run_a"] == "*" or not rec["significant"]:
+        if rec["test"] != chosen.get(rec["measure"], test) or rec["run_a"] == "*" \
+                or not rec["significant"]:
             continue
         if options.fail_if == "worse":
             d = rec["diff"]
@@ -371,6 +390,11 @@ def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
     what = "significantly worse than" if options.fail_if == "worse" else "significantly different from"
     corr = f", correction {options.correct}" if options.correct != "none" else ""
     how = f"{test}, alpha {options.alpha:g}{corr}, {options.alternative}"
+    if len(set(chosen.values())) > 1:
+        how = ", ".join(f"{m}: {t}" for m, t in chosen.items()) + \
+            f"; alpha {options.alpha:g}{corr}, {options.alternative}"
+    if caveats:
+        how += "; warning: " + "; ".join(caveats)
     if not bad:
         scope = (f"no challenger {what} baseline {baseline}"
                  if options.fail_if == "worse" else f"no pair {what} each other")
@@ -480,7 +504,10 @@ def run_aligned(aligned, measures, options: Options, progress: Callable | None =
             raise UsageError(f"--scale {options.scale} needs the interval map "
                              f"(ipsoeval interval-map), which this build does not provide; "
                              f"use --scale original")
+    from ipsoeval.stats.scales import measure_scale
+
     scores = engine.evaluate(aligned, measures)
+    scale_notes: list[str] = []
     names: list[str] = []
     scales: dict[str, str | None] = {}
     lower: set[str] = set()
@@ -490,10 +517,12 @@ def run_aligned(aligned, measures, options: Options, progress: Callable | None =
             continue
         names.append(m.name)
         mats[m.name] = scores.matrix(m.name)
-        scales[m.name] = getattr(m, "scale", None)
+        scales[m.name], why = measure_scale(m, aligned)
+        if why:
+            scale_notes.append(why)
         if not m.higher_is_better:
             lower.add(m.name)
-    map_warnings: list[str] = []
+    map_warnings: list[str] = list(scale_notes)
     if options.scale != "original":
         try:
             interval = mapper(aligned, [m for m in scores.measures if m.name in mats],

@@ -37,7 +37,8 @@ from ipsoeval.errors import UsageError
               help="CI gate: exit 1 when a challenger is significantly worse than the "
                    "baseline (worse) or any pair differs significantly (different).")
 @click.option("--gate-test", metavar="NAME", default=None,
-              help="Test deciding the gate.  [default: the first --test]")
+              help="Test deciding the gate.  [default: per measure, the first --test "
+                   "permissible for its scale]")
 @opt.alignment_options(default_queries="qrels")
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
