@@ -420,7 +420,8 @@ def scores_resultset(aligned: Aligned, maps: list[Mapped], opts: Options, params
             if opts.per_topic:
                 for t, qid in enumerate(aligned.topics):
                     x = mp.phi[r][t]
-                    iv_ = None if x is None else (mp.mapped[r, t] if opts.normalise else _out(x, opts))
+                    iv_ = None if x is None else (float(mp.mapped[r, t]) if opts.normalise
+                                                  else _out(x, opts))
                     if isinstance(iv_, float) and math.isnan(iv_):
                         iv_ = None
                     recs.append({"run": run_name, "qid": qid, "measure": mp.measure,

@@ -527,12 +527,15 @@ def enumerate_table(ks: list[int]) -> ResultSet:
         records.append({"k": k, "pct_equal": core.percentage(eq, k),
                         "pct_separable": core.percentage(sep, k),
                         "pct_nonseparable": core.percentage(ns, k),
-                        "n_equal": eq, "n_separable": sep, "n_nonseparable": ns})
+                        # exact counts as decimal strings: JSON parsers round
+                        # integers past 2^53 (k = 100 has 60 digits)
+                        "n_equal": str(eq), "n_separable": str(sep), "n_nonseparable": str(ns)})
     hints = {"digits": 2}
     if max(ks) > 30:   # exact counts of hundreds of digits: tsv/json only
         hints["hide"] = ["n_equal", "n_separable", "n_nonseparable"]
     return ResultSet(COMMAND, ENUMERATE_COLUMNS, records,
                      params={"enumerate": ks, "total": "4^k ordered pairs of binary k-SERPs",
+                             "counts": "decimal strings (exact; JSON numbers would be rounded)",
                              "method": "exact: equal 2^k, separable 2(C(2k+1,k) - 2^k)"},
                      title="All binary SERP pairs of length k, exactly (Table 2)",
                      table_hints=hints)
