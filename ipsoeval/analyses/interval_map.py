@@ -510,6 +510,11 @@ def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
     n = len(x)
     if n < 2:
         return float("nan")
+    # equal measure values computed along different float paths (AP's
+    # 0.2233560090702948 and 0.22335600907029476) are ties: the stats tie rule
+    from ipsoeval.stats._rank import snap_ties, tie_tolerance
+    x = snap_ties(x[None, :], tie_tolerance(x[None, :]))[0]
+    y = snap_ties(y[None, :], tie_tolerance(y[None, :]))[0]
     dx = np.sign(x[:, None] - x[None, :])
     dy = np.sign(y[:, None] - y[None, :])
     iu = np.triu_indices(n, 1)
