@@ -103,7 +103,7 @@ def test_interval_scores_values_and_normalise():
 def test_recall_surrogate_and_universe_all():
     al = synthetic(11)
     w: list = []
-    im.interval_scores(al, "R@10", warnings=w)
+    im.interval_scores(al, "R@10", universe="attainable", warnings=w)
     assert any("surrogate" in x for x in w)
     # recall's phi is k+1 in both universes; n_values differs
     opts = im.Options(N=10, universe="all")
@@ -161,7 +161,9 @@ def test_cli_tsv_and_json():
     assert p
     for x in p:
         assert float(x[4]) == pytest.approx(float(x[3]) * 10 + 1) and x[5] == "11"
-    assert "surrogate" in r.stderr            # AP depends on R
+    assert "surrogate" not in r.stderr        # default universe all: one scale (paper §5.2.2)
+    r = _cli([QRELS, *RUNS, "-m", "AP", "-N", "10", "--universe", "attainable", "--format", "tsv"])
+    assert "surrogate" in r.stderr            # per-topic universes: AP depends on R
     r = _cli([QRELS, *RUNS, "-m", "RR@5", "--normalise", "--format", "json"])
     doc = json.loads(r.stdout)
     assert doc["command"] == "interval-map" and doc["params"]["normalise"] is True

@@ -12,7 +12,7 @@ Tables 2, 4, 5–6).
 Public helpers for other commands:
 
 * :func:`interval_scores` ``(aligned, measure, N=None, *, ties="unq",
-  normalise=False, universe="attainable", progress=None, use_cache=True,
+  normalise=False, universe="all", progress=None, use_cache=True,
   warnings=None) -> ndarray (runs, topics)``
 * :func:`mapped_matrices` ``(aligned, measures, progress=None) -> {name: ndarray}``
   (what ``sigtest --scale interval`` calls).
@@ -53,7 +53,7 @@ class Options:
     N: int | None = None            # run length for measures without a cutoff
     ties: str = "unq"
     normalise: bool = False
-    universe: str = "attainable"
+    universe: str = "all"            # the paper's: one universe REL^N for every topic
     per_topic: bool = False
     values: bool = False
     analyze: bool = False
@@ -352,7 +352,7 @@ def _out(x, opts: Options):
 
 
 def interval_scores(aligned: Aligned, measure, N: int | None = None, *, ties: str = "unq",
-                    normalise: bool = False, universe: str = "attainable",
+                    normalise: bool = False, universe: str = "all",
                     progress: Callable | None = None, use_cache: bool = True,
                     warnings: list | None = None) -> np.ndarray:
     """Interval-mapped per-topic scores of ``measure`` (name or Measure) at run

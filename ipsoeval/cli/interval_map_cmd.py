@@ -36,10 +36,11 @@ def _progress_factory(ctx):
               help="unq: rank among the distinct values (the interval map); min/max/mid: "
                    "lowest/highest/mean rank among all runs of the universe (the paper's "
                    "Table 3 alternatives).")
-@click.option("--universe", type=click.Choice(["attainable", "all"]), default="attainable",
+@click.option("--universe", type=click.Choice(["attainable", "all"]), default="all",
               show_default=True,
-              help="For measures that depend on R (R, AP, nDCG): the runs a topic could "
-                   "produce (at most R relevant documents), or all runs of length N.")
+              help="For measures that depend on R (R, AP, nDCG): all runs of length N, one "
+                   "scale for every topic as in the paper (all), or per topic the runs it "
+                   "could produce, at most R relevant documents (attainable).")
 @click.option("-q", "--per-topic", "per_topic", is_flag=True,
               help="Also print one row per run and topic.")
 @click.option("--values", "values", is_flag=True,
