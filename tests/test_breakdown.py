@@ -170,15 +170,21 @@ def test_msmarco_like_pair_against_scipy(seed, shift):
     # case 3 tests, on the raw ranks of the outcome-3 topics
     assert s["p_esl_wilcoxon"] == pytest.approx(ss.wilcoxon(esl_b, esl_a).pvalue, rel=1e-9)
     assert s["p_esl_t"] == pytest.approx(ss.ttest_rel(esl_b, esl_a).pvalue, rel=1e-9)
-    assert s["p_rr_wilcoxon"] == pytest.approx(
-        ss.wilcoxon(1 / esl_b, 1 / esl_a).pvalue, rel=1e-9)
+    # reference on exact rational differences (scipy ranks float noise such as
+    # 1/2 - 1/3 vs 1/3 - 1/6 as distinct; ipsoeval ties them, see test_stats_ties)
+    from fractions import Fraction
+    d_exact = np.array([float(Fraction(1, int(b)) - Fraction(1, int(a)))
+                        for a, b in zip(esl_a, esl_b)])
+    assert s["p_rr_wilcoxon"] == pytest.approx(ss.wilcoxon(d_exact).pvalue, rel=1e-9)
     assert s["p_rr_t"] == pytest.approx(ss.ttest_rel(1 / esl_b, 1 / esl_a).pvalue, rel=1e-9)
     # case 2: exact binomial test of |2A| vs |2B|
     assert s["p_answered_sign"] == pytest.approx(
         ss.binomtest(c["2B"], c["2A"] + c["2B"], 0.5).pvalue, rel=1e-9)
     # naive (Table 1) tests on RR over all topics
     assert s["p_mrr_ranksum"] == pytest.approx(ss.mannwhitneyu(rrb, rra).pvalue, rel=1e-9)
-    assert s["p_mrr_wilcoxon"] == pytest.approx(ss.wilcoxon(rrb, rra).pvalue, rel=1e-9)
+    inv = {x: Fraction(1, round(1 / x)) if x else Fraction(0) for x in set(rra) | set(rrb)}
+    d_all = np.array([float(inv[b] - inv[a]) for a, b in zip(rra, rrb)])
+    assert s["p_mrr_wilcoxon"] == pytest.approx(ss.wilcoxon(d_all).pvalue, rel=1e-9)
     assert s["p_mrr_t"] == pytest.approx(ss.ttest_rel(rrb, rra).pvalue, rel=1e-9)
 
 

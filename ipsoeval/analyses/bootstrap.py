@@ -56,6 +56,17 @@ Progress = Callable[[int, int], None]
 Warn = Callable[[str], None]
 
 
+MAX_TRIALS = 10_000_000
+MAX_SPLITS = 100_000
+
+
+def subset_path(spec: str) -> str:
+    """The FILE of a ``[NAME=]FILE`` --queries-file argument."""
+    if not os.path.exists(spec) and "=" in spec:
+        return spec.split("=", 1)[1]
+    return spec
+
+
 @dataclass
 class Options:
     trials: int = 1000
@@ -74,6 +85,11 @@ class Options:
     def check(self) -> None:
         if self.trials < 1:
             raise UsageError(f"--trials must be at least 1 (found {self.trials})")
+        if self.trials > MAX_TRIALS:
+            raise UsageError(f"--trials must be at most {MAX_TRIALS:,} (found {self.trials})")
+        if self.split_half > MAX_SPLITS:
+            raise UsageError(f"--split-half must be at most {MAX_SPLITS:,} "
+                             f"(found {self.split_half})")
         if self.seed < 0:
             raise UsageError(f"--seed must be a non-negative integer (found {self.seed})")
         if self.top < 0:
@@ -144,7 +160,7 @@ def read_query_subset(spec: str) -> tuple[str, list[str]]:
     an MS MARCO ``qid<TAB>text`` queries file both work.  NAME defaults to
     the file name without directory and extensions."""
     path, name = spec, None
-    if not os.path.exists(spec) and "=" in spec:
+    if subset_path(spec) != spec:
         name, path = spec.split("=", 1)
     if name is None:
         base = os.path.basename(path)
@@ -436,6 +452,8 @@ def run(scores, options: Options, progress: Progress | None = None,
     """Analyses on an :class:`ipsoeval.engine.Scores` (every requested measure)."""
     mask = scores.mask()
     inputs = []
+    from ipsoeval.stats.scales import measure_scale
+
     seen = set()
     for meas in scores.measures:
         if meas.name in seen:
@@ -445,6 +463,6 @@ def run(scores, options: Options, progress: Progress | None = None,
         x = np.array(scores.matrix(meas.name), dtype=np.float64)
         x[~mask] = np.nan                    # topics a run lacks (--queries intersection)
         inputs.append(MeasureInput(meas.name, x, higher_is_better(meas),
-                                   getattr(meas, "scale", None)))
+                                   measure_scale(meas, scores.aligned)[0]))
     return analyse(list(scores.runs), list(scores.topics), inputs, options,
                    progress=progress, warn=warn)

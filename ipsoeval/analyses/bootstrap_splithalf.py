@@ -443,7 +443,15 @@ def half_pvalues(x: np.ndarray, h: np.ndarray, tests: Sequence[str],
         for t in tests:
             out[t] = _via_stats(t, x, h, pi, pj, progress_step)
         return out
-    d = x[pj] - x[pi]
+    # the stats layer's tie rule (float-noise ties and zeros), applied once
+    from ipsoeval.stats._rank import snap_ties, snapped_difference, tie_tolerance
+    a_, b_ = np.nan_to_num(x[pi]), np.nan_to_num(x[pj])
+    d = np.where(np.isnan(x[pj] - x[pi]), np.nan, snapped_difference(a_, b_))
+    fin = np.isfinite(x)
+    if fin.any():
+        xs = x.copy()
+        xs[fin] = snap_ties(x[fin].reshape(1, -1), tie_tolerance(x[fin].reshape(1, -1)))[0]
+        x = xs
     hh = _halves(h)
     paired_n = (~np.isnan(d)).astype(np.float64) @ hh if len(pi) else np.zeros((0, 0))
     ts = [t for t in tests if t in ("t", "sign")]

@@ -12,7 +12,7 @@ Tables 2, 4, 5–6).
 Public helpers for other commands:
 
 * :func:`interval_scores` ``(aligned, measure, N=None, *, ties="unq",
-  normalise=False, universe="attainable", progress=None, use_cache=True,
+  normalise=False, universe="all", progress=None, use_cache=True,
   warnings=None) -> ndarray (runs, topics)``
 * :func:`mapped_matrices` ``(aligned, measures, progress=None) -> {name: ndarray}``
   (what ``sigtest --scale interval`` calls).
@@ -45,6 +45,7 @@ SURROGATE_WARNING = ("{m}: depends on the recall base; the map is built per topi
                      "interval scale on each topic but across topics only the paper's surrogate "
                      "(Ferrante et al. 2021, §5.2.2)")
 GENERIC_MAX_N = 20
+MAX_N = 1_000_000      # longest run length (-N or a cutoff) the interval map accepts
 
 
 @dataclass
@@ -52,12 +53,13 @@ class Options:
     N: int | None = None            # run length for measures without a cutoff
     ties: str = "unq"
     normalise: bool = False
-    universe: str = "attainable"
+    universe: str = "all"            # the paper's: one universe REL^N for every topic
     per_topic: bool = False
     values: bool = False
     analyze: bool = False
     alpha: float = 0.05
     use_cache: bool = True
+    max_memory: int | None = None   # bytes; None: iv.DEFAULT_MAX_MEMORY
     warnings: list = field(default_factory=list)
 
     def check(self) -> None:
@@ -67,6 +69,10 @@ class Options:
             raise UsageError(f"--universe must be attainable or all (found {self.universe!r})")
         if self.N is not None and self.N < 1:
             raise UsageError(f"-N must be a positive integer (found {self.N})")
+        if self.max_memory is not None and self.max_memory < 1:
+            raise UsageError(f"--max-memory must be positive (found {self.max_memory})")
+        if self.N is not None and self.N > MAX_N:
+            raise UsageError(f"-N must be at most {MAX_N:,} (found {self.N})")
 
 
 # ---------------------------------------------------------------------------
@@ -96,6 +102,9 @@ def at_cutoff(measure, N: int | None, default_N: int | None = None):
         raise UsageError(f"{m.name}: no interval map for ir_measures' Judged, judged_only= "
                          f"or dcg= (the map enumerates rankings with linear gains); use P, "
                          f"R, AP, RR, ESL, Success, DCG, nDCG or RBP")
+    if m.cutoff is not None and int(m.cutoff) > MAX_N:
+        raise UsageError(f"{m.name}: the interval map handles run lengths up to {MAX_N:,} "
+                         f"(found cutoff {m.cutoff})")
     if m.family in ("Rprec", "bpref", "gm_map", "IPrec", "runid", "NumQ", "NumRet", "NumRel",
                     "NumRelRet", "NumNonRelJudgedRet"):
         raise UsageError(f"{m.name}: no interval map (it has no run-length cutoff); "
@@ -241,6 +250,10 @@ class Mapped:
 
 def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | None = None) -> Mapped:
     opts.check()
+    m0 = at_cutoff(measure, opts.N)
+    iv.check_budget(f"{m0.name}: the runs at length {m0.cutoff}",
+                    len(aligned.runs) * len(aligned.topics) * int(m0.cutoff) * 24,
+                    opts.max_memory)
     plan = _plan(aligned, measure, opts)
     values = plan.measure.compute(aligned)
     Rn, T, N = plan.levels.shape
@@ -268,7 +281,8 @@ def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | N
             raw = values[:, ts].reshape(-1)
             caps = np.repeat(plan.caps[ts][None, :], Rn, axis=0).reshape(-1)
             res = iv.phi_values(s2, lev, caps, ties=opts.ties, progress=prog,
-                                use_cache=opts.use_cache, warnings=opts.warnings, raw_values=raw)
+                                use_cache=opts.use_cache, warnings=opts.warnings, raw_values=raw,
+                                max_bytes=opts.max_memory)
             for i, x in enumerate(res.phi):
                 r, j = divmod(i, len(ts))
                 phi[r][ts[j]] = x
@@ -291,7 +305,8 @@ def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | N
         ucaps = uniq[:, N] if plan.level_caps is None else np.full(len(uniq), N)
         ulc = uniq[:, N:] if plan.level_caps is not None else None
         res = iv.phi_values(spec, ulev, ucaps, ties=opts.ties, progress=prog,
-                            use_cache=opts.use_cache, warnings=opts.warnings, level_caps=ulc)
+                            use_cache=opts.use_cache, warnings=opts.warnings, level_caps=ulc,
+                            max_bytes=opts.max_memory)
         for i, u in enumerate(inv.tolist()):
             r, t = divmod(i, T)
             phi[r][t] = res.phi[u]
@@ -303,7 +318,8 @@ def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | N
             z = np.zeros((len(missing), N), np.int64)
             lc = None if plan.level_caps is None else plan.level_caps[missing]
             r2 = iv.phi_values(spec, z, plan.caps[missing], ties=opts.ties,
-                               use_cache=opts.use_cache, warnings=opts.warnings, level_caps=lc)
+                               use_cache=opts.use_cache, warnings=opts.warnings, level_caps=lc,
+                               max_bytes=opts.max_memory)
             for t, a, b in zip(missing, r2.n_values, r2.n_universe):
                 n_values[t], n_univ[t] = a, b
     mapped = np.full((Rn, T), np.nan)
@@ -340,7 +356,7 @@ def _out(x, opts: Options):
 
 
 def interval_scores(aligned: Aligned, measure, N: int | None = None, *, ties: str = "unq",
-                    normalise: bool = False, universe: str = "attainable",
+                    normalise: bool = False, universe: str = "all",
                     progress: Callable | None = None, use_cache: bool = True,
                     warnings: list | None = None) -> np.ndarray:
     """Interval-mapped per-topic scores of ``measure`` (name or Measure) at run
@@ -408,7 +424,8 @@ def scores_resultset(aligned: Aligned, maps: list[Mapped], opts: Options, params
             if opts.per_topic:
                 for t, qid in enumerate(aligned.topics):
                     x = mp.phi[r][t]
-                    iv_ = None if x is None else (mp.mapped[r, t] if opts.normalise else _out(x, opts))
+                    iv_ = None if x is None else (float(mp.mapped[r, t]) if opts.normalise
+                                                  else _out(x, opts))
                     if isinstance(iv_, float) and math.isnan(iv_):
                         iv_ = None
                     recs.append({"run": run_name, "qid": qid, "measure": mp.measure,
@@ -497,6 +514,11 @@ def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
     n = len(x)
     if n < 2:
         return float("nan")
+    # equal measure values computed along different float paths (AP's
+    # 0.2233560090702948 and 0.22335600907029476) are ties: the stats tie rule
+    from ipsoeval.stats._rank import snap_ties, tie_tolerance
+    x = snap_ties(x[None, :], tie_tolerance(x[None, :]))[0]
+    y = snap_ties(y[None, :], tie_tolerance(y[None, :]))[0]
     dx = np.sign(x[:, None] - x[None, :])
     dy = np.sign(y[:, None] - y[None, :])
     iu = np.triu_indices(n, 1)

@@ -54,6 +54,40 @@ from ipsoeval.errors import UsageError
 
 CACHE_VERSION = 1
 ENUM_LIMIT = 1 << 24          # largest universe enumerated run by run
+DEFAULT_MAX_MEMORY = 2 << 30  # bytes a value-set computation may take (--max-memory)
+SIDE_ENTRY_BYTES = 48         # per enumerated half-sum: hi, lo, pop, vid, mult + sort
+
+
+def format_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n:.3g} PiB"  # pragma: no cover
+
+
+def parse_size(text: str) -> int:
+    """``--max-memory`` text: bytes, or a number with K, M, G or T (powers of 1024)."""
+    import re
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", str(text), re.IGNORECASE)
+    if not m:
+        raise UsageError(f"--max-memory takes a size such as 4G, 512M or 1000000 (found {text!r})")
+    n = float(m.group(1)) * 1024 ** " KMGT".index((m.group(2) or " ").upper())
+    if not 1 <= n <= 1 << 60:
+        raise UsageError(f"--max-memory must be between 1 byte and 1 EiB (found {text!r})")
+    return int(n)
+
+
+def check_budget(what: str, need: float, max_bytes: int | None) -> None:
+    """UsageError when ``need`` bytes exceed the --max-memory budget."""
+    limit = DEFAULT_MAX_MEMORY if max_bytes is None else max_bytes
+    if need > limit:
+        big = need >= 1 << 50
+        raise UsageError(
+            f"{what}: needs about {format_bytes(need)} of memory, more than the limit of "
+            f"{format_bytes(limit)}; " + (
+                "no machine can hold this: use a smaller cutoff or -N"
+                if big else "raise the limit with --max-memory or use a smaller cutoff or -N"))
 TIES = ("unq", "mid", "min", "max")
 _HP = 60                      # decimal digits for near-tie resolution
 
@@ -138,6 +172,26 @@ def _binom_prefix(N: int) -> list[int]:
     return cum
 
 
+class _BinomPrefix:
+    """``cum[k] = sum_{j<k} C(N, j)`` computed on demand (only the entries
+    asked for, incrementally), so closed forms stay fast at large N."""
+
+    def __init__(self, N: int):
+        self.N = N
+        self._terms = [1]            # C(N, 0), C(N, 1), ...
+        self._cum = [0, 1]           # cum[0], cum[1], ...
+
+    def __getitem__(self, k: int) -> int:
+        N = self.N
+        if k >= N + 1:
+            return 1 << N             # every subset
+        while len(self._cum) <= k:
+            j = len(self._terms)
+            self._terms.append(self._terms[-1] * (N - j + 1) // j)
+            self._cum.append(self._cum[-1] + self._terms[-1])
+        return self._cum[k]
+
+
 def _universe_size(spec: MapSpec, K: int) -> int:
     if not spec.binary:
         return len(spec.gains) ** spec.N
@@ -195,7 +249,7 @@ def _root(x: int) -> tuple[int, int]:
 
 def _closed_form(spec: MapSpec, rel: np.ndarray, caps: np.ndarray, ties: str) -> PhiResult:
     N = spec.N
-    cum = _binom_prefix(N)
+    cum = _BinomPrefix(N)          # lazy: the full prefix costs O(N^2) digits at large N
     phis, nv, nu = [], [], []
     for q in range(rel.shape[0]):
         r = rel[q]
@@ -693,7 +747,14 @@ def _finish_group(g: _Group, gains: Sequence[Fraction]):
         for gv in gains:
             den = math.lcm(den, (f * gv).denominator)
     g.denom = den
-    g.coef_int = np.array([int(c * den) for c in coefs], dtype=np.int64)
+    ints = [int(c * den) for c in coefs]
+    if ints and max(abs(x) for x in ints) >= 1 << 62:
+        raise UsageError(
+            f"{getattr(g, 'name', '') or 'interval map'}: the gains' exact values need integers "
+            f"above 2^62 (found gains {', '.join(f'{float(x):g}' for x in gains)}); the exact interval "
+            f"map supports gains whose ratios and denominators are smaller: rescale --gains "
+            f"(e.g. small integers such as 0:0,1:1,2:3)")
+    g.coef_int = np.array(ints, dtype=np.int64)
 
 
 @dataclass
@@ -807,6 +868,13 @@ class GroupSystem:
             else:
                 left.append(i)
         return sorted(left), sorted(right)
+
+    def estimate_bytes(self, n_queries: int) -> int:
+        """Memory of the two enumerated halves of the meet-in-the-middle count."""
+        left, right = self._split(n_queries)
+        sizes = [len(g.coefs) for g in self.groups]
+        n = math.prod(sizes[i] for i in left) + math.prod(sizes[i] for i in right)
+        return n * SIDE_ENTRY_BYTES
 
     def _get_sides(self, mode: str, n_queries: int, progress: Progress):
         if mode not in self._sides:
@@ -1135,7 +1203,8 @@ def method_of(spec: MapSpec, capped: bool) -> str:
 def phi_values(spec: MapSpec, levels: np.ndarray, caps: np.ndarray | None = None,
                ties: str = "unq", progress: Progress = None, use_cache: bool = True,
                warnings: list | None = None, level_caps: np.ndarray | None = None,
-               raw_values=None, method: str | None = None) -> PhiResult:
+               raw_values=None, method: str | None = None,
+               max_bytes: int | None = None) -> PhiResult:
     """phi for each query run.
 
     ``levels``: (Q, N) gain-level indices (binary: 0/1), padded with 0.
@@ -1179,6 +1248,8 @@ def phi_values(spec: MapSpec, levels: np.ndarray, caps: np.ndarray | None = None
 
     if meth == "group":
         gs = GroupSystem(spec, rational=spec.family == "RBP")
+        check_budget(f"{spec.name or spec.family}: the exact value set", gs.estimate_bytes(Q),
+                     max_bytes)
         mode = "unq" if ties == "unq" else "count"
         a, b = gs.count(levels, caps, mode, progress)
         phis = a if ties == "unq" else [_ties_rank(ties, x, y) for x, y in zip(a, b)]

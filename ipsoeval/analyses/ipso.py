@@ -74,6 +74,9 @@ def column_name(measure: str) -> str:
 
 # ------------------------------------------------------------------ options
 
+MAX_K = 100_000                 # deepest -k / --depths (SERPs are padded to k)
+MAX_RESAMPLES = 100_000_000     # --permutations
+
 @dataclass
 class Options:
     k: int = 10
@@ -90,6 +93,13 @@ class Options:
     def check(self) -> None:
         if self.k < 1:
             raise UsageError(f"-k must be at least 1 (got {self.k})")
+        if self.k > MAX_K:
+            raise UsageError(f"-k must be at most {MAX_K} (got {self.k})")
+        if self.seed < 0:
+            raise UsageError(f"--seed must be a non-negative integer (got {self.seed})")
+        if self.n_resamples > MAX_RESAMPLES:
+            raise UsageError(f"--permutations must be at most {MAX_RESAMPLES} "
+                             f"(got {self.n_resamples})")
         if self.graded not in core.GRADED_MODES:
             raise UsageError(f"--graded must be prefix or threshold (got {self.graded!r})")
         bad = [t for t in self.tests if t not in TESTS]
@@ -125,6 +135,8 @@ def parse_depths(text: str, k: int | None) -> list[int]:
             hi = int(m.group(2))
         if lo < 1 or hi < lo:
             raise UsageError(f"--depths: bad range {part!r}")
+        if hi > MAX_K:
+            raise UsageError(f"--depths: depths must be at most {MAX_K} (got {hi})")
         out.update(range(lo, hi + 1))
     if not out:
         raise UsageError("--depths is empty")
@@ -217,7 +229,8 @@ def _measure_scores(aligned, names: list[str]):
     from ipsoeval.measures import parse_measure
     measures = [parse_measure(n) for n in names]
     scores = engine.evaluate(aligned, measures)
-    return {n: (m.name, m.scale, np.asarray(scores.matrix(m), dtype=np.float64))
+    from ipsoeval.stats.scales import measure_scale
+    return {n: (m.name, measure_scale(m, aligned)[0], np.asarray(scores.matrix(m), dtype=np.float64))
             for n, m in zip(names, measures)}
 
 
@@ -514,12 +527,15 @@ def enumerate_table(ks: list[int]) -> ResultSet:
         records.append({"k": k, "pct_equal": core.percentage(eq, k),
                         "pct_separable": core.percentage(sep, k),
                         "pct_nonseparable": core.percentage(ns, k),
-                        "n_equal": eq, "n_separable": sep, "n_nonseparable": ns})
+                        # exact counts as decimal strings: JSON parsers round
+                        # integers past 2^53 (k = 100 has 60 digits)
+                        "n_equal": str(eq), "n_separable": str(sep), "n_nonseparable": str(ns)})
     hints = {"digits": 2}
     if max(ks) > 30:   # exact counts of hundreds of digits: tsv/json only
         hints["hide"] = ["n_equal", "n_separable", "n_nonseparable"]
     return ResultSet(COMMAND, ENUMERATE_COLUMNS, records,
                      params={"enumerate": ks, "total": "4^k ordered pairs of binary k-SERPs",
+                             "counts": "decimal strings (exact; JSON numbers would be rounded)",
                              "method": "exact: equal 2^k, separable 2(C(2k+1,k) - 2^k)"},
                      title="All binary SERP pairs of length k, exactly (Table 2)",
                      table_hints=hints)

@@ -61,6 +61,7 @@ ALIASES = {
     "two-way-anova": "anova2",
 }
 SCALES = ("original", "interval", "both")
+MAX_PERMUTATIONS = 100_000_000
 
 
 def parse_tests(args) -> list[str]:
@@ -114,6 +115,11 @@ class Options:
                              f"(found {self.alternative!r})")
         if self.permutations < 1:
             raise UsageError(f"--permutations must be at least 1 (found {self.permutations})")
+        if self.permutations > MAX_PERMUTATIONS:
+            raise UsageError(f"--permutations must be at most {MAX_PERMUTATIONS} "
+                             f"(found {self.permutations})")
+        if self.seed < 0:
+            raise UsageError(f"--seed must be a non-negative integer (found {self.seed})")
         if self.scale not in SCALES:
             raise UsageError(f"--scale must be one of {', '.join(SCALES)} (found {self.scale!r})")
         if self.baseline is not None and self.all_pairs:
@@ -349,10 +355,29 @@ def _flips(orig: list[dict], interval: list[dict], options: Options) -> list[dic
 
 def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
           lower_better: set[str]) -> Gate:
-    test = options.gate()
+    # the test deciding the gate, per measure: --gate-test, else the first
+    # requested test permissible for the measure's scale (a t test is not
+    # permissible for nDCG, AP or RR; the sign test is)
+    perm: dict[tuple[str, str], bool | None] = {}
+    for rec in records:
+        if rec["run_a"] != "*":
+            perm.setdefault((rec["measure"], rec["test"]), rec.get("permissible"))
+    chosen: dict[str, str] = {}
+    caveats: list[str] = []
+    for meas in matrices:
+        if options.gate_test is not None:
+            t = options.gate_test
+        else:
+            ok = [t for t in options.tests if t in PAIRWISE and perm.get((meas, t)) is not False]
+            t = ok[0] if ok else options.gate()
+        chosen[meas] = t
+        if perm.get((meas, t)) is False:
+            caveats.append(f"{t} is not permissible for {meas}'s scale")
+    test = "/".join(dict.fromkeys(chosen.values())) or options.gate()
     bad = []
     for rec in records:
-        if rec["test"] != test or rec["run_a"] == "*" or not rec["significant"]:
+        if rec["test"] != chosen.get(rec["measure"], test) or rec["run_a"] == "*" \
+                or not rec["significant"]:
             continue
         if options.fail_if == "worse":
             d = rec["diff"]
@@ -365,6 +390,11 @@ def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
     what = "significantly worse than" if options.fail_if == "worse" else "significantly different from"
     corr = f", correction {options.correct}" if options.correct != "none" else ""
     how = f"{test}, alpha {options.alpha:g}{corr}, {options.alternative}"
+    if len(set(chosen.values())) > 1:
+        how = ", ".join(f"{m}: {t}" for m, t in chosen.items()) + \
+            f"; alpha {options.alpha:g}{corr}, {options.alternative}"
+    if caveats:
+        how += "; warning: " + "; ".join(caveats)
     if not bad:
         scope = (f"no challenger {what} baseline {baseline}"
                  if options.fail_if == "worse" else f"no pair {what} each other")
@@ -474,7 +504,10 @@ def run_aligned(aligned, measures, options: Options, progress: Callable | None =
             raise UsageError(f"--scale {options.scale} needs the interval map "
                              f"(ipsoeval interval-map), which this build does not provide; "
                              f"use --scale original")
+    from ipsoeval.stats.scales import measure_scale
+
     scores = engine.evaluate(aligned, measures)
+    scale_notes: list[str] = []
     names: list[str] = []
     scales: dict[str, str | None] = {}
     lower: set[str] = set()
@@ -484,10 +517,12 @@ def run_aligned(aligned, measures, options: Options, progress: Callable | None =
             continue
         names.append(m.name)
         mats[m.name] = scores.matrix(m.name)
-        scales[m.name] = getattr(m, "scale", None)
+        scales[m.name], why = measure_scale(m, aligned)
+        if why:
+            scale_notes.append(why)
         if not m.higher_is_better:
             lower.add(m.name)
-    map_warnings: list[str] = []
+    map_warnings: list[str] = list(scale_notes)
     if options.scale != "original":
         try:
             interval = mapper(aligned, [m for m in scores.measures if m.name in mats],

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
 from ipsoeval.errors import UsageError
 
@@ -14,7 +15,7 @@ from ipsoeval.errors import UsageError
 @opt.qrels_and_runs
 @opt.measure_option(help_text="Measure to rank runs by, e.g. RR@10, nDCG@10, AP. Repeatable "
                               "(every measure uses the same resamples).")
-@click.option("--trials", type=int, default=1000, show_default=True,
+@click.option("--trials", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Bootstrap trials: resamples of the topics, with replacement, same size.")
 @opt.seed_option
 @click.option("--top", type=int, default=5, show_default=True,
@@ -72,10 +73,15 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
     requested = engine.requested(measures)         # usage errors before reading files
     for r in requested:
         bootstrap._check_measure(r.measure)
+    from ipsoeval.readers import check_stdin_once
+    check_stdin_once([qrels, *runs, *(bootstrap.subset_path(q) for q in queries_files)])
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
     options.check()
 
     aligned = opt.load_aligned(qrels, runs, align_opts)
+    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
+    if note:
+        opt.warn(note)
     scores = engine.evaluate(aligned, requested)
     progress = opt.progress("bootstrap", ctx)
     results = bootstrap.run(scores, options, progress=progress, warn=opt.warn)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
 from ipsoeval.errors import UsageError
 
@@ -46,6 +47,9 @@ def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, verdict_test, 
     if len(runs) < 2:
         raise UsageError(f"breakdown needs QRELS and at least two runs (got {len(runs)} run)")
     aligned = opt.load_aligned(qrels, runs, align_opts)
+    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
+    if note:
+        opt.warn(note)
     base = baseline
     if baseline is not None and baseline not in aligned.runs and baseline in runs:
         base = list(runs).index(baseline)

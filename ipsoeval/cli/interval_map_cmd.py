@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
 from ipsoeval.errors import UsageError
 
@@ -25,7 +26,7 @@ def _progress_factory(ctx):
                                              "DCG(b=2), nDCG(b=2), nDCG, RBP(p=0.8), ... with "
                                              "a cutoff (its run length N) or without one (then "
                                              "-N); repeatable.")
-@click.option("-N", "--length", "length", type=click.IntRange(min=1), default=None,
+@click.option("-N", "--length", "length", type=int, default=None,
               help="Run length N for measures given without a cutoff (runs are cut at N and "
                    "padded with non-relevant documents).  [default: 30]")
 @click.option("--normalise", "--normalize", "normalise", is_flag=True,
@@ -35,10 +36,11 @@ def _progress_factory(ctx):
               help="unq: rank among the distinct values (the interval map); min/max/mid: "
                    "lowest/highest/mean rank among all runs of the universe (the paper's "
                    "Table 3 alternatives).")
-@click.option("--universe", type=click.Choice(["attainable", "all"]), default="attainable",
+@click.option("--universe", type=click.Choice(["attainable", "all"]), default="all",
               show_default=True,
-              help="For measures that depend on R (R, AP, nDCG): the runs a topic could "
-                   "produce (at most R relevant documents), or all runs of length N.")
+              help="For measures that depend on R (R, AP, nDCG): all runs of length N, one "
+                   "scale for every topic as in the paper (all), or per topic the runs it "
+                   "could produce, at most R relevant documents (attainable).")
 @click.option("-q", "--per-topic", "per_topic", is_flag=True,
               help="Also print one row per run and topic.")
 @click.option("--values", "values", is_flag=True,
@@ -48,13 +50,16 @@ def _progress_factory(ctx):
               help="Kendall's tau of run rankings, original vs mapped, among measures, and "
                    "significance decisions that change (the paper's Tables 2, 4, 5-6).")
 @opt.alpha_option
+@click.option("--max-memory", "max_memory", metavar="SIZE", default="2G", show_default=True,
+              help="Refuse value-set computations estimated to need more memory than this "
+                   "(e.g. 512M, 8G).")
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor write the on-disk cache of value sets.")
 @opt.alignment_options(default_queries="qrels")
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_topic, values,
-            analyze, alpha, no_cache, align_opts, fmt, output):
+            analyze, alpha, max_memory, no_cache, align_opts, fmt, output):
     """Map per-topic scores onto an interval scale: phi(m) is the rank of m
     among the distinct values the measure takes on all judged runs of length
     N (Ferrante, Ferro & Fuhr 2021).  Prints per-run means of the original
@@ -67,13 +72,17 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
         raise UsageError("give at least one measure with -m")
     options = interval_map.Options(N=length, ties=ties, normalise=normalise, universe=universe,
                                    per_topic=per_topic, values=values, analyze=analyze,
-                                   alpha=alpha, use_cache=not no_cache)
+                                   alpha=alpha, use_cache=not no_cache,
+                                   max_memory=interval_map.iv.parse_size(max_memory))
     options.check()
     plain = []
     for m in measures:
         # usage errors before reading files; no cutoff and no -N: N = 30
         plain.append(interval_map.at_cutoff(m, length, default_N=30))
     aligned = opt.load_aligned(qrels, runs, align_opts)
+    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
+    if note:
+        opt.warn(note)
     results = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
     for rs in results:
         rs.params.update(align_opts.as_params())

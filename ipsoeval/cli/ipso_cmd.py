@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
+from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
 from ipsoeval.errors import UsageError
 
@@ -85,6 +86,9 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
     options.check()
 
     aligned = opt.load_aligned(qrels, runs, align_opts)
+    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
+    if note:
+        opt.warn(note)
     progress = opt.progress("ipso", ctx) if all_pairs else None
     results = ipso.run(aligned, options,
                        gains_given=align_opts.gains is not None,

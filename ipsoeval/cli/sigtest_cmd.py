@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
 from ipsoeval.errors import UsageError
 
@@ -36,7 +37,8 @@ from ipsoeval.errors import UsageError
               help="CI gate: exit 1 when a challenger is significantly worse than the "
                    "baseline (worse) or any pair differs significantly (different).")
 @click.option("--gate-test", metavar="NAME", default=None,
-              help="Test deciding the gate.  [default: the first --test]")
+              help="Test deciding the gate.  [default: per measure, the first --test "
+                   "permissible for its scale]")
 @opt.alignment_options(default_queries="qrels")
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
@@ -70,6 +72,9 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
         raise UsageError(f"--scale {scale} needs the interval map, which this build does not "
                          f"provide yet; use --scale original")
     aligned = opt.load_aligned(qrels, runs, align_opts)
+    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
+    if note:
+        opt.warn(note)
     progress = opt.progress("sigtest", ctx)
     out = sigtest.run_aligned(aligned, requested, options, progress=progress)
     for rs in out.results:

@@ -31,7 +31,7 @@ from scipy import special
 
 from ipsoeval.stats._blas import single_thread
 from ipsoeval.stats._null import rank_sum_counts, signed_rank_counts
-from ipsoeval.stats._rank import average_ranks
+from ipsoeval.stats._rank import average_ranks, snap_ties, snapped_difference, tie_tolerance
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 
@@ -183,7 +183,7 @@ def paired_t(a, b, alternative: str = "two-sided") -> TestResult:
 @np.errstate(divide="ignore", invalid="ignore")
 def _wilcoxon_core(A, B, alternative):
     rows, n = A.shape
-    d = B - A
+    d = snapped_difference(A, B)         # float-noise ties and zeros (see _rank)
     if n == 0:
         return (np.full(rows, np.nan), np.full(rows, np.nan), 0, "none", {})
     absd = np.abs(d)
@@ -275,7 +275,7 @@ def wilcoxon(a, b, alternative: str = "two-sided") -> TestResult:
 # ------------------------------------------------------------------- sign
 
 def _sign_core(A, B, alternative):
-    d = B - A
+    d = snapped_difference(A, B)
     k = (d > 0).sum(axis=1)
     m = (d != 0).sum(axis=1)
     kf = k.astype(np.float64)

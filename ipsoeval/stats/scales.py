@@ -1,0 +1,66 @@
+"""The scale a measure has on the topics of an evaluation (Ferrante, Ferro &
+Fuhr 2021, §3.2-3.4), which decides which tests are permissible.
+
+A measure family has a nominal scale (``Measure.scale``); two facts of the
+data refine it:
+
+* graded RBP (``--gains``, gains scaled by the largest) is an interval scale
+  only for p = G/(G+1), G the smallest gap between consecutive normalised
+  gains (§3.2): ``--gains 0:0,1:1,2:3`` gives gaps 1/3 and 2/3, so p = 1/4;
+  binary gains give G = 1, p = 1/2.  Any other p: ordinal.
+* recall (R@k) is an interval scale on the runs of one topic, but topics
+  with different recall bases R have different, incompatible scales (§3.4.2,
+  the surrogate argument of §5.2.2): averaging or testing across them is not
+  permissible for interval tests, so R@k is ordinal unless every topic has
+  the same R.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+
+def graded_rbp_p(gains) -> Fraction | None:
+    """The p at which RBP with these gains is interval: G/(G+1), G the
+    smallest gap between consecutive distinct gains after scaling by the
+    largest (0 included).  None without a positive gain."""
+    vals = sorted({Fraction(float(g)).limit_denominator(10 ** 9) for g in gains} | {Fraction(0)})
+    top = vals[-1]
+    if top <= 0:
+        return None
+    norm = [v / top for v in vals if v >= 0]
+    G = min(b - a for a, b in zip(norm, norm[1:]))
+    return G / (G + 1)
+
+
+def measure_scale(measure, aligned=None) -> tuple[str | None, str | None]:
+    """``(scale, reason)`` of ``measure`` on ``aligned``'s topics; reason says
+    why it differs from the family's nominal scale (None when it does not)."""
+    nominal = getattr(measure, "scale", None)
+    fam = getattr(measure, "family", None)
+    if fam == "RBP":
+        p = Fraction(float(measure.param("p", 0.8))).limit_denominator(10 ** 9)
+        gmap = getattr(aligned, "gain_map", None) if aligned is not None else None
+        if gmap:
+            pos = [g for g in gmap.values() if g > 0]
+            target = graded_rbp_p(pos) if pos else Fraction(1, 2)
+            why = "graded"
+        else:
+            target = Fraction(1, 2)
+            why = "binary"
+        if target is not None and p == target:
+            return "interval", None if nominal == "interval" else \
+                f"{measure.name}: interval with {why} gains at p = {target} (Ferrante et al. §3.2)"
+        return "ordinal", None if nominal == "ordinal" else (
+            f"{measure.name}: ordinal: with {why} gains RBP is interval only at p = {target} "
+            f"(Ferrante et al. §3.2)")
+    if fam == "R" and aligned is not None:
+        R = np.asarray(aligned.num_rel)
+        if len(np.unique(R)) > 1:
+            return "ordinal", (f"{measure.name}: ordinal across topics: recall is interval on one "
+                               f"topic, but the topics' recall bases differ "
+                               f"({int(R.min())}..{int(R.max())}), so their scales differ "
+                               f"(Ferrante et al. §3.4.2)")
+    return nominal, None
