@@ -552,6 +552,15 @@ def _snapshot(workdir):
     return snap
 
 
+def _address_space() -> int:
+    """Bytes of address space this process holds now (0 where /proc is absent)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _child(case: Case, workdir: str, mem_bytes: int) -> None:
     code = 71
     try:
@@ -559,7 +568,10 @@ def _child(case: Case, workdir: str, mem_bytes: int) -> None:
         os.environ["IPSOEVAL_CACHE_DIR"] = os.path.join(workdir, "cache")
         os.environ.pop("IPSOEVAL_DEBUG", None)
         if mem_bytes:
-            resource.setrlimit(resource.RLIMIT_AS, (mem_bytes, mem_bytes))
+            # the child is a fork of the (possibly large, many-threaded) parent:
+            # the limit is on what the case adds to the address space it inherits
+            limit = _address_space() + mem_bytes
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         fd0 = os.open(".stdin" if case.stdin is not None else os.devnull, os.O_RDONLY)
         fd1 = os.open(".stdout", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         fd2 = os.open(".stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
