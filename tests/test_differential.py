@@ -23,6 +23,11 @@ CASES = json.loads((D / "cases.json").read_text())
 GOLD = json.loads((D / "golden.json").read_text())
 
 BUG_REASONS = {
+    "missing-topic-exit":
+        "trec_eval 10.0 exits 4 ('result qid not found in qrels') on a qrels topic "
+        "missing from the run without -c; 9.0.8 skipped it. ipsoeval skips it with a "
+        "warning (compared with trec_eval on the qrels restricted to the run's topics, "
+        "cNNN.skip) and stops with an input error under --trec-eval-version 10.",
     "rbp-uninit":
         "m_rbp.c reads its gain min and max uninitialised; next to other measures the -g "
         "build scales rbp's gains with stack garbage. Correct value: trec_eval with the "
@@ -36,6 +41,14 @@ BUG_REASONS = {
         "with -c, m_num_rel.c's summary counts qrels labels > 0 over all topics, "
         "ignoring -l. Correct value: the sum of the topics' num_rel (labels >= -l), "
         "counted here from the qrels.",
+    "c-placeholder":
+        "trec_eval -c scores a qrels topic missing from the run as a ranking of one "
+        "placeholder document (ceci_nest_pas_un_docno, not judged) and then resets only "
+        "the plain names utility, relstring, unj* and rbp_resid; with parameters "
+        "(utility_2,-1,0,0, relstring_5, rbp_resid_p=0.5) the placeholder counts. "
+        "Correct value: an empty ranking -- relstring '', rbp_resid 0 (no unjudged "
+        "document; the placeholder's residual is 1) and utility without the "
+        "placeholder's nonrel_ret term (value - a1 + a3 per topic, and so on the mean).",
     "nan-emptied":
         "an emptied ranking (-J drops every retrieved document) gives 0/0 in "
         "iprec_at_recall and 11pt_avg: trec_eval prints -nan for the topic (and the "
@@ -45,9 +58,14 @@ BUG_REASONS = {
 
 # (case, measure) -> bug; found by this test, each line checked against the correct value
 KNOWN_TRECEVAL_BUGS = {
+    ('c000a', 'rbp_resid_p=0.5'): 'c-placeholder',
+    ('c000a', 'utility_2,-1,0,0'): 'c-placeholder',
     ('c005b', 'num_rel'): 'c-num-rel-level',
     ('c006c', 'ndcg_0=1,1=1.5,2=1.25'): 'fractional-gains',
     ('c007c', 'ndcg_1=1.5,2=1'): 'fractional-gains',
+    ('c013a', 'rbp_resid_p=0.5'): 'c-placeholder',
+    ('c013a', 'relstring_5'): 'c-placeholder',
+    ('c013a', 'utility_2,-1,0,0'): 'c-placeholder',
     ('c016b', 'num_rel'): 'c-num-rel-level',
     ('c019a', 'rbp_p=0.8'): 'rbp-uninit',
     ('c028b', 'ndcg_1=1.5,2=1'): 'fractional-gains',
@@ -61,20 +79,36 @@ KNOWN_TRECEVAL_BUGS = {
     ('c043b', 'ndcg_1=1.5,2=1'): 'fractional-gains',
     ('c045c', '11pt_avg_.25,.5'): 'nan-emptied',
     ('c050c', 'rbp_p=0.8'): 'rbp-uninit',
+    ('c056a', 'rbp_resid_p=0.5'): 'c-placeholder',
+    ('c056a', 'relstring_5'): 'c-placeholder',
+    ('c056a', 'utility_2,-1,0,0'): 'c-placeholder',
     ('c057c', 'rbp_p=0.8'): 'rbp-uninit',
     ('c059a', 'num_rel'): 'c-num-rel-level',
     ('c059c', 'num_rel'): 'c-num-rel-level',
     ('c060c', 'num_rel'): 'c-num-rel-level',
+    ('c062a', 'rbp_resid_p=0.5'): 'c-placeholder',
+    ('c062a', 'utility_1,-1,0,0'): 'c-placeholder',
     ('c062c', 'ndcg_1=1.5,2=1'): 'fractional-gains',
+    ('c065a', 'rbp_resid_p=0.5'): 'c-placeholder',
+    ('c065a', 'utility_2,-1,0,0'): 'c-placeholder',
     ('c067b', 'ndcg_1=1.5,2=1'): 'fractional-gains',
+    ('c068a', 'rbp_resid_p=0.5'): 'c-placeholder',
+    ('c068a', 'relstring_5'): 'c-placeholder',
+    ('c068a', 'utility_2,-1,0,0'): 'c-placeholder',
     ('c071a', 'ndcg_0=1,1=1.5,2=1.25'): 'fractional-gains',
     ('c071c', 'ndcg_1=1.5,2=1'): 'fractional-gains',
     ('c076a', 'ndcg_0=1,1=1.5,2=1.25'): 'fractional-gains',
     ('c076c', 'ndcg_1=1.5,2=1'): 'fractional-gains',
     ('c081c', 'num_rel'): 'c-num-rel-level',
+    ('c084a', 'rbp_resid_p=0.5'): 'c-placeholder',
+    ('c084a', 'utility_2,-1,0,0'): 'c-placeholder',
+    ('c085a', '11pt_avg_0.0,1.0'): 'nan-emptied',
     ('c085c', 'ndcg_1=1.5,2=1'): 'fractional-gains',
     ('c086a', 'num_rel'): 'c-num-rel-level',
     ('c088a', 'ndcg_0=1,1=1.5,2=1.25'): 'fractional-gains',
+    ('c091a', 'rbp_resid_p=0.5'): 'c-placeholder',
+    ('c091a', 'relstring_5'): 'c-placeholder',
+    ('c091a', 'utility_2,-1,0,0'): 'c-placeholder',
     ('c092c', 'ndcg_1=1.5,2=1'): 'fractional-gains',
     ('c093b', 'rbp_p=0.8'): 'rbp-uninit',
     ('c094c', 'ndcg_1=1.5,2=1'): 'fractional-gains',
@@ -90,6 +124,36 @@ EXIT_BUGS = {
           "measure\". ipsoeval scores the topic (nothing relevant) and exits 0; no "
           "trec_eval value exists to compare with."
     for case in ("c034a", "c034b", "c034c")
+}
+
+
+# Inputs outside SPEC section 1 or refused by trec_eval (x-NAME cases): trec_eval's
+# exit status (from golden.json) and what ipsoeval does instead -- an input error
+# (exit 3, one line naming FILE:LINE where there is a line), or the output of
+# trec_eval on the same input without the lines it refuses but SPEC allows.
+INVALID_INPUTS = {
+    "x-dup-run": (4, "error", ".run:6: duplicate docno 'a' in topic '1' (also at line 1)"),
+    "x-dup-qrels": (4, "error", ".qrels:6: duplicate docno 'a' in topic '1'"),
+    "x-run-5-fields": (2, "error", ".run:6: expected 6 or more fields"),
+    "x-qrels-3-fields": (2, "error", ".qrels:6: expected 4 fields"),
+    "x-qrels-5-fields": (2, "error", ".qrels:6: expected 4 fields"),
+    # trec_eval reads scores with atof: nan and inf rank, 0x10 is 16, 3abc is 3
+    "x-run-nan-score": (0, "error", ".run:6: score is not a finite number ('nan')"),
+    "x-run-inf-score": (0, "error", ".run:6: score is not a finite number ('-inf')"),
+    "x-run-hex-score": (0, "error", ".run:6: score is not a finite number ('0x10')"),
+    "x-run-junk-score": (0, "error", ".run:6: score is not a finite number ('3abc')"),
+    # and labels with atol: 1.5 is 1, x is 0
+    "x-qrels-fractional-label": (0, "error", ".qrels:6: label is not an integer ('1.5')"),
+    "x-qrels-alpha-label": (0, "error", ".qrels:6: label is not an integer ('x')"),
+    # trec_eval skips a run line whose first non-blank is '#'; SPEC: '#' in column 0
+    "x-run-indented-comment": (0, "error", ".run:6: expected 6 or more fields"),
+    "x-run-empty": (2, "error", ".run: empty run file"),
+    "x-qrels-empty": (2, "error", ".qrels: empty qrels file"),
+    "x-no-common-topic": (4, "error", ".run: no topic in common between run(s) and qrels"),
+    # trec_eval: "Malformed line" on a blank qrels line, and on the second of two
+    # comment lines in a row (its comment skip handles one); SPEC skips both
+    "x-qrels-blank-line": (2, "as", "x-qrels-blank-line-clean"),
+    "x-qrels-two-comments": (2, "as", "x-qrels-two-comments-clean"),
 }
 
 
@@ -126,6 +190,15 @@ def _qrels(case):
     return rows
 
 
+def _run_topics(case):
+    out = set()
+    for ln in (D / (case["input"] + ".run")).read_bytes().split(b"\n"):
+        f = ln.split()
+        if f and not f[0].startswith(b"#"):
+            out.add(f[0].decode())
+    return out
+
+
 def _value(lines, topic, measure=None):
     hits = [v for (m, t, v) in lines if t == topic and (measure is None or m == measure)]
     assert len(hits) == 1, (topic, measure, hits)
@@ -152,6 +225,28 @@ def _check_bug(bug, case, name, topic, te_value, got_value, te_lines, got_lines)
                    if m == name and t != "all"]
             assert per, "no per-topic lines to average"
             assert abs(float(got_value) - sum(per) / len(per)) <= 1e-4
+    elif bug == "c-placeholder":
+        assert "-c" in case["args"]
+        qt = {t for t, _ in _qrels(case)}
+        missing = qt - _run_topics(case)
+        if name.startswith("relstring_"):
+            assert topic in missing and te_value == "'-'" and got_value == "''"
+        elif name.startswith("rbp_resid_"):
+            # the placeholder is unjudged: residual p + (1 - p) = 1; none when empty
+            if topic == "all":
+                want = float(te_value) - len(missing) / len(qt)
+                assert abs(float(got_value) - want) <= 1e-4
+            else:
+                assert topic in missing and te_value == "1.0000" and got_value == "0.0000"
+        else:
+            a = [float(x) for x in name[len("utility_"):].split(",")]
+            fix = a[3] - a[1]      # one nonrelevant document less retrieved
+            if topic == "all":
+                want = float(te_value) + fix * len(missing) / len(qt)
+                assert abs(float(got_value) - want) <= 1e-4
+            else:
+                assert topic in missing
+                assert float(got_value) == pytest.approx(float(te_value) + fix, abs=1e-9)
     else:
         raise AssertionError(f"unknown bug {bug}")
 
@@ -177,12 +272,22 @@ def compare(case, got, want):
 def test_case(case):
     gold = GOLD[case["case"]]
     code, got, err = invoke(["eval", "--format", "trec", *_args(case)])
+    if case["case"] in INVALID_INPUTS:
+        te_exit, what, detail = INVALID_INPUTS[case["case"]]
+        assert gold["exit"] == te_exit
+        if what == "error":
+            assert code == 3 and got == "", err
+            assert err.startswith("ipsoeval: error: ") and err.count("\n") == 1, err
+            assert f"{case['input']}{detail}" in err, err
+        else:
+            assert code == 0, err
+            assert got == (D / (detail + ".out")).read_text()
+            assert GOLD[detail]["exit"] == 0
+        return
     if gold["exit"] == 0:
         want = (D / (case["case"] + ".out")).read_text()
     elif "skip_exit" in gold:
-        # trec_eval 10.0 exits 4 on a qrels topic missing from the run (without -c);
-        # ipsoeval by default skips it with a warning, as trec_eval 9.0.8 does: the
-        # reference is trec_eval 10.0 on the qrels restricted to the run's topics.
+        # BUG_REASONS["missing-topic-exit"]
         assert gold["exit"] == 4 and "not found in qrels" in gold["stderr"]
         assert gold["skip_exit"] == 0
         want = (D / (case["case"] + ".skip")).read_text()
@@ -197,7 +302,7 @@ def test_case(case):
     assert compare(case, got, want) == []
 
 
-MISSING = [c for c in CASES if "skip_exit" in GOLD[c["case"]]]
+MISSING = [c for c in CASES if "skip_exit" in GOLD[c["case"]] and c["case"] not in INVALID_INPUTS]
 
 
 @pytest.mark.parametrize("case", MISSING[:8], ids=lambda c: c["case"])
@@ -219,6 +324,7 @@ def test_known_bugs_are_all_used():
         assert any(m == measure for m, _, _ in _lines(text)), (case, measure)
     for case in EXIT_BUGS:
         assert GOLD[case]["exit"] != 0
+    assert set(INVALID_INPUTS) <= {c["case"] for c in CASES}
 
 
 def test_corpus_size():

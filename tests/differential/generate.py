@@ -196,7 +196,7 @@ def make_input(rnd, k):
                 rrows.append((t, d, score(rnd, pool)))
     rnd.shuffle(qrows)
     rnd.shuffle(rrows)
-    return qrows, rrows
+    return qrows, rrows, missing
 
 
 def render(rnd, qrows, rrows):
@@ -247,12 +247,53 @@ def case_args(rnd, group, n_topics):
     return (["-q"] if per_query else []) + flags + list(group)
 
 
+# Inputs outside SPEC section 1 or refused by trec_eval, one defect each, on a small
+# valid base (x-NAME; x-NAME-clean is the same input without the offending lines,
+# for those ipsoeval reads and trec_eval refuses).  What ipsoeval must do with each
+# is in tests/test_differential.py (INVALID_INPUTS).
+_Q = "1 0 a 1\n1 0 b 0\n1 0 d 2\n2 0 c 2\n2 0 e 0\n"
+_R = "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 x 3 2 r\n2 Q0 c 1 1 r\n2 Q0 e 2 0.5 r\n"
+INVALID = [
+    ("dup-run", _Q, _R + "1 Q0 a 9 0 r\n"),
+    ("dup-qrels", _Q + "1 0 a 0\n", _R),
+    ("run-5-fields", _Q, _R + "2 Q0 f 3 0.1\n"),
+    ("qrels-3-fields", _Q + "2 0 f\n", _R),
+    ("qrels-5-fields", _Q + "2 0 f 1 x\n", _R),
+    ("run-nan-score", _Q, _R + "2 Q0 f 3 nan r\n"),
+    ("run-inf-score", _Q, _R + "2 Q0 f 3 -inf r\n"),
+    ("run-hex-score", _Q, _R + "2 Q0 f 3 0x10 r\n"),
+    ("run-junk-score", _Q, _R + "2 Q0 f 3 3abc r\n"),
+    ("qrels-fractional-label", _Q + "2 0 f 1.5\n", _R),
+    ("qrels-alpha-label", _Q + "2 0 f x\n", _R),
+    ("run-indented-comment", _Q, _R + "  # an indented comment\n"),
+    ("run-empty", _Q, ""),
+    ("qrels-empty", "", _R),
+    ("no-common-topic", _Q, "9 Q0 a 1 3 r\n"),
+    ("qrels-blank-line", _Q.replace("\n", "\n\n", 1), _R),
+    ("qrels-two-comments", "# one\n# two\n" + _Q, _R),
+    ("qrels-plus-label", _Q + "2 0 f +1\n", _R),
+    ("run-7-fields", _Q, _R + "2 Q0 f 3 0.1 r extra\n"),
+]
+_CLEAN = {"qrels-blank-line", "qrels-two-comments"}
+
+
+def generate_invalid(out):
+    cases = []
+    for name, q, r in INVALID:
+        for suffix, qq in ([("", q)] + ([("-clean", _Q)] if name in _CLEAN else [])):
+            n = f"x-{name}{suffix}"
+            (out / f"{n}.qrels").write_bytes(qq.encode())
+            (out / f"{n}.run").write_bytes(r.encode())
+            cases.append({"case": n, "input": n, "args": ["-q"]})
+    return cases
+
+
 def generate(seed, out):
     rnd = random.Random(seed)
     out.mkdir(parents=True, exist_ok=True)
     cases = []
     for k in range(N_INPUTS):
-        qrows, rrows = make_input(rnd, k)
+        qrows, rrows, missing = make_input(rnd, k)
         qtext, rtext = render(rnd, qrows, rrows)
         name = "i%03d" % k
         (out / f"{name}.qrels").write_bytes(qtext.encode())
@@ -261,7 +302,12 @@ def generate(seed, out):
         groups = rnd.sample(range(len(MEASURE_GROUPS)), CASES_PER_INPUT)
         for j, g in enumerate(groups):
             args = case_args(rnd, MEASURE_GROUPS[g], n_topics)
+            if j == 0 and missing and "-c" not in args:
+                # trec_eval -c scores a missing topic with a placeholder document
+                args = ["-c"] + args + ["-m", "utility.2,-1,0,0", "-m", "relstring.5",
+                                        "-m", "rbp_resid.p=0.5", "-m", "unj.2"]
             cases.append({"case": "c%03d%s" % (k, "abc"[j]), "input": name, "args": args})
+    cases += generate_invalid(out)
     (out / "cases.json").write_text(json.dumps(cases, indent=0, ensure_ascii=False) + "\n")
     return cases
 
@@ -320,10 +366,12 @@ def golden(cases, out, te10):
     status = {}
     for c in cases:
         qrels, run = out / (c["input"] + ".qrels"), out / (c["input"] + ".run")
+        te10 = os.path.abspath(te10) if os.sep in te10 else te10
 
         def te(args, q, suffix, entry):
-            p = subprocess.run([te10, *args, str(q), str(run)], capture_output=True,
-                               timeout=60)
+            # relative names: trec_eval's messages in golden.json name no local path
+            p = subprocess.run([te10, *args, os.path.relpath(q, out), run.name],
+                               capture_output=True, timeout=60, cwd=out)
             (out / (c["case"] + suffix)).write_bytes(p.stdout)
             entry[suffix[1:] + "_exit"] = p.returncode
             return p
@@ -360,7 +408,8 @@ def main(argv=None):
                     help="also run $TREC_EVAL for the golden outputs")
     a = ap.parse_args(argv)
     cases = generate(a.seed, a.out)
-    print(f"{len(cases)} cases, {N_INPUTS} inputs in {a.out}")
+    print(f"{len(cases)} cases, {N_INPUTS} random inputs and {len(INVALID)} invalid ones "
+          f"in {a.out}")
     if a.golden:
         te10 = os.environ.get("TREC_EVAL")
         if not te10:
