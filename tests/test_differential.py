@@ -49,6 +49,10 @@ BUG_REASONS = {
         "Correct value: an empty ranking -- relstring '', rbp_resid 0 (no unjudged "
         "document; the placeholder's residual is 1) and utility without the "
         "placeholder's nonrel_ret term (value - a1 + a3 per topic, and so on the mean).",
+    "negative-only-inherits":
+        "form_res_rels.c keeps the relevance levels of the previous topic when a "
+        "topic's qrels have no label >= 0, so its ideal_dcg is the previous topic's. "
+        "Correct value: 0 (no gain to sort) and the mean with 0 for 'all'.",
     "nan-emptied":
         "an emptied ranking (-J drops every retrieved document) gives 0/0 in "
         "iprec_at_recall and 11pt_avg: trec_eval prints -nan for the topic (and the "
@@ -58,6 +62,7 @@ BUG_REASONS = {
 
 # (case, measure) -> bug; found by this test, each line checked against the correct value
 KNOWN_TRECEVAL_BUGS = {
+    ('s-neg-only-topic-1', 'ideal_dcg_1=2'): 'negative-only-inherits',
     ('c000a', 'rbp_resid_p=0.5'): 'c-placeholder',
     ('c000a', 'utility_2,-1,0,0'): 'c-placeholder',
     ('c005b', 'num_rel'): 'c-num-rel-level',
@@ -216,12 +221,18 @@ def _check_bug(bug, case, name, topic, te_value, got_value, te_lines, got_lines)
         assert topic == "all" and "-c" in case["args"]
         lv = _level(case["args"])
         assert int(got_value) == sum(1 for _, lab in _qrels(case) if lab >= lv)
-    elif bug == "nan-emptied":
-        assert "nan" in te_value
-        if topic != "all":
-            assert got_value == "0.0000"
+    elif bug in ("nan-emptied", "negative-only-inherits"):
+        if bug == "nan-emptied":
+            assert "nan" in te_value
+            wrong = {t for (m, t, v) in te_lines if m == name and "nan" in v}
         else:
-            per = [0.0 if "nan" in v else float(v) for (m, t, v) in te_lines
+            wrong = {t for t, _ in _qrels(case)} - {t for t, lab in _qrels(case) if lab >= 0}
+        if topic != "all":
+            assert topic in wrong and got_value == "0.0000"
+        else:
+            if "-q" not in case["args"]:     # the generator's -q run of the case
+                te_lines = _lines(stem.with_suffix(".perq").read_text())
+            per = [0.0 if t in wrong else float(v) for (m, t, v) in te_lines
                    if m == name and t != "all"]
             assert per, "no per-topic lines to average"
             assert abs(float(got_value) - sum(per) / len(per)) <= 1e-4

@@ -277,8 +277,23 @@ INVALID = [
 _CLEAN = {"qrels-blank-line", "qrels-two-comments"}
 
 
+# Valid hand-made inputs for what random ones rarely hit (s-NAME, compared as usual):
+# a topic whose labels are all negative after one with relevance levels.
+SPECIAL = [
+    ("neg-only-topic", "a 0 d1 2\na 0 d2 1\nb 0 d3 -1\n",
+     "a Q0 d1 1 2 r\na Q0 d2 2 1 r\nb Q0 d3 1 1 r\nb Q0 d4 2 0 r\n",
+     [["-q", "-m", "all_trec"], ["-q", "-m", "ideal_dcg.1=2", "-m", "Rndcg"]]),
+]
+
+
 def generate_invalid(out):
     cases = []
+    for name, q, r, arg_sets in SPECIAL:
+        n = f"s-{name}"
+        (out / f"{n}.qrels").write_bytes(q.encode())
+        (out / f"{n}.run").write_bytes(r.encode())
+        for j, args in enumerate(arg_sets):
+            cases.append({"case": f"{n}-{j}", "input": n, "args": args})
     for name, q, r in INVALID:
         for suffix, qq in ([("", q)] + ([("-clean", _Q)] if name in _CLEAN else [])):
             n = f"x-{name}{suffix}"
