@@ -74,10 +74,13 @@ MEASURE_GROUPS = [
      "-m", "success", "-m", "unj", "-m", "relstring"],
     ["-m", "utility.1,-1,0,0", "-m", "utility.0,0,-1,1", "-m", "set_F.0.25,2"],
     ["-m", "Rprec_mult.0.5,1.5,3", "-m", "11pt_avg.0.0,1.0", "-m", "relstring.3"],
+    ["-mall_trec", "-mP.5,7", "-mrelstring.3", "-mndcg_cut.4"],
+    ["-m", "set", "-m", "official", "-m", "utility.0,0,-1,1"],
 ]
 
 FLAG_CHOICES = [["-c"], ["-l", "2"], ["-l2"], ["-J"], ["-M", "5"], ["-M5"], ["-n"],
                 ["-N", "500"]]
+RARE_FLAGS = [["-l", "0"], ["-l", "3"], ["-M", "1"], ["-M", "100"], ["-N", "0"]]
 
 
 def tag(rnd):
@@ -144,7 +147,8 @@ def score(rnd, pool):
         s = s.replace("e", rnd.choice(["e", "E"]))
     elif kind == 7:
         s = rnd.choice(["+3", ".5", "5.", "-0", "0.0", "-.25", "1e-3", "2.5E+2",
-                        "-1E2", "00012"])
+                        "-1E2", "00012", "0.1", "0.10000000000000001", "1e-320",
+                        "-1e-320", "1E308", "-0.0", "123456789012345678901234567890"])
     else:
         s = repr(rnd.uniform(0, 1))                  # 17 significant digits
     pool.append(s)
@@ -219,6 +223,7 @@ def render(rnd, qrows, rrows):
         q.append(f"{t}{sep()}{it}{sep()}{d}{sep()}{lab}{eol}")
         last_comment = False
     name = tag(rnd)
+    mixed_tags = rnd.random() < 0.1          # the run's name is the last line's tag
     r = []
     rank = 0
     for t, d, s in rrows:
@@ -230,6 +235,8 @@ def render(rnd, qrows, rrows):
         elif x < 0.06:
             r.append(rnd.choice(["", " ", "\t "]) + eol)   # blank lines
         rank += 1
+        if mixed_tags:
+            name = tag(rnd)
         r.append(f"{t}{sep()}Q0{sep()}{d}{sep()}{rank}{sep()}{s}{sep()}{name}{eol}")
     if r and rnd.random() < 0.1:
         r[-1] = r[-1].rstrip("\r\n")         # no final newline
@@ -241,6 +248,8 @@ def case_args(rnd, group, n_topics):
     for f in FLAG_CHOICES:
         if rnd.random() < 0.25:
             flags += f
+    if rnd.random() < 0.15:
+        flags += rnd.choice(RARE_FLAGS)
     per_query = rnd.random() < 0.5
     if "all_trec" in group and n_topics > 3:
         per_query = rnd.random() < 0.15
