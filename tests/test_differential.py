@@ -368,3 +368,18 @@ def test_first_parameters_of_a_measure_win():
     assert "-m utility.0,0,-1,1: trec_eval uses only the first parameters given for " \
            "utility (-m utility.1,-1,0,0); this one is ignored" in err
     assert "-m P.10: trec_eval uses only the first" in err
+
+
+def test_generator_reproduces_the_committed_inputs(tmp_path):
+    # same seed, same bytes: the inputs and cases.json come from generate.py as committed
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "difftest_generate", ROOT / "tests" / "differential" / "generate.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    cases = gen.generate(gen.SEED, tmp_path)
+    assert cases == CASES
+    made = sorted(p.name for p in tmp_path.iterdir())
+    assert len(made) == len({c["input"] for c in CASES}) * 2 + 1
+    for name in made:
+        assert (tmp_path / name).read_bytes() == (D / name).read_bytes(), name
