@@ -348,11 +348,12 @@ def _topics(text, qrels):
     return out
 
 
-def _second_opinions(args):
+def _second_opinions(args, top=4):
     """trec_eval command lines that compute, by another route, the values its known
     bugs spoil: rbp's gains read uninitialised memory next to other measures (alone,
     the -g build reads zeros): cNNN.alone; fractional ndcg gains are mis-sorted by an
-    int comparator (gains times 4 are whole and nDCG does not change): cNNN.scaled."""
+    int comparator (gains times 4 are whole and nDCG does not change; every level up
+    to the largest label, top, is listed): cNNN.scaled."""
     flags, meas = [], []
     i = 0
     while i < len(args):
@@ -377,7 +378,7 @@ def _second_opinions(args):
     for m in meas:
         if m.startswith("ndcg.") and "." in m[5:]:
             gains = {int(k): float(v) for k, v in (kv.split("=") for kv in m[5:].split(","))}
-            scaled = ",".join(f"{lv}={4 * gains.get(lv, lv):g}" for lv in range(5))
+            scaled = ",".join(f"{lv}={4 * gains.get(lv, lv):g}" for lv in range(top + 1))
             out["scaled"] = flags + ["-m", "ndcg." + scaled]
     return out
 
@@ -419,7 +420,10 @@ def golden(cases, out, te10):
                 # trec_eval prints nan for an emptied ranking: its per-topic values
                 # give the mean it should have printed
                 te(["-q", *c["args"]], qref, ".perq", entry)
-            for suffix, args in _second_opinions(c["args"]).items():
+            labels = [int(f[3]) for f in (ln.split() for ln in qrels.read_bytes().split(b"\n")
+                                          if not ln.startswith(b"#")) if len(f) == 4
+                      and f[3].lstrip(b"-+").isdigit()]
+            for suffix, args in _second_opinions(c["args"], max(labels + [4])).items():
                 te(args, qref, "." + suffix, entry)
         status[c["case"]] = entry
     (out / "golden.json").write_text(json.dumps(status, indent=1, sort_keys=True) + "\n")
