@@ -383,3 +383,39 @@ def test_generator_reproduces_the_committed_inputs(tmp_path):
     assert len(made) == len({c["input"] for c in CASES}) * 2 + 1
     for name in made:
         assert (tmp_path / name).read_bytes() == (D / name).read_bytes(), name
+
+
+# trec_eval 10.0's measures of the qrels mode (measures.c; the prefs_* and *_avgjg
+# families need -R and are in tests/data/trec_modes)
+TREC_EVAL_MEASURES = [
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
+    "bpref", "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP",
+    "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg",
+    "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P",
+    "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "yaap",
+    "rbp", "rbp_resid", "unj",
+]
+
+
+def test_every_trec_eval_measure_is_compared():
+    # issue 11: each measure, plain and with parameters where it takes them
+    printed = set()
+    for c in CASES:
+        gold = GOLD[c["case"]]
+        for suffix in (".out", ".skip"):
+            f = D / (c["case"] + suffix)
+            if f.exists() and (suffix == ".skip" or gold["exit"] == 0):
+                printed |= {m for m, _, _ in _lines(f.read_text())}
+
+    def family(name):
+        return max((f for f in TREC_EVAL_MEASURES if name == f or name.startswith(f + "_")),
+                   key=len)
+    fams = {family(n) for n in printed}
+    assert fams == set(TREC_EVAL_MEASURES)
+    plain = {family(n) for n in printed if n in TREC_EVAL_MEASURES}
+    assert plain == set(TREC_EVAL_MEASURES) - {"P", "recall", "iprec_at_recall", "ndcg_cut",
+                                               "map_cut", "relative_P", "success",
+                                               "Rprec_mult", "unj"}
+    with_params = {family(n) for n in printed if "=" in n or "," in n}
+    assert with_params >= {"utility", "11pt_avg", "ndcg", "G", "Rndcg", "ndcg_rel", "dcg",
+                           "ideal_dcg", "rbp", "rbp_resid", "set_F"}

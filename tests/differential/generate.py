@@ -296,8 +296,18 @@ SPECIAL = [
 ]
 
 
+# More command lines on random inputs, drawn from no random stream (adding one does
+# not change the other cases): dcg and ideal_dcg with their default gains.
+EXTRA = [
+    ("i003", ["-q", "-m", "dcg"]), ("i011", ["-q", "-c", "-m", "ideal_dcg"]),
+    ("i024", ["-q", "-J", "-l", "2", "-m", "dcg"]), ("i042", ["-M", "5", "-m", "ideal_dcg"]),
+    ("i057", ["-q", "-m", "dcg", "-m", "ndcg"]), ("i068", ["-m", "ideal_dcg", "-m", "ndcg_cut"]),
+]
+
+
 def generate_invalid(out):
-    cases = []
+    cases = [{"case": f"e-{k}", "input": inp, "args": args}
+             for k, (inp, args) in enumerate(EXTRA)]
     for name, q, r, arg_sets in SPECIAL:
         n = f"s-{name}"
         (out / f"{n}.qrels").write_bytes(q.encode())
