@@ -7,7 +7,7 @@ PREFIX ?= $(HOME)/.local
 MANDIR ?= $(PREFIX)/share/man/man1
 TD      = testdata
 
-.PHONY: help demo test lint fuzz bench bench-quick man clean install
+.PHONY: help demo test lint fuzz bench bench-quick man clean install difftest-regen
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
@@ -50,6 +50,9 @@ FUZZ_N    ?= 100000
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 fuzz: $(VENV)/.installed  ## fuzz every subcommand with 10^5 inputs (FUZZ_N, FUZZ_JOBS, FUZZ_ARGS)
 	$(PY) tests/fuzz/run.py -n $(FUZZ_N) -j $(FUZZ_JOBS) --save fuzz-failures $(FUZZ_ARGS)
+
+difftest-regen:  ## regenerate tests/data/differential (golden outputs too with TREC_EVAL=/path/to/trec_eval)
+	$(if $(TREC_EVAL),TREC_EVAL=$(TREC_EVAL) ,)$(PYTHON) tests/differential/generate.py $(if $(TREC_EVAL),--golden,)
 
 lint: $(VENV)/.installed  ## static checks (ruff)
 	$(PY) -m pip install -q ruff

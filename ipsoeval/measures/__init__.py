@@ -714,9 +714,14 @@ def expand_all(args: list[str] | tuple[str, ...] | None) -> list[Requested]:
     if not args:
         args = ["official"]
     reqs: list[Requested] = []
-    for a in args:
+    first_arg: dict[str, int] = {}     # trec_eval: the first -m with parameters of a measure wins
+    for i, a in enumerate(args):
         for part in ([a] if ("(" in a or "@" in a) else _split_trec_commas(a)):
-            reqs.extend(expand(part))
+            for r in expand(part):
+                if r.te_explicit and r.te_family:
+                    if first_arg.setdefault(r.te_family, i) != i:
+                        continue
+                reqs.append(r)
     reqs = _te_first_params_win(reqs)
     seen = set()
     unique = []

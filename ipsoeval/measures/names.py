@@ -457,4 +457,15 @@ def notes(args) -> list[str]:
         except UsageError:
             continue
         out.extend(r.note for r in reqs if r.note)
+    first: dict[str, str] = {}
+    for a in args or ():
+        try:
+            reqs = M.expand(a)
+        except UsageError:
+            continue
+        for fam in dict.fromkeys(r.te_family for r in reqs if r.te_explicit and r.te_family):
+            if fam in first and first[fam] != a:
+                out.append(f"-m {a}: trec_eval uses only the first parameters given for "
+                           f"{fam} (-m {first[fam]}); this one is ignored")
+            first.setdefault(fam, a)
     return list(dict.fromkeys(out))
