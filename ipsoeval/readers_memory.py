@@ -100,27 +100,67 @@ def _id_bytes(v, source, what, rows_of, i) -> bytes:
     return str(v).encode("utf-8")
 
 
-def _factorize(series):
-    import pandas as pd
-    codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=True)
-    return codes, np.asarray(uniques, dtype=object) if uniques.dtype.kind not in "iu" \
-        else np.asarray(uniques)
-
-
 def _series_words(series, source: str, what: str) -> np.ndarray:
-    codes, uniques = _factorize(series)
-    if (codes < 0).any():
-        raise InputError(f"missing {what}", path=source, line=int(np.argmax(codes < 0)) + 1)
-    first = None
+    """Words of a DataFrame column of ids: integers are written in decimal with
+    numpy, strings joined into one buffer and cut like a file's tokens."""
+    arr = series.to_numpy()
+    n = len(arr)
+    if arr.dtype.kind in "iu":
+        return _int_words(arr)
+    if arr.dtype.kind not in "OUS" or n == 0:
+        arr = arr.astype(object)
+    try:
+        if arr.dtype.kind == "S":
+            text = b"\n".join(arr.tolist())
+        else:
+            text = "\n".join(arr.tolist()).encode("utf-8")
+    except TypeError:        # not every value is a string: the general (slower) path
+        return _words_list(list(arr), source, what)
+    buf = np.frombuffer(text, dtype=np.uint8)
+    low = np.flatnonzero(buf <= 32)
+    if len(low) != n - 1 or (n > 1 and (buf[low] != 10).any()):
+        # an id holding a blank, a control byte or a newline: find it exactly
+        return _words_list(list(arr), source, what)
+    st = np.empty(n, dtype=np.int64)
+    st[0] = 0
+    st[1:] = low + 1
+    ends = np.append(low, len(buf))
+    ln = ends - st
+    if (ln == 0).any():
+        i = int(np.argmax(ln == 0))
+        raise InputError(f"{what} is empty (ids are single fields, as in a file)",
+                         path=source, line=i + 1)
+    return load_words(buf, st, ln)
 
-    def rows_of(i):                      # row (1-based) of the first use of distinct value i
-        nonlocal first
-        if first is None:
-            first = np.full(len(uniques), -1, dtype=np.int64)
-            rev = np.arange(len(codes) - 1, -1, -1)
-            first[codes[rev]] = rev
-        return int(first[i]) + 1
-    return _encode_distinct(uniques, source, what, rows_of)[codes]
+
+def _int_words(x: np.ndarray) -> np.ndarray:
+    """Words of integer ids written in decimal (as a file would hold them)."""
+    x = x.astype(np.int64) if x.dtype.kind == "u" and x.max(initial=0) < 2**63 else x
+    if x.dtype.kind == "u" or (len(x) and x.min() < 0):
+        return _encode_distinct(np.asarray(x).astype(str), "<ids>", "id", lambda i: i + 1)
+    r = x.astype(np.int64)
+    width = len(str(int(r.max(initial=0))))
+    right = np.empty((len(r), width), dtype=np.uint8)   # digits, right-aligned
+    for j in range(width - 1, -1, -1):
+        q = r // 10
+        right[:, j] = (r - q * 10).astype(np.uint8)
+        r = q
+    right += np.uint8(48)
+    nd = np.ones(len(x), dtype=np.int8)
+    p = 10
+    for _ in range(1, width):
+        nd += x >= p
+        p *= 10
+    w8 = max(8, (width + 7) // 8 * 8)
+    out = np.zeros((len(x), w8), dtype=np.uint8)
+    counts = np.bincount(nd, minlength=width + 1)
+    if counts[width] == len(x):
+        out[:, :width] = right
+    else:
+        for k in np.flatnonzero(counts):
+            rows = np.flatnonzero(nd == k)
+            out[rows, :k] = right[rows, width - k:]
+    return out.view("<u8").astype(np.uint64, copy=False)
 
 
 # --- numbers ------------------------------------------------------------------
