@@ -465,7 +465,6 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     if ts is not None:
         from ipsoeval.scores import ipso_scores
         rs, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs)
-        _warn(notes)
         return _report("ipso", [rs], warnings=notes, params=dict(ts.params))
     if len(res.runs) < 2:
         raise UsageError(f"ipso needs at least two runs (got {len(res.runs)})")
@@ -534,5 +533,5 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
     that :func:`sigtest`, :func:`bootstrap` and :func:`ipso` take."""
     from ipsoeval.scores import read_scores as rd
     ts = rd([paths] if _is_path(paths) else list(paths), fmt=fmt, queries=queries, scale=scale)
-    _warn(ts.notes + ts.warnings)
+    _warn(ts.warnings)           # the format notes stay in ts.notes
     return ts

@@ -8,11 +8,12 @@ import click
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
 from ipsoeval.errors import UsageError
 
 
 @click.command("sigtest")
-@opt.qrels_and_runs
+@qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
 @opt.measure_option(required=True, help_text="Measure to compare, e.g. AP, nDCG@10, P@10, "
                                              "RR@10 (repeatable; see `ipsoeval measures`).")
 @click.option("--baseline", metavar="RUN", default=None,
@@ -40,10 +41,12 @@ from ipsoeval.errors import UsageError
               help="Test deciding the gate.  [default: per measure, the first --test "
                    "permissible for its scale]")
 @opt.alignment_options(default_queries="qrels")
+@scores_options                                   # issue 13: --scores FILE...
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alpha, alternative,
-            permutations, seed, scale, fail_if, gate_test, align_opts, fmt, output):
+            permutations, seed, scale, fail_if, gate_test, align_opts, scores, scores_format,
+            scores_scale, fmt, output):
     """Significance tests between runs on per-topic scores: paired t,
     Wilcoxon signed-rank, sign, rank-sum, randomization, bootstrap and, for
     three or more runs, ANOVA, Kruskal-Wallis, two-way ANOVA and Friedman with
@@ -53,7 +56,7 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     from ipsoeval import engine
     from ipsoeval.analyses import sigtest
 
-    if len(runs) < 2:
+    if len(runs) < 2 and not scores:
         raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
     test_list = sigtest.parse_tests(tests) or list(sigtest.DEFAULT_TESTS)
     gate = None
@@ -67,6 +70,10 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
                               permutations=permutations, seed=seed, scale=scale,
                               fail_if=fail_if, gate_test=gate)
     options.check()
+    if scores:      # issue 13: the arguments are per-topic score files
+        from ipsoeval.cli.scores_opts import run_sigtest
+        return run_sigtest(ctx, [qrels, *runs], measures, options, align_opts, scores_format,
+                           scores_scale, fmt, output)
     requested = engine.requested(measures)          # usage errors before reading files
     if options.scale != "original" and sigtest.interval_mapper() is None:
         raise UsageError(f"--scale {scale} needs the interval map, which this build does not "
