@@ -84,7 +84,7 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
     for w in out.warnings:
         opt.warn(w)
     results = out.results
-    if _concrete(ctx, fmt, output) == "table":
+    if _concrete(ctx, fmt, output) in ("table", "latex", "markdown"):
         results = [sigtest.wide_table(results[0]), *results[1:]]
     opt.emit(ctx, results, fmt, output, pipe_default="tsv")
     if out.gate is not None:

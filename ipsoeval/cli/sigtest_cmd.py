@@ -89,7 +89,7 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     for w in out.warnings:
         opt.warn(w)
     results = out.results
-    if _concrete_format(ctx, fmt, output) == "table":
+    if _concrete_format(ctx, fmt, output) in ("table", "latex", "markdown"):  # wide (issue 13)
         results = [sigtest.wide_table(results[0]), *results[1:]]
     opt.emit(ctx, results, fmt, output, pipe_default="tsv")
     if out.gate is not None:
