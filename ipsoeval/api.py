@@ -74,23 +74,6 @@ def _run_items(runs) -> list[tuple[Any, str | None]]:
                      f"{{name: run}} dict (found {type(runs).__name__})")
 
 
-def expand_run_paths(paths: list[str]) -> list[str]:
-    """A directory stands for every run file in it (sorted by name; hidden files
-    and subdirectories skipped)."""
-    out: list[str] = []
-    for p in paths:
-        if p != "-" and os.path.isdir(p):
-            files = sorted(f for f in os.listdir(p)
-                           if not f.startswith(".") and os.path.isfile(os.path.join(p, f)))
-            if not files:
-                from ipsoeval.errors import InputError
-                raise InputError("directory holds no run file", path=p)
-            out.extend(os.path.join(p, f) for f in files)
-        else:
-            out.append(p)
-    return out
-
-
 def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
                 judged_only: bool = False, gains=None, depth: int | None = None,
                 tie_break: str = "trec", run_format: str = "auto", names=None,
@@ -98,6 +81,7 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
     """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`."""
     from ipsoeval import readers
     from ipsoeval.align import QrelsIndex, align, parse_gains
+    from ipsoeval.inputs import expand_run_paths, file_stem
     from ipsoeval.parallel import parallel_map
     from ipsoeval.readers_memory import qrels_from, run_from
 
@@ -133,7 +117,7 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
         if _is_path(obj):
             p = os.fspath(obj)
             if nm is None and name_from_file:
-                nm = os.path.splitext(os.path.basename(p))[0] if p != "-" else "stdin"
+                nm = file_stem(p)
             return readers.read_run(p, run_format=run_format, name=nm)
         return run_from(obj, nm if nm is not None else f"run{i + 1}")
 

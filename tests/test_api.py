@@ -272,3 +272,22 @@ def test_integer_ids_read_as_their_decimal_text():
     got = run_from(pd.DataFrame({"qid": ids, "docno": ids, "score": 1.0}), "r")
     np.testing.assert_array_equal(got.qid, ref.qid)
     np.testing.assert_array_equal(got.docno, ref.docno)
+
+
+def test_cli_directory_as_run_and_name_from_file(tmp_path):
+    import lzma
+    d = tmp_path / "runs"
+    d.mkdir()
+    (d / "b.run.xz").write_bytes(lzma.compress(open(RUNS[1], "rb").read()))
+    (d / "a.txt").write_bytes(open(RUNS[0], "rb").read())
+    (d / ".DS_Store").write_text("x")
+    (d / "sub").mkdir()
+    code, out, _ = invoke(["eval", "--format", "tsv", "-m", "AP", "--name-from-file", Q, d])
+    _, ref, _ = invoke(["eval", "--format", "tsv", "-m", "AP", "--name", "a", "--name", "b",
+                        Q, d / "a.txt", d / "b.run.xz"])
+    assert code == 0 and out == ref and "\na\tall\tAP\t" in out and "\nb\tall\tAP\t" in out
+    code, _, err = invoke(["eval", Q, d / "sub"])
+    assert code == 3 and "sub: directory holds no run file" in err
+    from ipsoeval.inputs import file_stem
+    assert [file_stem(p) for p in ("x/bm25.run.gz", "-", "a.b.c", ".gz")] == \
+        ["bm25", "stdin", "a.b", ".gz"]

@@ -128,7 +128,8 @@ def _run_names(runs, align_opts):
                                  f"{len(runs)} run(s)")
         return list(align_opts.names)
     if align_opts.name_from_file:
-        return [os.path.basename(p) if p != "-" else "stdin" for p in runs]
+        from ipsoeval.inputs import file_stem   # issue 13: the file stem
+        return [file_stem(p) for p in runs]
     return None
 
 
