@@ -6,6 +6,7 @@ import click
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.errors import UsageError
 
 
@@ -56,10 +57,11 @@ def _progress_factory(ctx):
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor write the on-disk cache of value sets.")
 @opt.alignment_options(default_queries="qrels")
+@plot_option                                      # issue 13: --plot FILE
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_topic, values,
-            analyze, alpha, max_memory, no_cache, align_opts, fmt, output):
+            analyze, alpha, max_memory, no_cache, align_opts, plot, fmt, output):
     """Map per-topic scores onto an interval scale: phi(m) is the rank of m
     among the distinct values the measure takes on all judged runs of length
     N (Ferrante, Ferro & Fuhr 2021).  Prints per-run means of the original
@@ -86,6 +88,16 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
     results = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
     for rs in results:
         rs.params.update(align_opts.as_params())
+    per = means = None
+    if plot:        # issue 13: φ per topic against the raw value, means before/after
+        import dataclasses
+        per = interval_map.run(aligned, plain, dataclasses.replace(
+            options, per_topic=True, values=False, analyze=False, warnings=[]))[0]
+        means = interval_map.run(aligned, plain, dataclasses.replace(
+            options, per_topic=False, values=False, analyze=False, warnings=[]))[0]
     for w in options.warnings:
         opt.warn(w)
     opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval import plots
+        plots.interval_map(plot, per, means)

@@ -7,6 +7,7 @@ from click.core import ParameterSource
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.cli.scores_opts import scores_options
 from ipsoeval.errors import UsageError
 
@@ -48,11 +49,12 @@ def _explicit(ctx: click.Context, name: str) -> bool:
                    "SERP pairs, for each k (needs no files).")
 @opt.alignment_options(default_queries="qrels")
 @scores_options                                   # issue 13: --scores FILE...
+@plot_option                                      # issue 13: --plot FILE
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, seed, graded,
             all_pairs, per_topic, enumerate_, align_opts, scores, scores_format, scores_scale,
-            fmt, output):
+            plot, fmt, output):
     """Innate pairwise SERP orderings: for each topic, is run A's SERP
     non-inferior (ni), non-superior (ns), equal (==) or non-separable (**)
     to run B's for every metric at depth k?  Then the sign test of |ns|
@@ -108,6 +110,20 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
                        progress=progress)
     for rs in results:
         rs.params.update(align_opts.as_params())
+    topics = None
+    if plot:        # issue 13: Figure 5's per-topic view needs the topic table
+        from ipsoeval.cli.plot_opts import find
+        topics = find(results, "serp_a")
+        if topics is None:
+            import dataclasses
+            more = ipso.run(aligned, dataclasses.replace(options, per_topic=True),
+                            gains_given=align_opts.gains is not None,
+                            rel_level_given=_explicit(ctx, "rel_level"),
+                            graded_given=_explicit(ctx, "graded"))
+            topics = find(more, "serp_a")
     if ks is not None:
         results.append(ipso.enumerate_table(ks))
     opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval import plots
+        plots.ipso(plot, topics)

@@ -75,7 +75,7 @@ def refuse(flag: bool, command: str, why: str) -> None:
 
 
 def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores_scale,
-                fmt, output):
+                fmt, output, plot=None):
     from ipsoeval.analyses import sigtest
     from ipsoeval.scores import sigtest_scores
 
@@ -87,6 +87,9 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
     if _concrete(ctx, fmt, output) in ("table", "latex", "markdown"):
         results = [sigtest.wide_table(results[0]), *results[1:]]
     opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval.cli import plot_opts
+        plot_opts.sigtest(plot, out.results[0], list(ts.runs), ts.matrices)
     if out.gate is not None:
         if out.gate.failed:
             raise opt.GateFailed(out.gate.message)
@@ -99,7 +102,7 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
 
 
 def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scores_format,
-                  scores_scale, fmt, output):
+                  scores_scale, fmt, output, plot=None):
     from ipsoeval.analyses import bootstrap
     from ipsoeval.readers import check_stdin_once
     from ipsoeval.scores import bootstrap_scores
@@ -119,6 +122,9 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
     else:
         sets = [bootstrap.primary(results, options)]
     opt.emit(ctx, sets, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval import plots
+        plots.bootstrap(plot, results[0], results[1])
 
 
 def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, scores_scale,
