@@ -33,7 +33,6 @@ CASES = {
 @needs_mpl
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_plot_renders(tmp_path, case):
-    import numpy as np
     from matplotlib.image import imread
     path = tmp_path / f"{case}.png"
     args = CASES[case]

@@ -197,7 +197,7 @@ def load_aligned(qrels: str, runs, opts: AlignOptions):
             raise UsageError(f"--name given {len(opts.names)} time(s) for {len(runs)} run(s)")
         names = list(opts.names)
     elif opts.name_from_file:
-        from ipsoeval.inputs import file_stem   # issue 13: the file stem
+        from ipsoeval.inputs import file_stem  # issue 13: the file stem
         names = [file_stem(p) for p in runs]
     al = engine.load(qrels, runs, queries=opts.queries, rel_level=opts.rel_level,
                      judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
