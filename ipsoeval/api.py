@@ -486,15 +486,22 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
                  max_memory: str | int = "2G", use_cache: bool = True) -> Report:
     """``ipsoeval interval-map``: the measures' scores mapped to an interval scale
     (Ferrante, Ferro & Fuhr 2021); means before and after, ``analyze`` for the
-    paper's comparisons."""
+    paper's comparisons.  On per-topic scores (:func:`read_scores`): P@k, RR@k
+    and Success@k, whose map is a function of the value alone."""
     from ipsoeval.analyses import interval_map as im
 
-    _need_aligned(res, "interval_map")
     mem = im.iv.parse_size(max_memory) if isinstance(max_memory, str) else int(max_memory)
     options = im.Options(N=N, ties=ties, normalise=normalise, universe=universe,
                          per_topic=per_topic, values=values, analyze=analyze, alpha=alpha,
                          use_cache=use_cache, max_memory=mem)
     options.check()
+    ts = _score_set(res)
+    if ts is not None:          # P@k, RR@k, Success@k: the map is a function of the value
+        from ipsoeval.scores import interval_map_scores
+        results = interval_map_scores(ts, measures, options)
+        _warn(options.warnings)
+        return _report("interval-map", results, warnings=list(ts.notes) + list(options.warnings),
+                       params=dict(ts.params))
     names = res.measures if measures is None else (
         [measures] if isinstance(measures, str) else list(measures))
     plain = [im.at_cutoff(m, N, default_N=30) for m in names]

@@ -544,3 +544,91 @@ def ipso_scores(ts: TopicScores, *, alpha: float = 0.05, measures=None, all_pair
                    title="Sign test over topics on per-topic scores", id="sign_test",
                    table_hints={"digits": 4})
     return rs, notes
+
+
+# --- interval-map on scores ---------------------------------------------------------------
+
+MAPPABLE = ("P", "RR", "Success")
+
+
+def _witness(family: str, v: float, k: int, tol: float):
+    """A relevance vector of length k whose measure value is v (P: the first c
+    documents relevant; RR: the first relevant at rank r; Success: rank 1), or None."""
+    vec = np.zeros(k, dtype=np.int32)
+    if family == "P":
+        c = int(round(v * k))
+        if not 0 <= c <= k or abs(c / k - v) > tol:
+            return None
+        vec[:c] = 1
+    elif family == "RR":
+        if abs(v) <= tol:
+            return vec
+        r = int(round(1 / v)) if v > 0 else 0
+        if not 1 <= r <= k or abs(1 / r - v) > tol:
+            return None
+        vec[r - 1] = 1
+    else:                                  # Success
+        if abs(v - round(v)) > tol or round(v) not in (0, 1):
+            return None
+        vec[0] = int(round(v))
+    return vec
+
+
+def interval_map_scores(ts: TopicScores, measures, options):
+    """``interval-map`` on per-topic scores, where the map is a function of the
+    value alone: P@k, RR@k and Success@k over the universe of all runs of
+    length k (the paper's).  Each score is replaced by a ranking that has it
+    (a score the measure cannot take is an error; trec_eval's 4 decimals are
+    matched within 5e-5) and mapped as the rankings would be."""
+    from types import SimpleNamespace
+
+    from ipsoeval.analyses import interval_map as im
+    from ipsoeval.model import Aligned
+    if options.universe != "all":
+        raise UsageError("interval-map --scores: --universe attainable needs each topic's "
+                         "relevant documents (QRELS and RUN files)")
+    tol = 5e-5
+    maps = []
+    names = select(ts, measures)
+    for name in names:
+        known = _known_measure(name)
+        if known is None or known.family not in MAPPABLE:
+            raise UsageError(f"interval-map --scores: {name}: the interval map applies to "
+                             f"per-topic scores of P@k, RR@k and Success@k only (the map of "
+                             f"other measures depends on each topic's relevant documents); "
+                             f"give QRELS and RUN files")
+        m = im.at_cutoff(known, options.N, default_N=30)
+        k = int(m.cutoff)
+        M = ts.matrices[name]
+        R, T = M.shape
+        labels = np.zeros((R, T, k), dtype=np.int32)
+        for r in range(R):
+            for t in range(T):
+                v = M[r, t]
+                if np.isnan(v):
+                    raise InputError(f"{name} of topic {ts.topics[t]!r} for run "
+                                     f"{ts.runs[r]!r} is undefined; the map needs a value",
+                                     path=ts.params["scores"][r])
+                vec = _witness(known.family, float(v), k, tol)
+                if vec is None:
+                    raise InputError(f"{name} of topic {ts.topics[t]!r} for run "
+                                     f"{ts.runs[r]!r} is {v!r}, not a value {m.name} can take",
+                                     path=ts.params["scores"][r])
+                labels[r, t] = vec
+        judged = [np.array([1] * k + [0] * k, dtype=np.int64) for _ in range(T)]
+        al = Aligned(runs=list(ts.runs), topics=list(ts.topics), labels=labels,
+                     n_ret=np.full((R, T), k, np.int64), rel_level=1,
+                     num_rel=np.full(T, k, np.int64), num_nonrel=np.full(T, k, np.int64),
+                     judged_labels=judged, in_run=np.ones((R, T), dtype=bool))
+        maps.append(im.map_measure(al, m, options))
+    where = SimpleNamespace(runs=list(ts.runs), topics=list(ts.topics), rel_level=1)
+    params = {"N": options.N, "ties": options.ties, "normalise": options.normalise,
+              "universe": options.universe, "measures": [x.measure for x in maps]}
+    params.update(ts.params)
+    out = [im.scores_resultset(where, maps, options, params)]
+    if options.values:
+        for mp in maps:
+            out.extend(im.values_resultsets(where, mp, options, params))
+    if options.analyze:
+        out.extend(im.analyze_resultsets(where, maps, options, params))
+    return out

@@ -168,3 +168,36 @@ def test_python_api_on_scores(tmp_path):
     assert a == b
     rep = ipsoeval.ipso(ts, measures="RR@10")
     assert rep.ids == ["sign_test"]
+
+
+@pytest.mark.parametrize("extra", [["--analyze"], ["-q", "--values", "--normalise"]])
+def test_interval_map_on_exported_scores_equals_runs(tmp_path, extra):
+    path = _export(tmp_path, "tsv", ["P@10", "RR@10"], qrels=str(MSM / "qrels.txt"),
+                   runs=MSM_RUNS)
+    args = ["interval-map", "--format", "tsv", "-m", "P@10", "-m", "RR@10", *extra]
+    code, ref, _ = invoke([*args, str(MSM / "qrels.txt"), *MSM_RUNS])
+    code2, got, err = invoke([*args, "--scores", path])
+    assert code == code2 == 0 and got == ref, err
+
+
+def test_interval_map_scores_rounded_refused_and_api(tmp_path):
+    p = tmp_path / "te.tsv"
+    p.write_text("run\tqid\tmeasure\tvalue\nA\t1\trecip_rank\t0.1429\nA\t2\trecip_rank\t1.0000\n"
+                 "B\t1\trecip_rank\t0.5000\nB\t2\trecip_rank\t0.0000\n")
+    code, out, err = invoke(["interval-map", "--format", "json", "-q", "-m", "recip_rank",
+                             "-N", "10", "--scores", str(p)])
+    assert code == 0, err
+    recs = json.loads(out)["results"]
+    assert [r["interval_value"] for r in recs if r["qid"] != "all"] == [5, 11, 10, 1]
+    assert recs[0]["value"] == pytest.approx(1 / 7)        # snapped to the exact value
+    p.write_text("run\tqid\tmeasure\tvalue\nA\t1\tP@10\t0.15\nB\t1\tP@10\t0.1\n")
+    code, _, err = invoke(["interval-map", "-m", "P@10", "--scores", str(p)])
+    assert code == 3 and "not a value P@10 can take" in err
+    p.write_text("run\tqid\tmeasure\tvalue\nA\t1\tAP\t0.15\nB\t1\tAP\t0.1\n")
+    code, _, err = invoke(["interval-map", "-m", "AP", "--scores", str(p)])
+    assert code == 2 and "P@k, RR@k and Success@k only" in err
+    import ipsoeval
+    path = _export(tmp_path, "tsv", ["P@10"])
+    rep = ipsoeval.interval_map(ipsoeval.read_scores(path), analyze=True)
+    res = ipsoeval.interval_map(ipsoeval.evaluate(Q, RUNS, ["P@10"]), analyze=True)
+    assert [t.records for t in rep.tables] == [t.records for t in res.tables]

@@ -138,6 +138,28 @@ def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, 
     opt.emit(ctx, [rs], fmt, output, pipe_default="tsv")
 
 
+def run_interval_map(ctx, files, measures, options, align_opts, scores_format, scores_scale,
+                     fmt, output, plot=None):
+    import dataclasses
+
+    from ipsoeval.scores import interval_map_scores
+
+    ts = load(files, align_opts, scores_format, scores_scale)
+    results = interval_map_scores(ts, list(measures) or None, options)
+    per = means = None
+    if plot:
+        per = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
+            options, per_topic=True, values=False, analyze=False, warnings=[]))[0]
+        means = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
+            options, per_topic=False, values=False, analyze=False, warnings=[]))[0]
+    for w in options.warnings:
+        opt.warn(w)
+    opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval import plots
+        plots.interval_map(plot, per, means)
+
+
 def _concrete(ctx, fmt, output) -> str:
     from ipsoeval.formatters import resolve
     if fmt != "auto":
