@@ -103,6 +103,18 @@ def _id_bytes(v, source, what, rows_of, i) -> bytes:
 def _series_words(series, source: str, what: str) -> np.ndarray:
     """Words of a DataFrame column of ids: integers are written in decimal with
     numpy, strings joined into one buffer and cut like a file's tokens."""
+    if getattr(series.dtype, "name", "") == "category":     # distinct values once
+        codes = np.asarray(series.cat.codes.to_numpy(), dtype=np.int64)
+        if (codes < 0).any():
+            raise InputError(f"missing {what}", path=source, line=int(np.argmax(codes < 0)) + 1)
+        import pandas as pd
+        try:
+            cats = _series_words(pd.Series(series.cat.categories), source, what)
+        except InputError as exc:           # name the frame's row, not the category's
+            at = np.flatnonzero(codes == (exc.line or 1) - 1)
+            raise InputError(exc.message, path=source,
+                             line=int(at[0]) + 1 if len(at) else None) from None
+        return cats[codes]
     arr = series.to_numpy()
     n = len(arr)
     if arr.dtype.kind in "iu":

@@ -142,7 +142,8 @@ def test_dataframe_and_dict_read_like_files(tmp_path, seed, kw):
         for t, d, s in rows:
             rdict[n].setdefault(t, {})[d] = s
     one_frame = pd.concat([df.assign(run=n) for n, df in rdf.items()])
-    for q_in, r_in in [(qdf, rdf), (qdict, rdict), (qdf, rdict), (qdict, one_frame)]:
+    cat = {n: df.astype({"qid": "category", "docno": "category"}) for n, df in rdf.items()}
+    for q_in, r_in in [(qdf, rdf), (qdict, rdict), (qdf, rdict), (qdict, one_frame), (qdf, cat)]:
         got = ipsoeval.evaluate(q_in, r_in, ms, **kw)
         assert got.runs == ref.runs and got.topics == ref.topics
         for m in ms:
