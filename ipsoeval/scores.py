@@ -114,8 +114,11 @@ def detect(text: str, path: str) -> str:
                          "a long file needs a header run,qid,measure,value "
                          f"(found {len(next(f for f in fields if len(f) != 3))} fields)",
                          path=path, line=bad)
-    if any(f[0] == "runid" for f in three) or any(f[1] == "all" for f in three):
-        return "trec_eval"
+    every = [ln.split() for _, ln in _lines(text)]
+    te = any(len(f) == 3 and (f[0] == "runid" or f[1] == "all") for f in every)
+    irm = any(len(f) == 3 and f[0] == "all" for f in every)    # ir_measures' summary rows
+    if te != irm:
+        return "trec_eval" if te else "ir_measures"
     known0 = sum(_known_measure(f[0]) is not None for f in three[:50])
     known1 = sum(_known_measure(f[1]) is not None for f in three[:50])
     if known0 > known1:

@@ -75,7 +75,9 @@ def test_trec_eval_and_ir_measures_formats(tmp_path):
     for i, f in enumerate(files):
         rows = [ln.split() for ln in open(f) if not ln.startswith("runid")]
         p = tmp_path / ("bm25" if i == 0 else "neural")
-        p.write_text("".join(f"{q}\t{m}\t{v}\n" for m, q, v in rows if q != "all"))
+        # as ir_measures -q prints: qid measure value, then the summary rows "all ..."
+        p.write_text("".join(f"{q}\t{m}\t{v}\n" for m, q, v in rows if q != "all")
+                     + "".join(f"all\t{m}\t{v}\n" for m, q, v in rows if q == "all"))
         irm.append(str(p))
     code, got2, err = invoke(["sigtest", *args, "--scores", *irm])
     assert code == 0 and got2 == ref and "ir_measures" in err
