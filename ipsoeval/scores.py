@@ -317,6 +317,8 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
     check_stdin_once(paths)
     default_scale, per_scale = parse_scale_specs(
         [scale] if isinstance(scale, str) else (scale or ()))
+    per_scale = {(_known_measure(k).name if _known_measure(k) is not None else k): v
+                 for k, v in per_scale.items()}
     notes: list[str] = []
     warnings: list[str] = []
     data: dict[str, dict[str, dict[str, float]]] = {}     # run -> measure -> qid -> value
@@ -366,6 +368,12 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
                          f"(measures: {', '.join(sorted(every)[:8])})", path=run_file[runs[-1]])
     if dropped:
         warnings.append(f"measure(s) not given for every run left out: {', '.join(dropped)}")
+    # known names in ipsoeval's canonical spelling, as eval prints them (map -> AP, P_5 -> P@5)
+    canon = {m: (_known_measure(m).name if _known_measure(m) is not None else m) for m in measures}
+    if len(set(canon.values())) == len(canon) and any(k != v for k, v in canon.items()):
+        for r in runs:
+            data[r] = {canon.get(m, m): v for m, v in data[r].items()}
+        measures = [canon[m] for m in measures]
     topic_sets = [set().union(*(data[r][m].keys() for m in measures)) for r in runs]
     union = set().union(*topic_sets)
     if queries == "strict":

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from tests.conftest import TESTDATA, invoke
+from tests.conftest import ROOT, TESTDATA, invoke
 
 ADHOC = TESTDATA / "adhoc"
 Q = str(ADHOC / "qrels.txt")
@@ -203,3 +203,19 @@ def test_interval_map_scores_rounded_refused_and_api(tmp_path):
     rep = ipsoeval.interval_map(ipsoeval.read_scores(path), analyze=True)
     res = ipsoeval.interval_map(ipsoeval.evaluate(Q, RUNS, ["P@10"]), analyze=True)
     assert [t.records for t in rep.tables] == [t.records for t in res.tables]
+
+
+def test_real_trec_eval_q_output():
+    """trec_eval 10.0 -q -c output (tests/data/scores; NIST notice: tests/data/trec_eval/
+    NIST-NOTICE.md): P@k is exact at 4 decimals, so the tests equal the runs'."""
+    files = [str(ROOT / "tests" / "data" / "scores" / f"{r}.treceval-q.txt")
+             for r in ("bm25", "neural")]
+    args = ["sigtest", "--format", "tsv", "-m", "P@5", "-m", "P@10", "--test", "t,sign"]
+    _, ref, _ = invoke([*args, Q, *RUNS])
+    code, got, err = invoke([*args, "--name", "bm25", "--name", "neural", "--scores", *files])
+    assert code == 0 and got == ref and err.count("trec_eval -q output") == 2
+    code, out, _ = invoke(["sigtest", "--format", "json", "-m", "map", "--test", "t",
+                           "--scores", *files])
+    rec = json.loads(out)["results"][0]
+    assert rec["run_a"] == "bm25.treceval-q" and rec["measure"] == "AP"   # canonical name
+    assert rec["permissible"] is False                                    # AP: ordinal

@@ -45,9 +45,9 @@ def scores_options(f):
 def _check_align(align_opts) -> None:
     if (align_opts.judged_only or align_opts.depth is not None or align_opts.rel_level != 1
             or align_opts.gains is not None or align_opts.tie_break != "trec"
-            or align_opts.run_format != "auto" or align_opts.names):
-        raise UsageError("-J, -M, -l, --gains, --tie-break, --run-format and --name apply "
-                         "to runs, not to --scores (only --queries does)")
+            or align_opts.run_format != "auto"):
+        raise UsageError("-J, -M, -l, --gains, --tie-break and --run-format apply to runs, "
+                         "not to --scores (--queries and --name do)")
 
 
 def load(files, align_opts, scores_format: str, scores_scale):
@@ -55,6 +55,13 @@ def load(files, align_opts, scores_format: str, scores_scale):
     _check_align(align_opts)
     files = [f for f in files if f is not None]
     ts = read_scores(files, fmt=scores_format, queries=align_opts.queries, scale=scores_scale)
+    if align_opts.names:        # --name: once per run, in the order the files give them
+        if len(align_opts.names) != len(ts.runs):
+            raise UsageError(f"--name given {len(align_opts.names)} time(s) for "
+                             f"{len(ts.runs)} run(s) in the scores")
+        if len(set(align_opts.names)) != len(align_opts.names):
+            raise UsageError("--name: run names must differ")
+        ts.runs = list(align_opts.names)
     for n in ts.notes:
         _note(n)
     for w in ts.warnings:
