@@ -119,6 +119,12 @@ def _series_words(series, source: str, what: str) -> np.ndarray:
     n = len(arr)
     if arr.dtype.kind in "iu":
         return _int_words(arr)
+    if arr.dtype.kind == "f":          # integer ids read as floats (a column with a NaN)
+        bad = np.isnan(arr)
+        if bad.any():
+            raise InputError(f"missing {what}", path=source, line=int(np.argmax(bad)) + 1)
+        if (arr == np.round(arr)).all() and np.abs(arr).max(initial=0) < 2**53:
+            return _int_words(arr.astype(np.int64))
     if arr.dtype.kind not in "OUS" or n == 0:
         arr = arr.astype(object)
     try:

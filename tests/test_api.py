@@ -267,6 +267,8 @@ def test_import_ipsoeval_is_cheap():
 def test_integer_ids_read_as_their_decimal_text():
     from ipsoeval.readers import read_run
     from ipsoeval.readers_memory import run_from
+    as_float = run_from(pd.DataFrame({"qid": [1.0, 20.0], "docno": ["a", "b"], "score": 1.0}), "r")
+    np.testing.assert_array_equal(as_float.qid, read_run("x", data=b"1 Q0 a 1 1 r\n20 Q0 b 1 1 r\n").qid)
     ids = [0, 7, 10, 99, 100, 12345678, 123456789, 2**40 + 3, 10**15]
     text = "".join(f"{q} Q0 {q} 1 1.0 r\n" for q in ids).encode()
     ref = read_run("x", data=text)
