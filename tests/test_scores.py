@@ -182,6 +182,7 @@ def test_interval_map_on_exported_scores_equals_runs(tmp_path, extra):
     assert code == code2 == 0 and got == ref, err
 
 
+@pytest.mark.filterwarnings("ignore::ipsoeval.api.InputWarning")
 def test_interval_map_scores_rounded_refused_and_api(tmp_path):
     p = tmp_path / "te.tsv"
     p.write_text("run\tqid\tmeasure\tvalue\nA\t1\trecip_rank\t0.1429\nA\t2\trecip_rank\t1.0000\n"
