@@ -15,10 +15,10 @@ help:  ## list the targets
 $(VENV)/.installed: pyproject.toml setup.py ipsoeval/_core.c  # the C core is built by pip
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,pandas,plot]'   # extras: the API and --plot tests run too
 	touch $@
 
-install: $(VENV)/.installed  ## create .venv and install ipsoeval with test extras
+install: $(VENV)/.installed  ## create .venv and install ipsoeval with test, pandas and plot extras
 
 demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
 	@echo '$$ ipsoeval eval testdata/adhoc/qrels.txt testdata/adhoc/run-bm25.txt  (trec_eval layout)'

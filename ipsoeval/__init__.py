@@ -1,3 +1,36 @@
-"""ipsoeval: trec_eval-compatible IR evaluation with honest comparisons."""
+"""ipsoeval: trec_eval-compatible IR evaluation with honest comparisons.
+
+The Python API (docs/api.md) is loaded lazily, so ``import ipsoeval`` stays
+cheap (the ``eval`` quick path imports no numpy through it)::
+
+    import ipsoeval
+    res = ipsoeval.evaluate(qrels, runs, ["AP", "nDCG@10"])
+    ipsoeval.sigtest(res, baseline="bm25", correct="holm")
+"""
 
 __version__ = "0.1.0"
+
+# --- public API (ipsoeval/api.py), imported on first use -------------------------
+_API = ("evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
+        "interval_map", "read_scores", "InputWarning")
+_RESULTS = ("Report", "Table", "ResultSet", "Gate")
+_ERRORS = ("IpsoevalError", "UsageError", "InputError")
+
+__all__ = ["__version__", *_API, *_RESULTS, *_ERRORS]
+
+
+def __getattr__(name):
+    if name in _API:
+        from ipsoeval import api
+        return getattr(api, name)
+    if name in _RESULTS:
+        from ipsoeval import results
+        return getattr(results, name)
+    if name in _ERRORS:
+        from ipsoeval import errors
+        return getattr(errors, name)
+    raise AttributeError(f"module 'ipsoeval' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

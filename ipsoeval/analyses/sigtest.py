@@ -544,6 +544,7 @@ def wide_table(rs: ResultSet) -> ResultSet:
     tests: list[str] = []
     rows: dict[tuple, dict] = {}
     has_scale = "scale" in rs.columns
+    unknown = False
     corrected = rs.params.get("correction", "none") != "none"
     for rec in rs.records:
         t = rec["test"]
@@ -565,6 +566,9 @@ def wide_table(rs: ResultSet) -> ResultSet:
             rows[key] = row
         p = rec["p_adjusted"]
         mark = ("*" if rec["significant"] else "") + ("†" if rec["permissible"] is False else "")
+        if rec["permissible"] is None:      # issue 13 (--scores): the measure's scale is unknown
+            mark += "?"
+            unknown = True
         row[f"{t}:p"] = None if p is None else f"{p:.2g}{mark}"
     cols = ["run_a", "run_b", "measure"] + (["scale"] if has_scale else []) + \
         ["n", "mean_a", "mean_b", "diff", "ci95", "effect_size", "w/t/l"]
@@ -577,7 +581,8 @@ def wide_table(rs: ResultSet) -> ResultSet:
     title = (f"{rs.title or ''}; p-values per test"
              + (f" ({rs.params.get('correction')}-corrected)" if corrected else "")
              + f": * significant at alpha {rs.params.get('alpha')}"
-             + "; † not permissible for the measure's scale")
+             + "; † not permissible for the measure's scale"
+             + ("; ? scale unknown (--scores-scale declares it)" if unknown else ""))
     return ResultSet(command=rs.command, columns=cols, records=records, params=rs.params,
                      title=title, table_hints={"digits": 4, "groups": groups, "labels": labels,
                                                "sign_styles": {"diff": {"positive": "green",

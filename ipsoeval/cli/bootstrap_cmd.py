@@ -8,11 +8,13 @@ import click
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli.plot_opts import plot_option
+from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
 from ipsoeval.errors import UsageError
 
 
 @click.command("bootstrap")
-@opt.qrels_and_runs
+@qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
 @opt.measure_option(help_text="Measure to rank runs by, e.g. RR@10, nDCG@10, AP. Repeatable "
                               "(every measure uses the same resamples).")
 @click.option("--trials", type=click.IntRange(min=1), default=1000, show_default=True,
@@ -43,10 +45,13 @@ from ipsoeval.errors import UsageError
               help="A named subset of topics (first field of each line); each run's "
                    "expected rank on it is added side by side.  Repeatable.")
 @opt.alignment_options(default_queries="qrels")
+@scores_options                                   # issue 13: --scores FILE...
+@plot_option                                      # issue 13: --plot FILE
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseline, ranks,
-            split_half, tests, aggregates, alpha, queries_files, align_opts, fmt, output):
+            split_half, tests, aggregates, alpha, queries_files, align_opts, scores,
+            scores_format, scores_scale, plot, fmt, output):
     """Leaderboard stability under bootstrapping: resample the topics with
     replacement (same size) in each trial, rank the runs by mean score, and
     report each run's expected rank, rank interval, share of trials at rank
@@ -58,7 +63,7 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
     from ipsoeval.analyses import bootstrap
     from ipsoeval.formatters import resolve
 
-    if not measures:
+    if not measures and not scores:   # --scores: every measure of the files
         raise UsageError("bootstrap needs a measure: give -m MEASURE (e.g. -m RR@10)")
     options = bootstrap.Options(
         trials=trials, seed=seed, top=top, ci=ci, ci_method=ci_method, baseline=baseline,
@@ -70,6 +75,10 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
     if (tests or aggregates) and not split_half:
         raise UsageError("--test and --aggregate apply to --split-half: give --split-half too")
     options.check()
+    if scores:      # issue 13: the arguments are per-topic score files
+        from ipsoeval.cli.scores_opts import run_bootstrap
+        return run_bootstrap(ctx, [qrels, *runs], measures, options, queries_files, align_opts,
+                             scores_format, scores_scale, fmt, output, plot=plot)
     requested = engine.requested(measures)         # usage errors before reading files
     for r in requested:
         bootstrap._check_measure(r.measure)
@@ -103,3 +112,6 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
     else:
         sets = [bootstrap.primary(results, options)]
     opt.emit(ctx, sets, fmt, output, pipe_default="tsv")
+    if plot:        # issue 13: rank-probability heatmap and rank intervals
+        from ipsoeval import plots
+        plots.bootstrap(plot, results[0], results[1])

@@ -6,6 +6,7 @@ import click
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.errors import UsageError
 
 
@@ -30,10 +31,11 @@ from ipsoeval.errors import UsageError
               help="Print each topic's outcome and first-relevant ranks instead of the "
                    "summary.")
 @opt.alignment_options(default_queries="qrels", gains=False)
+@plot_option                                      # issue 13: --plot FILE
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, verdict_test, per_query,
-            align_opts, fmt, output):
+            align_opts, plot, fmt, output):
     """Outcomes breakdown of runs with one relevant document per topic (Lin,
     Campos, Craswell, Mitra and Yilmaz, 2021).  Each topic is (1) answered by
     neither run in its top k, (2A) only by A, (2B) only by B, or (3) by both.
@@ -59,4 +61,12 @@ def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, verdict_test, 
         rs.params.update(align_opts.as_params())
     for w in out.warnings:
         opt.warn(w)
+    if plot and per_query:   # issue 13: the outcome bars come from the summary
+        summary = breakdown.run(aligned, k=k, baseline=base, naive=naive, correct=correct,
+                                alpha=alpha, verdict_test=verdict_test).results[0]
+    elif plot:
+        summary = out.results[0]
     opt.emit(ctx, out.results, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval import plots
+        plots.breakdown(plot, summary)

@@ -121,14 +121,14 @@ def _load(qrels, runs, align_opts, *, quiet_missing: bool):
 
 def _run_names(runs, align_opts):
     """--name / --name-from-file, as opt.load_aligned reads them."""
-    import os
     if align_opts.names:
         if len(align_opts.names) != len(runs):
             raise opt.UsageError(f"--name given {len(align_opts.names)} time(s) for "
                                  f"{len(runs)} run(s)")
         return list(align_opts.names)
     if align_opts.name_from_file:
-        return [os.path.basename(p) if p != "-" else "stdin" for p in runs]
+        from ipsoeval.inputs import file_stem  # issue 13: the file stem
+        return [file_stem(p) for p in runs]
     return None
 
 

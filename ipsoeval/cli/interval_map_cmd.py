@@ -6,6 +6,8 @@ import click
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli.plot_opts import plot_option
+from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
 from ipsoeval.errors import UsageError
 
 
@@ -21,7 +23,7 @@ def _progress_factory(ctx):
 
 
 @click.command("interval-map")
-@opt.qrels_and_runs
+@qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
 @opt.measure_option(required=True, help_text="Measure to map: P, R, AP, RR, Success, ESL, "
                                              "DCG(b=2), nDCG(b=2), nDCG, RBP(p=0.8), ... with "
                                              "a cutoff (its run length N) or without one (then "
@@ -56,10 +58,13 @@ def _progress_factory(ctx):
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor write the on-disk cache of value sets.")
 @opt.alignment_options(default_queries="qrels")
+@scores_options                                   # issue 13: --scores FILE...
+@plot_option                                      # issue 13: --plot FILE
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_topic, values,
-            analyze, alpha, max_memory, no_cache, align_opts, fmt, output):
+            analyze, alpha, max_memory, no_cache, align_opts, scores, scores_format,
+            scores_scale, plot, fmt, output):
     """Map per-topic scores onto an interval scale: phi(m) is the rank of m
     among the distinct values the measure takes on all judged runs of length
     N (Ferrante, Ferro & Fuhr 2021).  Prints per-run means of the original
@@ -75,6 +80,10 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
                                    alpha=alpha, use_cache=not no_cache,
                                    max_memory=interval_map.iv.parse_size(max_memory))
     options.check()
+    if scores:      # issue 13: P@k, RR@k, Success@k from per-topic score files
+        from ipsoeval.cli.scores_opts import run_interval_map
+        return run_interval_map(ctx, [qrels, *runs], measures, options, align_opts,
+                                scores_format, scores_scale, fmt, output, plot=plot)
     plain = []
     for m in measures:
         # usage errors before reading files; no cutoff and no -N: N = 30
@@ -86,6 +95,16 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
     results = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
     for rs in results:
         rs.params.update(align_opts.as_params())
+    per = means = None
+    if plot:        # issue 13: φ per topic against the raw value, means before/after
+        import dataclasses
+        per = interval_map.run(aligned, plain, dataclasses.replace(
+            options, per_topic=True, values=False, analyze=False, warnings=[]))[0]
+        means = interval_map.run(aligned, plain, dataclasses.replace(
+            options, per_topic=False, values=False, analyze=False, warnings=[]))[0]
     for w in options.warnings:
         opt.warn(w)
     opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval import plots
+        plots.interval_map(plot, per, means)

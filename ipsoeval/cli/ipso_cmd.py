@@ -7,6 +7,8 @@ from click.core import ParameterSource
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli.plot_opts import plot_option
+from ipsoeval.cli.scores_opts import scores_options
 from ipsoeval.errors import UsageError
 
 _EXPLICIT = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
@@ -46,10 +48,13 @@ def _explicit(ctx: click.Context, name: str) -> bool:
               help="Exact Table 2: equal / separable / non-separable among all 4^k binary "
                    "SERP pairs, for each k (needs no files).")
 @opt.alignment_options(default_queries="qrels")
+@scores_options                                   # issue 13: --scores FILE...
+@plot_option                                      # issue 13: --plot FILE
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, seed, graded,
-            all_pairs, per_topic, enumerate_, align_opts, fmt, output):
+            all_pairs, per_topic, enumerate_, align_opts, scores, scores_format, scores_scale,
+            plot, fmt, output):
     """Innate pairwise SERP orderings: for each topic, is run A's SERP
     non-inferior (ni), non-superior (ns), equal (==) or non-separable (**)
     to run B's for every metric at depth k?  Then the sign test of |ns|
@@ -58,6 +63,14 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
     from ipsoeval.analyses import ipso
 
     results = []
+    if scores:      # issue 13: the sign test over topics on per-topic score files
+        from ipsoeval.cli.scores_opts import refuse, run_ipso
+        for flag, name in ((k is not None or depths is not None, "-k/--depths"),
+                           (bool(tests), "--test"), (per_topic, "-q"),
+                           (enumerate_ is not None, "--enumerate")):
+            refuse(flag, "ipso", f"{name} needs the rankings (QRELS and RUN files)")
+        return run_ipso(ctx, [qrels, *runs], measures, alpha, all_pairs, align_opts,
+                        scores_format, scores_scale, fmt, output)
     ks = ipso.parse_enumerate(enumerate_) if enumerate_ is not None else None
     if qrels is None and not runs:
         if ks is None:
@@ -97,6 +110,20 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
                        progress=progress)
     for rs in results:
         rs.params.update(align_opts.as_params())
+    topics = None
+    if plot:        # issue 13: Figure 5's per-topic view needs the topic table
+        from ipsoeval.cli.plot_opts import find
+        topics = find(results, "serp_a")
+        if topics is None:
+            import dataclasses
+            more = ipso.run(aligned, dataclasses.replace(options, per_topic=True),
+                            gains_given=align_opts.gains is not None,
+                            rel_level_given=_explicit(ctx, "rel_level"),
+                            graded_given=_explicit(ctx, "graded"))
+            topics = find(more, "serp_a")
     if ks is not None:
         results.append(ipso.enumerate_table(ks))
     opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval import plots
+        plots.ipso(plot, topics)

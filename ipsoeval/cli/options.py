@@ -63,6 +63,9 @@ def alignment_options(default_queries: str = "intersection", *, gains: bool = Tr
 
         @functools.wraps(f)
         def wrapper(*args, **kw):
+            if kw.get("runs"):      # issue 13: a directory as RUN = every run file in it
+                from ipsoeval.inputs import expand_run_paths
+                kw["runs"] = tuple(expand_run_paths(kw["runs"]))
             complete = kw.pop("complete")
             queries = kw.pop("queries")
             if complete:
@@ -102,7 +105,8 @@ def alignment_options(default_queries: str = "intersection", *, gains: bool = Tr
             click.option("--name", multiple=True, metavar="NAME",
                          help="Run name, once per run in order (default: the tag column)."),
             click.option("--name-from-file", is_flag=True,
-                         help="Name runs by their file names instead of their tags."),
+                         help="Name runs by their file stems (bm25.run.gz: bm25) instead of "
+                              "their tags."),
         ]
         if gains:
             opts.append(click.option(
@@ -193,7 +197,8 @@ def load_aligned(qrels: str, runs, opts: AlignOptions):
             raise UsageError(f"--name given {len(opts.names)} time(s) for {len(runs)} run(s)")
         names = list(opts.names)
     elif opts.name_from_file:
-        names = [os.path.basename(p) if p != "-" else "stdin" for p in runs]
+        from ipsoeval.inputs import file_stem  # issue 13: the file stem
+        names = [file_stem(p) for p in runs]
     al = engine.load(qrels, runs, queries=opts.queries, rel_level=opts.rel_level,
                      judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
                      tie_break=opts.tie_break, run_format=opts.run_format, run_names=names)

@@ -8,11 +8,13 @@ import click
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli.plot_opts import plot_option
+from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
 from ipsoeval.errors import UsageError
 
 
 @click.command("sigtest")
-@opt.qrels_and_runs
+@qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
 @opt.measure_option(required=True, help_text="Measure to compare, e.g. AP, nDCG@10, P@10, "
                                              "RR@10 (repeatable; see `ipsoeval measures`).")
 @click.option("--baseline", metavar="RUN", default=None,
@@ -40,10 +42,13 @@ from ipsoeval.errors import UsageError
               help="Test deciding the gate.  [default: per measure, the first --test "
                    "permissible for its scale]")
 @opt.alignment_options(default_queries="qrels")
+@scores_options                                   # issue 13: --scores FILE...
+@plot_option                                      # issue 13: --plot FILE
 @opt.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alpha, alternative,
-            permutations, seed, scale, fail_if, gate_test, align_opts, fmt, output):
+            permutations, seed, scale, fail_if, gate_test, align_opts, scores, scores_format,
+            scores_scale, plot, fmt, output):
     """Significance tests between runs on per-topic scores: paired t,
     Wilcoxon signed-rank, sign, rank-sum, randomization, bootstrap and, for
     three or more runs, ANOVA, Kruskal-Wallis, two-way ANOVA and Friedman with
@@ -53,7 +58,7 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     from ipsoeval import engine
     from ipsoeval.analyses import sigtest
 
-    if len(runs) < 2:
+    if len(runs) < 2 and not scores:
         raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
     test_list = sigtest.parse_tests(tests) or list(sigtest.DEFAULT_TESTS)
     gate = None
@@ -67,6 +72,10 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
                               permutations=permutations, seed=seed, scale=scale,
                               fail_if=fail_if, gate_test=gate)
     options.check()
+    if scores:      # issue 13: the arguments are per-topic score files
+        from ipsoeval.cli.scores_opts import run_sigtest
+        return run_sigtest(ctx, [qrels, *runs], measures, options, align_opts, scores_format,
+                           scores_scale, fmt, output, plot=plot)
     requested = engine.requested(measures)          # usage errors before reading files
     if options.scale != "original" and sigtest.interval_mapper() is None:
         raise UsageError(f"--scale {scale} needs the interval map, which this build does not "
@@ -82,9 +91,14 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     for w in out.warnings:
         opt.warn(w)
     results = out.results
-    if _concrete_format(ctx, fmt, output) == "table":
+    if _concrete_format(ctx, fmt, output) in ("table", "latex", "markdown"):  # wide (issue 13)
         results = [sigtest.wide_table(results[0]), *results[1:]]
     opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    if plot:        # issue 13: per-topic differences of the pairs tested
+        from ipsoeval.cli import plot_opts
+        sc = engine.evaluate(aligned, requested)
+        plot_opts.sigtest(plot, out.results[0], list(aligned.runs),
+                          {m.name: sc.matrix(m.name) for m in sc.measures})
     if out.gate is not None:
         if out.gate.failed:
             raise opt.GateFailed(out.gate.message)

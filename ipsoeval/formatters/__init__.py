@@ -13,7 +13,8 @@ from typing import IO, Callable
 from ipsoeval.errors import UsageError
 from ipsoeval.results import ResultSet
 
-FORMATS = ("auto", "trec", "tsv", "json", "table")
+FORMATS = ("auto", "trec", "tsv", "json", "table",
+           "jsonl", "latex", "markdown")   # issue 13: paper-ready tables and JSON lines
 
 
 def resolve(fmt: str, *, pipe_default: str = "tsv", isatty: Callable[[], bool] | None = None,
@@ -49,4 +50,7 @@ def render(results: ResultSet | list[ResultSet], fmt: str, *, width: int | None 
     if fmt == "table":
         from ipsoeval.formatters import table
         return table.render(sets, width=width, color=color)
+    if fmt in ("latex", "markdown", "jsonl"):     # issue 13 (formatters/{latex,markdown,jsonl}.py)
+        import importlib
+        return importlib.import_module(f"ipsoeval.formatters.{fmt}").render(sets)
     raise UsageError(f"unknown format {fmt!r}")

@@ -1,0 +1,528 @@
+"""The public Python API: the engine and every analysis, without the shell.
+
+::
+
+    import ipsoeval
+    res = ipsoeval.evaluate("qrels.txt", ["bm25.run", "neural.run"], ["AP", "nDCG@10"])
+    res.mean()           # {run: {measure: value}}
+    res.per_query()      # {run: {qid: {measure: value}}}
+    res.to_frame()       # pandas DataFrame: run, qid, measure, value
+    rep = ipsoeval.sigtest(res, baseline="bm25", tests=["t", "randomization"], correct="holm")
+    rep.to_frame()       # the primary table; rep.table("...") / rep.ids for the others
+
+Inputs go through the readers and the alignment the command line uses (same
+ties, duplicates, ``-J``/``-M``/``-l``/``-c`` semantics), so the API and the
+CLI give identical numbers.  Analyses return a :class:`~ipsoeval.results.Report`.
+Per-topic scores from any tool (``ipsoeval.read_scores``) feed ``sigtest``,
+``bootstrap`` and ``ipso``'s sign test as well.  Nothing here prints:
+input warnings are Python warnings (:class:`InputWarning`) and are kept in
+``.warnings``.  See docs/api.md.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings as _warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ipsoeval.errors import UsageError
+from ipsoeval.results import Gate, Report, ResultSet
+
+__all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
+           "interval_map", "InputWarning", "read_scores"]
+
+
+class InputWarning(UserWarning):
+    """Suspicious but valid input (what the CLI prints as ``ipsoeval: warning:``)."""
+
+
+def _warn(messages) -> None:
+    for m in messages:
+        _warnings.warn(m, InputWarning, stacklevel=3)
+
+
+# --- inputs -----------------------------------------------------------------------
+
+def _is_path(x) -> bool:
+    return isinstance(x, (str, os.PathLike))
+
+
+def _run_items(runs) -> list[tuple[Any, str | None]]:
+    """[(run input, name or None)] from a path, dict, DataFrame, list or {name: run}."""
+    from ipsoeval.readers_memory import is_dataframe, split_runs
+
+    if _is_path(runs) or is_dataframe(runs):
+        if is_dataframe(runs):
+            parts = split_runs(runs)
+            if parts is not None:
+                return [(v, k) for k, v in parts.items()]
+        return [(runs, None)]
+    if isinstance(runs, dict):
+        if not runs:
+            raise UsageError("no runs given")
+        first = next(iter(runs.values()))
+        if isinstance(first, dict) and first and not isinstance(next(iter(first.values())), dict):
+            return [(runs, None)]          # one run: {qid: {docno: score}}
+        return [(v, str(k)) for k, v in runs.items()]
+    if isinstance(runs, (list, tuple)):
+        return [(r, None) for r in runs]
+    raise UsageError(f"runs must be a path, a dict, a DataFrame, a list of these or a "
+                     f"{{name: run}} dict (found {type(runs).__name__})")
+
+
+def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
+                judged_only: bool = False, gains=None, depth: int | None = None,
+                tie_break: str = "trec", run_format: str = "auto", names=None,
+                name_from_file: bool = False):
+    """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`."""
+    from ipsoeval import readers
+    from ipsoeval.align import QrelsIndex, align, parse_gains
+    from ipsoeval.inputs import expand_run_paths, file_stem
+    from ipsoeval.parallel import parallel_map
+    from ipsoeval.readers_memory import qrels_from, run_from
+
+    if isinstance(gains, str):
+        gains = parse_gains(gains)
+    elif gains is not None:
+        gains = parse_gains(",".join(f"{int(k)}:{float(v)!r}" for k, v in dict(gains).items()))
+    if run_format not in ("auto", "trec", "msmarco"):
+        raise UsageError(f"run_format must be auto, trec or msmarco (found {run_format!r})")
+    items = []
+    for obj, nm in _run_items(runs):
+        if _is_path(obj):
+            for p in expand_run_paths([os.fspath(obj)]):
+                items.append((p, nm))
+        else:
+            items.append((obj, nm))
+    if not items:
+        raise UsageError("at least one run is needed")
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(items):
+            raise UsageError(f"names given for {len(names)} run(s), but there are {len(items)}")
+        items = [(obj, n) for (obj, _), n in zip(items, names)]
+    paths = [os.fspath(x) for x in [qrels] + [o for o, _ in items] if _is_path(x)]
+    readers.check_stdin_once(paths)
+    if _is_path(qrels):
+        q = readers.read_qrels(os.fspath(qrels))
+    else:
+        q = qrels_from(qrels)
+
+    def one(i):
+        obj, nm = items[i]
+        if _is_path(obj):
+            p = os.fspath(obj)
+            if nm is None and name_from_file:
+                nm = file_stem(p)
+            return readers.read_run(p, run_format=run_format, name=nm)
+        return run_from(obj, nm if nm is not None else f"run{i + 1}")
+
+    run_models = parallel_map(one, range(len(items))) if len(items) > 1 else [one(0)]
+    seen = [r.name for r in run_models]
+    if len(set(seen)) != len(seen):
+        for r in run_models:
+            if seen.count(r.name) > 1:
+                r.name = f"{r.name}[{r.path}]"
+    return align(q, run_models, queries=queries, rel_level=rel_level, judged_only=judged_only,
+                 gains=gains, depth=depth, tie_break=tie_break, qindex=QrelsIndex(q))
+
+
+# --- evaluation --------------------------------------------------------------------
+
+def _value(kind: str, v):
+    v = float(v)
+    if math.isnan(v):
+        return None
+    return int(round(v)) if kind == "int" else v
+
+
+@dataclass
+class EvalResult:
+    """Per-topic scores of every measure on every run, and their means.
+
+    ``matrix(m)`` is the (runs × topics) float array of measure ``m`` (NaN:
+    undefined); ``mask`` says which topics each run is evaluated on (all of
+    them unless ``queries="intersection"``).
+    """
+
+    aligned: Any                       # ipsoeval.model.Aligned
+    scores: Any                        # ipsoeval.engine.Scores
+    params: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def runs(self) -> list[str]:
+        return list(self.aligned.runs)
+
+    @property
+    def topics(self) -> list[str]:
+        return list(self.aligned.topics)
+
+    @property
+    def measures(self) -> list[str]:
+        out: list[str] = []
+        for m in self.scores.measures:
+            if m.family != "runid" and m.name not in out:
+                out.append(m.name)
+        return out
+
+    @property
+    def mask(self) -> np.ndarray:
+        return self.scores.mask()
+
+    def _measure(self, name):
+        for m in self.scores.measures:
+            if m.name == name:
+                return m
+        from ipsoeval.measures import parse_measure
+        want = parse_measure(name).name
+        for m in self.scores.measures:
+            if m.name == want:
+                return m
+        raise KeyError(f"{name!r} was not evaluated (measures: {', '.join(self.measures)})")
+
+    def matrix(self, measure: str) -> np.ndarray:
+        """(runs, topics) per-topic scores of ``measure`` (a copy; NaN = undefined)."""
+        return np.array(self.scores.matrix(self._measure(measure).name), dtype=np.float64)
+
+    @property
+    def matrices(self) -> dict[str, np.ndarray]:
+        return {m: self.matrix(m) for m in self.measures}
+
+    def mean(self) -> dict[str, dict[str, Any]]:
+        """{run: {measure: value}}: what ``ipsoeval eval`` prints as ``all``."""
+        mask = self.mask
+        out: dict[str, dict[str, Any]] = {r: {} for r in self.runs}
+        for name in self.measures:
+            m = self._measure(name)
+            if m.agg == "none":
+                continue
+            agg = m.aggregate(self.scores.matrix(m.name), mask)
+            for i, r in enumerate(self.runs):
+                out[r][name] = _value(m.kind, agg[i])
+        return out
+
+    def per_query(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """{run: {qid: {measure: value}}}: what ``ipsoeval eval -q`` prints per topic."""
+        mask = self.mask
+        ms = [self._measure(n) for n in self.measures]
+        ms = [m for m in ms if m.fam.per_query]
+        mats = [(m, self.scores.matrix(m.name).tolist()) for m in ms]
+        out: dict[str, dict[str, dict[str, Any]]] = {}
+        topics = self.topics
+        for i, r in enumerate(self.runs):
+            d: dict[str, dict[str, Any]] = {}
+            for t in np.flatnonzero(mask[i]).tolist():
+                d[topics[t]] = {m.name: _value(m.kind, mat[i][t]) for m, mat in mats}
+            out[r] = d
+        return out
+
+    def to_table(self, per_query: bool = True) -> ResultSet:
+        """The records ``ipsoeval eval`` prints (run, qid, measure, value; ``all`` rows last)."""
+        from ipsoeval.analyses.evaluate import eval_results
+        rs, _ = eval_results(self.scores, per_query=per_query, runid=False,
+                             params=dict(self.params))
+        rs.id = "scores"
+        return rs
+
+    def to_frame(self, mean: bool = False):
+        """A long pandas DataFrame ``run, qid, measure, value`` (per topic; with
+        ``mean=True`` the ``all`` rows too).  pandas is an optional extra."""
+        from ipsoeval.results import _frame
+        recs = [{"run": r, "qid": q, "measure": m, "value": v}
+                for r, qs in self.per_query().items() for q, ms in qs.items()
+                for m, v in ms.items()]
+        if mean:
+            recs += [{"run": r, "qid": "all", "measure": m, "value": v}
+                     for r, ms in self.mean().items() for m, v in ms.items()]
+        return _frame(["run", "qid", "measure", "value"], recs)
+
+    def __repr__(self) -> str:
+        return (f"EvalResult({len(self.runs)} run(s), {len(self.topics)} topic(s), "
+                f"measures {self.measures})")
+
+
+def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: int = 1,
+             judged_only: bool = False, gains=None, depth: int | None = None,
+             tie_break: str = "trec", run_format: str = "auto", names=None,
+             name_from_file: bool = False) -> EvalResult:
+    """Score ``runs`` against ``qrels`` on ``measures`` (names as ``-m`` takes them;
+    None: trec_eval's default set).
+
+    ``qrels``: a path, ``{qid: {docno: label}}`` or a DataFrame
+    (``query_id, doc_id, relevance`` or ``qid, docno, label``).  ``runs``: a
+    path or directory, ``{qid: {docno: score}}``, a DataFrame (``score``, or
+    ``rank`` for an MS MARCO run; a ``run`` column holds several runs), a list
+    of these or ``{name: run}``.  The keywords are the CLI's alignment options
+    (``--queries``, ``-l``, ``-J``, ``--gains``, ``-M``, ``--tie-break``,
+    ``--run-format``, ``--name``, ``--name-from-file``); the default topic
+    policy is ``"qrels"`` (every qrels topic, missing ones as empty rankings).
+    """
+    from ipsoeval import engine
+
+    if isinstance(measures, str):
+        measures = [measures]
+    requested = engine.requested(list(measures) if measures else None)
+    aligned = load_inputs(qrels, runs, queries=queries, rel_level=rel_level,
+                          judged_only=judged_only, gains=gains, depth=depth,
+                          tie_break=tie_break, run_format=run_format, names=names,
+                          name_from_file=name_from_file)
+    scores = engine.evaluate(aligned, requested)
+    params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
+              "gains": _gains_text(aligned.gain_map), "depth": depth, "tie_break": tie_break}
+    _warn(aligned.warnings)
+    return EvalResult(aligned, scores, params, list(aligned.warnings))
+
+
+def _gains_text(gmap) -> str | None:
+    if not gmap:
+        return None
+    return ",".join(f"{k}:{v:g}" for k, v in gmap.items())
+
+
+# --- analyses ----------------------------------------------------------------------
+
+_DEFAULT_IDS = {
+    "sigtest": ["tests", "flips"],
+    "bootstrap": ["leaderboard", "rank_probabilities", "split_half"],
+    "breakdown": ["breakdown"],
+    "ipso": ["pairs", "topics", "depths", "agreement", "enumerate"],
+    "interval-map": ["scores", "values", "analysis"],
+}
+
+
+def _report(command: str, results, *, warnings=(), gate=None, primary=None,
+            params=None) -> Report:
+    """Wrap what an analysis returns today into a Report (a Report passes through)."""
+    if isinstance(results, Report):
+        results.warnings[:0] = [w for w in warnings if w not in results.warnings]
+        return results
+    tables = list(results) if isinstance(results, (list, tuple)) else [results]
+    used: set[str] = set()
+    defaults = _DEFAULT_IDS.get(command, [])
+    for i, t in enumerate(tables):
+        if params:
+            t.params.update({k: v for k, v in params.items() if k not in t.params})
+        if not t.id:
+            base = defaults[i] if i < len(defaults) else f"table{i + 1}"
+            t.id = base if base not in used else f"{base}{i + 1}"
+        used.add(t.id)
+    g = None
+    if gate is not None:
+        g = Gate(passed=not gate.failed, reason=gate.message)
+    return Report(command=command, tables=tables,
+                  primary=primary.id if isinstance(primary, ResultSet) else primary,
+                  warnings=list(warnings), gate=g, params=dict(params or {}))
+
+
+def _common(res: EvalResult):
+    from ipsoeval.analyses.topicset import common_topics
+    aligned, note = common_topics(res.aligned)
+    notes = [note] if note else []
+    _warn(notes)
+    return aligned, notes
+
+
+def _requested(res, measures):
+    from ipsoeval import engine
+    if measures is None:
+        names = res.measures
+    else:
+        names = [measures] if isinstance(measures, str) else list(measures)
+    return engine.requested(names)
+
+
+def _score_set(res):
+    from ipsoeval.scores import TopicScores
+    return res if isinstance(res, TopicScores) else None
+
+
+def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool = False,
+            tests=None, correct: str = "none", alpha: float = 0.05,
+            alternative: str = "two-sided", permutations: int = 100_000, seed: int = 42,
+            scale: str = "original", fail_if: str | None = None,
+            gate_test: str | None = None) -> Report:
+    """``ipsoeval sigtest`` on an :class:`EvalResult` (or per-topic scores from
+    :func:`read_scores`).  ``tests`` as ``--test`` takes them (default t,
+    wilcoxon, sign, randomization); ``report.gate`` is the ``--fail-if`` gate."""
+    from ipsoeval.analyses import sigtest as st
+
+    test_list = st.parse_tests([tests] if isinstance(tests, str) else (tests or [])) \
+        or list(st.DEFAULT_TESTS)
+    gate = None
+    if gate_test is not None:
+        parsed = st.parse_tests([gate_test])
+        if len(parsed) != 1:
+            raise UsageError(f"gate_test takes one test (found {gate_test!r})")
+        gate = parsed[0]
+    options = st.Options(tests=test_list, baseline=baseline, all_pairs=all_pairs,
+                         correct=correct, alpha=alpha, alternative=alternative,
+                         permutations=permutations, seed=seed, scale=scale,
+                         fail_if=fail_if, gate_test=gate)
+    options.check()
+    ts = _score_set(res)
+    if ts is not None:
+        from ipsoeval.scores import sigtest_scores
+        out, notes = sigtest_scores(ts, options, measures=measures)
+        params = dict(ts.params)
+    else:
+        if len(res.runs) < 2:
+            raise UsageError(f"sigtest needs at least two runs (got {len(res.runs)})")
+        requested = _requested(res, measures)
+        aligned, notes = _common(res)
+        out = st.run_aligned(aligned, requested, options)
+        params = dict(res.params)
+    _warn(out.warnings)
+    return _report("sigtest", out.results, warnings=notes + list(out.warnings), gate=out.gate,
+                   params=params)
+
+
+def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: int = 5,
+              ci: float = 0.95, ci_method: str = "percentile", baseline: str | None = None,
+              ranks: bool = False, split_half: int | None = None, tests=None,
+              aggregates=None, alpha: float = 0.05, subsets=None) -> Report:
+    """``ipsoeval bootstrap``: leaderboard stability over ``samples`` resamples of
+    the topics.  ``subsets``: {name: [qid, ...]} (``--queries-file``)."""
+    from ipsoeval.analyses import bootstrap as bs
+
+    options = bs.Options(
+        trials=samples, seed=seed, top=top, ci=ci, ci_method=ci_method, baseline=baseline,
+        ranks=ranks, split_half=split_half or 0,
+        tests=bs.parse_list(tests or None, bs.TESTS),
+        aggregates=bs.parse_list(aggregates or None, ("mean",)), alpha=alpha,
+        subsets=[(str(k), [str(q) for q in v]) for k, v in (subsets or {}).items()])
+    if split_half is not None and split_half < 1:
+        raise UsageError(f"split_half must be at least 1 (found {split_half})")
+    options.check()
+    warns: list[str] = []
+    ts = _score_set(res)
+    if ts is not None:
+        from ipsoeval.scores import bootstrap_scores
+        results, notes = bootstrap_scores(ts, options, measures=measures, warn=warns.append)
+        params = dict(ts.params)
+    else:
+        from ipsoeval import engine
+        requested = _requested(res, measures)
+        for r in requested:
+            bs._check_measure(r.measure)
+        aligned, notes = _common(res)
+        scores = engine.evaluate(aligned, requested)
+        results = bs.run(scores, options, warn=warns.append)
+        params = dict(res.params)
+    _warn(warns)
+    primary = bs.primary(results, options)
+    return _report("bootstrap", results, warnings=notes + warns, primary=primary, params=params)
+
+
+def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = False,
+              correct: str = "none", alpha: float = 0.05, verdict_test: str = "esl-t",
+              per_query: bool = False) -> Report:
+    """``ipsoeval breakdown``: answered / not answered outcomes of each run
+    against the baseline (Lin et al. 2021)."""
+    from ipsoeval.analyses import breakdown as bd
+
+    _need_aligned(res, "breakdown")
+    if len(res.runs) < 2:
+        raise UsageError(f"breakdown needs at least two runs (got {len(res.runs)})")
+    aligned, notes = _common(res)
+    out = bd.run(aligned, k=k, baseline=baseline, naive=naive, correct=correct, alpha=alpha,
+                 verdict_test=verdict_test, per_query=per_query)
+    _warn(out.warnings)
+    return _report("breakdown", out.results, warnings=notes + list(out.warnings),
+                   params=dict(res.params))
+
+
+def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
+         alpha: float = 0.05, permutations: int = 100_000, seed: int = 42,
+         graded: str | None = None, all_pairs: bool = False, per_topic: bool = False) -> Report:
+    """``ipsoeval ipso``: IPSO relations between rankings and the sign test of
+    non-superior against non-inferior topics (Moffat & Mackenzie 2024).  On
+    per-topic scores from :func:`read_scores`, the sign test over topics on
+    each measure (what applies without the rankings)."""
+    from ipsoeval.analyses import ipso as ip
+
+    ts = _score_set(res)
+    if ts is not None:
+        from ipsoeval.scores import ipso_scores
+        rs, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs)
+        return _report("ipso", [rs], warnings=notes, params=dict(ts.params))
+    if len(res.runs) < 2:
+        raise UsageError(f"ipso needs at least two runs (got {len(res.runs)})")
+    cutoff = k if k is not None else 10
+    depth_list = None
+    if depths is not None:
+        depth_list = ip.parse_depths(depths if isinstance(depths, str)
+                                     else ",".join(map(str, depths)), cutoff)
+        if k is None:
+            cutoff = max(depth_list)
+    names: list[str] = []
+    if measures:
+        for r in _requested(res, measures):
+            if r.measure.name not in names:
+                names.append(r.measure.name)
+    test_list = [t.strip() for arg in ([tests] if isinstance(tests, str) else (tests or []))
+                 for t in arg.split(",") if t.strip()]
+    if test_list and not names:
+        raise UsageError("tests apply to a measure: give measures too")
+    options = ip.Options(k=cutoff, depths=depth_list, graded=graded or "prefix",
+                         measures=names, tests=test_list or ["t"], alpha=alpha,
+                         all_pairs=all_pairs, per_topic=per_topic,
+                         n_resamples=permutations, seed=seed)
+    options.check()
+    aligned, notes = _common(res)
+    results = ip.run(aligned, options, gains_given=res.params.get("gains") is not None,
+                     rel_level_given=res.params.get("rel_level", 1) != 1,
+                     graded_given=graded is not None)
+    return _report("ipso", results, warnings=notes, params=dict(res.params))
+
+
+def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
+                 normalise: bool = False, universe: str = "all", per_topic: bool = False,
+                 values: bool = False, analyze: bool = False, alpha: float = 0.05,
+                 max_memory: str | int = "2G", use_cache: bool = True) -> Report:
+    """``ipsoeval interval-map``: the measures' scores mapped to an interval scale
+    (Ferrante, Ferro & Fuhr 2021); means before and after, ``analyze`` for the
+    paper's comparisons.  On per-topic scores (:func:`read_scores`): P@k, RR@k
+    and Success@k, whose map is a function of the value alone."""
+    from ipsoeval.analyses import interval_map as im
+
+    mem = im.iv.parse_size(max_memory) if isinstance(max_memory, str) else int(max_memory)
+    options = im.Options(N=N, ties=ties, normalise=normalise, universe=universe,
+                         per_topic=per_topic, values=values, analyze=analyze, alpha=alpha,
+                         use_cache=use_cache, max_memory=mem)
+    options.check()
+    ts = _score_set(res)
+    if ts is not None:          # P@k, RR@k, Success@k: the map is a function of the value
+        from ipsoeval.scores import interval_map_scores
+        results = interval_map_scores(ts, measures, options)
+        _warn(options.warnings)
+        return _report("interval-map", results, warnings=list(ts.notes) + list(options.warnings),
+                       params=dict(ts.params))
+    names = res.measures if measures is None else (
+        [measures] if isinstance(measures, str) else list(measures))
+    plain = [im.at_cutoff(m, N, default_N=30) for m in names]
+    aligned, notes = _common(res)
+    results = im.run(aligned, plain, options)
+    _warn(options.warnings)
+    return _report("interval-map", results, warnings=notes + list(options.warnings),
+                   params=dict(res.params))
+
+
+def _need_aligned(res, what: str) -> None:
+    if not isinstance(res, EvalResult):
+        raise UsageError(f"{what} needs the rankings: give the EvalResult of "
+                         f"ipsoeval.evaluate (per-topic scores alone are not enough)")
+
+
+def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None):
+    """Per-topic scores from other tools (trec_eval ``-q``, ir_measures,
+    ipsoeval TSV/JSON, long CSV/TSV): a :class:`ipsoeval.scores.TopicScores`
+    that :func:`sigtest`, :func:`bootstrap` and :func:`ipso` take."""
+    from ipsoeval.scores import read_scores as rd
+    ts = rd([paths] if _is_path(paths) else list(paths), fmt=fmt, queries=queries, scale=scale)
+    _warn(ts.warnings)           # the format notes stay in ts.notes
+    return ts

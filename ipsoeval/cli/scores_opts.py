@@ -1,0 +1,177 @@
+"""``--scores``: per-topic scores from any tool instead of QRELS RUN... (issue 13).
+
+A command that takes per-topic scores stacks :func:`scores_options` and, at
+the top of its body, hands over to the matching ``run_*`` function when
+``--scores`` is given; the positional arguments are then the score files.
+The reading is :mod:`ipsoeval.scores`; the statistics are the analyses'.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ipsoeval.cli import options as opt
+from ipsoeval.errors import UsageError
+
+
+def qrels_and_runs_or_scores(f):
+    """QRELS RUN... as :func:`options.qrels_and_runs`, but RUN may be absent (with
+    --scores the arguments are score files, one may hold every run); the
+    command checks the count."""
+    f = click.argument("runs", nargs=-1, required=False, metavar="RUN...")(f)
+    return click.argument("qrels", metavar="QRELS")(f)
+
+
+def scores_options(f):
+    """--scores, --scores-format, --scores-scale."""
+    from ipsoeval.scores import FORMATS
+    f = click.option("--scores-scale", "scores_scale", multiple=True, metavar="[MEASURE=]SCALE",
+                     help="With --scores: the scale (ordinal, interval or ratio) of a measure "
+                          "ipsoeval does not know, or of every unknown one; repeatable.  "
+                          "Unknown scales mark the tests 'scale unknown'.")(f)
+    f = click.option("--scores-format", "scores_format", type=click.Choice(list(FORMATS)),
+                     default="auto", show_default=True,
+                     help="With --scores: format of the score files (auto: detected and "
+                          "stated on stderr).")(f)
+    f = click.option("--scores", "scores", is_flag=True,
+                     help="The arguments are per-topic score files (trec_eval -q, ir_measures, "
+                          "ipsoeval TSV/JSON, or CSV/TSV run,qid,measure,value) instead of "
+                          "QRELS RUN...")(f)
+    return f
+
+
+def _check_align(align_opts) -> None:
+    if (align_opts.judged_only or align_opts.depth is not None or align_opts.rel_level != 1
+            or align_opts.gains is not None or align_opts.tie_break != "trec"
+            or align_opts.run_format != "auto"):
+        raise UsageError("-J, -M, -l, --gains, --tie-break and --run-format apply to runs, "
+                         "not to --scores (--queries and --name do)")
+
+
+def load(files, align_opts, scores_format: str, scores_scale):
+    from ipsoeval.scores import read_scores
+    _check_align(align_opts)
+    files = [f for f in files if f is not None]
+    ts = read_scores(files, fmt=scores_format, queries=align_opts.queries, scale=scores_scale)
+    if align_opts.names:        # --name: once per run, in the order the files give them
+        if len(align_opts.names) != len(ts.runs):
+            raise UsageError(f"--name given {len(align_opts.names)} time(s) for "
+                             f"{len(ts.runs)} run(s) in the scores")
+        if len(set(align_opts.names)) != len(align_opts.names):
+            raise UsageError("--name: run names must differ")
+        ts.runs = list(align_opts.names)
+    for n in ts.notes:
+        _note(n)
+    for w in ts.warnings:
+        opt.warn(w)
+    return ts
+
+
+def _note(message: str) -> None:
+    try:
+        sys.stderr.write(f"ipsoeval: note: {message}\n")
+    except (BrokenPipeError, OSError):
+        pass
+
+
+def refuse(flag: bool, command: str, why: str) -> None:
+    if flag:
+        raise UsageError(f"{command} --scores: {why}")
+
+
+def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores_scale,
+                fmt, output, plot=None):
+    from ipsoeval.analyses import sigtest
+    from ipsoeval.scores import sigtest_scores
+
+    ts = load(files, align_opts, scores_format, scores_scale)
+    out, _ = sigtest_scores(ts, options, measures=list(measures) or None)
+    for w in out.warnings:
+        opt.warn(w)
+    results = out.results
+    if _concrete(ctx, fmt, output) in ("table", "latex", "markdown"):
+        results = [sigtest.wide_table(results[0]), *results[1:]]
+    opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval.cli import plot_opts
+        plot_opts.sigtest(plot, out.results[0], list(ts.runs), ts.matrices)
+    if out.gate is not None:
+        if out.gate.failed:
+            raise opt.GateFailed(out.gate.message)
+        try:
+            sys.stdout.flush()
+            sys.stderr.write(f"ipsoeval: gate passed: {out.gate.message}\n")
+            sys.stderr.flush()
+        except (BrokenPipeError, OSError):
+            pass
+
+
+def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scores_format,
+                  scores_scale, fmt, output, plot=None):
+    from ipsoeval.analyses import bootstrap
+    from ipsoeval.readers import check_stdin_once
+    from ipsoeval.scores import bootstrap_scores
+
+    check_stdin_once([*files, *(bootstrap.subset_path(q) for q in queries_files)])
+    options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
+    options.check()
+    ts = load(files, align_opts, scores_format, scores_scale)
+    results, _ = bootstrap_scores(ts, options, measures=list(measures) or None, warn=opt.warn)
+    if _concrete(ctx, fmt, output) == "table":
+        if options.split_half:
+            sets = [bootstrap.table4(results[2])]
+        elif options.ranks:
+            sets = [results[1]]
+        else:
+            sets = [results[0], results[1]]
+    else:
+        sets = [bootstrap.primary(results, options)]
+    opt.emit(ctx, sets, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval import plots
+        plots.bootstrap(plot, results[0], results[1])
+
+
+def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, scores_scale,
+             fmt, output):
+    from ipsoeval.scores import ipso_scores
+
+    ts = load(files, align_opts, scores_format, scores_scale)
+    rs, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
+                            all_pairs=all_pairs)
+    _note(notes[-1])
+    opt.emit(ctx, [rs], fmt, output, pipe_default="tsv")
+
+
+def run_interval_map(ctx, files, measures, options, align_opts, scores_format, scores_scale,
+                     fmt, output, plot=None):
+    import dataclasses
+
+    from ipsoeval.scores import interval_map_scores
+
+    ts = load(files, align_opts, scores_format, scores_scale)
+    results = interval_map_scores(ts, list(measures) or None, options)
+    per = means = None
+    if plot:
+        per = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
+            options, per_topic=True, values=False, analyze=False, warnings=[]))[0]
+        means = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
+            options, per_topic=False, values=False, analyze=False, warnings=[]))[0]
+    for w in options.warnings:
+        opt.warn(w)
+    opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    if plot:
+        from ipsoeval import plots
+        plots.interval_map(plot, per, means)
+
+
+def _concrete(ctx, fmt, output) -> str:
+    from ipsoeval.formatters import resolve
+    if fmt != "auto":
+        return fmt
+    if output is not None:
+        return "tsv"
+    isatty = (ctx.find_root().obj or {}).get("isatty")
+    return resolve(fmt, pipe_default="tsv", isatty=isatty, stream=sys.stdout)

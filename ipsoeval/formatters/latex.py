@@ -1,0 +1,44 @@
+"""``--format latex``: booktabs tables for papers (see :mod:`.paper`)."""
+
+from __future__ import annotations
+
+from ipsoeval.formatters.paper import prepare
+from ipsoeval.results import ResultSet
+
+_ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+        "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}"}
+_MARKS = {"*": r"$^{*}$", "†": r"$^{\dagger}$", "‡": r"$^{\ddagger}$", "?": r"$^{?}$",
+          "–": "--", "α": r"$\alpha$", "φ": r"$\phi$", "−": "--", "Δ": r"$\Delta$",
+          "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$", "→": r"$\to$", "§": r"\S{}",
+          "±": r"$\pm$"}
+
+
+def esc(text: str) -> str:
+    out = []
+    for ch in str(text):
+        out.append(_ESC.get(ch) or _MARKS.get(ch) or ch)
+    return "".join(out)
+
+
+def render_one(rs: ResultSet) -> str:
+    p = prepare(rs)
+    align = "".join("r" if n else "l" for n in p.numeric)
+    lines = [f"% ipsoeval {rs.command}" + (f" ({rs.id})" if rs.id else ""),
+             r"% needs \usepackage{booktabs}",
+             r"\begin{table}[t]", r"\centering", f"\\caption{{{esc(p.caption)}}}",
+             f"\\begin{{tabular}}{{{align}}}", r"\toprule",
+             " & ".join(esc(h) for h in p.header) + r" \\", r"\midrule"]
+    for row in p.rows:
+        cells = [(f"\\textbf{{{esc(c.text)}}}" if c.bold else esc(c.text)) for c in row]
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if p.notes:
+        lines.append(r"\par\smallskip\footnotesize")
+        lines.append(" ".join(esc(n) for n in p.notes))
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def render(sets: list[ResultSet]) -> str:
+    return "\n".join(render_one(rs) for rs in sets)

@@ -1,0 +1,28 @@
+"""``--format markdown``: pipe tables for READMEs and notebooks (see :mod:`.paper`)."""
+
+from __future__ import annotations
+
+from ipsoeval.formatters.paper import prepare
+from ipsoeval.results import ResultSet
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", r"\|").replace("\n", " ").replace("*", r"\*")
+
+
+def render_one(rs: ResultSet) -> str:
+    p = prepare(rs)
+    lines = [f"**{_cell(p.caption)}**", ""]
+    lines.append("| " + " | ".join(_cell(h) for h in p.header) + " |")
+    lines.append("|" + "|".join("---:" if n else ":---" for n in p.numeric) + "|")
+    for row in p.rows:
+        cells = [(f"**{_cell(c.text)}**" if c.bold else _cell(c.text)) for c in row]
+        lines.append("| " + " | ".join(cells) + " |")
+    if p.notes:
+        lines.append("")
+        lines.extend(_cell(n) for n in p.notes)
+    return "\n".join(lines) + "\n"
+
+
+def render(sets: list[ResultSet]) -> str:
+    return "\n".join(render_one(rs) for rs in sets)

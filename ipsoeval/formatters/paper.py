@@ -1,0 +1,182 @@
+"""Paper-ready tables (``--format latex`` / ``markdown``): what both share.
+
+From a finished table (columns, records, params, title) this builds the rows
+a paper shows: scores of ``eval`` and ``interval-map`` pivoted to runs ×
+measures, numbers rounded (p-values to 3 significant digits, other floats to
+the table's digits), the best value per column in bold (per measure for long
+tables: the highest mean, the lowest for measures where lower is better),
+and footnotes explaining every mark that occurs (``*`` significant, with the
+correction named; ``†`` not permissible for the measure's scale; ``‡`` the
+IPSO sign test agrees; ``?`` scale unknown).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ipsoeval.results import ResultSet
+
+MARKS = ("*", "†", "‡", "?")
+
+
+@dataclass
+class Cell:
+    text: str
+    numeric: bool = False
+    bold: bool = False
+
+
+@dataclass
+class Paper:
+    header: list[str]
+    rows: list[list[Cell]]
+    caption: str
+    notes: list[str] = field(default_factory=list)
+    numeric: list[bool] = field(default_factory=list)
+
+
+def _lower_is_better(measure: str) -> bool:
+    try:
+        from ipsoeval.measures import parse_measure
+        return not parse_measure(measure).higher_is_better
+    except Exception:             # not a measure name ipsoeval knows: higher is better
+        return False
+
+
+def _is_p(col: str) -> bool:
+    """A p-value column (not a probability such as p_top)."""
+    return ((col.startswith("p_") and col != "p_top") or col in ("p", "pvalue")
+            or col.endswith(":p"))
+
+
+def fmt_value(v, col: str, digits: int) -> tuple[str, bool]:
+    """(text, numeric) of one value."""
+    if v is None:
+        return "–", False
+    if isinstance(v, bool):
+        return ("yes" if v else "no"), False
+    if isinstance(v, int):
+        return str(v), True
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "–", False
+        if _is_p(col):
+            return (f"{v:.3g}" if v >= 1e-4 or v == 0 else f"{v:.1e}"), True
+        return f"{v:.{digits}f}", True
+    return str(v), False
+
+
+def _pivot(rs: ResultSet):
+    """eval / interval-map means: rows runs, columns measures (value columns)."""
+    cols = rs.columns
+    if rs.command not in ("eval", "interval-map") or not {"run", "measure", "value"} <= set(cols):
+        return None
+    recs = rs.records
+    if "qid" in cols and any(r.get("qid") != "all" for r in recs):
+        return None
+    vcols = ["value"] + [c for c in ("interval_value",) if c in cols]
+    runs, measures, cells = [], [], {}
+    for r in recs:
+        if r["run"] not in runs:
+            runs.append(r["run"])
+        for vc in vcols:
+            key = r["measure"] if vc == "value" else f"{r['measure']} (interval)"
+            if key not in measures:
+                measures.append(key)
+            cells[(r["run"], key)] = r.get(vc)
+    return runs, measures, cells
+
+
+def prepare(rs: ResultSet) -> Paper:
+    digits = int(rs.table_hints.get("digits", 4)) if isinstance(rs.table_hints, dict) else 4
+    caption = rs.title or f"ipsoeval {rs.command}"
+    piv = _pivot(rs)
+    if piv is not None:
+        runs, measures, cells = piv
+        header = ["run", *measures]
+        rows = []
+        for run in runs:
+            row = [Cell(str(run))]
+            for m in measures:
+                t, num = fmt_value(cells.get((run, m)), "value", digits)
+                row.append(Cell(t, num))
+            rows.append(row)
+        for j, m in enumerate(measures, 1):
+            vals = [cells.get((run, m)) for run in runs]
+            _bold_best(rows, j, vals, lower=_lower_is_better(m.split(" (")[0]))
+        numeric = [False] + [True] * len(measures)
+    else:
+        labels = rs.table_hints.get("labels", {}) if isinstance(rs.table_hints, dict) else {}
+        hide = set(rs.table_hints.get("hide", ())) if isinstance(rs.table_hints, dict) else set()
+        cols = [c for c in rs.columns if c not in hide]
+        header = [labels.get(c, c) for c in cols]
+        if len(set(header)) < len(header):      # labels that need their table groups
+            header = list(cols)
+        rows = []
+        for r in rs.records:
+            row = []
+            for c in cols:
+                t, num = fmt_value(r.get(c), c, digits)
+                row.append(Cell(t, num))
+            rows.append(row)
+        numeric = [bool(rows) and all(row[j].numeric or row[j].text == "–" for row in rows)
+                   and any(row[j].numeric for row in rows) for j in range(len(cols))]
+        if "measure" in cols:
+            for best_col in ("mean",):
+                if best_col in cols:
+                    j = cols.index(best_col)
+                    groups: dict = {}
+                    for i, r in enumerate(rs.records):
+                        groups.setdefault((r.get("measure"), r.get("scale")), []).append(i)
+                    for (m, _), idx in groups.items():
+                        sub = [rows[i] for i in idx]
+                        _bold_best(sub, j, [rs.records[i].get(best_col) for i in idx],
+                                   lower=_lower_is_better(str(m)))
+    notes = footnotes(rs, rows, pivot=piv is not None)
+    return Paper(header, rows, caption, notes, numeric)
+
+
+def _bold_best(rows, j, vals, lower: bool) -> None:
+    nums = [v for v in vals if isinstance(v, (int, float)) and not isinstance(v, bool)
+            and not (isinstance(v, float) and math.isnan(v))]
+    if len(nums) < 2:
+        return
+    best = min(nums) if lower else max(nums)
+    for row, v in zip(rows, vals):
+        if v == best:
+            row[j].bold = True
+
+
+def footnotes(rs: ResultSet, rows, pivot: bool = False) -> list[str]:
+    p = rs.params or {}
+    seen = {m for row in rows for c in row for m in MARKS if m in c.text and not c.numeric}
+    notes = []
+    corr = p.get("correction", p.get("correct"))
+    alpha = p.get("alpha")
+    if "*" in seen or "significant" in rs.columns:
+        txt = "* significant" if "*" in seen else "significant"
+        if alpha is not None:
+            txt += f" at alpha = {alpha}"
+        if corr and corr != "none":
+            name = {"holm": "Holm", "bonferroni": "Bonferroni",
+                    "bh": "Benjamini-Hochberg"}.get(corr, corr)
+            txt += f", p-values {name}-corrected for multiple comparisons"
+        elif corr == "none":
+            txt += ", p-values not corrected for multiple comparisons"
+        notes.append(txt + ".")
+    if "†" in seen and "‡" in seen:
+        notes.append("† the metric's test is significant; ‡ the IPSO sign test also is, "
+                     "favouring the same run (Moffat and Mackenzie 2024, §3.6).")
+    elif "†" in seen:
+        notes.append("† the test is not permissible for the measure's scale "
+                     "(Ferrante et al. 2021).")
+    if "?" in seen:
+        notes.append("? the measure's scale is unknown: permissibility not judged.")
+    if "permissible" in rs.columns:
+        notes.append("permissible: whether the test's scale requirement is met by the "
+                     "measure's scale (Ferrante et al. 2021); – unknown.")
+    if any(c.bold for row in rows for c in row):
+        notes.append("Bold: the best value per column" +
+                     (" and measure." if "measure" in rs.columns and not pivot else "."))
+    return notes

@@ -1,0 +1,282 @@
+"""``--plot FILE.{svg,png,pdf}``: figures of finished results (the ``plot`` extra).
+
+Each function draws from result tables (and, for sigtest, the per-topic
+differences the tests used) and writes one file; the format is the file's
+extension.  matplotlib is imported here only, through its object-oriented
+interface (no pyplot, no global backend): nothing else changes when a plot
+is drawn from a notebook.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ipsoeval.errors import UsageError
+
+EXTENSIONS = (".svg", ".png", ".pdf")
+MAX_PANELS = 12
+
+
+def check(path: str | None) -> None:
+    """Usage errors before any input is read: extension and matplotlib."""
+    if path is None:
+        return
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in EXTENSIONS:
+        raise UsageError(f"--plot: the file name must end in .svg, .png or .pdf (found {path!r})")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UsageError("--plot needs matplotlib: pip install 'ipsoeval[plot]'") from None
+
+
+def _figure(w: float, h: float):
+    from matplotlib.figure import Figure
+    return Figure(figsize=(w, h), dpi=100, layout="constrained")
+
+
+def _save(fig, path: str) -> None:
+    from ipsoeval.errors import InputError
+    try:
+        fig.savefig(path, metadata={"Software": "ipsoeval"} if path.endswith(".png") else None)
+    except OSError as exc:
+        raise InputError(f"cannot write to {path}: {exc.strerror or exc}") from None
+
+
+def _grid(fig, n: int):
+    cols = 1 if n == 1 else (2 if n <= 4 else 3)
+    rows = (n + cols - 1) // cols
+    return [fig.add_subplot(rows, cols, i + 1) for i in range(n)]
+
+
+# --- sigtest ------------------------------------------------------------------------------
+
+def sigtest(path: str, table, diffs: dict) -> None:
+    """Per pair and measure: the per-topic differences B − A sorted, with the
+    mean difference and its confidence interval (from the tests' table)."""
+    rows, seen = [], set()
+    for r in table.records:
+        key = (r["run_a"], r["run_b"], r["measure"])
+        if r["run_a"] == "*" or key in seen or key not in diffs:
+            continue
+        seen.add(key)
+        rows.append(r)
+    rows = rows[:MAX_PANELS]
+    if not rows:
+        raise UsageError("--plot: no pair to draw")
+    cols = 1 if len(rows) == 1 else (2 if len(rows) <= 4 else 3)
+    nrow = (len(rows) + cols - 1) // cols
+    fig = _figure(5.0 * cols, 3.2 * nrow)
+    level = table.params.get("ci_level", 0.95)
+    for ax, r in zip(_grid(fig, len(rows)), rows):
+        d = np.sort(diffs[(r["run_a"], r["run_b"], r["measure"])])
+        d = d[~np.isnan(d)]
+        x = np.arange(len(d))
+        colors = np.where(d > 0, "#2a7f3f", np.where(d < 0, "#b8322a", "#999999"))
+        ax.bar(x, d, width=1.0, color=colors, linewidth=0)
+        mean = r.get("diff")
+        if mean is not None:
+            ax.axhline(mean, color="black", linewidth=1.2, label=f"mean {mean:+.4f}")
+        if r.get("ci_low") is not None:
+            ax.axhspan(r["ci_low"], r["ci_high"], color="#3b6fb6", alpha=0.25,
+                       label=f"{level:.0%} CI [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}]")
+        ax.axhline(0, color="#555555", linewidth=0.6)
+        ax.set_title(f"{r['measure']}: {r['run_b']} − {r['run_a']}", fontsize=10)
+        ax.set_xlabel(f"topics, sorted by difference ({r.get('wins')} wins, "
+                      f"{r.get('ties')} ties, {r.get('losses')} losses)", fontsize=8)
+        ax.set_ylabel("difference B − A", fontsize=8)
+        ax.set_xlim(-0.5, max(len(d), 1) - 0.5)
+        ax.legend(fontsize=7, loc="upper left")
+    _save(fig, path)
+
+
+# --- bootstrap -----------------------------------------------------------------------------
+
+def bootstrap(path: str, leaderboard, ranks) -> None:
+    """Rank-probability heatmap (runs × ranks) and each run's rank interval, per measure."""
+    measures = []
+    for r in leaderboard.records:
+        if r["measure"] not in measures:
+            measures.append(r["measure"])
+    measures = measures[:4]
+    fig = _figure(11.0, 0.5 + 0.45 * max(3, len({r["run"] for r in leaderboard.records}))
+                  * len(measures) + 0.8)
+    axes = fig.subplots(len(measures), 2, squeeze=False)
+    trials = leaderboard.params.get("trials")
+    for (ax_h, ax_i), m in zip(axes, measures):
+        board = [r for r in leaderboard.records if r["measure"] == m]
+        runs = [r["run"] for r in board]
+        R = len(runs)
+        shown = max([r["rank"] for r in ranks.records if r["measure"] == m] + [1])
+        P = np.zeros((R, min(shown, R)))
+        for r in ranks.records:
+            if r["measure"] == m and r["run"] in runs and 1 <= r["rank"] <= P.shape[1]:
+                P[runs.index(r["run"]), r["rank"] - 1] = r["probability"]
+        im = ax_h.imshow(P, cmap="Blues", vmin=0, vmax=1, aspect="auto")
+        for i in range(R):
+            for j in range(P.shape[1]):
+                if P[i, j] >= 0.005:
+                    ax_h.text(j, i, f"{P[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                              color="white" if P[i, j] > 0.6 else "black")
+        ax_h.set_yticks(range(R), runs, fontsize=8)
+        ax_h.set_xticks(range(P.shape[1]), [str(k) for k in range(1, P.shape[1] + 1)],
+                        fontsize=8)
+        ax_h.set_xlabel("rank" + (f" (the top {P.shape[1]}, as --top shows)"
+                                  if P.shape[1] < R else ""), fontsize=8)
+        ax_h.set_title(f"{m}: probability of each rank"
+                       + (f" ({trials} trials)" if trials else ""), fontsize=10)
+        fig.colorbar(im, ax=ax_h, shrink=0.8)
+        y = np.arange(R)
+        exp = np.array([r["expected_rank"] for r in board], dtype=float)
+        lo = np.array([r["rank_low"] for r in board], dtype=float)
+        hi = np.array([r["rank_high"] for r in board], dtype=float)
+        ax_i.hlines(y, lo, hi, color="#3b6fb6", linewidth=4, alpha=0.5, label="rank interval")
+        ax_i.plot(np.concatenate([lo, hi]), np.concatenate([y, y]), "|", color="#3b6fb6",
+                  markersize=12)
+        ax_i.plot(exp, y, "o", color="black", markersize=5, label="expected rank")
+        ax_i.set_yticks(y, runs, fontsize=8)
+        ax_i.set_ylim(R - 0.5, -0.5)
+        ax_i.set_xlim(0.5, R + 0.5)
+        ax_i.set_xticks(range(1, R + 1))
+        ax_i.set_xlabel("rank", fontsize=8)
+        ax_i.set_title(f"{m}: rank intervals", fontsize=10)
+        ax_i.legend(fontsize=7, loc="upper right")
+    _save(fig, path)
+
+
+# --- ipso ----------------------------------------------------------------------------------
+
+_REL_COLORS = {"ni": "#2a7f3f", "ns": "#b8322a", "==": "#999999", "**": "#d9a400"}
+
+
+def ipso(path: str, topics) -> None:
+    """Figure 5's per-topic view: each topic's two rankings (filled = relevant), its
+    IPSO relation, and the metric differences A − B (the table's diff_ columns),
+    topics grouped as the table."""
+    recs = topics.records
+    if not recs:
+        raise UsageError("--plot: no topic to draw")
+    pair = (recs[0]["run_a"], recs[0]["run_b"])
+    recs = [r for r in recs if (r["run_a"], r["run_b"]) == pair][:60]
+    diff_cols = [c for c in topics.columns if c.startswith("diff_")]
+    n = len(recs)
+    fig = _figure(11.0, 1.2 + 0.22 * n)
+    ax, ax_d = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    k = max(len(str(r["serp_a"])) for r in recs)
+    top = max([int(ch) for r in recs for ch in str(r["serp_a"]) + str(r["serp_b"])
+               if ch.isdigit()] + [1])
+    for i, r in enumerate(recs):
+        for serp, x0 in ((str(r["serp_a"]), 0), (str(r["serp_b"]), k + 1)):
+            for j, ch in enumerate(serp):
+                g = int(ch) / top if ch.isdigit() else 0.0
+                ax.add_patch(_rect(x0 + j, i, g))
+        rel = str(r.get("relation"))
+        ax.text(2 * k + 1.6, i, rel, va="center", fontsize=7,
+                color=_REL_COLORS.get(rel, "black"), fontweight="bold")
+    ax.set_xlim(-0.2, 2 * k + 3)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_yticks(range(n), [str(r["qid"]) for r in recs], fontsize=7)
+    ax.set_xticks([k / 2 - 0.5, k + 1 + k / 2 - 0.5, 2 * k + 2],
+                  [f"{pair[0]} (A)", f"{pair[1]} (B)", "relation"], fontsize=8)
+    ax.set_title(f"IPSO per topic: rankings to depth {k} (darker = higher gain)", fontsize=10)
+    ax.tick_params(length=0)
+    for s in ax.spines.values():
+        s.set_visible(False)
+    h = 0.8 / max(len(diff_cols), 1)
+    y = np.arange(n)
+    for c_i, c in enumerate(diff_cols):
+        v = np.array([np.nan if r.get(c) is None else r[c] for r in recs], dtype=float)
+        ax_d.barh(y - 0.4 + h * (c_i + 0.5), v, height=h, label=c[5:])
+    ax_d.axvline(0, color="#555555", linewidth=0.6)
+    ax_d.set_ylim(n - 0.5, -0.5)
+    ax_d.set_yticks([])
+    ax_d.set_xlabel("metric difference A − B", fontsize=8)
+    ax_d.set_title("metric differences", fontsize=10)
+    if diff_cols:
+        ax_d.legend(fontsize=7, loc="lower right")
+    _save(fig, path)
+
+
+def _rect(x, y, g):
+    from matplotlib.patches import Rectangle
+    shade = 1.0 - 0.85 * g
+    return Rectangle((x, y - 0.4), 0.9, 0.8, facecolor=(shade, shade, shade),
+                     edgecolor="#777777", linewidth=0.3)
+
+
+# --- interval-map --------------------------------------------------------------------------
+
+def interval_map(path: str, per_topic, means) -> None:
+    """Per measure: φ (the interval value) against the raw value per topic, and
+    the runs' means before and after the map."""
+    measures = []
+    for r in means.records:
+        if r["measure"] not in measures:
+            measures.append(r["measure"])
+    measures = measures[:4]
+    fig = _figure(10.0, 3.4 * len(measures))
+    axes = fig.subplots(len(measures), 2, squeeze=False)
+    for (ax_s, ax_m), m in zip(axes, measures):
+        pts = [(r["value"], r["interval_value"]) for r in per_topic.records
+               if r["measure"] == m and r.get("qid") != "all"
+               and r["value"] is not None and r["interval_value"] is not None]
+        if pts:
+            x, y = np.array(pts, dtype=float).T
+            ax_s.scatter(x, y, s=14, alpha=0.6, color="#3b6fb6")   # the map may differ by topic
+        ax_s.set_xlabel(f"{m} (original)", fontsize=8)
+        ax_s.set_ylabel("φ (interval value)", fontsize=8)
+        ax_s.set_title(f"{m}: interval map per topic", fontsize=10)
+        rows = [r for r in means.records if r["measure"] == m and r.get("qid", "all") == "all"]
+        runs = [r["run"] for r in rows]
+        xs = np.arange(len(runs))
+        raw = np.array([np.nan if r["value"] is None else r["value"] for r in rows], float)
+        mapped = np.array([np.nan if r["interval_value"] is None else r["interval_value"]
+                           for r in rows], float)
+        nv = max([r.get("n_values") or 1 for r in rows] + [1])
+        rescale = nv > 1 and np.nanmax(np.append(mapped, 0)) > 1     # φ in 1..n_values
+        shown = (mapped - 1) / (nv - 1) if rescale else mapped
+        ax_m.bar(xs - 0.2, raw, width=0.4, label="original mean", color="#999999")
+        ax_m.bar(xs + 0.2, shown, width=0.4, color="#3b6fb6",
+                 label=f"interval mean, (φ − 1)/{nv - 1}" if rescale else "interval mean")
+        top = np.nanmax(np.concatenate([raw, shown, [0.01]]))
+        ax_m.set_ylim(0, top * 1.35)
+        ax_m.set_xticks(xs, runs, fontsize=8, rotation=20 if len(runs) > 4 else 0)
+        ax_m.set_title(f"{m}: means before and after the map", fontsize=10)
+        ax_m.legend(fontsize=7, loc="upper center", ncols=2)
+    _save(fig, path)
+
+
+# --- breakdown -----------------------------------------------------------------------------
+
+_OUTCOMES = (("pct_neither", "neither answers", "#cccccc"),
+             ("pct_a_only", "only A answers", "#b8322a"),
+             ("pct_b_only", "only B answers", "#2a7f3f"),
+             ("pct_both", "both answer", "#3b6fb6"))
+
+
+def breakdown(path: str, summary) -> None:
+    """Outcome bars: per pair, the share of topics in each outcome (Lin et al. 2021)."""
+    recs = [r for r in summary.records if "pct_both" in r]
+    if not recs:
+        raise UsageError("--plot: breakdown draws the summary table (not -q)")
+    fig = _figure(9.0, 1.2 + 0.5 * len(recs))
+    ax = fig.add_subplot(1, 1, 1)
+    y = np.arange(len(recs))
+    left = np.zeros(len(recs))
+    for col, label, color in _OUTCOMES:
+        v = np.array([r.get(col) or 0.0 for r in recs], dtype=float)
+        ax.barh(y, v, left=left, color=color, label=label)
+        for yi, (l0, vi) in enumerate(zip(left, v)):
+            if vi >= 6:
+                ax.text(l0 + vi / 2, yi, f"{vi:.1f}%", ha="center", va="center", fontsize=7)
+        left += v
+    ax.set_yticks(y, [f"{r['run_b']} vs {r['run_a']}" for r in recs], fontsize=8)
+    ax.set_ylim(len(recs) - 0.5, -0.5)
+    ax.set_xlim(0, 100)
+    k = recs[0].get("k")
+    ax.set_xlabel(f"% of topics (answered = a relevant document in the top {k})", fontsize=8)
+    ax.set_title("Outcomes per pair (A = baseline)", fontsize=10)
+    ax.legend(fontsize=7, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.25))
+    _save(fig, path)

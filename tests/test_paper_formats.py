@@ -1,0 +1,55 @@
+"""--format latex / markdown (paper-ready tables) against golden files, and
+--format jsonl.  Regenerate the golden files with UPDATE_GOLDEN=1."""
+
+import json
+import os
+
+import pytest
+
+from tests.conftest import ROOT, TESTDATA, invoke
+
+GOLD = ROOT / "tests" / "data" / "paper"
+A = TESTDATA / "adhoc"
+M = TESTDATA / "msmarco"
+F = TESTDATA / "ipso-fig5"
+ADHOC = [A / "qrels.txt", A / "run-bm25.txt", A / "run-neural.txt"]
+MSM3 = [M / "qrels.txt", M / "baseline.run.xz", M / "better-ranking.run.xz",
+        M / "fewer-answers.run.xz"]
+
+CASES = {
+    "eval": ["eval", "-m", "AP", "-m", "nDCG@10", "-m", "ESL@10", *ADHOC],
+    "sigtest": ["sigtest", "-m", "RR@10", "-m", "nDCG@10", "--test", "t,sign",
+                "--correct", "holm", *MSM3],
+    "bootstrap": ["bootstrap", "-m", "RR@10", "--trials", "200", "--seed", "3", *MSM3],
+    "breakdown": ["breakdown", "-k", "10", *MSM3],
+    "ipso": ["ipso", "-m", "P@10", "--test", "t,sign", F / "qrels.txt", F / "sysA.run",
+             F / "sysB.run"],
+    "interval-map": ["interval-map", "-m", "P@10", "-m", "RR@10", *ADHOC],
+}
+
+
+@pytest.mark.parametrize("fmt, ext", [("latex", "tex"), ("markdown", "md")])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_golden(case, fmt, ext):
+    code, out, err = invoke([*CASES[case][:1], "--format", fmt, *CASES[case][1:]])
+    assert code == 0, err
+    path = GOLD / f"{case}.{ext}"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(out)
+    assert out == path.read_text()
+
+
+def test_latex_marks_and_bold():
+    text = (GOLD / "sigtest.tex").read_text()
+    assert r"\toprule" in text and r"\bottomrule" in text
+    assert "Holm-corrected" in text and r"$^{\dagger}$ the test is not permissible" in text
+    ev = (GOLD / "eval.tex").read_text()
+    assert r"\textbf{1.3333}" in ev          # ESL@10: lower is better
+
+
+def test_jsonl_one_record_per_line():
+    code, out, _ = invoke(["eval", "-q", "--format", "jsonl", "-m", "P@5", *ADHOC])
+    _, js, _ = invoke(["eval", "-q", "--format", "json", "-m", "P@5", *ADHOC])
+    lines = out.splitlines()
+    assert code == 0 and [json.loads(ln) for ln in lines] == \
+        [{k: r[k] for k in ("run", "qid", "measure", "value")} for r in json.loads(js)["results"]]
