@@ -246,6 +246,9 @@ def _blocks(path: str):
     return _gzip_blocks(path) if gz else iter_blocks(path)
 
 
+_DEFLATE_MAX_RATIO = 1032              # deflate's largest expansion factor
+
+
 def _read_blocks(path: str, kind_of):
     """Compressed input: a decompressing block stream, parsed as it comes."""
     from ipsoeval.errors import InputError
@@ -253,10 +256,14 @@ def _read_blocks(path: str, kind_of):
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as f:          # gzip's trailer: the inflated size mod 2**32
+            gz = f.read(2) == b"\x1f\x8b"
             f.seek(max(size - 4, 0))
-            isize = int.from_bytes(f.read(4), "little")
+            isize = int.from_bytes(f.read(4), "little") if gz else 0
     except OSError:
         return None
+    # the trailer is only a hint: of another format, or of a gzip file with
+    # trailing bytes, it is noise -- never trust more than deflate can expand
+    isize = min(isize, size * _DEFLATE_MAX_RATIO)
     try:
         for block in _blocks(path):
             if t is None:

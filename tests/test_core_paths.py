@@ -199,3 +199,30 @@ def test_compressed_and_grown_tables(tmp_path, monkeypatch):
     c = _with("c", readers.read_run, plain)
     _same(a, b, ("name", "qid", "docno", "score", "line", "fmt"))
     _same(c, b, ("name", "qid", "docno", "score", "line", "fmt"))
+
+
+@pytest.mark.parametrize("tail", [b"\xff\xff\xff\xff", b"garbage\xff\xff\xff\x7f"])
+@pytest.mark.parametrize("fmt", ["bz2", "gz"])
+def test_compressed_trailer_noise_does_not_reserve_gigabytes(tmp_path, fmt, tail):
+    """A compressed file's last four bytes are gzip's size hint only in gzip;
+    noise there once made a 166-byte bz2 file reserve ~4 GB (exit 70 under a
+    memory limit, found by the 10^5 fuzz run)."""
+    import bz2
+    import gzip
+    import resource
+    import subprocess
+    import sys
+    text = b"1 Q0 d1 1 2 A\n1 Q0 d2 2 1 A\n"
+    comp = (bz2.compress if fmt == "bz2" else gzip.compress)(text) + tail
+    (tmp_path / f"run.{fmt}").write_bytes(comp)
+    (tmp_path / "qrels").write_bytes(b"1 0 d1 1\n")
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1536 << 20, 1536 << 20))
+
+    env = dict(os.environ, IPSOEVAL_CORE="c", OPENBLAS_NUM_THREADS="1")
+    r = subprocess.run([sys.executable, "-m", "ipsoeval", "eval", "-m", "P@5", "--format", "tsv",
+                        "qrels", f"run.{fmt}"], cwd=tmp_path, env=env, preexec_fn=limit,
+                       capture_output=True)
+    assert b"out of memory" not in r.stderr
+    assert r.returncode in (0, 3), r.stderr
