@@ -374,7 +374,8 @@ def align_run(qi, run, names, codes, t_index, q_pos, T, *, tie_break, judged_onl
     nrows = np.zeros(L, np.int64)
     rc = _core.align_run(docno, docno.shape[1], score, np.ascontiguousarray(codes, np.int32),
                          local, l2q, qdoc, qdoc.shape[1], qcodes, qlab, qorder, qstart, tab,
-                         _TIE[tie_break], int(bool(judged_only)), int(depth or 0),
+                         _TIE[tie_break], int(bool(judged_only)),
+                         int(depth or 0) if (depth or 0) <= n else 0,   # -M beyond the run: no cut
                          out, seg, kept, nrows)
     if rc != 0:
         return None

@@ -52,7 +52,7 @@ def _cache_dir(tmp_path, monkeypatch):
 # of the reading core: the compiled pass (ipsoeval/_core.c) and the pure-Python
 # reader/alignment it falls back to (IPSOEVAL_CORE=python).
 CORE_MODULES = {"test_readers", "test_edge_matrix", "test_measures_properties", "test_golden",
-                "test_cli", "test_differential"}
+                "test_cli", "test_differential", "test_trust_align", "test_trust_syntax"}
 
 
 def pytest_generate_tests(metafunc):

@@ -144,3 +144,15 @@ def test_one_megabyte_docno_costs_its_bytes_not_a_matrix(tmp_path):
     q = _write(tmp_path, "q", "1 0 d3 1\n1 0 " + "x" * 1_000_000 + " 1\n")
     code, out, _ = invoke(["eval", "--format", "trec", "-m", "num_rel_ret", q, r])
     assert code == 0 and out == "num_rel_ret           \tall\t2\n"
+
+
+def test_depth_beyond_any_run_is_no_cut(tmp_path):
+    """`-M 99999999999999999999` (trec_eval: atol saturates, no cut) was an
+    internal OverflowError on the compiled path (found by the 10^5 fuzz run)."""
+    q = _write(tmp_path, "qrels", "1 0 a 1\n1 0 b 0\n")
+    r = _write(tmp_path, "run", "1 Q0 b 1 3 A\n1 Q0 a 2 2 A\n")
+    base = invoke(["eval", "-m", "P@5", "-m", "AP", "--format", "tsv", str(q), str(r)])
+    huge = invoke(["eval", "-M", "99999999999999999999", "-m", "P@5", "-m", "AP",
+                   "--format", "tsv", str(q), str(r)])
+    assert base[0] == 0 and huge[0] == 0, huge[2]
+    assert huge[1] == base[1]
