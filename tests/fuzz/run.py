@@ -1,7 +1,7 @@
 """``make fuzz``: run the CLI fuzzer on many seeded inputs and print the counts.
 
     python tests/fuzz/run.py [-n 100000] [-j WORKERS] [--seed S] [--timeout 20]
-                             [--time-limit SECONDS] [--save DIR]
+                             [--time-limit SECONDS] [--save DIR] [--skip-known]
 
 Every input is built from its seed (``--seed`` + i), so a failure is
 reproduced by its seed alone; each failing input is also saved under
@@ -43,7 +43,7 @@ def _init(args):
 
 def _one(seed):
     args = _ARGS
-    case = harness.make_case(harness.RandomChooser(seed))
+    case = harness.make_case(harness.RandomChooser(seed), suite=args.skip_known)
     work = os.path.join(args.tmp, f"w{os.getpid()}")
     r = harness.run_case(case, work, timeout=args.timeout, mem_bytes=args.mem << 20)
     outcome, reason = harness.classify(case, r)
@@ -64,6 +64,8 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=None,
                     help="stop starting new inputs after this many seconds")
     ap.add_argument("--save", default="fuzz-failures", help="directory for failing inputs")
+    ap.add_argument("--skip-known", action="store_true",
+                    help="leave out the harness's KNOWN_* inputs, as the test suite does")
     args = ap.parse_args(argv)
     os.makedirs(args.save, exist_ok=True)
     args.tmp = tempfile.mkdtemp(prefix="ipsoeval-fuzz-")
