@@ -184,3 +184,23 @@ def test_esl_ranks_smaller_first():
     means = [float(r["mean"]) for r in rows]
     assert means == sorted(means)
     assert np.isfinite(means).all()
+
+
+def test_same_bytes_whatever_the_blas_thread_count(tmp_path):
+    # Determinism: the same seed gives the same bytes with one or two BLAS
+    # threads (the trial sums run on one BLAS thread, in products of one shape)
+    import os
+    import subprocess
+    import sys
+    td = os.path.join(os.path.dirname(__file__), "..", "testdata", "msmarco")
+    runs = sorted(os.path.join(td, f) for f in os.listdir(td) if f.endswith(".run.xz"))
+    outs = []
+    for threads in ("1", "2"):
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=threads, IPSOEVAL_THREADS=threads)
+        p = subprocess.run([sys.executable, "-m", "ipsoeval", "bootstrap", "--format", "tsv",
+                            "-m", "RR@10", "--trials", "300", "--seed", "3",
+                            os.path.join(td, "qrels.txt"), *runs],
+                           capture_output=True, env=env)
+        assert p.returncode == 0, p.stderr
+        outs.append(p.stdout)
+    assert outs[0] == outs[1]

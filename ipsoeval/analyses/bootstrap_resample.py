@@ -12,6 +12,13 @@ memory stays bounded; numpy's generator gives the same stream whatever the
 batch size, so ``scipy.stats.bootstrap(..., rng=default_rng(seed))`` sees the
 same resamples and must give the same intervals.
 
+The trial sums are matrix products, whose last bits depend on the shape of
+the product (BLAS kernels treat edge tiles and thread splits differently).
+So every product has the same shape -- the last batch is padded with empty
+trials -- and runs on one BLAS thread: trial ``b``'s mean is the same bytes
+whatever the number of trials asked for, the machine's thread count or the
+load.
+
 Undefined scores (NaN, e.g. ESL without a relevant document) are left out
 of a mean, as everywhere in ipsoeval: a trial mean is the mean over the drawn
 topics where the score is defined.
@@ -24,6 +31,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 from scipy import special
+
+from ipsoeval.stats._blas import single_thread
 
 # Trials drawn per batch: bounds memory to BATCH x topics counts (float64).
 # Fixed, so results never depend on the machine.
@@ -56,8 +65,9 @@ def nanmean_rows(x: np.ndarray) -> np.ndarray:
 
 def resample_counts(rng: np.random.Generator, n: int, trials: int,
                     batch: int = BATCH):
-    """Yield (start, counts) per batch; counts is float64 (b, n): how many
-    times each topic is drawn in each trial of the batch.
+    """Yield (start, counts) per batch; counts is float64 (batch, n): how many
+    times each topic is drawn in each trial of the batch (rows past the last
+    trial are empty trials, all zero, so every batch has the same shape).
 
     Trial ``b`` is row ``b`` of ``rng.integers(0, n, (trials, n))``.
     """
@@ -65,8 +75,8 @@ def resample_counts(rng: np.random.Generator, n: int, trials: int,
         size = min(batch, trials - start)
         idx = rng.integers(0, n, (size, n))
         flat = idx + (np.arange(size, dtype=np.int64) * n)[:, None]
-        counts = np.bincount(flat.ravel(), minlength=size * n)
-        yield start, counts.reshape(size, n).astype(np.float64)
+        counts = np.bincount(flat.ravel(), minlength=batch * n)   # padded: empty trials
+        yield start, counts.reshape(batch, n).astype(np.float64)
 
 
 def bootstrap_means(matrices: Sequence[np.ndarray], trials: int, seed: int,
@@ -92,16 +102,19 @@ def bootstrap_means(matrices: Sequence[np.ndarray], trials: int, seed: int,
     all_defined = bool(defined.all())
     defined_t = None if all_defined else defined.T.astype(np.float64)
     out = np.empty((trials, stacked.shape[0]))
-    for start, w in resample_counts(rng, n, trials, batch):
-        sums = w @ values_t
-        if all_defined:
-            out[start:start + w.shape[0]] = sums / n
-        else:
-            cnt = w @ defined_t
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out[start:start + w.shape[0]] = np.where(cnt > 0, sums / np.maximum(cnt, 1), np.nan)
-        if progress is not None:
-            progress(start + w.shape[0], trials)
+    with single_thread():
+        for start, w in resample_counts(rng, n, trials, batch):
+            size = min(batch, trials - start)
+            sums = (w @ values_t)[:size]         # one shape for every product
+            if all_defined:
+                out[start:start + size] = sums / n
+            else:
+                cnt = (w @ defined_t)[:size]
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    out[start:start + size] = np.where(cnt > 0, sums / np.maximum(cnt, 1),
+                                                       np.nan)
+            if progress is not None:
+                progress(start + size, trials)
     res = []
     pos = 0
     for m in matrices:
