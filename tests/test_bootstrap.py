@@ -17,8 +17,8 @@ from hypothesis import strategies as hst
 from scipy import stats
 
 from ipsoeval.analyses import bootstrap as b
-from ipsoeval.analyses import bootstrap_resample as br
-from ipsoeval.analyses import bootstrap_splithalf as sh
+from ipsoeval.analyses.bootstrap import resample as br
+from ipsoeval.analyses.bootstrap import splithalf as sh
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.stats import tests as st
 

@@ -11,8 +11,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ipsoeval.analyses import interval_valuesets as iv
-from ipsoeval.analyses.interval_valuesets import MapSpec, phi_values
+from ipsoeval.analyses.interval_map import valuesets as iv
+from ipsoeval.analyses.interval_map.valuesets import MapSpec, phi_values
 
 
 @pytest.fixture(autouse=True)

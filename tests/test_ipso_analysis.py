@@ -16,7 +16,7 @@ from scipy.stats import binomtest
 from test_ipso_core import FIG5, algorithm1
 
 from ipsoeval.analyses import ipso
-from ipsoeval.analyses import ipso_core as core
+from ipsoeval.analyses.ipso import core
 from ipsoeval.errors import UsageError
 from ipsoeval.model import PAD, UNJUDGED, Aligned
 

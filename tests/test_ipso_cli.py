@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from test_ipso_core import FIG5, algorithm1
 
-from ipsoeval.analyses import ipso_core as core
+from ipsoeval.analyses.ipso import core
 from ipsoeval.cli import cli
 from ipsoeval.measures import parse_measure
 from ipsoeval.model import Aligned

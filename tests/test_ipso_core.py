@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from ipsoeval.analyses import ipso_core as core
+from ipsoeval.analyses.ipso import core
 from ipsoeval.stats import tests as stt
 
 SYM = core.SYMBOLS

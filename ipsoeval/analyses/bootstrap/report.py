@@ -28,8 +28,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ipsoeval import readers
-from ipsoeval.analyses import bootstrap_resample as br
-from ipsoeval.analyses import bootstrap_splithalf as sh
+from ipsoeval.analyses.bootstrap import resample as br
+from ipsoeval.analyses.bootstrap import splithalf as sh
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import ResultSet
 from ipsoeval.stats import tests as st

@@ -27,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from ipsoeval.analyses import interval_valuesets as iv
+from ipsoeval.analyses.interval_map import valuesets as iv
 from ipsoeval.errors import UsageError
 from ipsoeval.model import Aligned
 from ipsoeval.results import ResultSet

@@ -33,7 +33,7 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy import sparse, special
 
-from ipsoeval.analyses.bootstrap_resample import tie_tolerance
+from ipsoeval.analyses.bootstrap.resample import tie_tolerance
 from ipsoeval.stats import tests as st
 
 TESTS = ("sign", "ranksum", "wilcoxon", "t")

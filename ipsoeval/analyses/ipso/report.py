@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ipsoeval.analyses import ipso_core as core
+from ipsoeval.analyses.ipso import core
 from ipsoeval.errors import UsageError
 from ipsoeval.results import ResultSet
 
