@@ -8,7 +8,6 @@ in one place (SPEC §7), quiet broken pipes, no tracebacks unless asked for
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import sys
 import traceback
@@ -37,21 +36,13 @@ COMMANDS = {
 }
 
 
-def _available() -> list[str]:
-    out = []
-    for name, mod in COMMANDS.items():
-        if importlib.util.find_spec(f"ipsoeval.cli.{mod}") is not None:
-            out.append(name)
-    return out
-
-
 class LazyGroup(click.Group):
     def list_commands(self, ctx):
-        return _available()
+        return list(COMMANDS)
 
     def get_command(self, ctx, name):
         mod = COMMANDS.get(name)
-        if mod is None or importlib.util.find_spec(f"ipsoeval.cli.{mod}") is None:
+        if mod is None:
             return None
         return importlib.import_module(f"ipsoeval.cli.{mod}").command
 

@@ -8,6 +8,7 @@ import click
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
 from ipsoeval.errors import UsageError
@@ -47,7 +48,7 @@ from ipsoeval.errors import UsageError
 @opt.alignment_options(default_queries="qrels")
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
-@opt.format_option(pipe_default="tsv")
+@out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseline, ranks,
             split_half, tests, aggregates, alpha, queries_files, align_opts, scores,
@@ -90,10 +91,10 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
     aligned = opt.load_aligned(qrels, runs, align_opts)
     aligned, note = common_topics(aligned)   # --queries intersection: shared topics
     if note:
-        opt.warn(note)
+        out_.warn(note)
     scores = engine.evaluate(aligned, requested)
     progress = opt.progress("bootstrap", ctx)
-    results = bootstrap.run(scores, options, progress=progress, warn=opt.warn)
+    results = bootstrap.run(scores, options, progress=progress, warn=out_.warn)
     for rs in results:
         rs.params.update(align_opts.as_params())
 
@@ -111,7 +112,7 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
             sets = [results[0], results[1]]
     else:
         sets = [bootstrap.primary(results, options)]
-    opt.emit(ctx, sets, fmt, output, pipe_default="tsv")
+    out_.emit(ctx, sets, fmt, output, pipe_default="tsv")
     if plot:        # issue 13: rank-probability heatmap and rank intervals
         from ipsoeval import plots
         plots.bootstrap(plot, results[0], results[1])

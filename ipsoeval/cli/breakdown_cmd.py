@@ -6,6 +6,7 @@ import click
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.errors import UsageError
 
@@ -32,7 +33,7 @@ from ipsoeval.errors import UsageError
                    "summary.")
 @opt.alignment_options(default_queries="qrels", gains=False)
 @plot_option                                      # issue 13: --plot FILE
-@opt.format_option(pipe_default="tsv")
+@out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, verdict_test, per_query,
             align_opts, plot, fmt, output):
@@ -51,7 +52,7 @@ def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, verdict_test, 
     aligned = opt.load_aligned(qrels, runs, align_opts)
     aligned, note = common_topics(aligned)   # --queries intersection: shared topics
     if note:
-        opt.warn(note)
+        out_.warn(note)
     base = baseline
     if baseline is not None and baseline not in aligned.runs and baseline in runs:
         base = list(runs).index(baseline)
@@ -60,13 +61,13 @@ def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, verdict_test, 
     for rs in out.results:
         rs.params.update(align_opts.as_params())
     for w in out.warnings:
-        opt.warn(w)
+        out_.warn(w)
     if plot and per_query:   # issue 13: the outcome bars come from the summary
         summary = breakdown.run(aligned, k=k, baseline=base, naive=naive, correct=correct,
                                 alpha=alpha, verdict_test=verdict_test).results[0]
     elif plot:
         summary = out.results[0]
-    opt.emit(ctx, out.results, fmt, output, pipe_default="tsv")
+    out_.emit(ctx, out.results, fmt, output, pipe_default="tsv")
     if plot:
         from ipsoeval import plots
         plots.breakdown(plot, summary)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from ipsoeval.cli import options as opt
+from ipsoeval.cli import output as out_
+from ipsoeval.errors import UsageError
 
 
 def _print_version(ctx, param, value):
@@ -57,7 +59,7 @@ def _debug_level(text: str | None):
 @click.option("-v", "print_version", is_flag=True, is_eager=True, expose_value=False,
               callback=_print_version, help="Print the version on stderr and exit "
                                             "(trec_eval -v).")
-@opt.format_option(pipe_default="trec")
+@out_.format_option(pipe_default="trec")
 @click.pass_context
 def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscores_file,
             no_summary, num_docs_in_coll, debug_level, trec_eval_version, fmt, output):
@@ -88,14 +90,14 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
             rel_level=align_opts.rel_level, tie_break=align_opts.tie_break,
             run_format=align_opts.run_format, run_names=names, only_topic=only_topic)
         for w in warnings:
-            opt.warn(w)
+            out_.warn(w)
         blocks = []
         for r in results:
             cols = [c for c in r.columns if concrete == "trec" or c.label != "runid"]
             blocks.append((r.run, r.topics, cols, r.show, r.denominator))
         rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
                            params={**params, "measures": mm.names})
-        opt.emit(ctx, rs, concrete, output, pipe_default="trec")
+        out_.emit(ctx, rs, concrete, output, pipe_default="trec")
         return
     _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
                 num_docs_in_coll, only_topic, version, concrete, output, params)
@@ -115,7 +117,7 @@ def _load(qrels, runs, align_opts, *, quiet_missing: bool):
                      tie_break=o.tie_break, run_format=o.run_format, run_names=names)
     for w in al.warnings:
         if "missing from the run" not in w:
-            opt.warn(w)
+            out_.warn(w)
     return al
 
 
@@ -123,7 +125,7 @@ def _run_names(runs, align_opts):
     """--name / --name-from-file, as opt.load_aligned reads them."""
     if align_opts.names:
         if len(align_opts.names) != len(runs):
-            raise opt.UsageError(f"--name given {len(align_opts.names)} time(s) for "
+            raise UsageError(f"--name given {len(align_opts.names)} time(s) for "
                                  f"{len(runs)} run(s)")
         return list(align_opts.names)
     if align_opts.name_from_file:
@@ -173,10 +175,10 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
         rs, warnings = eval_results(scores, per_query=per_query, runid=concrete == "trec",
                                     params=params)
         for w in warnings:
-            opt.warn(w)
+            out_.warn(w)
         if no_summary:
             rs.records = [rec for rec in rs.records if rec["qid"] != "all"]
-        opt.emit(ctx, rs, concrete, output, pipe_default="trec")
+        out_.emit(ctx, rs, concrete, output, pipe_default="trec")
         return
     mask = scores.mask()
     blocks = []
@@ -202,4 +204,4 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
         blocks.append((run, topics, cols, None, denom))
     rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
                        params=params)
-    opt.emit(ctx, rs, concrete, output, pipe_default="trec")
+    out_.emit(ctx, rs, concrete, output, pipe_default="trec")

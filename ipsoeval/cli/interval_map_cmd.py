@@ -6,6 +6,7 @@ import click
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
 from ipsoeval.errors import UsageError
@@ -60,7 +61,7 @@ def _progress_factory(ctx):
 @opt.alignment_options(default_queries="qrels")
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
-@opt.format_option(pipe_default="tsv")
+@out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_topic, values,
             analyze, alpha, max_memory, no_cache, align_opts, scores, scores_format,
@@ -91,7 +92,7 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
     aligned = opt.load_aligned(qrels, runs, align_opts)
     aligned, note = common_topics(aligned)   # --queries intersection: shared topics
     if note:
-        opt.warn(note)
+        out_.warn(note)
     results = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
     for rs in results:
         rs.params.update(align_opts.as_params())
@@ -103,8 +104,8 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
         means = interval_map.run(aligned, plain, dataclasses.replace(
             options, per_topic=False, values=False, analyze=False, warnings=[]))[0]
     for w in options.warnings:
-        opt.warn(w)
-    opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+        out_.warn(w)
+    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
     if plot:
         from ipsoeval import plots
         plots.interval_map(plot, per, means)

@@ -7,6 +7,7 @@ from click.core import ParameterSource
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.cli.scores_opts import scores_options
 from ipsoeval.errors import UsageError
@@ -50,7 +51,7 @@ def _explicit(ctx: click.Context, name: str) -> bool:
 @opt.alignment_options(default_queries="qrels")
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
-@opt.format_option(pipe_default="tsv")
+@out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, seed, graded,
             all_pairs, per_topic, enumerate_, align_opts, scores, scores_format, scores_scale,
@@ -75,7 +76,7 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
     if qrels is None and not runs:
         if ks is None:
             raise UsageError("ipso needs QRELS and at least two runs (or --enumerate K,...)")
-        opt.emit(ctx, [ipso.enumerate_table(ks)], fmt, output, pipe_default="tsv")
+        out_.emit(ctx, [ipso.enumerate_table(ks)], fmt, output, pipe_default="tsv")
         return
     if len(runs) < 2:
         raise UsageError(f"ipso needs QRELS and at least two runs (got {len(runs)} run)")
@@ -101,7 +102,7 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
     aligned = opt.load_aligned(qrels, runs, align_opts)
     aligned, note = common_topics(aligned)   # --queries intersection: shared topics
     if note:
-        opt.warn(note)
+        out_.warn(note)
     progress = opt.progress("ipso", ctx) if all_pairs else None
     results = ipso.run(aligned, options,
                        gains_given=align_opts.gains is not None,
@@ -123,7 +124,7 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
             topics = find(more, "serp_a")
     if ks is not None:
         results.append(ipso.enumerate_table(ks))
-    opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
     if plot:
         from ipsoeval import plots
         plots.ipso(plot, topics)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from ipsoeval.cli import options as opt
+from ipsoeval.cli import output as out_
 
 
 @click.command("measures")
-@opt.format_option(pipe_default="tsv")
+@out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, fmt, output):
     """List every measure with its definition, scale type and trec_eval names."""
@@ -20,4 +20,4 @@ def command(ctx, fmt, output):
                    columns=["measure", "example", "scale", "cutoff", "params", "trec_eval",
                             "definition"],
                    records=rows, title="ipsoeval measures")
-    opt.emit(ctx, rs, fmt, output)
+    out_.emit(ctx, rs, fmt, output)

@@ -12,8 +12,8 @@ import sys
 
 import click
 
-from ipsoeval.cli import options as opt
-from ipsoeval.errors import UsageError
+from ipsoeval.cli import output as out_
+from ipsoeval.errors import GateFailed, UsageError
 
 
 def qrels_and_runs_or_scores(f):
@@ -65,7 +65,7 @@ def load(files, align_opts, scores_format: str, scores_scale):
     for n in ts.notes:
         _note(n)
     for w in ts.warnings:
-        opt.warn(w)
+        out_.warn(w)
     return ts
 
 
@@ -89,17 +89,17 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
     ts = load(files, align_opts, scores_format, scores_scale)
     out, _ = sigtest_scores(ts, options, measures=list(measures) or None)
     for w in out.warnings:
-        opt.warn(w)
+        out_.warn(w)
     results = out.results
     if _concrete(ctx, fmt, output) in ("table", "latex", "markdown"):
         results = [sigtest.wide_table(results[0]), *results[1:]]
-    opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
     if plot:
         from ipsoeval.cli import plot_opts
         plot_opts.sigtest(plot, out.results[0], list(ts.runs), ts.matrices)
     if out.gate is not None:
         if out.gate.failed:
-            raise opt.GateFailed(out.gate.message)
+            raise GateFailed(out.gate.message)
         try:
             sys.stdout.flush()
             sys.stderr.write(f"ipsoeval: gate passed: {out.gate.message}\n")
@@ -118,7 +118,7 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
     options.check()
     ts = load(files, align_opts, scores_format, scores_scale)
-    results, _ = bootstrap_scores(ts, options, measures=list(measures) or None, warn=opt.warn)
+    results, _ = bootstrap_scores(ts, options, measures=list(measures) or None, warn=out_.warn)
     if _concrete(ctx, fmt, output) == "table":
         if options.split_half:
             sets = [bootstrap.table4(results[2])]
@@ -128,7 +128,7 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
             sets = [results[0], results[1]]
     else:
         sets = [bootstrap.primary(results, options)]
-    opt.emit(ctx, sets, fmt, output, pipe_default="tsv")
+    out_.emit(ctx, sets, fmt, output, pipe_default="tsv")
     if plot:
         from ipsoeval import plots
         plots.bootstrap(plot, results[0], results[1])
@@ -142,7 +142,7 @@ def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, 
     rs, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
                             all_pairs=all_pairs)
     _note(notes[-1])
-    opt.emit(ctx, [rs], fmt, output, pipe_default="tsv")
+    out_.emit(ctx, [rs], fmt, output, pipe_default="tsv")
 
 
 def run_interval_map(ctx, files, measures, options, align_opts, scores_format, scores_scale,
@@ -160,8 +160,8 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
         means = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
             options, per_topic=False, values=False, analyze=False, warnings=[]))[0]
     for w in options.warnings:
-        opt.warn(w)
-    opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+        out_.warn(w)
+    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
     if plot:
         from ipsoeval import plots
         plots.interval_map(plot, per, means)

@@ -8,9 +8,10 @@ import click
 
 from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
+from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
-from ipsoeval.errors import UsageError
+from ipsoeval.errors import GateFailed, UsageError
 
 
 @click.command("sigtest")
@@ -44,7 +45,7 @@ from ipsoeval.errors import UsageError
 @opt.alignment_options(default_queries="qrels")
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
-@opt.format_option(pipe_default="tsv")
+@out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alpha, alternative,
             permutations, seed, scale, fail_if, gate_test, align_opts, scores, scores_format,
@@ -83,17 +84,17 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     aligned = opt.load_aligned(qrels, runs, align_opts)
     aligned, note = common_topics(aligned)   # --queries intersection: shared topics
     if note:
-        opt.warn(note)
+        out_.warn(note)
     progress = opt.progress("sigtest", ctx)
     out = sigtest.run_aligned(aligned, requested, options, progress=progress)
     for rs in out.results:
         rs.params.update(align_opts.as_params())
     for w in out.warnings:
-        opt.warn(w)
+        out_.warn(w)
     results = out.results
     if _concrete_format(ctx, fmt, output) in ("table", "latex", "markdown"):  # wide (issue 13)
         results = [sigtest.wide_table(results[0]), *results[1:]]
-    opt.emit(ctx, results, fmt, output, pipe_default="tsv")
+    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
     if plot:        # issue 13: per-topic differences of the pairs tested
         from ipsoeval.cli import plot_opts
         sc = engine.evaluate(aligned, requested)
@@ -101,7 +102,7 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
                           {m.name: sc.matrix(m.name) for m in sc.measures})
     if out.gate is not None:
         if out.gate.failed:
-            raise opt.GateFailed(out.gate.message)
+            raise GateFailed(out.gate.message)
         try:
             sys.stdout.flush()
             sys.stderr.write(f"ipsoeval: gate passed: {out.gate.message}\n")
