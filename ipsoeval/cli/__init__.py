@@ -165,7 +165,9 @@ def cli(ctx, debug):
     and the man pages (man ipsoeval).
     """
     ctx.ensure_object(dict)
-    ctx.obj.setdefault("isatty", None)
+    if ctx.obj.get("env") is None:     # tests inject their own (ipsoeval.cli.environment)
+        from ipsoeval.cli.environment import Environment
+        ctx.obj["env"] = Environment()
     ctx.obj["debug"] = debug
 
 
