@@ -90,7 +90,8 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
     if note:
         out_.warn(note)
     scores = engine.evaluate(aligned, requested)
-    progress = opt.progress("bootstrap", ctx)
+    progress = opt.progress("bootstrap: resampling topics"
+                            + (", split-half tests" if split_half else ""), ctx)
     results = bootstrap.run(scores, options, progress=progress, warn=out_.warn)
     for rs in results:
         rs.params.update(align_opts.as_params())

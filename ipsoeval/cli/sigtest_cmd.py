@@ -85,7 +85,7 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     aligned, note = common_topics(aligned)   # --queries intersection: shared topics
     if note:
         out_.warn(note)
-    progress = opt.progress("sigtest", ctx)
+    progress = opt.progress("sigtest: testing pairs of runs", ctx)
     out = sigtest.run_aligned(aligned, requested, options, progress=progress)
     for rs in out.results:
         rs.params.update(align_opts.as_params())

@@ -49,7 +49,10 @@ from rich.style import Style
 
 from ipsoeval.results import ResultSet
 
-__all__ = ["render", "heat_style", "HEAT_RAMP", "DEFAULT_WIDTH"]
+__all__ = ["render", "heat_style", "HEAT_RAMP", "DEFAULT_WIDTH", "KNOWN_HINTS"]
+
+KNOWN_HINTS = frozenset({"digits", "pivot", "labels", "hide", "groups", "cell_styles",
+                         "token_styles", "sign_styles", "heatmap"})
 
 DEFAULT_WIDTH = 80
 
@@ -62,16 +65,18 @@ WRAP_CELLS_FROM = 16          # a text column narrower than this is never wrappe
 
 # --- the heat scale ----------------------------------------------------------
 #
-# 256 colours and truecolor: eight steps of viridis, whose lightness grows
-# strictly with the value (dark purple -> yellow), each with the foreground
-# (black or white) of higher contrast: readable on dark and light terminals
-# alike, because every shaded cell sets both colours.  Sixteen colours
-# cannot promise an order of lightness (themes remap them), so the scale is
-# one of emphasis instead: plain, bold, then reverse video (the terminal's
-# own colours swapped).  Zero (or undefined) is never shaded.
+# 256 colours and truecolor: eight steps from dark purple through teal and
+# green to yellow (after viridis), whose lightness grows strictly with the
+# value, each with the foreground (#000000 or #ffffff) of higher contrast --
+# at least 4.5:1 (WCAG AA) -- so a cell reads the same on dark and light
+# terminals: it sets both its colours.  Every step is a colour of the xterm
+# 256-colour cube, so 256 colours show exactly the same scale.  Sixteen
+# colours cannot promise an order of lightness (themes remap them), so there
+# the scale is one of emphasis: plain, bold, then reverse video (the
+# terminal's own colours swapped).  Zero (or undefined) is never shaded.
 
-HEAT_RAMP = ["#440154", "#46327e", "#365c8d", "#277f8e", "#1fa187", "#4ac16d",
-             "#a0da39", "#fde725"]
+HEAT_RAMP = ["#5f005f", "#005f87", "#5f5faf", "#008787", "#00af87", "#5fd75f", "#d7d75f",
+             "#ffff5f"]
 
 
 def _luminance(rgb) -> float:
@@ -90,7 +95,7 @@ def _contrast(l1: float, l2: float) -> float:
 def _heat_fg(hex_color: str) -> str:
     rgb = tuple(int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
     lum = _luminance(rgb)
-    return "black" if _contrast(lum, 0.0) >= _contrast(lum, 1.0) else "white"
+    return "#000000" if _contrast(lum, 0.0) >= _contrast(lum, 1.0) else "#ffffff"
 
 
 def heat_style(x: float, color_system: str = "truecolor") -> str:
@@ -99,7 +104,7 @@ def heat_style(x: float, color_system: str = "truecolor") -> str:
         return ""
     x = min(x, 1.0)
     if color_system == "standard":
-        return "bold" if x <= 2 / 3 and x > 1 / 3 else "reverse bold" if x > 2 / 3 else ""
+        return "" if x <= 1 / 3 else "bold" if x <= 2 / 3 else "reverse bold"
     bg = HEAT_RAMP[min(int(x * len(HEAT_RAMP)), len(HEAT_RAMP) - 1)]
     return f"{_heat_fg(bg)} on {bg}"
 
