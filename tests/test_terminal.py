@@ -149,16 +149,39 @@ def test_headers_wrap_but_names_stay_whole():
     assert "leaderbo" not in out.replace("leaderboard_", "")
 
 
-def test_long_text_cells_wrap_at_spaces():
+def test_long_prose_goes_under_its_row_and_wraps_at_spaces():
     text = "precision after m times R documents, with nonrelevant fill past the end"
-    rs = ResultSet(command="x", columns=["measure", "definition"],
-                   records=[{"measure": "RprecMult", "definition": text}])
+    rs = ResultSet(command="x", columns=["measure", "scale", "definition"],
+                   records=[{"measure": "RprecMult", "scale": "ordinal", "definition": text},
+                            {"measure": "P", "scale": "interval", "definition": "precision"}])
     out = render(rs, "table", width=40)
     assert widest(out) <= 40
-    body = [ln[2:].split("   ", 1) for ln in out.splitlines() if ln.startswith("  ")
-            and "━" not in ln]
-    words = " ".join(p[-1].strip() for p in body[1:])
-    assert words == text
+    lines = out.splitlines()
+    first = next(i for i, ln in enumerate(lines) if ln.split() == ["RprecMult", "ordinal"])
+    under = []
+    for ln in lines[first + 1:]:
+        if not ln.startswith(" " * 6):
+            break
+        under.append(ln.strip())
+    assert len(under) > 1 and " ".join(under) == text
+    assert any(ln.split() == ["P", "interval"] for ln in lines)
+    # wide enough: one line per row
+    assert any(ln.split()[:2] == ["RprecMult", "ordinal"] and text in ln
+               for ln in render(rs, "table", width=200).splitlines())
+
+
+def test_text_cells_wrap_in_their_column():
+    text = "better (do no harm)"
+    rs = ResultSet(command="x", columns=["run_b", "delta", "p_value", "verdict"],
+                   records=[{"run_b": "better-ranking", "delta": 0.0452, "p_value": 2e-7,
+                             "verdict": text}])
+    out = render(rs, "table", width=52)
+    assert widest(out) <= 52
+    lines = out.splitlines()
+    at = next(ln.index("verdict") for ln in lines if "verdict" in ln)
+    cells = [ln[at:].strip() for ln in lines[lines.index(next(
+        ln for ln in lines if "━" in ln)) + 1:] if ln.strip()]
+    assert len(cells) > 1 and " ".join(cells) == text
 
 
 def test_control_characters_in_data_are_shown_escaped():

@@ -217,13 +217,15 @@ class _Col:
     key: bool = False
     group: str | None = None
     wrap: bool = False             # cells may wrap
+    widths: list[int] = field(default_factory=list)   # of texts, in cells
     cell_nat: int = 0
     cell_min: int = 0
     head_nat: int = 0
     head_min: int = 0
 
     def measure(self) -> None:
-        self.cell_nat = max((cell_len(t) for t in self.texts), default=0)
+        self.widths = [len(t) if t.isascii() else cell_len(t) for t in self.texts]
+        self.cell_nat = max(self.widths, default=0)
         self.head_nat = cell_len(self.label)
         self.head_min = _narrowest(self.label, HEADER_BREAKS)
         self.wrap = (not self.numeric and not self.key and self.cell_nat >= WRAP_CELLS_FROM
@@ -360,12 +362,38 @@ def _wrapped_width(text: str, width: int) -> int:
     return max((cell_len(text[s:e]) for s, e in _wrap(text, width, HEADER_BREAKS)), default=0)
 
 
-def _blocks(grid: _Grid, width: int) -> list[tuple[list[_Col], list[int]]]:
-    """The grid as one or more blocks of columns, each with its widths."""
+@dataclass
+class _Block:
+    cols: list[_Col]
+    ws: list[int]
+    details: list[_Col] = field(default_factory=list)   # shown under each row
+
+
+def _blocks(grid: _Grid, width: int) -> list[_Block]:
+    """The grid as one or more blocks of columns, each with its widths.
+
+    A table that fits only by wrapping a long prose column (a definition)
+    into a narrow column shows that column instead as an indented line
+    under each row, at nearly the full width."""
     cols = grid.cols
     ws = _fit(cols, width)
+    if ws is not None and not any(c.wrap and w < c.cell_nat for c, w in zip(cols, ws)):
+        return [_Block(cols, ws)]
+    details = [c for c in cols if c.wrap and c.cell_nat > width // 2]
+    if details:
+        blocks = _pack([c for c in cols if c not in details], width)
+        blocks[0].details = details
+        return blocks
     if ws is not None:
-        return [(cols, ws)]
+        return [_Block(cols, ws)]
+    return _pack(cols, width)
+
+
+def _pack(cols: list[_Col], width: int) -> list[_Block]:
+    """``cols`` in as few blocks as fit ``width``, each repeating the key columns."""
+    ws = _fit(cols, width)
+    if ws is not None:
+        return [_Block(cols, ws)]
     keys = [c for c in cols if c.key]
     rest = [c for c in cols if not c.key]
     if not keys and cols:
@@ -393,18 +421,43 @@ def _blocks(grid: _Grid, width: int) -> list[tuple[list[_Col], list[int]]]:
             blocks.append(cur)
         return blocks
 
+    def title_lines(blocks: list[list[_Col]]) -> int:
+        """Lines the tallest group title needs (a title over narrow columns wraps)."""
+        most = 0
+        for b in blocks:
+            j = 0
+            while j < len(b):
+                k = j
+                while k + 1 < len(b) and b[k + 1].group == b[j].group:
+                    k += 1
+                if b[j].group is not None:
+                    span = sum(need(c) for c in b[j:k + 1]) + 3 * (k - j)
+                    most = max(most, len(_wrap(b[j].group, max(span, 1), " ")))
+                j = k + 1
+        return most
+
+    def split_groups(blocks: list[list[_Col]]) -> tuple[int, int]:
+        return title_lines(blocks), sum(
+            1 for a, b in zip(blocks, blocks[1:])
+            if a and b and a[-1].group is not None and a[-1].group == b[0].group)
+
     blocks = pack(width)
-    # as many blocks, evened out: the narrowest limit that needs no more of them
+    # as many blocks, evened out, and cut between column groups where that can be
+    # (a group's title over one narrow column would need many lines)
     total = sum(need(c) + 3 for c in rest)
-    for limit in range(min(width, base + total // len(blocks)), width):
+    best = None
+    for limit in range(min(width, base + total // len(blocks)), width + 1):
         even = pack(limit)
         if len(even) <= len(blocks):
-            blocks = even
-            break
+            score = (*split_groups(even), limit)
+            if best is None or score < best[0]:
+                best = (score, even)
+    if best is not None:
+        blocks = best[1]
     out = []
     for b in blocks:
         bc = keys + b
-        out.append((bc, _fit(bc, width) or [c.least for c in bc]))
+        out.append(_Block(bc, _fit(bc, width) or [c.least for c in bc]))
     return out
 
 
@@ -515,7 +568,11 @@ def _group_lines(cols: list[_Col], ws: list[int]) -> list[Line]:
     return out
 
 
-def _draw_block(cols: list[_Col], ws: list[int], nrows: int) -> list[Line]:
+DETAIL_INDENT = 6
+
+
+def _draw_block(block: _Block, nrows: int, width: int) -> list[Line]:
+    cols, ws = block.cols, block.ws
     lines = _group_lines(cols, ws)
     heads = [[col.label[s:e] for s, e in _wrap(col.label, w, HEADER_BREAKS)]
              for col, w in zip(cols, ws)]
@@ -526,17 +583,39 @@ def _draw_block(cols: list[_Col], ws: list[int], nrows: int) -> list[Line]:
             k = r - (height - len(h))
             cells.append([(_pad(h[k] if k >= 0 else "", w, col.numeric), "bold")])
         lines.append(_join(cells))
+    dw = max(width - DETAIL_INDENT - 1, 10)
+    for d in block.details:
+        for s, e in _wrap(d.label, dw, HEADER_BREAKS):
+            lines.append([(" " * DETAIL_INDENT, ""), (d.label[s:e], "bold")])
     total = sum(ws) + _overhead(len(ws))
-    lines.append([(" " + "━" * (total - 1), "")])
-    tall = any(c.wrap and any(cell_len(t) > w for t in c.texts) for c, w in zip(cols, ws))
+    lines.append([(" " + "━" * (max(total, min(width, DETAIL_INDENT + max(
+        (c.cell_nat for c in block.details), default=0))) - 1), "")])
+    tall = any(c.wrap and c.cell_nat > w for c, w in zip(cols, ws))
+    plain = not any(c.wrap for c in cols)
     for i in range(nrows):
-        per_col = [_cell_lines(col, i, w) for col, w in zip(cols, ws)]
+        if plain and not any(c.spans[i] for c in cols):      # the common row, quickly
+            parts = [" " * (w - c.widths[i]) + c.texts[i] if c.numeric
+                     else c.texts[i] + " " * (w - c.widths[i]) for c, w in zip(cols, ws)]
+            lines.append([("  " + "   ".join(parts), "")])
+            per_col = None
+        else:
+            per_col = [_cell_lines(col, i, w) for col, w in zip(cols, ws)]
+        for d in block.details if per_col is None else ():
+            if d.texts[i] and d.texts[i] != "–":
+                for seg in _cell_lines(d, i, dw):
+                    lines.append([(" " * DETAIL_INDENT, "")] + seg)
+        if per_col is None:
+            continue
         height = max(len(p) for p in per_col)
         if tall and i:
             lines.append([])
         for r in range(height):
             lines.append(_join([p[r] if r < len(p) else [(" " * w, "")]
                                 for p, w in zip(per_col, ws)]))
+        for d in block.details:
+            if d.texts[i] and d.texts[i] != "–":
+                for seg in _cell_lines(d, i, dw):
+                    lines.append([(" " * DETAIL_INDENT, "")] + seg)
     return lines
 
 
@@ -605,15 +684,15 @@ def render(sets: list[ResultSet], *, width: int | None = None, color: bool = Fal
     for rs in sets:
         grid = _choose_grid(rs, width)
         blocks = _blocks(grid, width)
-        for n, (cols, ws) in enumerate(blocks, 1):
-            table_width = sum(ws) + _overhead(len(ws))
+        for n, block in enumerate(blocks, 1):
+            table_width = sum(block.ws) + _overhead(len(block.ws))
             lines: list[Line] = []
             if grid.title and n == 1:
                 lines += _title_lines(grid.title, table_width, width)
             if len(blocks) > 1:
                 lines.append([(" " * 2, ""), (f"part {n}/{len(blocks)}", "italic")])
             lines.append([])
-            lines += _draw_block(cols, ws, grid.nrows)
+            lines += _draw_block(block, grid.nrows, width)
             lines.append([])
             out.extend(painter.line(ln) for ln in lines)
     return "\n".join(out) + ("\n" if out else "")
