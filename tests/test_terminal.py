@@ -8,6 +8,7 @@ Every test drives the terminal through an injected Environment (conftest's
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 
@@ -375,3 +376,19 @@ def test_every_table_hint_is_one_the_formatter_reads(monkeypatch):
             allowed |= {str(r.get(hints["pivot"]["columns"])) for r in rs.records}
         for key in ("cell_styles", "token_styles", "sign_styles"):
             assert set(hints.get(key, {})) <= allowed, (rs.title, key)
+
+
+def test_a_warning_erases_the_bar_first():
+    from ipsoeval.cli.output import warn
+
+    err = io.StringIO()
+    bar = make_progress("work", Environment(stderr=err, stderr_isatty=True, width=40))
+    bar(1, 4)
+    with contextlib.redirect_stderr(err):
+        warn("something")
+    text = err.getvalue()
+    before, _, after = text.partition("ipsoeval: warning: something\n")
+    assert _screen(before).strip() == ""           # erased before the warning
+    bar(2, 4)                                      # and drawn again at the next step
+    assert "work [" in err.getvalue()[len(before) + len("ipsoeval: warning: something\n"):]
+    bar(4, 4)

@@ -80,6 +80,8 @@ def _debug_wanted(args) -> bool:
 
 
 def _err(msg: str) -> None:
+    from ipsoeval.cli.progress import clear_bars
+    clear_bars()                      # an error never lands on a progress bar's line
     try:
         sys.stderr.write(msg.rstrip("\n") + "\n")
         sys.stderr.flush()

@@ -14,6 +14,7 @@ import tempfile
 import click
 
 from ipsoeval.cli.environment import get_env
+from ipsoeval.cli.progress import clear_bars
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.formatters import FORMATS, render, resolve
 
@@ -36,6 +37,7 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
 
 
 def warn(message: str) -> None:
+    clear_bars()
     try:
         sys.stderr.write(f"ipsoeval: warning: {message}\n")
     except (BrokenPipeError, OSError):

@@ -16,9 +16,17 @@ from typing import Callable
 
 from ipsoeval.cli.environment import Environment
 
-__all__ = ["make_progress", "Progress"]
+__all__ = ["make_progress", "Progress", "clear_bars"]
 
 REDRAW_SECONDS = 0.1
+_SHOWN: list["Progress"] = []      # bars now on the screen
+
+
+def clear_bars() -> None:
+    """Erase every bar now drawn, before a warning or an error is written to
+    standard error (the bar is drawn again at its next step)."""
+    for bar in list(_SHOWN):
+        bar.clear()
 
 
 class Progress:
@@ -54,6 +62,9 @@ class Progress:
         if self.drawn:
             self._write("\r" + " " * self.drawn + "\r")
             self.drawn = 0
+            self.last = None
+        if self in _SHOWN:
+            _SHOWN.remove(self)
 
     def __call__(self, done: int, total: int) -> None:
         if done >= total:
@@ -70,6 +81,8 @@ class Progress:
         pad = " " * max(0, self.drawn - len(text))
         self._write("\r" + text + pad)
         self.drawn = len(text)
+        if self not in _SHOWN:
+            _SHOWN.append(self)
 
 
 def make_progress(label: str, env: Environment | None = None,
