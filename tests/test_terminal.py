@@ -46,6 +46,10 @@ COMMANDS = {
     "ipso-q": ["ipso", "-q", *FIG5_FILES],
     "interval-map": ["interval-map", "-m", "P@10", "-m", "AP@10", QRELS, BM25, NEURAL],
     "interval-map-values": ["interval-map", "--values", "-m", "P@10", QRELS, BM25],
+    # a few other shapes: several tables, per-topic rows
+    "sigtest-both-scales": ["sigtest", "-m", "P@5", "--scale", "both", *THREE],
+    "interval-map-analyze": ["interval-map", "--analyze", "-m", "P@10", "-m", "RR@10", *THREE],
+    "breakdown-q": ["breakdown", "-q", *THREE],
 }
 
 
@@ -237,7 +241,9 @@ def test_heat_style_is_monotonic_in_the_value(system):
 
 def test_bootstrap_heatmap_in_colour():
     out = table(["bootstrap", "-m", "AP", *THREE], 80, color=True, color_system="256")
-    assert "\x1b[38;5;" in out and "48;5;17m" not in out      # no dark_blue background
+    ramp = {Color.parse(c).downgrade(ColorSystem.EIGHT_BIT).number for c in T.HEAT_RAMP}
+    backgrounds = {int(n) for n in re.findall(r"48;5;(\d+)m", out)}
+    assert backgrounds and backgrounds <= ramp                # only the heat scale's shades
     assert re.sub(r"\x1b\[[0-9;]*m", "", out) == table(["bootstrap", "-m", "AP", *THREE], 80)
 
 
