@@ -160,3 +160,15 @@ def test_each_argument_is_parsed_once(monkeypatch):
     assert code == 0, err
     assert "trec_eval reads the cutoff '1.5' as 1" in err
     assert sorted(calls) == ["P.1.5", "P.5", "nDCG@10"]
+
+
+@pytest.mark.parametrize("fam", ["SetF", "SetP", "SetAP", "P", "AP", "nDCG"])
+def test_judged_only_where_the_catalogue_lists_it(fam):
+    # the listing and the parser read one declaration: SetF(judged_only=True) was listed
+    # and refused; with no -M it equals the measure under -J
+    m = fam + ("@5" if FAMILIES[fam].cutoff == "required" else "")
+    assert "judged_only" in FAMILIES[fam].param_names
+    jo = m.replace("@", "(judged_only=True)@") if "@" in m else m + "(judged_only=True)"
+    _, a, err = invoke(["eval", "--format", "tsv", "-m", jo, QRELS, RUN])
+    _, b, _ = invoke(["eval", "--format", "tsv", "-J", "-m", m, QRELS, RUN])
+    assert a.split("\n")[1].split("\t")[-1] == b.split("\n")[1].split("\t")[-1], err
