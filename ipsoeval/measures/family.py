@@ -27,29 +27,36 @@ FAMILIES: dict[str, Family] = {}
 CUTOFF_EXAMPLE = {"rank": "@10", "recall": "@0.1", "multiple": "@0.2"}
 
 
-@dataclass(frozen=True)
 class TrecName:
     """A trec_eval measure name: as printed, its place in trec_eval's measure
-    table (te_trec_measures, the order trec_eval prints in) and the
-    nicknames (official, all_trec, set) that include it."""
+    table (te_trec_measures, the order trec_eval prints in), the nicknames
+    (official, all_trec, set) that include it and, for a name with cutoffs,
+    the default cutoffs of ``-m NAME``.  (Plain classes here and in params.py:
+    a dataclass costs a millisecond of import time.)"""
 
-    name: str
-    order: int
-    nicknames: tuple[str, ...] = ()
-    cutoffs: tuple = ()          # the default cutoffs of ``-m NAME`` (names with cutoffs)
+    __slots__ = ("name", "order", "nicknames", "cutoffs")
+
+    def __init__(self, name: str, order: int, nicknames: tuple[str, ...] = (),
+                 cutoffs: tuple = ()):
+        self.name, self.order, self.nicknames, self.cutoffs = name, order, nicknames, cutoffs
+
+    def __repr__(self):
+        return f"TrecName({self.name!r}, {self.order})"
 
 
-@dataclass(frozen=True)
 class TrecParams:
     """trec_eval's own parameter string, ``-m NAME.PARAMS`` (printed NAME_PARAMS).
 
+    ``check(raw, original)`` raises the usage errors before any file is read.
     The string is kept verbatim in the measure's ``te`` parameter and read by
-    the kernel, unless ``to_params`` turns it into canonical parameters
-    (``set_F.0.5`` is ``SetF(beta=0.5)``)."""
+    the kernel, unless ``to_params(raw, original)`` turns it into canonical
+    parameters (``set_F.0.5`` is ``SetF(beta=0.5)``)."""
 
-    check: Callable[[str, str], None]     # check(raw, original): usage errors before reading
-    help: str = "trec_eval LEVEL=GAIN,..."
-    to_params: Callable[[str, str], dict] | None = None
+    __slots__ = ("check", "help", "to_params")
+
+    def __init__(self, check: Callable[[str, str], None], help: str = "trec_eval LEVEL=GAIN,...",
+                 to_params: Callable[[str, str], dict] | None = None):
+        self.check, self.help, self.to_params = check, help, to_params
 
 
 @dataclass(frozen=True)

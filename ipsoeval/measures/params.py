@@ -8,7 +8,6 @@ typed value (or the default) with :meth:`Measure.get`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 MAX_CUTOFF = 2**31 - 1        # largest cutoff (and rel level) accepted
@@ -35,17 +34,22 @@ class Bad(Exception):
     """A value breaks its parameter's rule (the message is the rule)."""
 
 
-@dataclass(frozen=True)
 class Param:
     """One parameter: ``check`` turns a :class:`Value` into the typed value or
-    raises :class:`Bad` with the rule in words."""
+    raises :class:`Bad` with the rule in words.  ``default`` is the value a
+    kernel sees when it is not given; ``in_name``: not given, the default is
+    written into the name (RBP's p); ``drop_default``: given at its default,
+    it is left out of the name (ir_measures' dcg, judged_only, relative)."""
 
-    name: str
-    check: Callable[[Value], object]
-    default: object = None       # the value a kernel sees when it is not given
-    in_name: bool = False        # not given: the default is written into the name (RBP's p)
-    drop_default: bool = False   # given at its default: left out of the name (ir_measures)
-    help: str = ""
+    __slots__ = ("name", "check", "default", "in_name", "drop_default", "help")
+
+    def __init__(self, name: str, check: Callable[[Value], object], default=None, *,
+                 in_name: bool = False, drop_default: bool = False, help: str = ""):
+        self.name, self.check, self.default = name, check, default
+        self.in_name, self.drop_default, self.help = in_name, drop_default, help
+
+    def __repr__(self):
+        return f"Param({self.name!r})"
 
 
 def _whole(lo: int, hi: int, rule: str):
