@@ -19,7 +19,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.errors import UsageError
-from ipsoeval.measures.params import Param
+from ipsoeval.measures.params import Param, fmt_value
 
 # the registry's table, canonical name -> Family (filled by ipsoeval.measures.registry)
 FAMILIES: dict[str, Family] = {}
@@ -105,16 +105,10 @@ class Family:
         s = self.name
         shown = [p for p in self.params if p.in_name]
         if shown:
-            from ipsoeval.measures.names import fmt_value
             s += "(" + ",".join(f"{p.name}={fmt_value(p.default)}" for p in shown) + ")"
         if self.cutoff != "none":
             s += self.cutoff_example
         return s
-
-
-def _fmt(x) -> str:
-    from ipsoeval.measures.names import fmt_value
-    return fmt_value(x)
 
 
 @dataclass(frozen=True)
@@ -149,9 +143,9 @@ class Measure:
             return f"{self.fam.trec_plain.name}_{self.param('te')}"
         s = self.family
         if self.params:
-            s += "(" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params) + ")"
+            s += "(" + ",".join(f"{k}={fmt_value(v)}" for k, v in self.params) + ")"
         if self.cutoff is not None:
-            s += "@" + _fmt(self.cutoff)
+            s += "@" + fmt_value(self.cutoff)
         return s
 
     @property

@@ -216,16 +216,6 @@ def parse_canonical(text: str):
     return name, params, cut
 
 
-def fmt_value(x) -> str:
-    if isinstance(x, bool):
-        return str(x)
-    if isinstance(x, str):
-        return repr(x) if "'" not in x else '"' + x + '"'
-    if float(x).is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return repr(float(x))
-
-
 
 # --- typed measures from parts -----------------------------------------------------
 
@@ -241,11 +231,8 @@ def check_param(fam: Family, key: str, val: Value, original: str):
 def _allowed(fam: Family, original: str, keys) -> None:
     for k in keys:
         if fam.param(k) is None:
-            allowed = ", ".join(fam.param_names) or "none"
-            te = fam.trec_params is not None and fam.trec_params.to_params is None
-            raise UsageError(f"measure {fam.name} takes no parameter {k!r} (allowed: {allowed}) "
-                             f"in {original!r}" + (f"; use trec_eval's syntax "
-                                                   f"{fam.trec_plain.name}.PARAMS" if te else ""))
+            raise UsageError(f"measure {fam.name} takes no parameter {k!r} "
+                             f"(allowed: {', '.join(fam.param_names) or 'none'}) in {original!r}")
 
 
 def _check_cutoff_given(fam: Family, cutoff, original: str) -> None:
@@ -297,10 +284,7 @@ def resolve(family: str, params: dict, cut_text, original: str):
     if "gains" in params:
         raise UsageError(f"gains= is not supported in -m (found {original!r}); use --gains "
                          f"to map labels to gains")
-    for k in params:
-        if fam.param(k) is None:
-            raise UsageError(f"measure {family} takes no parameter {k!r} "
-                             f"(allowed: {', '.join(fam.param_names) or 'none'}) in {original!r}")
+    _allowed(fam, original, params)
     typed = {k: check_param(fam, k, v, original) for k, v in params.items()}
     for k in list(typed):
         p = fam.param(k)

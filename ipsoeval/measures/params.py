@@ -25,9 +25,19 @@ class Value:
     @classmethod
     def of(cls, v) -> Value:
         """A typed value given in code (not text)."""
-        from ipsoeval.measures.names import fmt_value
         kind = "bool" if isinstance(v, bool) else "str" if isinstance(v, str) else "number"
         return cls(kind, v, fmt_value(v))
+
+
+def fmt_value(x) -> str:
+    """A value as written in a canonical name: 10, 0.8, True, 'exp-log2'."""
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, str):
+        return repr(x) if "'" not in x else '"' + x + '"'
+    if float(x).is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return repr(float(x))
 
 
 class Bad(Exception):
