@@ -92,8 +92,12 @@ def loose_key(name: str) -> str:
     return name.lower().replace("_", "").replace("-", "")
 
 
+CATALOGUE_COLUMNS = ["measure", "example", "scale", "cutoff", "params", "trec_eval",
+                     "definition"]
+
+
 def catalogue() -> list[dict]:
-    """One record per measure family for ``ipsoeval measures``."""
+    """One record per measure family for ``ipsoeval measures`` (CATALOGUE_COLUMNS)."""
     rows = []
     for f in FAMILIES.values():
         trec = []
