@@ -103,7 +103,7 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
     aligned, note = common_topics(aligned)   # --queries intersection: shared topics
     if note:
         out_.warn(note)
-    progress = opt.progress("ipso", ctx) if all_pairs else None
+    progress = opt.progress("ipso: crossings of every pair of runs", ctx) if all_pairs else None
     results = ipso.run(aligned, options,
                        gains_given=align_opts.gains is not None,
                        rel_level_given=_explicit(ctx, "rel_level"),

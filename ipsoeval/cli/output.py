@@ -13,10 +13,12 @@ import tempfile
 
 import click
 
+from ipsoeval.cli.environment import get_env
+from ipsoeval.cli.progress import clear_bars
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.formatters import FORMATS, render, resolve
 
-__all__ = ["format_option", "emit", "warn", "check_output", "write_output", "write_stdout",
+__all__ = ["format_option", "concrete_format", "emit", "warn", "check_output", "write_output", "write_stdout",
            "quiet_stdout"]
 
 
@@ -35,39 +37,36 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
 
 
 def warn(message: str) -> None:
+    clear_bars()
     try:
         sys.stderr.write(f"ipsoeval: warning: {message}\n")
     except (BrokenPipeError, OSError):
         pass
 
 
+def concrete_format(ctx: click.Context | None, fmt: str, output: str | None = None, *,
+                    pipe_default: str = "tsv") -> str:
+    """The format ``fmt`` stands for: ``auto`` is table when the output is
+    standard output and the Environment says it is a terminal, else
+    ``pipe_default``."""
+    tty = output is None and get_env(ctx).stdout_isatty
+    return resolve(fmt, pipe_default=pipe_default, isatty=lambda: tty)
+
+
 def emit(ctx: click.Context, results, fmt: str, output: str | None = None, *,
          pipe_default: str = "tsv") -> str:
-    """Render results (a ResultSet or a list) and write them; returns the format used."""
-    obj = ctx.find_root().obj or {}
-    isatty = obj.get("isatty")
-    stream = sys.stdout
-    if output is not None:
-        concrete = resolve(fmt, pipe_default=pipe_default, isatty=isatty or (lambda: False))
-    else:
-        concrete = resolve(fmt, pipe_default=pipe_default, isatty=isatty, stream=stream)
-    color = False
-    if concrete == "table" and output is None and "NO_COLOR" not in os.environ:
-        try:
-            color = bool(isatty()) if isatty is not None else stream.isatty()
-        except (ValueError, OSError, AttributeError):
-            color = False
-    width = None
-    if concrete == "table":
-        try:
-            width = os.get_terminal_size(stream.fileno()).columns
-        except (OSError, ValueError, AttributeError):
-            width = 120
-    text = render(results, concrete, width=width, color=color)
+    """Render results (a ResultSet or a list) and write them; returns the format used.
+
+    Tables are laid out for the Environment's width and coloured only when
+    they go to standard output and the Environment allows colour."""
+    env = get_env(ctx)
+    concrete = concrete_format(ctx, fmt, output, pipe_default=pipe_default)
+    text = render(results, concrete, width=env.width, color=env.color and output is None,
+                  color_system=env.color_system)
     if output is not None:
         write_output(output, text)
     else:
-        write_stdout(ctx, stream, text)
+        write_stdout(ctx, env.stdout, text)
     return concrete
 
 

@@ -91,7 +91,7 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
     for w in out.warnings:
         out_.warn(w)
     results = out.results
-    if _concrete(ctx, fmt, output) in ("table", "latex", "markdown"):
+    if out_.concrete_format(ctx, fmt, output) in ("table", "latex", "markdown"):
         results = [sigtest.wide_table(results[0]), *results[1:]]
     out_.emit(ctx, results, fmt, output, pipe_default="tsv")
     if plot:
@@ -119,7 +119,7 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
     options.check()
     ts = load(files, align_opts, scores_format, scores_scale)
     results, _ = bootstrap_scores(ts, options, measures=list(measures) or None, warn=out_.warn)
-    if _concrete(ctx, fmt, output) == "table":
+    if out_.concrete_format(ctx, fmt, output) == "table":
         if options.split_half:
             sets = [bootstrap.table4(results[2])]
         elif options.ranks:
@@ -165,13 +165,3 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
     if plot:
         from ipsoeval import plots
         plots.interval_map(plot, per, means)
-
-
-def _concrete(ctx, fmt, output) -> str:
-    from ipsoeval.formatters import resolve
-    if fmt != "auto":
-        return fmt
-    if output is not None:
-        return "tsv"
-    isatty = (ctx.find_root().obj or {}).get("isatty")
-    return resolve(fmt, pipe_default="tsv", isatty=isatty, stream=sys.stdout)

@@ -85,14 +85,14 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     aligned, note = common_topics(aligned)   # --queries intersection: shared topics
     if note:
         out_.warn(note)
-    progress = opt.progress("sigtest", ctx)
+    progress = opt.progress("sigtest: testing pairs of runs", ctx)
     out = sigtest.run_aligned(aligned, requested, options, progress=progress)
     for rs in out.results:
         rs.params.update(align_opts.as_params())
     for w in out.warnings:
         out_.warn(w)
     results = out.results
-    if _concrete_format(ctx, fmt, output) in ("table", "latex", "markdown"):  # wide (issue 13)
+    if out_.concrete_format(ctx, fmt, output) in ("table", "latex", "markdown"):  # wide (issue 13)
         results = [sigtest.wide_table(results[0]), *results[1:]]
     out_.emit(ctx, results, fmt, output, pipe_default="tsv")
     if plot:        # issue 13: per-topic differences of the pairs tested
@@ -109,14 +109,3 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
             sys.stderr.flush()
         except (BrokenPipeError, OSError):
             pass
-
-
-def _concrete_format(ctx: click.Context, fmt: str, output) -> str:
-    from ipsoeval.formatters import resolve
-
-    if fmt != "auto":
-        return fmt
-    if output is not None:
-        return "tsv"
-    isatty = (ctx.find_root().obj or {}).get("isatty")
-    return resolve(fmt, pipe_default="tsv", isatty=isatty, stream=sys.stdout)

@@ -35,7 +35,7 @@ def resolve(fmt: str, *, pipe_default: str = "tsv", isatty: Callable[[], bool] |
 
 
 def render(results: ResultSet | list[ResultSet], fmt: str, *, width: int | None = None,
-           color: bool = False) -> str:
+           color: bool = False, color_system: str = "standard") -> str:
     """The text of ``results`` in a concrete format."""
     sets = results if isinstance(results, list) else [results]
     if fmt == "trec":
@@ -49,7 +49,7 @@ def render(results: ResultSet | list[ResultSet], fmt: str, *, width: int | None 
         return json_.render(sets)
     if fmt == "table":
         from ipsoeval.formatters import table
-        return table.render(sets, width=width, color=color)
+        return table.render(sets, width=width, color=color, color_system=color_system)
     if fmt in ("latex", "markdown", "jsonl"):     # issue 13 (formatters/{latex,markdown,jsonl}.py)
         import importlib
         return importlib.import_module(f"ipsoeval.formatters.{fmt}").render(sets)

@@ -439,8 +439,7 @@ def scores_resultset(aligned: Aligned, maps: list[Mapped], opts: Options, params
             recs.append({"run": run_name, "qid": "all", "measure": mp.measure,
                          "value": _f(means_o[r]), "interval_value": _f(means_i[r]),
                          "n_values": common})
-    return ResultSet(COMMAND, cols, recs, params, title="Interval-mapped scores (qid all = mean)",
-                     table_hints={"value": {"digits": 4}, "interval_value": {"digits": 4}})
+    return ResultSet(COMMAND, cols, recs, params, title="Interval-mapped scores (qid all = mean)")
 
 
 PLOT_ROWS = 21
