@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ipsoeval.errors import UsageError
-from ipsoeval.results import Gate, Report, ResultSet
+from ipsoeval.results import Report, ResultSet
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
            "interval_map", "InputWarning", "read_scores"]
@@ -286,37 +286,15 @@ def _gains_text(gmap) -> str | None:
 
 # --- analyses ----------------------------------------------------------------------
 
-_DEFAULT_IDS = {
-    "sigtest": ["tests", "flips"],
-    "bootstrap": ["leaderboard", "rank_probabilities", "split_half"],
-    "breakdown": ["breakdown"],
-    "ipso": ["pairs", "topics", "depths", "agreement", "enumerate"],
-    "interval-map": ["scores", "values", "analysis"],
-}
-
-
-def _report(command: str, results, *, warnings=(), gate=None, primary=None,
-            params=None) -> Report:
-    """Wrap what an analysis returns today into a Report (a Report passes through)."""
-    if isinstance(results, Report):
-        results.warnings[:0] = [w for w in warnings if w not in results.warnings]
-        return results
-    tables = list(results) if isinstance(results, (list, tuple)) else [results]
-    used: set[str] = set()
-    defaults = _DEFAULT_IDS.get(command, [])
-    for i, t in enumerate(tables):
+def _report(report: Report, *, warnings=(), params=None) -> Report:
+    """An analysis' Report with the input notes first among its warnings and the
+    inputs' params in every table (the analysis' own params win)."""
+    report.warnings[:0] = [w for w in warnings if w not in report.warnings]
+    for t in report.tables:
         if params:
             t.params.update({k: v for k, v in params.items() if k not in t.params})
-        if not t.id:
-            base = defaults[i] if i < len(defaults) else f"table{i + 1}"
-            t.id = base if base not in used else f"{base}{i + 1}"
-        used.add(t.id)
-    g = None
-    if gate is not None:
-        g = Gate(passed=not gate.failed, reason=gate.message)
-    return Report(command=command, tables=tables,
-                  primary=primary.id if isinstance(primary, ResultSet) else primary,
-                  warnings=list(warnings), gate=g, params=dict(params or {}))
+    report.params.update(params or {})
+    return report
 
 
 def _common(res: EvalResult):
@@ -367,7 +345,8 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import sigtest_scores
-        out, notes = sigtest_scores(ts, options, measures=measures)
+        out = sigtest_scores(ts, options, measures=measures)
+        notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
     else:
         if len(res.runs) < 2:
@@ -377,8 +356,7 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
         out = st.run_aligned(aligned, requested, options)
         params = dict(res.params)
     _warn(out.warnings)
-    return _report("sigtest", out.results, warnings=notes + list(out.warnings), gate=out.gate,
-                   params=params)
+    return _report(out, warnings=notes, params=params)
 
 
 def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: int = 5,
@@ -398,11 +376,11 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
     if split_half is not None and split_half < 1:
         raise UsageError(f"split_half must be at least 1 (found {split_half})")
     options.check()
-    warns: list[str] = []
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import bootstrap_scores
-        results, notes = bootstrap_scores(ts, options, measures=measures, warn=warns.append)
+        report = bootstrap_scores(ts, options, measures=measures)
+        notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
     else:
         from ipsoeval import engine
@@ -411,11 +389,10 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
             bs._check_measure(r.measure)
         aligned, notes = _common(res)
         scores = engine.evaluate(aligned, requested)
-        results = bs.run(scores, options, warn=warns.append)
+        report = bs.run(scores, options)
         params = dict(res.params)
-    _warn(warns)
-    primary = bs.primary(results, options)
-    return _report("bootstrap", results, warnings=notes + warns, primary=primary, params=params)
+    _warn(report.warnings)
+    return _report(report, warnings=notes, params=params)
 
 
 def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = False,
@@ -432,8 +409,7 @@ def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = F
     out = bd.run(aligned, k=k, baseline=baseline, naive=naive, correct=correct, alpha=alpha,
                  verdict_test=verdict_test, per_query=per_query)
     _warn(out.warnings)
-    return _report("breakdown", out.results, warnings=notes + list(out.warnings),
-                   params=dict(res.params))
+    return _report(out, warnings=notes, params=dict(res.params))
 
 
 def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
@@ -448,8 +424,8 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import ipso_scores
-        rs, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs)
-        return _report("ipso", [rs], warnings=notes, params=dict(ts.params))
+        rep, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs)
+        return _report(rep, warnings=notes, params=dict(ts.params))
     if len(res.runs) < 2:
         raise UsageError(f"ipso needs at least two runs (got {len(res.runs)})")
     cutoff = k if k is not None else 10
@@ -474,10 +450,10 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
                          n_resamples=permutations, seed=seed)
     options.check()
     aligned, notes = _common(res)
-    results = ip.run(aligned, options, gains_given=res.params.get("gains") is not None,
-                     rel_level_given=res.params.get("rel_level", 1) != 1,
-                     graded_given=graded is not None)
-    return _report("ipso", results, warnings=notes, params=dict(res.params))
+    report = ip.run(aligned, options, gains_given=res.params.get("gains") is not None,
+                    rel_level_given=res.params.get("rel_level", 1) != 1,
+                    graded_given=graded is not None)
+    return _report(report, warnings=notes, params=dict(res.params))
 
 
 def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
@@ -498,18 +474,16 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
     ts = _score_set(res)
     if ts is not None:          # P@k, RR@k, Success@k: the map is a function of the value
         from ipsoeval.scores import interval_map_scores
-        results = interval_map_scores(ts, measures, options)
-        _warn(options.warnings)
-        return _report("interval-map", results, warnings=list(ts.notes) + list(options.warnings),
-                       params=dict(ts.params))
+        report = interval_map_scores(ts, measures, options)
+        _warn(report.warnings)
+        return _report(report, warnings=list(ts.notes), params=dict(ts.params))
     names = res.measures if measures is None else (
         [measures] if isinstance(measures, str) else list(measures))
     plain = [im.at_cutoff(m, N, default_N=30) for m in names]
     aligned, notes = _common(res)
-    results = im.run(aligned, plain, options)
-    _warn(options.warnings)
-    return _report("interval-map", results, warnings=notes + list(options.warnings),
-                   params=dict(res.params))
+    report = im.run(aligned, plain, options)
+    _warn(report.warnings)
+    return _report(report, warnings=notes, params=dict(res.params))
 
 
 def _need_aligned(res, what: str) -> None:

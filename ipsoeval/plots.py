@@ -153,7 +153,7 @@ _REL_COLORS = {"ni": "#2a7f3f", "ns": "#b8322a", "==": "#999999", "**": "#d9a400
 
 def ipso(path: str, topics) -> None:
     """Figure 5's per-topic view: each topic's two rankings (filled = relevant), its
-    IPSO relation, and the metric differences A − B (the table's diff_ columns),
+    IPSO relation, and the metric differences B − A (the table's diff_ columns),
     topics grouped as the table."""
     recs = topics.records
     if not recs:
@@ -192,7 +192,7 @@ def ipso(path: str, topics) -> None:
     ax_d.axvline(0, color="#555555", linewidth=0.6)
     ax_d.set_ylim(n - 0.5, -0.5)
     ax_d.set_yticks([])
-    ax_d.set_xlabel("metric difference A − B", fontsize=8)
+    ax_d.set_xlabel("metric difference B − A", fontsize=8)
     ax_d.set_title("metric differences", fontsize=10)
     if diff_cols:
         ax_d.legend(fontsize=7, loc="lower right")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from ipsoeval.analyses.topicset import common_topics
@@ -62,7 +60,6 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
     """
     from ipsoeval import engine
     from ipsoeval.analyses import bootstrap
-    from ipsoeval.formatters import resolve
 
     if not measures and not scores:   # --scores: every measure of the files
         raise UsageError("bootstrap needs a measure: give -m MEASURE (e.g. -m RR@10)")
@@ -94,25 +91,10 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
         out_.warn(note)
     scores = engine.evaluate(aligned, requested)
     progress = opt.progress("bootstrap", ctx)
-    results = bootstrap.run(scores, options, progress=progress, warn=out_.warn)
-    for rs in results:
+    report = bootstrap.run(scores, options, progress=progress)
+    for rs in report.tables:
         rs.params.update(align_opts.as_params())
-
-    obj = ctx.find_root().obj or {}
-    if output is not None:
-        concrete = resolve(fmt, isatty=lambda: False)
-    else:
-        concrete = resolve(fmt, isatty=obj.get("isatty"), stream=sys.stdout)
-    if concrete == "table":
-        if split_half:
-            sets = [bootstrap.table4(results[2])]
-        elif ranks:
-            sets = [results[1]]
-        else:
-            sets = [results[0], results[1]]
-    else:
-        sets = [bootstrap.primary(results, options)]
-    out_.emit(ctx, sets, fmt, output, pipe_default="tsv")
     if plot:        # issue 13: rank-probability heatmap and rank intervals
         from ipsoeval import plots
-        plots.bootstrap(plot, results[0], results[1])
+        plots.bootstrap(plot, report.table("leaderboard"), report.table("rank_probabilities"))
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

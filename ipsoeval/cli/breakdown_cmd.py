@@ -56,18 +56,11 @@ def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, verdict_test, 
     base = baseline
     if baseline is not None and baseline not in aligned.runs and baseline in runs:
         base = list(runs).index(baseline)
-    out = breakdown.run(aligned, k=k, baseline=base, naive=naive, correct=correct, alpha=alpha,
-                        verdict_test=verdict_test, per_query=per_query)
-    for rs in out.results:
+    report = breakdown.run(aligned, k=k, baseline=base, naive=naive, correct=correct,
+                           alpha=alpha, verdict_test=verdict_test, per_query=per_query)
+    for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    for w in out.warnings:
-        out_.warn(w)
-    if plot and per_query:   # issue 13: the outcome bars come from the summary
-        summary = breakdown.run(aligned, k=k, baseline=base, naive=naive, correct=correct,
-                                alpha=alpha, verdict_test=verdict_test).results[0]
-    elif plot:
-        summary = out.results[0]
-    out_.emit(ctx, out.results, fmt, output, pipe_default="tsv")
-    if plot:
+    if plot:        # issue 13: the outcome bars come from the summary
         from ipsoeval import plots
-        plots.breakdown(plot, summary)
+        plots.breakdown(plot, report.table("summary"))
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

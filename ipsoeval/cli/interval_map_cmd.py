@@ -93,19 +93,15 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
     aligned, note = common_topics(aligned)   # --queries intersection: shared topics
     if note:
         out_.warn(note)
-    results = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
-    for rs in results:
+    report = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
+    for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    per = means = None
     if plot:        # issue 13: φ per topic against the raw value, means before/after
         import dataclasses
-        per = interval_map.run(aligned, plain, dataclasses.replace(
-            options, per_topic=True, values=False, analyze=False, warnings=[]))[0]
-        means = interval_map.run(aligned, plain, dataclasses.replace(
-            options, per_topic=False, values=False, analyze=False, warnings=[]))[0]
-    for w in options.warnings:
-        out_.warn(w)
-    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
-    if plot:
+
         from ipsoeval import plots
+        per, means = (interval_map.run(aligned, plain, dataclasses.replace(
+            options, per_topic=pt, values=False, analyze=False, warnings=[])).table("scores")
+            for pt in (True, False))
         plots.interval_map(plot, per, means)
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

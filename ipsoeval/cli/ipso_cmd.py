@@ -63,7 +63,6 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
     """
     from ipsoeval.analyses import ipso
 
-    results = []
     if scores:      # issue 13: the sign test over topics on per-topic score files
         from ipsoeval.cli.scores_opts import refuse, run_ipso
         for flag, name in ((k is not None or depths is not None, "-k/--depths"),
@@ -76,7 +75,7 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
     if qrels is None and not runs:
         if ks is None:
             raise UsageError("ipso needs QRELS and at least two runs (or --enumerate K,...)")
-        out_.emit(ctx, [ipso.enumerate_table(ks)], fmt, output, pipe_default="tsv")
+        out_.emit(ctx, ipso.enumerate_report(ks), fmt, output, pipe_default="tsv")
         return
     if len(runs) < 2:
         raise UsageError(f"ipso needs QRELS and at least two runs (got {len(runs)} run)")
@@ -104,27 +103,21 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
     if note:
         out_.warn(note)
     progress = opt.progress("ipso", ctx) if all_pairs else None
-    results = ipso.run(aligned, options,
-                       gains_given=align_opts.gains is not None,
-                       rel_level_given=_explicit(ctx, "rel_level"),
-                       graded_given=_explicit(ctx, "graded"),
-                       progress=progress)
-    for rs in results:
+    report = ipso.run(aligned, options,
+                      gains_given=align_opts.gains is not None,
+                      rel_level_given=_explicit(ctx, "rel_level"),
+                      graded_given=_explicit(ctx, "graded"),
+                      progress=progress, enumerate_ks=ks)
+    for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    topics = None
     if plot:        # issue 13: Figure 5's per-topic view needs the topic table
-        from ipsoeval.cli.plot_opts import find
-        topics = find(results, "serp_a")
-        if topics is None:
-            import dataclasses
-            more = ipso.run(aligned, dataclasses.replace(options, per_topic=True),
-                            gains_given=align_opts.gains is not None,
-                            rel_level_given=_explicit(ctx, "rel_level"),
-                            graded_given=_explicit(ctx, "graded"))
-            topics = find(more, "serp_a")
-    if ks is not None:
-        results.append(ipso.enumerate_table(ks))
-    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
-    if plot:
+        import dataclasses
+
         from ipsoeval import plots
+        topics = report.table("topics") if per_topic else ipso.run(
+            aligned, dataclasses.replace(options, per_topic=True),
+            gains_given=align_opts.gains is not None,
+            rel_level_given=_explicit(ctx, "rel_level"),
+            graded_given=_explicit(ctx, "graded")).table("topics")
         plots.ipso(plot, topics)
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

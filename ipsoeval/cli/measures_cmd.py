@@ -13,11 +13,12 @@ from ipsoeval.cli import output as out_
 def command(ctx, fmt, output):
     """List every measure with its definition, scale type and trec_eval names."""
     from ipsoeval.measures import catalogue
-    from ipsoeval.results import ResultSet
+    from ipsoeval.results import Report, ResultSet
 
-    rows = catalogue()
     rs = ResultSet(command="measures",
                    columns=["measure", "example", "scale", "cutoff", "params", "trec_eval",
                             "definition"],
-                   records=rows, title="ipsoeval measures")
-    out_.emit(ctx, rs, fmt, output)
+                   records=catalogue(), title="ipsoeval measures", id="measures",
+                   description="every measure family: canonical name, an example, scale, "
+                               "parameters, trec_eval names and definition")
+    out_.emit(ctx, Report("measures", [rs]), fmt, output)

@@ -1,6 +1,8 @@
 """Where results go: ``--format``, ``-o FILE``, standard output and warnings.
 
-:func:`emit` renders finished results in the chosen format and writes them;
+:func:`emit` renders a finished :class:`~ipsoeval.results.Report` in the
+chosen format (one table for tsv/jsonl, ``--table ID`` or ``--table list``),
+writes it and applies the report's gate;
 :func:`warn` writes one warning line to standard error.
 """
 
@@ -13,15 +15,32 @@ import tempfile
 
 import click
 
-from ipsoeval.errors import InputError, UsageError
-from ipsoeval.formatters import FORMATS, render, resolve
+from ipsoeval.errors import GateFailed, InputError, UsageError
+from ipsoeval.formatters import FORMATS, render, resolve, table_list
+from ipsoeval.results import Report, ResultSet
 
-__all__ = ["format_option", "emit", "warn", "check_output", "write_output", "write_stdout",
+__all__ = ["format_option", "emit", "concrete_format", "warn", "check_output", "write_output", "write_stdout",
            "quiet_stdout"]
+
+
+TABLE_KEY = "ipsoeval.table"
+
+
+def _remember_table(ctx, param, value):
+    if value is not None:
+        if value != "list" and not value.replace("_", "").isalnum():
+            raise click.BadParameter(f"a table id (lower_snake_case) or 'list' "
+                                     f"(found {value!r})", ctx, param)
+        ctx.meta[TABLE_KEY] = value
+    return value
 
 
 def format_option(f=None, *, pipe_default: str = "tsv"):
     def deco(g):
+        g = click.option("--table", "table", metavar="ID", default=None, expose_value=False,
+                         callback=_remember_table,
+                         help="Print table ID of the report instead of its primary table "
+                              "(tsv, jsonl, json, table); 'list' lists the ids.")(g)
         g = click.option("-o", "--output", metavar="FILE", default=None,
                          callback=_check_output_option,
                          help="Write to this file (only when everything succeeded) instead "
@@ -41,17 +60,39 @@ def warn(message: str) -> None:
         pass
 
 
-def emit(ctx: click.Context, results, fmt: str, output: str | None = None, *,
-         pipe_default: str = "tsv") -> str:
-    """Render results (a ResultSet or a list) and write them; returns the format used."""
+def concrete_format(ctx: click.Context, fmt: str, output: str | None = None, *,
+                    pipe_default: str = "tsv") -> str:
+    """The format ``fmt`` stands for here ('auto': table on a terminal, else the
+    command's pipe default; always the pipe default for -o FILE)."""
     obj = ctx.find_root().obj or {}
     isatty = obj.get("isatty")
-    stream = sys.stdout
     if output is not None:
-        concrete = resolve(fmt, pipe_default=pipe_default, isatty=isatty or (lambda: False))
-    else:
-        concrete = resolve(fmt, pipe_default=pipe_default, isatty=isatty, stream=stream)
+        return resolve(fmt, pipe_default=pipe_default, isatty=lambda: False)
+    return resolve(fmt, pipe_default=pipe_default, isatty=isatty, stream=sys.stdout)
+
+
+def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
+         pipe_default: str = "tsv") -> str:
+    """The one way out of a command: print the report's warnings on stderr,
+    render the report (``--table ID`` or its primary table; ``--table list``:
+    the ids) in the concrete format, write it (stdout or -o FILE), then apply
+    the report's gate (exit 1 when it failed).  Returns the format used."""
+    if isinstance(report, ResultSet):
+        report = Report(report.command, [report])
+    for w in report.warnings:
+        warn(w)
+    want = ctx.meta.get(TABLE_KEY)
+    concrete = concrete_format(ctx, fmt, output, pipe_default=pipe_default)
+    if want == "list":
+        _write(ctx, output, table_list(report))
+        return concrete
+    if want is not None and want not in report.ids:
+        raise UsageError(f"--table: no table {want!r} here (tables: {', '.join(report.ids)}; "
+                         f"--table list describes them)")
     color = False
+    stream = sys.stdout
+    obj = ctx.find_root().obj or {}
+    isatty = obj.get("isatty")
     if concrete == "table" and output is None and "NO_COLOR" not in os.environ:
         try:
             color = bool(isatty()) if isatty is not None else stream.isatty()
@@ -63,12 +104,25 @@ def emit(ctx: click.Context, results, fmt: str, output: str | None = None, *,
             width = os.get_terminal_size(stream.fileno()).columns
         except (OSError, ValueError, AttributeError):
             width = 120
-    text = render(results, concrete, width=width, color=color)
+    text = render(report, concrete, table=want, width=width, color=color)
+    _write(ctx, output, text)
+    if report.gate is not None:
+        if not report.gate.passed:
+            raise GateFailed(report.gate.reason)
+        try:
+            sys.stdout.flush()
+            sys.stderr.write(f"ipsoeval: gate passed: {report.gate.reason}\n")
+            sys.stderr.flush()
+        except (BrokenPipeError, OSError):
+            pass
+    return concrete
+
+
+def _write(ctx, output, text: str) -> None:
     if output is not None:
         write_output(output, text)
     else:
-        write_stdout(ctx, stream, text)
-    return concrete
+        write_stdout(ctx, sys.stdout, text)
 
 
 # --- where the output goes ---------------------------------------------------

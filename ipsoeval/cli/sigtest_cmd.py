@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from ipsoeval.analyses.topicset import common_topics
@@ -11,7 +9,7 @@ from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
-from ipsoeval.errors import GateFailed, UsageError
+from ipsoeval.errors import UsageError
 
 
 @click.command("sigtest")
@@ -86,37 +84,12 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     if note:
         out_.warn(note)
     progress = opt.progress("sigtest", ctx)
-    out = sigtest.run_aligned(aligned, requested, options, progress=progress)
-    for rs in out.results:
+    report = sigtest.run_aligned(aligned, requested, options, progress=progress)
+    for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    for w in out.warnings:
-        out_.warn(w)
-    results = out.results
-    if _concrete_format(ctx, fmt, output) in ("table", "latex", "markdown"):  # wide (issue 13)
-        results = [sigtest.wide_table(results[0]), *results[1:]]
-    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
     if plot:        # issue 13: per-topic differences of the pairs tested
         from ipsoeval.cli import plot_opts
         sc = engine.evaluate(aligned, requested)
-        plot_opts.sigtest(plot, out.results[0], list(aligned.runs),
+        plot_opts.sigtest(plot, report.table("tests"), list(aligned.runs),
                           {m.name: sc.matrix(m.name) for m in sc.measures})
-    if out.gate is not None:
-        if out.gate.failed:
-            raise GateFailed(out.gate.message)
-        try:
-            sys.stdout.flush()
-            sys.stderr.write(f"ipsoeval: gate passed: {out.gate.message}\n")
-            sys.stderr.flush()
-        except (BrokenPipeError, OSError):
-            pass
-
-
-def _concrete_format(ctx: click.Context, fmt: str, output) -> str:
-    from ipsoeval.formatters import resolve
-
-    if fmt != "auto":
-        return fmt
-    if output is not None:
-        return "tsv"
-    isatty = (ctx.find_root().obj or {}).get("isatty")
-    return resolve(fmt, pipe_default="tsv", isatty=isatty, stream=sys.stdout)
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

@@ -31,7 +31,7 @@ from ipsoeval import readers
 from ipsoeval.analyses.bootstrap import resample as br
 from ipsoeval.analyses.bootstrap import splithalf as sh
 from ipsoeval.errors import InputError, UsageError
-from ipsoeval.results import ResultSet
+from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import tests as st
 
 COMMAND = "bootstrap"
@@ -255,13 +255,13 @@ class MeasureInput:
 
 def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
             options: Options, progress: Progress | None = None,
-            warn: Warn | None = None) -> list[ResultSet]:
-    """All analyses on plain score matrices.
-
-    Returns the result sets in this order: the per-run summary, the rank
-    probabilities (long rows), and — with ``options.split_half`` — the
-    split-half agreement rates.  ``primary(results, options)`` picks the one
-    table ``tsv``/``json`` print.
+            warn: Warn | None = None) -> Report:
+    """All analyses on plain score matrices: a Report with the tables
+    ``leaderboard`` (the per-run summary), ``rank_probabilities`` (long rows)
+    and, with ``options.split_half``, ``split_half`` (agreement rates).  The
+    primary table is split_half with ``split_half``, rank_probabilities with
+    ``ranks``, else the leaderboard; people see the leaderboard and the rank
+    probabilities, or the chosen table (split-half in the paper's layout).
     """
     options.check()
     R, T = len(runs), len(topics)
@@ -279,15 +279,16 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
     if options.split_half and T < 2:
         raise UsageError(f"--split-half needs at least two topics (found {T})")
 
+    warnings: list[str] = []      # in the report (and to ``warn`` as they come)
     # subsets: topic indices
     subsets: list[tuple[str, np.ndarray]] = []
     pos = {t: i for i, t in enumerate(topics)}
     for name, qids in options.subsets:
         idx = [pos[q] for q in qids if q in pos]
         missing = len(qids) - len(idx)
-        if missing and warn is not None:
-            warn(f"queries file {name!r}: {missing} of {len(qids)} topics are not among the "
-                 f"{T} evaluated topics; left out")
+        if missing:
+            warnings.append(f"queries file {name!r}: {missing} of {len(qids)} topics are not "
+                            f"among the {T} evaluated topics; left out")
         if not idx:
             raise UsageError(f"queries file {name!r} shares no topic with the evaluated topics "
                              f"(found 0 of {len(qids)})")
@@ -371,11 +372,17 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
         ResultSet(COMMAND, summary_cols, summary, params=params,
                   title=f"Leaderboard under {trials_txt} (seed {options.seed}); "
                         f"{options.ci:.0%} {options.ci_method} CIs",
+                  id="leaderboard",
+                  description="per run and measure: mean, leaderboard and expected rank, "
+                              "rank interval, share of trials at rank 1, CI of the mean",
                   table_hints={"digits": 4,
                                "heatmap": {"columns": ["p_top"], "low": 0.0, "high": 1.0},
                                "hide": ["baseline"] if base_idx is not None else []}),
         ResultSet(COMMAND, list(RANK_COLUMNS), rank_rows, params=dict(params),
                   title=f"Rank under bootstrapping: P(rank = k), {trials_txt}",
+                  id="rank_probabilities",
+                  description="per run, measure and rank (up to --top): the share of "
+                              "trials with the run at that rank",
                   table_hints={"digits": 3,
                                "pivot": {"index": ["run", "measure"], "columns": "rank",
                                          "values": "probability"},
@@ -400,23 +407,33 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
                              "permissible": st.permissible(m.scale, st.REQUIREMENT[rt.test])})
         sp = dict(params)
         sp.update(pairs=R * (R - 1) // 2, half_sizes=[T // 2, T - T // 2])
-        results.append(ResultSet(
+        split = ResultSet(
             COMMAND, list(SPLIT_COLUMNS), rows, params=sp,
             title=f"Split-half agreement (%), {options.split_half} splits x "
                   f"{R * (R - 1) // 2} pairs, alpha {options.alpha}",
+            id="split_half",
+            description="per measure, test and aggregate: split-half agreement rates (%) of "
+                        "significance decisions",
             table_hints={"digits": 1,
-                         "cell_styles": {"permissible": {"no": "red"}}}))
+                         "cell_styles": {"permissible": {"no": "red"}}})
+        split.view = table4(split)
+        results.append(split)
     phases.finish()
-    return results
+    primary = primary_id(options)
+    display = [primary] if primary != "leaderboard" else ["leaderboard", "rank_probabilities"]
+    if warn is not None:
+        for w in warnings:
+            warn(w)
+    return Report(COMMAND, results, primary=primary, display=display, warnings=warnings)
 
 
-def primary(results: list[ResultSet], options: Options) -> ResultSet:
-    """The one table tsv/json print: split-half rows, rank rows, or the summary."""
+def primary_id(options: Options) -> str:
+    """The table tsv/jsonl print: split-half rows, rank rows, or the leaderboard."""
     if options.split_half:
-        return results[2]
+        return "split_half"
     if options.ranks:
-        return results[1]
-    return results[0]
+        return "rank_probabilities"
+    return "leaderboard"
 
 
 def table4(rs: ResultSet) -> ResultSet:
@@ -448,7 +465,7 @@ def table4(rs: ResultSet) -> ResultSet:
 
 
 def run(scores, options: Options, progress: Progress | None = None,
-        warn: Warn | None = None) -> list[ResultSet]:
+        warn: Warn | None = None) -> Report:
     """Analyses on an :class:`ipsoeval.engine.Scores` (every requested measure)."""
     mask = scores.mask()
     inputs = []

@@ -22,12 +22,10 @@ The core (:func:`first_relevant_ranks`, :func:`compare_pair`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from ipsoeval.errors import UsageError
-from ipsoeval.results import ResultSet
+from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import corrections
 from ipsoeval.stats import tests as st
 
@@ -42,10 +40,10 @@ CORRECTIONS = ("none", "bonferroni", "holm")
 
 # Which case-3 test decides the ranking facet of the verdict.
 VERDICT_TESTS = {
-    "esl-t": ("p_esl_t", "esl", "mean"),
-    "esl-wilcoxon": ("p_esl_wilcoxon", "esl", "signed-rank"),
-    "rr-t": ("p_rr_t", "rr", "mean"),
-    "rr-wilcoxon": ("p_rr_wilcoxon", "rr", "signed-rank"),
+    "esl-t": ("esl_t_p_value", "esl", "mean"),
+    "esl-wilcoxon": ("esl_wilcoxon_p_value", "esl", "signed-rank"),
+    "rr-t": ("rr_t_p_value", "rr", "mean"),
+    "rr-wilcoxon": ("rr_wilcoxon_p_value", "rr", "signed-rank"),
 }
 
 VERDICT_BETTER = "better"
@@ -58,17 +56,23 @@ VERDICTS = (VERDICT_BETTER, VERDICT_BETTER_NO_HARM, VERDICT_WORSE,
             VERDICT_WORSE_HARM, VERDICT_MIXED, VERDICT_NONE)
 
 # p-value columns, in output order.
-P_COLUMNS = ["p_esl_wilcoxon", "p_esl_t", "p_rr_wilcoxon", "p_rr_t", "p_answered_sign"]
-NAIVE_P_COLUMNS = ["p_mrr_ranksum", "p_mrr_wilcoxon", "p_mrr_t"]
+P_COLUMNS = ["esl_wilcoxon_p_value", "esl_t_p_value", "rr_wilcoxon_p_value", "rr_t_p_value",
+             "answered_sign_p_value"]
+NAIVE_P_COLUMNS = ["mrr_ranksum_p_value", "mrr_wilcoxon_p_value", "mrr_t_p_value"]
 
 SUMMARY_COLUMNS = [
-    "run_a", "run_b", "k", "n_topics", "mrr_a", "mrr_b", "delta_mrr",
+    "run_a", "run_b", "k", "n", "mrr_a", "mrr_b", "mrr_diff",
     "n_neither", "n_a_only", "n_b_only", "n_both",
-    "pct_neither", "pct_a_only", "pct_b_only", "p_answered_sign", "pct_both",
-    "esl_a", "esl_b", "p_esl_wilcoxon", "p_esl_t",
-    "rr_a", "rr_b", "p_rr_wilcoxon", "p_rr_t",
+    "pct_neither", "pct_a_only", "pct_b_only", "answered_sign_p_value", "pct_both",
+    "esl_a", "esl_b", "esl_wilcoxon_p_value", "esl_t_p_value",
+    "rr_a", "rr_b", "rr_wilcoxon_p_value", "rr_t_p_value",
 ]
 PER_QUERY_COLUMNS = ["run_a", "run_b", "qid", "outcome", "rank_a", "rank_b"]
+
+
+def adjusted(column: str) -> str:
+    """The corrected p-value's column of a raw one: esl_t_p_value -> esl_t_p_adjusted."""
+    return column[:-len("p_value")] + "p_adjusted"
 
 
 # --------------------------------------------------------------------------
@@ -171,13 +175,13 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
         "n_both": int(np.count_nonzero(both)),
     }
     rr_a_all, rr_b_all = reciprocal(ra), reciprocal(rb)
-    out: dict = {"n_topics": n}
+    out: dict = {"n": n}
     if n:
         out["mrr_a"] = float(rr_a_all.mean())
         out["mrr_b"] = float(rr_b_all.mean())
-        out["delta_mrr"] = float((rr_b_all - rr_a_all).mean())
+        out["mrr_diff"] = float((rr_b_all - rr_a_all).mean())
     else:
-        out["mrr_a"] = out["mrr_b"] = out["delta_mrr"] = None
+        out["mrr_a"] = out["mrr_b"] = out["mrr_diff"] = None
     out.update(counts)
     for name in ("neither", "a_only", "b_only", "both"):
         out[f"pct_{name}"] = 100.0 * counts[f"n_{name}"] / n if n else None
@@ -190,13 +194,13 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
         out["rr_a"], out["rr_b"] = float(rr_a.mean()), float(rr_b.mean())
     else:
         out["esl_a"] = out["esl_b"] = out["rr_a"] = out["rr_b"] = None
-    out["p_esl_wilcoxon"], out["p_esl_t"], esl_w_dir = _paired_tests(esl_a, esl_b)
-    out["p_rr_wilcoxon"], out["p_rr_t"], rr_w_dir = _paired_tests(rr_a, rr_b)
+    out["esl_wilcoxon_p_value"], out["esl_t_p_value"], esl_w_dir = _paired_tests(esl_a, esl_b)
+    out["rr_wilcoxon_p_value"], out["rr_t_p_value"], rr_w_dir = _paired_tests(rr_a, rr_b)
 
     # Outcome 2: per topic, "answered" is 1 or 0; the sign test drops the
     # zero differences (outcomes 1 and 3) and is exact binomial on the rest
     # (p = 1 when no topic is in outcome 2).
-    out["p_answered_sign"] = (_pvalue(st.sign_test(has_a.astype(np.float64),
+    out["answered_sign_p_value"] = (_pvalue(st.sign_test(has_a.astype(np.float64),
                                                    has_b.astype(np.float64)))
                               if n else None)
 
@@ -211,8 +215,8 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
 
     if naive:
         # Lin et al. Table 1: tests on per-topic RR@k over all topics.
-        out["p_mrr_ranksum"] = _pvalue(st.ranksum(rr_a_all, rr_b_all)) if n else None
-        out["p_mrr_wilcoxon"], out["p_mrr_t"], _ = _paired_tests(rr_a_all, rr_b_all)
+        out["mrr_ranksum_p_value"] = _pvalue(st.ranksum(rr_a_all, rr_b_all)) if n else None
+        out["mrr_wilcoxon_p_value"], out["mrr_t_p_value"], _ = _paired_tests(rr_a_all, rr_b_all)
     return out
 
 
@@ -254,14 +258,6 @@ def verdict(p_answered: float | None, n_a_only: int, n_b_only: int,
 # on aligned runs
 # --------------------------------------------------------------------------
 
-@dataclass
-class BreakdownOutput:
-    """What :func:`run` returns: result sets to print and warnings for stderr."""
-
-    results: list[ResultSet]
-    warnings: list[str] = field(default_factory=list)
-
-
 def _choose_baseline(runs: list[str], baseline: str | int | None) -> int:
     if baseline is None:
         return 0
@@ -287,33 +283,33 @@ def table_hints(naive: bool, corrected: bool) -> dict:
     short column names for formatters that support them.
     """
     p_cols = P_COLUMNS + (NAIVE_P_COLUMNS if naive else [])
-    adj = [c + "_adj" for c in p_cols] if corrected else []
+    adj = [adjusted(c) for c in p_cols] if corrected else []
     groups = [
-        ["Runs", ["run_b", "delta_mrr"]],
+        ["Runs", ["run_b", "mrr_diff"]],
         ["(1)", ["pct_neither"]],
-        ["(2)", ["pct_a_only", "pct_b_only", "p_answered_sign"]],
+        ["(2)", ["pct_a_only", "pct_b_only", "answered_sign_p_value"]],
         ["(3)", ["pct_both"]],
-        ["(3) ESL", ["esl_a", "esl_b", "p_esl_wilcoxon", "p_esl_t"]],
-        ["(3) RR", ["rr_a", "rr_b", "p_rr_wilcoxon", "p_rr_t"]],
+        ["(3) ESL", ["esl_a", "esl_b", "esl_wilcoxon_p_value", "esl_t_p_value"]],
+        ["(3) RR", ["rr_a", "rr_b", "rr_wilcoxon_p_value", "rr_t_p_value"]],
     ]
     if naive:
         groups.append(["naive MRR", list(NAIVE_P_COLUMNS)])
     if corrected:
         groups.append(["adjusted", adj])
     labels = {
-        "run_a": "A", "run_b": "B", "delta_mrr": "Δ",
+        "run_a": "A", "run_b": "B", "mrr_diff": "Δ",
         "pct_neither": "All %", "pct_a_only": "A wins %", "pct_b_only": "B wins %",
-        "p_answered_sign": "sign p", "pct_both": "All %",
-        "esl_a": "A ESL", "esl_b": "B ESL", "p_esl_wilcoxon": "WSR p", "p_esl_t": "t p",
-        "rr_a": "A RR", "rr_b": "B RR", "p_rr_wilcoxon": "WSR p", "p_rr_t": "t p",
-        "p_mrr_ranksum": "WRS p", "p_mrr_wilcoxon": "WSR p", "p_mrr_t": "t p",
+        "answered_sign_p_value": "sign p", "pct_both": "All %",
+        "esl_a": "A ESL", "esl_b": "B ESL", "esl_wilcoxon_p_value": "WSR p", "esl_t_p_value": "t p",
+        "rr_a": "A RR", "rr_b": "B RR", "rr_wilcoxon_p_value": "WSR p", "rr_t_p_value": "t p",
+        "mrr_ranksum_p_value": "WRS p", "mrr_wilcoxon_p_value": "WSR p", "mrr_t_p_value": "t p",
     }
     styles = {VERDICT_BETTER: "bold green", VERDICT_BETTER_NO_HARM: "green",
               VERDICT_WORSE: "bold red", VERDICT_WORSE_HARM: "red",
               VERDICT_MIXED: "yellow", VERDICT_NONE: ""}
     return {
         "groups": groups,
-        "hide": ["run_a", "k", "n_topics", "mrr_a", "mrr_b", "n_neither", "n_a_only",
+        "hide": ["run_a", "k", "n", "mrr_a", "mrr_b", "n_neither", "n_a_only",
                  "n_b_only", "n_both"],
         "digits": 4,
         "cell_styles": {"verdict": styles},
@@ -323,11 +319,12 @@ def table_hints(naive: bool, corrected: bool) -> dict:
 
 def run(aligned, *, k: int = 100, baseline: str | int | None = None,
         naive: bool = False, correct: str = "none", alpha: float = 0.05,
-        verdict_test: str = "esl-t", per_query: bool = False) -> BreakdownOutput:
+        verdict_test: str = "esl-t", per_query: bool = False) -> Report:
     """Outcomes breakdown of the baseline against every other run of ``aligned``.
 
-    Returns one :class:`ResultSet`: the summary (one record per pair), or with
-    ``per_query`` the outcome and first-relevant ranks of every topic and pair.
+    Returns a Report with the tables ``summary`` (one record per pair) and
+    ``topics`` (the outcome and first-relevant ranks of every topic and pair);
+    the primary is ``topics`` with ``per_query``, else ``summary``.
     """
     if k < 1:
         raise UsageError(f"-k must be a positive integer (found {k})")
@@ -362,24 +359,25 @@ def run(aligned, *, k: int = 100, baseline: str | int | None = None,
               "alpha": alpha, "verdict_test": verdict_test,
               "rel_level": int(aligned.rel_level)}
 
-    if per_query:
-        records = []
-        topics = list(aligned.topics)
-        ra = ranks[base]
-        for j in others:
-            rb = ranks[j]
-            oc = outcomes(ra, rb)
-            for t, qid in enumerate(topics):
-                records.append({
-                    "run_a": runs[base], "run_b": runs[j], "qid": qid,
-                    "outcome": oc[t],
-                    "rank_a": int(ra[t]) if ra[t] > 0 else None,
-                    "rank_b": int(rb[t]) if rb[t] > 0 else None,
-                })
-        rs = ResultSet(command=COMMAND, columns=list(PER_QUERY_COLUMNS), records=records,
-                       params=dict(params, per_query=True),
-                       title=f"Outcomes per topic at k={k}")
-        return BreakdownOutput([rs], warnings)
+    # the per-topic table
+    records = []
+    topics = list(aligned.topics)
+    ra = ranks[base]
+    for j in others:
+        rb = ranks[j]
+        oc = outcomes(ra, rb)
+        for t, qid in enumerate(topics):
+            records.append({
+                "run_a": runs[base], "run_b": runs[j], "qid": qid,
+                "outcome": oc[t],
+                "rank_a": int(ra[t]) if ra[t] > 0 else None,
+                "rank_b": int(rb[t]) if rb[t] > 0 else None,
+            })
+    per_topic = ResultSet(command=COMMAND, columns=list(PER_QUERY_COLUMNS),
+                          records=records, params=dict(params, per_query=True),
+                          title=f"Outcomes per topic at k={k}", id="topics",
+                          description="per pair of runs and topic: the outcome (1, 2A, 2B, "
+                                      "3) and each run's first relevant rank")
 
     p_cols = P_COLUMNS + (NAIVE_P_COLUMNS if naive else [])
     records = []
@@ -399,26 +397,30 @@ def run(aligned, *, k: int = 100, baseline: str | int | None = None,
         adj = np.asarray(corrections.adjust(raw, correct), dtype=np.float64) if raw.size else raw
         for rec in records:
             for c in p_cols:
-                rec[c + "_adj"] = None
+                rec[adjusted(c)] = None
         for (i, c), p in zip(where, adj):
-            records[i][c + "_adj"] = float(p)
+            records[i][adjusted(c)] = float(p)
 
     p_rank_col, facet, how = VERDICT_TESTS[verdict_test]
     for rec, direc in zip(records, directions):
-        suffix = "_adj" if corrected else ""
-        rec["verdict"] = verdict(rec["p_answered_sign" + suffix], rec["n_a_only"],
-                                 rec["n_b_only"], rec[p_rank_col + suffix],
+        col = adjusted if corrected else (lambda c: c)
+        rec["verdict"] = verdict(rec[col("answered_sign_p_value")], rec["n_a_only"],
+                                 rec["n_b_only"], rec[col(p_rank_col)],
                                  direc[(facet, how)], alpha)
 
     columns = list(SUMMARY_COLUMNS)
     if naive:
         columns += NAIVE_P_COLUMNS
     if corrected:
-        columns += [c + "_adj" for c in p_cols]
+        columns += [adjusted(c) for c in p_cols]
     columns.append("verdict")
     records = [{c: rec[c] for c in columns} for rec in records]
     rs = ResultSet(command=COMMAND, columns=columns, records=records, params=params,
                    title=f"Outcomes breakdown at k={k}, A = {runs[base]} "
-                         f"(Lin et al. 2021, Table 2)",
+                         f"(Lin et al. 2021, Table 2)", id="summary",
+                   description="per pair of runs: outcome shares, the tests of outcomes 2 "
+                               "and 3, and the verdict",
                    table_hints=table_hints(naive, corrected))
-    return BreakdownOutput([rs], warnings)
+    primary = "topics" if per_query else "summary"
+    return Report(COMMAND, [rs, per_topic], primary=primary, display=[primary],
+                  warnings=warnings)

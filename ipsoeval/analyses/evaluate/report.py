@@ -10,6 +10,7 @@ from ipsoeval.engine import Scores
 from ipsoeval.results import ResultSet
 
 COLUMNS = ["run", "qid", "measure", "value"]
+DESCRIPTION = "one row per run, topic (qid all: the aggregate) and measure"
 
 
 def _value(kind: str, v):
@@ -74,6 +75,7 @@ def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
                             "value": v})
     rs = ResultSet(command="eval", columns=list(COLUMNS), records=records,
                    params=params or {}, title="ipsoeval eval",
+                   id="scores", description=DESCRIPTION,
                    table_hints={"pivot": {"index": ["qid", "measure"], "columns": "run",
                                           "values": "value"}})
     return rs, warnings

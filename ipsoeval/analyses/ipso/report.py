@@ -22,7 +22,7 @@ import numpy as np
 
 from ipsoeval.analyses.ipso import core
 from ipsoeval.errors import UsageError
-from ipsoeval.results import ResultSet
+from ipsoeval.results import Report, ResultSet
 
 # ipsoeval.stats.tests (and scipy) is imported where it is needed, so that
 # --enumerate starts fast.
@@ -32,11 +32,11 @@ COMMAND = "ipso"
 TESTS = ("t", "wilcoxon", "sign", "randomization")
 MAX_ENUMERATE_K = 5000
 
-PAIR_COLUMNS = ["run_a", "run_b", "k", "n_topics", "n_nonsep_via_ns", "n_ns",
-                "n_equal", "n_ni", "n_nonsep_via_ni", "p_sign", "p_sign_min",
-                "p_sign_max"]
+PAIR_COLUMNS = ["run_a", "run_b", "k", "n", "n_nonsep_via_ns", "n_ns",
+                "n_equal", "n_ni", "n_nonsep_via_ni", "sign_p_value", "sign_p_value_min",
+                "sign_p_value_max"]
 METRIC_COLUMNS = ["measure", "test", "permissible", "mean_a", "mean_b", "diff",
-                  "p_metric", "claim"]
+                  "p_value", "claim"]
 TOPIC_COLUMNS = ["run_a", "run_b", "qid", "serp_a", "serp_b", "relation", "group",
                  "trajectory", "nonsep_depth"]
 DEPTH_COLUMNS = ["k", "n_serp_pairs", "n_equal", "n_separable", "n_nonseparable",
@@ -55,7 +55,8 @@ RELATION_STYLES = {
     "ns": "black on light_sky_blue1",
     "**": "bold white on red",
 }
-DIFF_STYLES = {"positive": "black on yellow", "negative": "black on light_sky_blue1",
+# diff = M(B) - M(A): positive is B ahead (ns, A non-superior), negative A ahead (ni)
+DIFF_STYLES = {"positive": "black on light_sky_blue1", "negative": "black on yellow",
                "zero": "bold white on dark_blue"}
 
 
@@ -312,8 +313,11 @@ def crossings_for_pairs(G: np.ndarray, k: int, graded: str, pairs, all_pairs: bo
 
 
 def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: bool = False,
-        graded_given: bool = False, progress=None) -> list[ResultSet]:
-    """All result tables of one ``ipso`` invocation on aligned runs."""
+        graded_given: bool = False, progress=None, enumerate_ks: list[int] | None = None
+        ) -> Report:
+    """The Report of one ``ipso`` invocation on aligned runs: tables ``pairs``
+    (primary), ``topics`` (``per_topic``; then primary), ``depths`` and, with
+    measures, ``agreement`` (``all_pairs``), ``enumerate`` (``enumerate_ks``)."""
     opts.check()
     R = len(aligned.runs)
     if R < 2:
@@ -358,7 +362,9 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
     if opts.per_topic:
         results.append(topic_table(aligned, G, fp, fn, ia, ib, k, opts, params,
                                    binary=gain_desc.startswith("binary")))
-    return results
+    if enumerate_ks is not None:
+        results.append(enumerate_table(enumerate_ks))
+    return Report(COMMAND, results, primary="topics" if opts.per_topic else "pairs")
 
 
 def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) -> ResultSet:
@@ -374,9 +380,9 @@ def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) 
             counts, ps, pmin, pmax = per_depth[d]
             c = counts[p].tolist()
             base = {"run_a": aligned.runs[ia[p]], "run_b": aligned.runs[ib[p]], "k": d,
-                    "n_topics": T, "n_nonsep_via_ns": c[0], "n_ns": c[1], "n_equal": c[2],
-                    "n_ni": c[3], "n_nonsep_via_ni": c[4], "p_sign": float(ps[p]),
-                    "p_sign_min": float(pmin[p]), "p_sign_max": float(pmax[p])}
+                    "n": T, "n_nonsep_via_ns": c[0], "n_ns": c[1], "n_equal": c[2],
+                    "n_ni": c[3], "n_nonsep_via_ni": c[4], "sign_p_value": float(ps[p]),
+                    "sign_p_value_min": float(pmin[p]), "sign_p_value_max": float(pmax[p])}
             if not scores:
                 records.append(base)
                 continue
@@ -391,21 +397,25 @@ def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) 
                         "measure": canon, "test": test,
                         "permissible": st.permissible(scale, st.REQUIREMENT[test]),
                         "mean_a": _clean(ma), "mean_b": _clean(mb), "diff": _clean(diff),
-                        "p_metric": _clean(pm),
-                        "claim": claim(pm, base["p_sign"], diff, c[1], c[3], opts.alpha),
+                        "p_value": _clean(pm),
+                        "claim": claim(pm, base["sign_p_value"], diff, c[1], c[3],
+                                       opts.alpha),
                     })
                     records.append(rec)
     columns = PAIR_COLUMNS + (METRIC_COLUMNS if scores else [])
-    groups = [["runs", ["run_a", "run_b", "k", "n_topics"]],
+    groups = [["runs", ["run_a", "run_b", "k", "n"]],
               ["IPSO groups (§3.4)", ["n_nonsep_via_ns", "n_ns", "n_equal", "n_ni",
                                       "n_nonsep_via_ni"]],
-              ["IPSO sign test (‡)", ["p_sign", "p_sign_min", "p_sign_max"]]]
+              ["IPSO sign test (‡)", ["sign_p_value", "sign_p_value_min",
+                                      "sign_p_value_max"]]]
     if scores:
         groups.append(["metric (†, diff = B − A)", list(METRIC_COLUMNS)])
-    hints = {"groups": groups, "digits": 4, "hide": ["n_topics"]}
+    hints = {"groups": groups, "digits": 4, "hide": ["n"]}
     return ResultSet(COMMAND, columns, records, params=dict(params),
                      title="IPSO per pair of runs (groups of §3.4, sign test |ns| vs |ni|)",
-                     table_hints=hints)
+                     table_hints=hints, id="pairs",
+                     description="per pair of runs (and depth): the five IPSO groups and the "
+                                 "sign test of |ns| against |ni|; with -m the metric tests")
 
 
 def _clean(x: float):
@@ -442,7 +452,7 @@ def topic_table(aligned, G, fp, fn, ia, ib, k, opts, params, binary: bool) -> Re
                    "nonsep_depth": int(nsd[p, t]) or None}
             for col, name in diff_cols:
                 S = scores[name][2]
-                rec[col] = _clean(float(S[a, t] - S[b, t]))
+                rec[col] = _clean(float(S[b, t] - S[a, t]))
             records.append(rec)
     columns = TOPIC_COLUMNS + [c for c, _ in diff_cols]
     hints = {
@@ -450,19 +460,21 @@ def topic_table(aligned, G, fp, fn, ia, ib, k, opts, params, binary: bool) -> Re
         "token_styles": {"trajectory": {"sep": ",", "styles": dict(RELATION_STYLES)}},
         "sign_styles": {c: dict(DIFF_STYLES) for c, _ in diff_cols},
         "digits": 2,
-        "groups": [["score difference M(A) − M(B)", [c for c, _ in diff_cols]]],
+        "groups": [["score difference M(B) − M(A)", [c for c, _ in diff_cols]]],
     }
     single = len(ia) == 1
     if single:   # the pair is in the title; keep the table narrow
         hints["hide"] = ["run_a", "run_b"]
     return ResultSet(COMMAND, columns, records,
-                     params=dict(params, diff="M(A) - M(B)",
+                     params=dict(params, diff="M(B) - M(A)",
                                  diff_measures=[scores[n][0] for _, n in diff_cols]),
                      title=(f"IPSO per topic at k = {k}"
                             + (f", A = {aligned.runs[ia[0]]}, B = {aligned.runs[ib[0]]}"
                                if single else "")
-                            + " (Figure 5 order; differences M(A) − M(B))"),
-                     table_hints=hints)
+                            + " (Figure 5 order; differences M(B) − M(A))"),
+                     table_hints=hints, id="topics",
+                     description="per pair of runs and topic: SERPs, IPSO relation, trajectory "
+                                 "and score differences B - A (Figure 5)")
 
 
 def depth_table(fp, fn, k, depths, params) -> ResultSet:
@@ -481,7 +493,9 @@ def depth_table(fp, fn, k, depths, params) -> ResultSet:
     hints = {"digits": 2}
     return ResultSet(COMMAND, DEPTH_COLUMNS, records, params=dict(params),
                      title="SERP pairs by depth: equal / separable / non-separable (Table 3)",
-                     table_hints=hints)
+                     table_hints=hints, id="depths",
+                     description="per depth: SERP pairs of all run pairs and topics that are "
+                                 "equal, separable, non-separable (Table 3)")
 
 
 def agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params) -> ResultSet:
@@ -512,7 +526,9 @@ def agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params) -> Result
                          ["both_yes", "both_no", "metric_only", "ipso_only"]]]}
     return ResultSet(COMMAND, AGREEMENT_COLUMNS, records, params=dict(params),
                      title="Agreement of metric tests with the IPSO sign test (Figure 7)",
-                     table_hints=hints)
+                     table_hints=hints, id="agreement",
+                     description="per measure and test: run pairs where the metric test and "
+                                 "the IPSO sign test agree or not (Figure 7)")
 
 
 # ------------------------------------------------------------- Table 2
@@ -538,4 +554,11 @@ def enumerate_table(ks: list[int]) -> ResultSet:
                              "counts": "decimal strings (exact; JSON numbers would be rounded)",
                              "method": "exact: equal 2^k, separable 2(C(2k+1,k) - 2^k)"},
                      title="All binary SERP pairs of length k, exactly (Table 2)",
-                     table_hints=hints)
+                     table_hints=hints, id="enumerate",
+                     description="per k: equal, separable and non-separable among all binary "
+                                 "SERP pairs of length k, exactly (Table 2)")
+
+
+def enumerate_report(ks: list[int]) -> Report:
+    """``ipso --enumerate`` without runs: Table 2 alone."""
+    return Report(COMMAND, [enumerate_table(ks)])

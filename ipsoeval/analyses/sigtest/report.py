@@ -37,7 +37,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.errors import UsageError
-from ipsoeval.results import ResultSet
+from ipsoeval.results import Gate, Report, ResultSet
 
 COLUMNS = ["run_a", "run_b", "measure", "test", "n", "mean_a", "mean_b", "diff", "ci_low",
            "ci_high", "effect_size", "wins", "ties", "losses", "statistic", "p_value",
@@ -148,19 +148,6 @@ class Options:
 
     def gate(self) -> str:
         return self.gate_test or self.tests[0]
-
-
-@dataclass
-class Gate:
-    failed: bool
-    message: str
-
-
-@dataclass
-class Output:
-    results: list[ResultSet]
-    warnings: list[str]
-    gate: Gate | None
 
 
 def pairs_of(runs: list[str], options: Options) -> list[tuple[int, int]]:
@@ -398,20 +385,22 @@ def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
     if not bad:
         scope = (f"no challenger {what} baseline {baseline}"
                  if options.fail_if == "worse" else f"no pair {what} each other")
-        return Gate(False, f"{scope} on {', '.join(matrices)} ({how})")
+        return Gate(True, f"{scope} on {', '.join(matrices)} ({how})")
     first = bad[0]
     msg = (f"{first['run_b']} {what} {first['run_a']} on {first['measure']} "
            f"(diff {first['diff']:+.4g}, p_adjusted {first['p_adjusted']:.3g}; {how})")
     if len(bad) > 1:
         msg += f"; {len(bad)} significant {'regressions' if options.fail_if == 'worse' else 'differences'} in all"
-    return Gate(True, msg)
+    return Gate(False, msg)
 
 
 def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str | None],
         options: Options, *, interval_matrices: dict[str, np.ndarray] | None = None,
         lower_better: set[str] | None = None, topics: int | None = None,
-        progress: Callable | None = None) -> Output:
-    """Run every requested test on every pair and measure.
+        progress: Callable | None = None) -> Report:
+    """Run every requested test on every pair and measure: a Report with the
+    table ``tests`` (primary; one record per pair, measure and test) and, with
+    ``scale="both"``, ``flips``; ``report.gate`` with ``fail_if``.
 
     ``matrices``: measure name → (runs, topics) float array (NaN = undefined);
     ``scales``: measure name → "ordinal" | "interval" | "ratio" | None;
@@ -455,24 +444,30 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str 
     }
     if topics is not None:
         params["topics"] = topics
-    results.append(ResultSet(
+    tests = ResultSet(
         command="sigtest", columns=columns, records=records, params=params,
-        title="Significance tests (diff = B − A)",
+        title="Significance tests (diff = B − A)", id="tests",
+        description="one row per pair of runs, measure and test (omnibus tests: run_a = "
+                    "run_b = *)",
         table_hints={"digits": 4,
                      "cell_styles": {"significant": {"yes": "bold green"},
-                                     "permissible": {"no": "bold red"}}}))
+                                     "permissible": {"no": "bold red"}}})
+    tests.view = wide_table(tests)
+    results.append(tests)
     if options.scale == "both":
         results.append(ResultSet(
             command="sigtest", columns=list(FLIP_COLUMNS), records=_flips(orig, inter, options),
             params={"alpha": options.alpha, "correction": options.correct,
                     "changed": "(s2ns + ns2s) / sig_original"},
             title="Decisions flipped by the interval mapping (S2NS: significant → not; "
-                  "NS2S: not → significant)"))
+                  "NS2S: not → significant)", id="flips",
+            description="per measure and test, significant pairs on the original and the "
+                        "interval-mapped values and the decisions that flip"))
     gate = None
     if options.fail_if is not None:
         gate = _gate(orig if orig is not None else inter, params["baseline"], matrices, options,
                      lower_better)
-    return Output(results, warnings, gate)
+    return Report("sigtest", results, primary="tests", warnings=warnings, gate=gate)
 
 
 def _req(test: str) -> str:
@@ -492,7 +487,7 @@ def interval_mapper():
     return getattr(interval_map, "mapped_matrices", None)
 
 
-def run_aligned(aligned, measures, options: Options, progress: Callable | None = None) -> Output:
+def run_aligned(aligned, measures, options: Options, progress: Callable | None = None) -> Report:
     """Evaluate ``measures`` (names or Requested) on ``aligned`` and run :func:`run`."""
     from ipsoeval import engine
 
