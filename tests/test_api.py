@@ -200,7 +200,7 @@ def test_to_frame_without_pandas(monkeypatch):
 def _same_tsv(report, table_id, args):
     code, out, _ = invoke(args)
     assert code in (0, 1)
-    assert render([report.table(table_id)], "tsv") == out
+    assert render(report, "tsv", table=table_id) == out
 
 
 def test_sigtest_equals_cli():
@@ -241,12 +241,12 @@ def test_breakdown_ipso_interval_map_equal_cli():
     rep = ipsoeval.ipso(res5, measures=["P@10"], tests=["t", "sign"])
     code, out, _ = invoke(["ipso", "--format", "tsv", "-m", "P@10", "--test", "t,sign",
                            str(FIG5 / "qrels.txt"), *fig])
-    assert code == 0 and render(rep.tables, "tsv") == out
+    assert code == 0 and render(rep, "tsv") == out
     resi = ipsoeval.evaluate(Q, RUNS, ["P@10", "RR@10"])
     rep = ipsoeval.interval_map(resi)
     code, out, _ = invoke(["interval-map", "--format", "tsv", "-m", "P@10", "-m", "RR@10",
                            Q, *RUNS])
-    assert code == 0 and render(rep.tables, "tsv") == out
+    assert code == 0 and render(rep, "tsv") == out
 
 
 def test_analyses_need_rankings_where_they_do():

@@ -154,7 +154,7 @@ def test_ipso_sign_test_on_scores(tmp_path):
         d = d[~np.isnan(d)]
         assert (rec["n_b_better"], rec["n_a_better"]) == (int((d > 0).sum()), int((d < 0).sum()))
         n = rec["n_b_better"] + rec["n_a_better"]
-        assert rec["p_sign"] == pytest.approx(stats.binomtest(rec["n_b_better"], n).pvalue)
+        assert rec["p_value"] == pytest.approx(stats.binomtest(rec["n_b_better"], n).pvalue)
     code, _, err = invoke(["ipso", "-k", "5", "--scores", path])
     assert code == 2 and "needs the rankings" in err
 
