@@ -82,7 +82,7 @@ def test_figure5_per_topic_view():
         "310": (0.67, 0.20, 0.56, 0.30, 0.24), "314": (1.00, 0.20, 0.51, 0.25, 0.13),
         "318": (1.00, 0.40, 0.69, 0.46, 0.29),
     }
-    cols = ["diff_rr_10", "diff_p_10", "diff_rbp_p_0_5_10", "diff_rbp_p_0_8_10", "diff_ap_10"]
+    cols = ["rr_10_diff", "p_10_diff", "rbp_p_0_5_10_diff", "rbp_p_0_8_10_diff", "ap_10_diff"]
     for r in topics:
         if r["qid"] in printed:
             got = [-float(r[c]) for c in cols]
@@ -90,7 +90,7 @@ def test_figure5_per_topic_view():
                 assert abs(g - p) <= 0.0051, (r["qid"], got)
     # the mandated signs of §3.4 (of A - B): group 2 <= 0, group 4 >= 0, group 3 == 0
     for r in topics:
-        for c in cols + ["diff_ndcg_10"]:
+        for c in cols + ["ndcg_10_diff"]:
             v = -float(r[c])
             if r["group"] == "2":
                 assert v <= 1e-12

@@ -431,7 +431,7 @@ def topic_table(aligned, G, fp, fn, ia, ib, k, opts, params, binary: bool) -> Re
     diff_cols = []
     seen = set()
     for name in diff_names:
-        col = "diff_" + column_name(scores[name][0])
+        col = column_name(scores[name][0]) + "_diff"
         if col in seen:
             continue
         seen.add(col)
