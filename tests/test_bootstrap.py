@@ -39,9 +39,10 @@ def names(n, prefix="r"):
 
 
 def analyse(x, **kw):
+    """The report's tables in order: leaderboard, rank_probabilities[, split_half]."""
     R, T = x.shape
     inputs = [b.MeasureInput("RR@10", x, True, "ordinal")]
-    return b.analyse(names(R), names(T, "q"), inputs, b.Options(**kw))
+    return b.analyse(names(R), names(T, "q"), inputs, b.Options(**kw)).tables
 
 
 # ------------------------------------------------------------ resampling
@@ -171,8 +172,8 @@ def test_rank_interval_on_hand_counts():
 def test_lower_is_better_measures_rank_reversed():
     x = np.array([[1.0, 2.0, 1.0], [3.0, 4.0, 5.0]])        # ESL: run 0 is better
     inputs = [b.MeasureInput("ESL@10", x, False, "ratio")]
-    res = b.analyse(["a", "b"], ["1", "2", "3"], inputs, b.Options(trials=50))
-    assert res[0].records[0]["run"] == "a" and res[0].records[0]["p_top"] == 1.0
+    res = b.analyse(["a", "b"], ["1", "2", "3"], inputs, b.Options(trials=50)).table()
+    assert res.records[0]["run"] == "a" and res.records[0]["p_top"] == 1.0
 
     from ipsoeval.measures import parse_measure
     assert b.higher_is_better(parse_measure("ESL@10")) is False
@@ -502,7 +503,9 @@ def test_split_half_result_set_and_table4_layout():
     assert t4.columns[2:] == ["sign", "rank-sum", "signed-rank", "t", "sign med.",
                               "rank-sum med.", "signed-rank med.", "t med."]
     assert t4.records[0]["sign"] == rs.records[0]["agree"]
-    assert b.primary(res, b.Options(split_half=5)) is rs
+    assert [t.id for t in res] == ["leaderboard", "rank_probabilities", "split_half"]
+    assert b.primary_id(b.Options(split_half=5)) == "split_half"
+    assert rs.view is not None and rs.view.columns == t4.columns   # people see Table 4
 
 
 def test_progress_is_reported_and_reaches_the_end():

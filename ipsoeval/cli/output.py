@@ -16,8 +16,7 @@ import tempfile
 import click
 
 from ipsoeval.errors import GateFailed, InputError, UsageError
-from ipsoeval.formatters import FORMATS, render, resolve, table_list
-from ipsoeval.results import Report, ResultSet
+from ipsoeval.formatters import FORMATS, as_report, render, resolve, table_list
 
 __all__ = ["format_option", "emit", "concrete_format", "warn", "check_output", "write_output", "write_stdout",
            "quiet_stdout"]
@@ -77,8 +76,7 @@ def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
     render the report (``--table ID`` or its primary table; ``--table list``:
     the ids) in the concrete format, write it (stdout or -o FILE), then apply
     the report's gate (exit 1 when it failed).  Returns the format used."""
-    if isinstance(report, ResultSet):
-        report = Report(report.command, [report])
+    report = as_report(report)
     for w in report.warnings:
         warn(w)
     want = ctx.meta.get(TABLE_KEY)

@@ -44,8 +44,7 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
     markdown show ``table`` or the report's display tables, each in its view
     for people where it has one.
     """
-    if isinstance(report, ResultSet):          # one table: a report of it alone
-        report = Report(report.command, [report if report.id else _with_id(report)])
+    report = as_report(report)
     if table is not None:
         report.table(table)                    # KeyError for an unknown id
     if fmt == "trec":
@@ -71,8 +70,8 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
 
 
 def table_list(report: Report) -> str:
-    """``--table list``: one line per table, ``ID<TAB>description``; the primary
-    first-marked with ``(primary)``."""
+    """``--table list``: one line per table, ``ID<TAB>description``, the
+    primary's description ending in ``(primary)``."""
     lines = []
     for t in report.tables:
         desc = t.description or t.id
@@ -82,6 +81,11 @@ def table_list(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _with_id(rs: ResultSet) -> ResultSet:
-    import dataclasses
-    return dataclasses.replace(rs, id=rs.command.replace("-", "_") or "results")
+def as_report(x: Report | ResultSet) -> Report:
+    """A Report; one table alone becomes the report of it (id: the command's)."""
+    if isinstance(x, Report):
+        return x
+    if not x.id:
+        import dataclasses
+        x = dataclasses.replace(x, id=x.command.replace("-", "_") or "results")
+    return Report(x.command, [x])
