@@ -105,6 +105,15 @@ COMBOS = {
                   ["-m", "AP", "-m", "P@10", "--baseline", "bm25"],
                   ["-m", "AP", "--split-half", "4", "--test", "sign,t"]],
 }
+SCORES = "{scores}"         # per-topic scores (eval -q --format tsv), made by a fixture
+SCORES_COMBOS = [
+    ["sigtest", "--scores", "-m", "AP", SCORES],
+    ["sigtest", "--scores", "-m", "P@10", "--all-pairs", "--test", "t,sign", SCORES],
+    ["bootstrap", "--scores", "-m", "P@10", SCORES],
+    ["bootstrap", "--scores", "--split-half", "3", SCORES],
+    ["ipso", "--scores", SCORES],
+    ["interval-map", "--scores", "-m", "P@10", "-q", "--values", "--analyze", SCORES],
+]
 
 
 def _cases():
@@ -116,6 +125,18 @@ def _cases():
                 yield pytest.param(["measures"], id="measures")
             else:
                 yield pytest.param([cmd, *extra, *FILES], id=" ".join([cmd, *extra]))
+    for args in SCORES_COMBOS:
+        yield pytest.param(args, id=" ".join(a for a in args if a != SCORES))
+
+
+@pytest.fixture(scope="module")
+def scores_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("scores") / "scores.tsv"
+    code, out, err = invoke(["eval", "-q", "-m", "AP", "-m", "P@10", "--format", "tsv",
+                             *[str(ROOT / f) for f in FILES]])
+    assert code == 0, err
+    path.write_text(out)
+    return str(path)
 
 
 def check_tsv(text: str) -> list[str]:
@@ -140,7 +161,8 @@ def check_tsv(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("args", list(_cases()))
-def test_one_table_per_tsv_and_every_table_in_json(args):
+def test_one_table_per_tsv_and_every_table_in_json(args, scores_file):
+    args = [scores_file if a == SCORES else a for a in args]
     code, text, err = invoke([*args, "--format", "json"])
     assert code in (0, 1), err            # 1: a gate decided
     doc = json.loads(text)
