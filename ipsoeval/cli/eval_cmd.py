@@ -7,6 +7,7 @@ import click
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
 from ipsoeval.errors import UsageError
+from ipsoeval.results import Report
 
 
 def _print_version(ctx, param, value):
@@ -89,15 +90,14 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
             depth=align_opts.depth, judged_only=align_opts.judged_only,
             rel_level=align_opts.rel_level, tie_break=align_opts.tie_break,
             run_format=align_opts.run_format, run_names=names, only_topic=only_topic)
-        for w in warnings:
-            out_.warn(w)
         blocks = []
         for r in results:
             cols = [c for c in r.columns if concrete == "trec" or c.label != "runid"]
             blocks.append((r.run, r.topics, cols, r.show, r.denominator))
         rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
                            params={**params, "measures": mm.names})
-        out_.emit(ctx, rs, concrete, output, pipe_default="trec")
+        out_.emit(ctx, Report("eval", [rs], warnings=list(warnings)), concrete, output,
+                  pipe_default="trec")
         return
     _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
                 num_docs_in_coll, only_topic, version, concrete, output, params)
@@ -174,11 +174,10 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     if zs is None and only_topic is None and not v9_complete:
         rs, warnings = eval_results(scores, per_query=per_query, runid=concrete == "trec",
                                     params=params)
-        for w in warnings:
-            out_.warn(w)
         if no_summary:
             rs.records = [rec for rec in rs.records if rec["qid"] != "all"]
-        out_.emit(ctx, rs, concrete, output, pipe_default="trec")
+        out_.emit(ctx, Report("eval", [rs], warnings=warnings), concrete, output,
+                  pipe_default="trec")
         return
     mask = scores.mask()
     blocks = []
