@@ -34,6 +34,7 @@ class ResultSet:
     id: str = ""                      # stable table id (JSON key, --table ID)
     description: str = ""             # one line for --table list and JSON (no data in it)
     view: ResultSet | None = None     # the layout people see (human formats only)
+    trec: ResultSet | None = None     # eval: trec_eval's layout, with its runid lines
 
     def to_frame(self):
         """The table as a pandas DataFrame (pandas is an optional extra)."""

@@ -70,14 +70,11 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
     reproduces trec_eval's output byte for byte; several runs print one block
     each (trec) or a run column (tsv, json, table).
     """
-    from ipsoeval.formatters import resolve
+    from ipsoeval.analyses.evaluate import without_runid
     from ipsoeval.trecmodes import evaluate as TM
 
     _, only_topic = _debug_level(debug_level)
     version = trec_eval_version or "ipsoeval"
-    obj = ctx.find_root().obj or {}
-    concrete = resolve(fmt, pipe_default="trec",
-                       isatty=obj.get("isatty") if output is None else (lambda: False))
     params = {"measures": list(measures), "per_query": per_query, "rel_format": rel_format,
               "zscores": zscores_file, "no_summary": no_summary,
               "trec_eval_version": trec_eval_version, **align_opts.as_params()}
@@ -90,17 +87,14 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
             depth=align_opts.depth, judged_only=align_opts.judged_only,
             rel_level=align_opts.rel_level, tie_break=align_opts.tie_break,
             run_format=align_opts.run_format, run_names=names, only_topic=only_topic)
-        blocks = []
-        for r in results:
-            cols = [c for c in r.columns if concrete == "trec" or c.label != "runid"]
-            blocks.append((r.run, r.topics, cols, r.show, r.denominator))
+        blocks = [(r.run, r.topics, r.columns, r.show, r.denominator) for r in results]
         rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
                            params={**params, "measures": mm.names})
-        out_.emit(ctx, Report("eval", [rs], warnings=list(warnings)), concrete, output,
-                  pipe_default="trec")
+        out_.emit(ctx, Report("eval", [without_runid(rs)], warnings=list(warnings)), fmt,
+                  output, pipe_default="trec")
         return
     _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
-                num_docs_in_coll, only_topic, version, concrete, output, params)
+                num_docs_in_coll, only_topic, version, fmt, output, params)
 
 
 def _load(qrels, runs, align_opts, *, quiet_missing: bool):
@@ -142,11 +136,11 @@ def _zscores(path):
 
 
 def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
-                num_docs_in_coll, only_topic, version, concrete, output, params):
+                num_docs_in_coll, only_topic, version, fmt, output, params):
     import numpy as np
 
     from ipsoeval import engine
-    from ipsoeval.analyses.evaluate import eval_results
+    from ipsoeval.analyses.evaluate import eval_results, without_runid
     from ipsoeval.errors import InputError
     from ipsoeval.trecmodes import evaluate as TM
 
@@ -172,11 +166,10 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     params["measures"] = [r.measure.name for r in reqs]
     v9_complete = version == "9" and queries == "qrels" and present is not None
     if zs is None and only_topic is None and not v9_complete:
-        rs, warnings = eval_results(scores, per_query=per_query, runid=concrete == "trec",
-                                    params=params)
+        rs, warnings = eval_results(scores, per_query=per_query, params=params)
         if no_summary:
             rs.records = [rec for rec in rs.records if rec["qid"] != "all"]
-        out_.emit(ctx, Report("eval", [rs], warnings=warnings), concrete, output,
+        out_.emit(ctx, Report("eval", [without_runid(rs)], warnings=warnings), fmt, output,
                   pipe_default="trec")
         return
     mask = scores.mask()
@@ -198,9 +191,8 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
                 denom = int(mask[i].sum())
             rows = np.array([al.topics.index(only_topic)])
         topics = [al.topics[t] for t in rows]
-        cols = TM.columns_from_scores(scores, i, rows, runid=concrete == "trec",
-                                      complete=queries == "qrels")
+        cols = TM.columns_from_scores(scores, i, rows, complete=queries == "qrels")
         blocks.append((run, topics, cols, None, denom))
     rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
                        params=params)
-    out_.emit(ctx, rs, concrete, output, pipe_default="trec")
+    out_.emit(ctx, Report("eval", [without_runid(rs)]), fmt, output, pipe_default="trec")

@@ -49,7 +49,8 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
         report.table(table)                    # KeyError for an unknown id
     if fmt == "trec":
         from ipsoeval.formatters import trec
-        return trec.render(report.table(table))
+        t = report.table(table)
+        return trec.render(t.trec if t.trec is not None else t)
     if fmt == "tsv":
         from ipsoeval.formatters import tsv
         return tsv.render(report.table(table))
