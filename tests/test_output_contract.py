@@ -168,6 +168,8 @@ def test_one_table_per_tsv_and_every_table_in_json(args, scores_file):
     doc = json.loads(text)
     ids = list(doc["tables"])
     assert ids and doc["primary"] in ids
+    from ipsoeval.cli.output import TABLE_IDS
+    assert set(ids) <= set(TABLE_IDS[args[0]])
     for tid, t in doc["tables"].items():
         assert t["description"], tid
         assert all(list(r) == t["columns"] for r in t["records"]), tid
@@ -195,9 +197,14 @@ def test_one_table_per_tsv_and_every_table_in_json(args, scores_file):
 
 def test_unknown_table_is_a_usage_error(tmp_path):
     out = tmp_path / "out.tsv"
+    # a table this invocation does not have (flips needs --scale both)
     code, _, err = invoke(["sigtest", "-m", "AP", *FILES, "--table", "flips", "-o", out])
     assert code == 2 and "no table 'flips'" in err and "tests" in err
     assert not out.exists()
+    # a table the command never has: refused before any input is read
+    code, _, err = invoke(["sigtest", "-m", "AP", Q, "missing.run", "missing2.run",
+                           "--table", "leaderboard"])
+    assert code == 2 and "sigtest has no table 'leaderboard'" in err
 
 
 def test_no_presentation_artefacts_in_data():

@@ -24,12 +24,27 @@ __all__ = ["format_option", "emit", "concrete_format", "warn", "check_output", "
 
 TABLE_KEY = "ipsoeval.table"
 
+# Every table id a command's report can hold (which ones it holds depends on the
+# options: --table list).  Checked when --table is parsed, before any input is
+# read; tests/test_output_contract.py checks the reports against this list.
+TABLE_IDS = {
+    "eval": ("scores",),
+    "measures": ("measures",),
+    "breakdown": ("summary", "topics"),
+    "ipso": ("pairs", "topics", "depths", "agreement", "enumerate", "sign_test"),
+    "interval-map": ("scores", "values", "value_quantiles", "tau", "tau_measures", "flips"),
+    "sigtest": ("tests", "flips"),
+    "bootstrap": ("leaderboard", "rank_probabilities", "split_half"),
+}
+
 
 def _remember_table(ctx, param, value):
     if value is not None:
-        if value != "list" and not value.replace("_", "").isalnum():
-            raise click.BadParameter(f"a table id (lower_snake_case) or 'list' "
-                                     f"(found {value!r})", ctx, param)
+        known = TABLE_IDS.get(ctx.command.name)
+        if value != "list" and known is not None and value not in known:
+            raise click.BadParameter(f"{ctx.command.name} has no table {value!r} (tables: "
+                                     f"{', '.join(known)}; 'list' names those of an "
+                                     f"invocation)", ctx, param)
         ctx.meta[TABLE_KEY] = value
     return value
 
