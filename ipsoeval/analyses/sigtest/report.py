@@ -1,10 +1,11 @@
 """``ipsoeval sigtest``: paired significance tests that know the measure's scale.
 
 Input: per-topic score matrices (runs × topics) per measure, from
-``engine.evaluate``.  Output: one long :class:`ResultSet`, a record per
-(pair, measure, test), plus — with ``scale="both"`` — a table of decision
-flips between the original and the interval-mapped values (Ferrante et al.
-2021, Tables 5–6), and the CI gate's decision.
+``engine.evaluate``.  Output: a :class:`~ipsoeval.results.Report` with the
+long table ``tests``, a record per (pair, measure, test) (people see it
+wide: :func:`wide_table`), with ``scale="both"`` the table ``flips`` of
+decisions that flip between the original and the interval-mapped values
+(Ferrante et al. 2021, Tables 5–6), and the CI gate's decision.
 
 Tests and the scale they require (Ferrante et al. §2.5; SPEC §5):
 
