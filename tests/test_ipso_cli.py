@@ -109,15 +109,15 @@ def test_pair_summary_and_protocol():
     a = np.array([r[1].count("1") / 10 for r in sorted(FIG5_ROWS)])
     b = np.array([r[2].count("1") / 10 for r in sorted(FIG5_ROWS)])
     t, s = recs
-    assert np.isclose(t["p_value"], stats.ttest_rel(b, a).pvalue, rtol=1e-10)
+    assert np.isclose(t["metric_p_value"], stats.ttest_rel(b, a).pvalue, rtol=1e-10)
     wins, losses = int((b > a).sum()), int((b < a).sum())
-    assert np.isclose(s["p_value"], stats.binomtest(wins, wins + losses).pvalue, rtol=1e-10)
+    assert np.isclose(s["metric_p_value"], stats.binomtest(wins, wins + losses).pvalue, rtol=1e-10)
     assert np.isclose(t["mean_a"], a.mean()) and np.isclose(t["diff"], b.mean() - a.mean())
     assert (t["n_ns"], t["n_ni"]) == (4, 13)
     assert np.isclose(t["sign_p_value"], stats.binomtest(4, 17).pvalue, rtol=1e-12)
     # A is ahead on both counts and both tests are below 0.05: dagger and double dagger
-    assert t["p_value"] < 0.05 and t["sign_p_value"] < 0.05 and t["claim"] == "†‡"
-    assert s["p_value"] > 0.05 and s["claim"] == ""
+    assert t["metric_p_value"] < 0.05 and t["sign_p_value"] < 0.05 and t["claim"] == "†‡"
+    assert s["metric_p_value"] > 0.05 and s["claim"] == ""
     assert t["permissible"] is True
 
 

@@ -36,7 +36,7 @@ PAIR_COLUMNS = ["run_a", "run_b", "k", "n", "n_nonsep_via_ns", "n_ns",
                 "n_equal", "n_ni", "n_nonsep_via_ni", "sign_p_value", "sign_p_value_min",
                 "sign_p_value_max"]
 METRIC_COLUMNS = ["measure", "test", "permissible", "mean_a", "mean_b", "diff",
-                  "p_value", "claim"]
+                  "metric_p_value", "claim"]
 TOPIC_COLUMNS = ["run_a", "run_b", "qid", "serp_a", "serp_b", "relation", "group",
                  "trajectory", "nonsep_depth"]
 DEPTH_COLUMNS = ["k", "n_serp_pairs", "n_equal", "n_separable", "n_nonseparable",
@@ -397,7 +397,7 @@ def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) 
                         "measure": canon, "test": test,
                         "permissible": st.permissible(scale, st.REQUIREMENT[test]),
                         "mean_a": _clean(ma), "mean_b": _clean(mb), "diff": _clean(diff),
-                        "p_value": _clean(pm),
+                        "metric_p_value": _clean(pm),
                         "claim": claim(pm, base["sign_p_value"], diff, c[1], c[3],
                                        opts.alpha),
                     })
