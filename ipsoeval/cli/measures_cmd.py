@@ -12,13 +12,11 @@ from ipsoeval.cli import output as out_
 @click.pass_context
 def command(ctx, fmt, output):
     """List every measure with its definition, scale type and trec_eval names."""
-    from ipsoeval.measures import catalogue
+    from ipsoeval.measures.registry import CATALOGUE_COLUMNS, catalogue
     from ipsoeval.results import Report, ResultSet
 
-    rs = ResultSet(command="measures",
-                   columns=["measure", "example", "scale", "cutoff", "params", "trec_eval",
-                            "definition"],
-                   records=catalogue(), title="ipsoeval measures", id="measures",
+    rs = ResultSet(command="measures", columns=list(CATALOGUE_COLUMNS), records=catalogue(),
+                   title="ipsoeval measures", id="measures",
                    description="every measure family: canonical name, an example, scale, "
                                "parameters, trec_eval names and definition")
     out_.emit(ctx, Report("measures", [rs]), fmt, output)
