@@ -76,7 +76,7 @@ def test_sigtest_strict_refuses(data):
 
 
 @pytest.mark.parametrize("cmd", [
-    ["bootstrap", "-m", "P@5", "--trials", "50"],
+    ["bootstrap", "-m", "P@5", "--samples", "50"],
     ["breakdown"],
     ["ipso", "-l", "1"],
     ["interval-map", "-m", "P@5", "-q"],

@@ -156,9 +156,9 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
     per = means = None
     if plot:
         per = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
-            options, per_topic=True, values=False, analyze=False, warnings=[]))[0]
+            options, per_query=True, values=False, analyze=False, warnings=[]))[0]
         means = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
-            options, per_topic=False, values=False, analyze=False, warnings=[]))[0]
+            options, per_query=False, values=False, analyze=False, warnings=[]))[0]
     for w in options.warnings:
         out_.warn(w)
     out_.emit(ctx, results, fmt, output, pipe_default="tsv")

@@ -21,15 +21,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ipsoeval.analyses.ipso import core
+from ipsoeval.analyses import validate
 from ipsoeval.errors import UsageError
 from ipsoeval.results import ResultSet
+from ipsoeval.stats import registry
 
 # ipsoeval.stats.tests (and scipy) is imported where it is needed, so that
 # --enumerate starts fast.
 
 COMMAND = "ipso"
 
-TESTS = ("t", "wilcoxon", "sign", "randomization")
+TESTS = registry.TWO_SAMPLE          # tests of the -m measures (the test registry's)
 MAX_ENUMERATE_K = 5000
 
 PAIR_COLUMNS = ["run_a", "run_b", "k", "n_topics", "n_nonsep_via_ns", "n_ns",
@@ -75,7 +77,7 @@ def column_name(measure: str) -> str:
 # ------------------------------------------------------------------ options
 
 MAX_K = 100_000                 # deepest -k / --depths (SERPs are padded to k)
-MAX_RESAMPLES = 100_000_000     # --permutations
+
 
 @dataclass
 class Options:
@@ -85,34 +87,35 @@ class Options:
     measures: list[str] = field(default_factory=list)
     tests: list[str] = field(default_factory=lambda: ["t"])
     alpha: float = 0.05
+    alternative: str = "two-sided"    # of the -m measures' tests, about B - A
+    baseline: str | None = None       # run A of every pair (default: the first run)
     all_pairs: bool = False
-    per_topic: bool = False
-    n_resamples: int = 100_000
+    per_query: bool = False
+    samples: int = 100_000
     seed: int = 42
 
-    def check(self) -> None:
+    def check(self, runs: list[str] | None = None) -> None:
         if self.k < 1:
             raise UsageError(f"-k must be at least 1 (got {self.k})")
         if self.k > MAX_K:
             raise UsageError(f"-k must be at most {MAX_K} (got {self.k})")
-        if self.seed < 0:
-            raise UsageError(f"--seed must be a non-negative integer (got {self.seed})")
-        if self.n_resamples > MAX_RESAMPLES:
-            raise UsageError(f"--permutations must be at most {MAX_RESAMPLES} "
-                             f"(got {self.n_resamples})")
+        validate.seed(self.seed)
+        validate.samples(self.samples)
+        validate.alpha(self.alpha)
+        validate.alternative(self.alternative)
+        validate.tests(self.tests, TESTS, "ipso")
         if self.graded not in core.GRADED_MODES:
             raise UsageError(f"--graded must be prefix or threshold (got {self.graded!r})")
-        bad = [t for t in self.tests if t not in TESTS]
-        if bad:
-            raise UsageError(f"--test must be one of {', '.join(TESTS)} (got {bad[0]!r})")
-        if not 0 < self.alpha < 1:
-            raise UsageError(f"--alpha must be between 0 and 1 (got {self.alpha})")
+        if self.baseline is not None and self.all_pairs:
+            raise UsageError("--baseline conflicts with --all-pairs")
         if self.depths is not None:
             if not self.depths:
                 raise UsageError("--depths is empty")
             bad = [d for d in self.depths if not 1 <= d <= self.k]
             if bad:
                 raise UsageError(f"--depths must lie in 1..k = 1..{self.k} (got {bad[0]})")
+        if runs is not None and self.baseline is not None:
+            validate.baseline(self.baseline, runs)
 
 
 def parse_depths(text: str, k: int | None) -> list[int]:
@@ -236,15 +239,8 @@ def _measure_scores(aligned, names: list[str]):
 
 def _metric_test(test: str, a: np.ndarray, b: np.ndarray, opts: Options) -> np.ndarray:
     """p-values of ``test`` for paired rows a, b (..., T); differences b − a."""
-    from ipsoeval.stats import tests as st
-    if test == "t":
-        r = st.paired_t(a, b)
-    elif test == "wilcoxon":
-        r = st.wilcoxon(a, b)
-    elif test == "sign":
-        r = st.sign_test(a, b)
-    else:
-        r = st.randomization(a, b, n_resamples=opts.n_resamples, seed=opts.seed)
+    r = registry.run(test, a, b, alternative=opts.alternative, samples=opts.samples,
+                     seed=opts.seed)
     return np.asarray(r.pvalue, dtype=np.float64)
 
 
@@ -273,14 +269,13 @@ def claim(p_metric: float, p_sign: float, diff: float, n_ns: int, n_ni: int,
 def sign_p_counts(n_ns, n_ni) -> np.ndarray:
     """Two-sided exact sign test p for counts |ns| vs |ni| (arrays), via the
     shared statistics layer."""
-    from ipsoeval.stats import tests as st
     n_ns = np.asarray(n_ns, dtype=np.int64)
     n_ni = np.asarray(n_ni, dtype=np.int64)
     width = max(int((n_ns + n_ni).max()) if n_ns.size else 0, 1)
     i = np.arange(width)
     out = np.where(i < n_ns[..., None], -1.0,
                    np.where(i < (n_ns + n_ni)[..., None], 1.0, 0.0))
-    return np.asarray(st.sign_test(np.zeros(out.shape), out).pvalue, dtype=np.float64)
+    return np.asarray(registry.run("sign", np.zeros(out.shape), out).pvalue, dtype=np.float64)
 
 
 def sign_pvalues(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -314,7 +309,7 @@ def crossings_for_pairs(G: np.ndarray, k: int, graded: str, pairs, all_pairs: bo
 def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: bool = False,
         graded_given: bool = False, progress=None) -> list[ResultSet]:
     """All result tables of one ``ipso`` invocation on aligned runs."""
-    opts.check()
+    opts.check(list(aligned.runs))
     R = len(aligned.runs)
     if R < 2:
         raise UsageError(f"ipso compares runs: give at least two (got {R})")
@@ -326,18 +321,20 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
     if opts.all_pairs:
         ia, ib = core.run_pairs(R)
     else:
-        ia = np.zeros(R - 1, dtype=np.int64)
-        ib = np.arange(1, R, dtype=np.int64)
+        base = aligned.runs.index(opts.baseline) if opts.baseline is not None else 0
+        ib = np.array([j for j in range(R) if j != base], dtype=np.int64)
+        ia = np.full(R - 1, base, dtype=np.int64)
     fp, fn = crossings_for_pairs(G, k, opts.graded, (ia, ib), opts.all_pairs, progress)
 
     params = {"k": k, "graded": opts.graded, "values": gain_desc, "alpha": opts.alpha,
               "n_runs": R, "n_topics": len(aligned.topics),
-              "pairs": "all" if opts.all_pairs else f"{aligned.runs[0]} vs each"}
+              "pairs": "all" if opts.all_pairs else f"{aligned.runs[int(ia[0])]} vs each"}
     if opts.measures:
         params["tests"] = list(opts.tests)
         params["measures"] = list(opts.measures)
-        if "randomization" in opts.tests:
-            params["n_resamples"] = opts.n_resamples
+        params["alternative"] = opts.alternative
+        if any(registry.get(t).resampling for t in opts.tests):
+            params["samples"] = opts.samples
             params["seed"] = opts.seed
 
     scores = _measure_scores(aligned, opts.measures) if opts.measures else {}
@@ -355,14 +352,13 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
     summary_depths = opts.depths if (opts.depths and not opts.all_pairs) else [k]
     results.append(pair_table(aligned, fp, fn, ia, ib, summary_depths, scores, metric_p,
                               opts, params))
-    if opts.per_topic:
+    if opts.per_query:
         results.append(topic_table(aligned, G, fp, fn, ia, ib, k, opts, params,
                                    binary=gain_desc.startswith("binary")))
     return results
 
 
 def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) -> ResultSet:
-    from ipsoeval.stats import tests as st
     T = len(aligned.topics)
     records = []
     per_depth = {}
@@ -389,7 +385,7 @@ def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) 
                     rec = dict(base)
                     rec.update({
                         "measure": canon, "test": test,
-                        "permissible": st.permissible(scale, st.REQUIREMENT[test]),
+                        "permissible": registry.permissible(scale, test),
                         "mean_a": _clean(ma), "mean_b": _clean(mb), "diff": _clean(diff),
                         "p_metric": _clean(pm),
                         "claim": claim(pm, base["p_sign"], diff, c[1], c[3], opts.alpha),
