@@ -192,3 +192,12 @@ def test_ipso_alternative_and_samples():
     r1 = invoke([*base, "--test", "randomization", "--samples", "99", "--seed", "3"])
     r2 = invoke([*base, "--test", "randomization", "--samples", "99", "--seed", "3"])
     assert r1[0] == 0 and r1[1] == r2[1]
+
+
+def test_man_page_lists_the_registry():
+    from tests.conftest import ROOT
+    text = (ROOT / "man" / "ipsoeval.1").read_text().replace("\\-", "-")
+    assert ".SH OPTIONS VOCABULARY" in text
+    for t in registry.REGISTRY.values():
+        line = next(ln for ln in text.splitlines() if ln.startswith(t.name + "\t"))
+        assert line.split("\t")[1] == ", ".join(t.aliases) and t.requires in line, t.name

@@ -1,4 +1,4 @@
-"""Measure names, definitions and scale types (SPEC §3).
+"""Measure names, definitions and scale types (docs/conventions.md, "Measures").
 
 Canonical names use the ``Name(param=value)@cutoff`` syntax (ir_measures
 style); trec_eval names (``P_10``, ``P.10``, ``map``, ``ndcg_cut.10`` …) are
