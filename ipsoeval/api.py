@@ -459,9 +459,10 @@ def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = F
 
 
 def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
-         alpha: float = 0.05, alternative: str = "two-sided", samples: int = 100_000,
-         seed: int = 42, graded: str | None = None, baseline: str | None = None,
-         all_pairs: bool = False, per_query: bool = False) -> Report:
+         correct: str = "none", alpha: float = 0.05, alternative: str = "two-sided",
+         samples: int = 100_000, seed: int = 42, graded: str | None = None,
+         baseline: str | None = None, all_pairs: bool = False,
+         per_query: bool = False) -> Report:
     """``ipsoeval ipso``: IPSO relations between rankings and the sign test of
     non-superior against non-inferior topics (Moffat & Mackenzie 2024).  On
     per-topic scores from :func:`read_scores`, the sign test over topics on
@@ -471,7 +472,8 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import ipso_scores
-        rs, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs)
+        rs, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs,
+                                correct=correct, baseline=baseline)
         return _report("ipso", [rs], warnings=notes, params=dict(ts.params))
     if len(res.runs) < 2:
         raise UsageError(f"ipso needs at least two runs (got {len(res.runs)})")
@@ -493,7 +495,8 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
         raise UsageError("tests apply to a measure: give measures too")
     options = ip.Options(k=cutoff, depths=depth_list, graded=graded or "prefix",
                          measures=names, tests=test_list or ["t"], alpha=alpha,
-                         alternative=alternative, baseline=baseline, all_pairs=all_pairs,
+                         alternative=alternative, correct=correct, baseline=baseline,
+                         all_pairs=all_pairs,
                          per_query=per_query, samples=samples, seed=seed)
     options.check()
     options.baseline = _baseline(res, baseline)

@@ -110,7 +110,7 @@ def test_breakdown_verdict_test_takes_registry_aliases():
 VOCAB = {          # option -> commands that must have it (docs/conventions.md, man ipsoeval)
     "--per-query": ["eval", "breakdown", "ipso", "interval-map"],
     "--baseline": ["sigtest", "bootstrap", "breakdown", "ipso"],
-    "--correct": ["sigtest", "breakdown"],
+    "--correct": ["sigtest", "breakdown", "ipso"],
     "--alternative": ["sigtest", "breakdown", "ipso"],
     "--samples": ["sigtest", "bootstrap", "ipso"],
     "--seed": ["sigtest", "bootstrap", "ipso"],
@@ -201,3 +201,36 @@ def test_man_page_lists_the_registry():
     for t in registry.REGISTRY.values():
         line = next(ln for ln in text.splitlines() if ln.startswith(t.name + "\t"))
         assert line.split("\t")[1] == ", ".join(t.aliases) and t.requires in line, t.name
+
+
+def test_ipso_correct_one_family():
+    """ipso --correct: the sign tests and the metric tests are one family."""
+    base = ["ipso", "-l", "1", "-m", "P@10", "--test", "t,sign", "--format", "tsv", Q, *RUNS]
+    raw = _rows(invoke(base)[1])
+    code, out, err = invoke([*base, "--correct", "bonferroni"])
+    assert code == 0, err
+    rows = _rows(out)
+    m = 1 + 2                      # one sign test (one pair, one depth) + two metric tests
+    for r0, r in zip(raw, rows):
+        assert float(r["sign_p_adjusted"]) == pytest.approx(min(1, m * float(r0["p_sign"])))
+        assert float(r["metric_p_adjusted"]) == pytest.approx(min(1, m * float(r0["p_metric"])))
+    assert "sign_p_adjusted" not in raw[0]
+
+
+def test_ipso_scores_correct_and_baseline(tmp_path):
+    lines = ["run,qid,measure,value"]
+    rng = np.random.default_rng(4)
+    for run in ("a", "b", "c"):
+        for q in range(12):
+            lines.append(f"{run},q{q},P@10,{rng.integers(0, 11) / 10}")
+    f = tmp_path / "s.csv"
+    f.write_text("\n".join(lines) + "\n")
+    raw = _rows(invoke(["ipso", "--scores", "--baseline", "b", "--format", "tsv", f])[1])
+    assert [(r["run_a"], r["run_b"]) for r in raw] == [("b", "a"), ("b", "c")]
+    code, out, err = invoke(["ipso", "--scores", "--baseline", "b", "--correct", "holm",
+                             "--format", "tsv", f])
+    assert code == 0, err
+    rows = _rows(out)
+    from ipsoeval.stats.corrections import adjust
+    want = adjust(np.array([float(r["p_sign"]) for r in raw]), "holm")
+    assert [float(r["p_adjusted"]) for r in rows] == pytest.approx(list(want))

@@ -31,6 +31,8 @@ def _explicit(ctx: click.Context, name: str) -> bool:
                               "RBP(p=0.8)@10, nDCG@10.  Repeatable.")
 @opt.test_option(allowed=ipso.TESTS, command="ipso", default_text="t",
                  help_text="Test of the -m measures")
+@opt.correct_option(help_text="Multiple-comparison correction across every p-value of "
+                               "the invocation (IPSO sign tests and metric tests).")
 @opt.alpha_option
 @opt.alternative_option(help_text="Alternative hypothesis about B - A of the -m measures' "
                                   "tests (the IPSO sign test is two-sided, as in the paper).")
@@ -53,7 +55,8 @@ def _explicit(ctx: click.Context, name: str) -> bool:
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
-def command(ctx, qrels, runs, k, depths, measures, tests, alpha, alternative, samples, seed,
+def command(ctx, qrels, runs, k, depths, measures, tests, correct, alpha, alternative, samples,
+            seed,
             graded, baseline, all_pairs, per_query, enumerate_, align_opts, scores,
             scores_format, scores_scale, plot, fmt, output):
     """Innate pairwise SERP orderings: for each topic, is run A's SERP
@@ -68,11 +71,12 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, alternative, sa
         from ipsoeval.cli.scores_opts import refuse, run_ipso
         for flag, name in ((k is not None or depths is not None, "-k/--depths"),
                            (bool(tests), "--test"), (per_query, "-q"),
-                           (baseline is not None, "--baseline"),
+                           (alternative != "two-sided", "--alternative"),
                            (enumerate_ is not None, "--enumerate")):
             refuse(flag, "ipso", f"{name} needs the rankings (QRELS and RUN files)")
         return run_ipso(ctx, [qrels, *runs], measures, alpha, all_pairs, align_opts,
-                        scores_format, scores_scale, fmt, output)
+                        scores_format, scores_scale, fmt, output, correct=correct,
+                        baseline=baseline)
     ks = ipso.parse_enumerate(enumerate_) if enumerate_ is not None else None
     if qrels is None and not runs:
         if ks is None:
@@ -97,6 +101,7 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, alternative, sa
                 names.append(r.measure.name)
     options = ipso.Options(k=cutoff, depths=depth_list, graded=graded, measures=names,
                            tests=test_list or ["t"], alpha=alpha, alternative=alternative,
+                           correct=correct,
                            baseline=baseline, all_pairs=all_pairs, per_query=per_query,
                            samples=samples, seed=seed)
     options.check()

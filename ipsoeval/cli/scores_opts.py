@@ -135,12 +135,12 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
 
 
 def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, scores_scale,
-             fmt, output):
+             fmt, output, *, correct: str = "none", baseline: str | None = None):
     from ipsoeval.scores import ipso_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
     rs, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
-                            all_pairs=all_pairs)
+                            all_pairs=all_pairs, correct=correct, baseline=baseline)
     _note(notes[-1])
     out_.emit(ctx, [rs], fmt, output, pipe_default="tsv")
 

@@ -88,6 +88,7 @@ class Options:
     tests: list[str] = field(default_factory=lambda: ["t"])
     alpha: float = 0.05
     alternative: str = "two-sided"    # of the -m measures' tests, about B - A
+    correct: str = "none"             # over every p-value of the invocation
     baseline: str | None = None       # run A of every pair (default: the first run)
     all_pairs: bool = False
     per_query: bool = False
@@ -103,6 +104,7 @@ class Options:
         validate.samples(self.samples)
         validate.alpha(self.alpha)
         validate.alternative(self.alternative)
+        validate.correct(self.correct)
         validate.tests(self.tests, TESTS, "ipso")
         if self.graded not in core.GRADED_MODES:
             raise UsageError(f"--graded must be prefix or threshold (got {self.graded!r})")
@@ -333,6 +335,11 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
         params["tests"] = list(opts.tests)
         params["measures"] = list(opts.measures)
         params["alternative"] = opts.alternative
+    if opts.correct != "none":
+        params["correction"] = opts.correct
+        params["correction_family"] = ("every p-value of the invocation: the IPSO sign test "
+                                       "of each pair at each depth reported and each metric "
+                                       "test of each pair, measure and test")
         if any(registry.get(t).resampling for t in opts.tests):
             params["samples"] = opts.samples
             params["seed"] = opts.seed
@@ -343,22 +350,46 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
         for test in opts.tests:
             metric_p[(name, test)] = _metric_test(test, S[ia], S[ib], opts)
 
+    summary_depths = opts.depths if (opts.depths and not opts.all_pairs) else [k]
+    adjusted = corrected(fp, fn, summary_depths, metric_p, opts.correct)
     results: list[ResultSet] = []
     if opts.all_pairs:
         depths = opts.depths or list(range(1, k + 1))
         results.append(depth_table(fp, fn, k, depths, params))
         if opts.measures:
-            results.append(agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params))
-    summary_depths = opts.depths if (opts.depths and not opts.all_pairs) else [k]
+            results.append(agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params,
+                                           adjusted))
     results.append(pair_table(aligned, fp, fn, ia, ib, summary_depths, scores, metric_p,
-                              opts, params))
+                              opts, params, adjusted))
     if opts.per_query:
         results.append(topic_table(aligned, G, fp, fn, ia, ib, k, opts, params,
                                    binary=gain_desc.startswith("binary")))
     return results
 
 
-def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) -> ResultSet:
+def corrected(fp, fn, depths, metric_p: dict, method: str):
+    """``--correct``: ({depth: adjusted sign-test p per pair}, {(measure, test):
+    adjusted metric p per pair}) over one family, every p-value of the invocation;
+    None without a correction."""
+    if method == "none":
+        return None
+    from ipsoeval.stats.corrections import adjust
+    sign = {d: sign_pvalues(core.group_counts(core.group(fp, fn, d)))[0] for d in depths}
+    parts = [np.asarray(v, dtype=np.float64) for v in sign.values()] + \
+        [np.asarray(v, dtype=np.float64) for v in metric_p.values()]
+    flat = adjust(np.concatenate(parts), method) if parts else np.zeros(0)
+    out_sign, out_metric, at = {}, {}, 0
+    for d, v in sign.items():
+        out_sign[d] = flat[at:at + len(v)]
+        at += len(v)
+    for key, v in metric_p.items():
+        out_metric[key] = flat[at:at + len(v)]
+        at += len(v)
+    return out_sign, out_metric
+
+
+def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params,
+               adjusted=None) -> ResultSet:
     T = len(aligned.topics)
     records = []
     per_depth = {}
@@ -373,6 +404,9 @@ def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) 
                     "n_topics": T, "n_nonsep_via_ns": c[0], "n_ns": c[1], "n_equal": c[2],
                     "n_ni": c[3], "n_nonsep_via_ni": c[4], "p_sign": float(ps[p]),
                     "p_sign_min": float(pmin[p]), "p_sign_max": float(pmax[p])}
+            sign_for_claim = base["p_sign"]
+            if adjusted is not None:
+                base["sign_p_adjusted"] = sign_for_claim = float(adjusted[0][d][p])
             if not scores:
                 records.append(base)
                 continue
@@ -388,10 +422,18 @@ def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) 
                         "permissible": registry.permissible(scale, test),
                         "mean_a": _clean(ma), "mean_b": _clean(mb), "diff": _clean(diff),
                         "p_metric": _clean(pm),
-                        "claim": claim(pm, base["p_sign"], diff, c[1], c[3], opts.alpha),
                     })
+                    if adjusted is not None:
+                        pm = float(adjusted[1][(name, test)][p])
+                        rec["metric_p_adjusted"] = _clean(pm)
+                    rec["claim"] = claim(pm, sign_for_claim, diff, c[1], c[3], opts.alpha)
                     records.append(rec)
     columns = PAIR_COLUMNS + (METRIC_COLUMNS if scores else [])
+    if adjusted is not None:          # --correct: the adjusted p-values beside the raw ones
+        columns.insert(columns.index("p_sign_max") + 1, "sign_p_adjusted")
+        if scores:
+            columns.insert(columns.index("p_metric") + 1, "metric_p_adjusted")
+    records = [{c: r.get(c) for c in columns} for r in records]
     groups = [["runs", ["run_a", "run_b", "k", "n_topics"]],
               ["IPSO groups (§3.4)", ["n_nonsep_via_ns", "n_ns", "n_equal", "n_ni",
                                       "n_nonsep_via_ni"]],
@@ -480,9 +522,13 @@ def depth_table(fp, fn, k, depths, params) -> ResultSet:
                      table_hints=hints)
 
 
-def agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params) -> ResultSet:
+def agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params,
+                    adjusted=None) -> ResultSet:
     counts = core.group_counts(core.group(fp, fn, k))
     p_sign = sign_p_counts(counts[:, 1], counts[:, 3])
+    if adjusted is not None:        # --correct: decisions on the adjusted p-values
+        p_sign = adjusted[0][k]
+        metric_p = adjusted[1]
     ipso_sig = p_sign < opts.alpha
     ipso_dir = np.sign(counts[:, 3] - counts[:, 1])      # +1: A ahead (ni > ns)
     n = len(ia)
