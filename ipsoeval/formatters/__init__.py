@@ -1,4 +1,5 @@
-"""Output formatters (docs/conventions.md, "Outputs"): trec, tsv, json, table — shared by every command.
+"""Output formatters (docs/conventions.md, "Outputs"): trec, tsv, json, table —
+shared by every command.
 
 Formatters see only finished :class:`~ipsoeval.results.ResultSet` records.
 ``auto`` is ``table`` when standard output is a terminal (decided by an

@@ -1,5 +1,6 @@
 """The text of measure names: numbers, parameters, ir_measures spellings and
-"did you mean" (docs/conventions.md, "Measures"; the rules are stated in man/ipsoeval.1, MEASURE NAMES).
+"did you mean" (docs/conventions.md, "Measures"; the rules are stated in
+man/ipsoeval.1, MEASURE NAMES).
 
 Three spellings are accepted, each meaning exactly what it means in its tool:
 

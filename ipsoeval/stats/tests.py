@@ -31,7 +31,7 @@ from scipy import special
 
 from ipsoeval.stats._blas import single_thread
 from ipsoeval.stats._null import rank_sum_counts, signed_rank_counts
-from ipsoeval.stats._rank import average_ranks, snap_ties, snapped_difference, tie_tolerance
+from ipsoeval.stats._rank import average_ranks, snapped_difference
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 

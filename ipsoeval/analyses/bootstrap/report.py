@@ -28,9 +28,9 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ipsoeval import readers
+from ipsoeval.analyses import validate
 from ipsoeval.analyses.bootstrap import resample as br
 from ipsoeval.analyses.bootstrap import splithalf as sh
-from ipsoeval.analyses import validate
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import ResultSet
 from ipsoeval.stats import registry

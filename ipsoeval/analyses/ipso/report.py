@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ipsoeval.analyses.ipso import core
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.ipso import core
 from ipsoeval.errors import UsageError
 from ipsoeval.results import ResultSet
 from ipsoeval.stats import registry
