@@ -7,7 +7,7 @@ PREFIX ?= $(HOME)/.local
 MANDIR ?= $(PREFIX)/share/man/man1
 TD      = testdata
 
-.PHONY: help demo test lint fuzz bench bench-quick man clean install difftest-regen
+.PHONY: help demo test test-all lint fuzz bench bench-quick man clean install difftest-regen
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
@@ -43,8 +43,11 @@ demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
 	@echo '$$ ipsoeval interval-map ... testdata/adhoc (Ferrante et al. 2021): means before and after the map'
 	@$(IPSO) interval-map --format table -m P@10 -m RR@10 -m 'DCG(b=2)@10' -m AP@10 -l 1 $(TD)/adhoc/qrels.txt $(TD)/adhoc/run-bm25.txt $(TD)/adhoc/run-neural.txt
 
-test: $(VENV)/.installed  ## install, then run the whole test suite
+test: $(VENV)/.installed  ## install, then run the test suite (tests marked slow only in CI, CI=true)
 	$(PY) -m pytest -q
+
+test-all: $(VENV)/.installed  ## the whole test suite, slow tests included (as CI runs it)
+	$(PY) -m pytest -q --run-slow
 
 FUZZ_N    ?= 100000
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)

@@ -71,3 +71,26 @@ def core_path(request, monkeypatch):
             pytest.skip("compiled core not built")
     monkeypatch.setenv("IPSOEVAL_CORE", mode)
     return mode
+
+
+# --- slow tests: CI only ------------------------------------------------------------------
+# The slowest tests (exhaustive enumeration at N = 16, the compiled-vs-Python
+# reader comparisons on random bytes) carry @pytest.mark.slow: CI (CI=true)
+# runs them, as does `pytest --run-slow`; a developer's `pytest` leaves them
+# out and says so.
+
+def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true", help="also run tests marked slow")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: slow test, run in CI (CI=true) or with --run-slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--run-slow") or os.environ.get("CI"):
+        return
+    skip = pytest.mark.skip(reason="slow: runs in CI (CI=true) or with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -74,7 +74,7 @@ def test_interval_map_esl_all_undefined(tmp_path):
 
 
 def test_interval_map_huge_N_message(data):
-    line = _usage(["interval-map", "-m", "P", "-N", "1e20"], data, needle="-N")
+    _usage(["interval-map", "-m", "P", "-N", "1e20"], data, needle="-N")
     line2 = _usage(["interval-map", "-m", "P", "-N", "100000000000000000000"], data,
                    needle="-N")
     assert "differs" not in line2

@@ -96,6 +96,7 @@ def _write(tmp_path, data, name):
     return str(p)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(data=st.one_of(table_bytes(6), table_bytes(7), table_bytes(3), valid_run()))
 def test_run_reader_same_on_both_paths(tmp_path_factory, data):
@@ -106,6 +107,7 @@ def test_run_reader_same_on_both_paths(tmp_path_factory, data):
         _same(a, b, RUN_FIELDS)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(data=table_bytes(4))
 def test_qrels_reader_same_on_both_paths(tmp_path_factory, data):
@@ -133,6 +135,7 @@ ALIGNED_FIELDS = ("runs", "topics", "labels", "n_ret", "num_rel", "num_nonrel", 
                   "warnings")
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(q=qrels_bytes(), runs=st.lists(valid_run(), min_size=1, max_size=3),
        queries=st.sampled_from(["intersection", "qrels"]),

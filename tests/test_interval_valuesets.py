@@ -197,6 +197,7 @@ def test_small_n_every_measure_every_tie_rule(N):
         check(MapSpec("nDCGtrec", N), R=R, cap=min(R, N), ties=ties)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fam,kw", [("DCG", {"b": 2}), ("AP", {}), ("RBP", {"p": Fraction(4, 5)}),
                                     ("nDCGtrec", {}), ("RR", {}), ("P", {})])
 def test_n16_against_enumeration(fam, kw):

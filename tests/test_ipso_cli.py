@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -127,11 +126,8 @@ def test_depths_rows():
 
 
 def test_enumerate_without_files():
-    t0 = time.perf_counter()
+    # speed is measured by make bench (ipso-enumerate), not here
     res = invoke("--enumerate", "5,10,15,20,50,100,1000", "--format", "tsv")
-    # the counting itself takes milliseconds (test_ipso_core checks < 1 s);
-    # leave room for a loaded test machine here
-    assert time.perf_counter() - t0 < 2.0
     rows = list(csv.DictReader(io.StringIO(res.output), delimiter="\t"))
     assert list(rows[0]) == ["k", "pct_equal", "pct_separable", "pct_nonseparable",
                              "n_equal", "n_separable", "n_nonseparable"]

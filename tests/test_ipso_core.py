@@ -7,7 +7,6 @@ numbers printed in Moffat & Mackenzie (2024).
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from math import isclose, log2, sqrt
 
@@ -341,13 +340,12 @@ def test_table2_rows():
         assert abs(core.percentage(n, k) - ns) < 0.1
 
 
-def test_enumerate_1000_fast_and_exact():
-    t0 = time.perf_counter()
+def test_enumerate_1000_exact():
+    # speed is measured by make bench (ipso-enumerate), not here
     for k in (5, 10, 15, 20, 50, 100, 1000):
         eq, sep, ns = core.enumerate_counts(k)
         assert eq + sep + ns == 4**k
         core.percentage(ns, k)
-    assert time.perf_counter() - t0 < 1.0
     eq, sep, ns = core.enumerate_counts(1000)
     assert eq == 2**1000 and sep % 2 == 0
     assert 0 < core.percentage(eq, 1000) < 1e-298

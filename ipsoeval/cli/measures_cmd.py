@@ -12,12 +12,9 @@ from ipsoeval.cli import output as out_
 @click.pass_context
 def command(ctx, fmt, output):
     """List every measure with its definition, scale type and trec_eval names."""
-    from ipsoeval.measures import catalogue
+    from ipsoeval.measures.registry import CATALOGUE_COLUMNS, catalogue
     from ipsoeval.results import ResultSet
 
-    rows = catalogue()
-    rs = ResultSet(command="measures",
-                   columns=["measure", "example", "scale", "cutoff", "params", "trec_eval",
-                            "definition"],
-                   records=rows, title="ipsoeval measures")
+    rs = ResultSet(command="measures", columns=CATALOGUE_COLUMNS, records=catalogue(),
+                   title="ipsoeval measures")
     out_.emit(ctx, rs, fmt, output)

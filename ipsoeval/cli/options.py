@@ -15,11 +15,10 @@ import click
 from ipsoeval.cli.output import warn
 from ipsoeval.errors import UsageError
 
-__all__ = ["AlignOptions", "qrels_and_runs", "alignment_options", "measure_option",
-           "per_query_option", "baseline_option", "all_pairs_option", "test_option",
-           "samples_option", "seed_option", "alpha_option", "alternative_option",
-           "correct_option", "load_aligned", "progress"]
-
+__all__ = ["AlignOptions", "qrels_and_runs", "alignment_options", "MeasureType",
+           "measure_option", "per_query_option", "baseline_option", "all_pairs_option",
+           "test_option", "samples_option", "seed_option", "alpha_option",
+           "alternative_option", "correct_option", "load_aligned", "progress"]
 
 
 def qrels_and_runs(f):
@@ -134,6 +133,17 @@ def alignment_options(*, paired: bool = True, gains: bool = True):
     return deco
 
 
+class MeasureType(click.ParamType):
+    """A -m argument, parsed once into its measures (ipsoeval.measures.MeasureArg:
+    still the text, for -R prefs and --scores, which name other measures)."""
+
+    name = "measure"
+
+    def convert(self, value, param, ctx):
+        from ipsoeval.measures import MeasureArg
+        return value if isinstance(value, MeasureArg) else MeasureArg(value)
+
+
 def _measure_notes(ctx, param, value):
     """Warn where a -m argument is read as trec_eval reads it (e.g. P.1.5 as P_1)."""
     from ipsoeval.measures.names import notes
@@ -145,8 +155,8 @@ def _measure_notes(ctx, param, value):
 def measure_option(f=None, *, required: bool = False, help_text: str | None = None):
     def deco(g):
         return click.option(
-            "-m", "--measure", "measures", multiple=True, metavar="MEASURE", required=required,
-            callback=_measure_notes,
+            "-m", "--measure", "measures", multiple=True, type=MeasureType(),
+            metavar="MEASURE", required=required, callback=_measure_notes,
             help=help_text or "Measure, e.g. P@10, nDCG@10, AP, RR@10, RBP(p=0.8)@10, or a "
                               "trec_eval name/argument (P.5,10, map, official, all_trec). "
                               "Repeatable. See `ipsoeval measures`.")(g)

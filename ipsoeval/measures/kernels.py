@@ -1,4 +1,6 @@
-"""Vectorised measure kernels over an Aligned (runs × topics × depth).
+"""What measure kernels share: the :class:`Context` over an Aligned (runs ×
+topics × depth) and the arrays and helpers several families use.  Each
+family's own kernel is in its module under ``ipsoeval/measures/families/``.
 
 Sums that trec_eval accumulates one document at a time are computed with
 ``np.add.accumulate`` (strictly sequential, so the floating point result is
@@ -13,7 +15,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned
+from ipsoeval.errors import UsageError
+from ipsoeval.model import PAD, UNJUDGED, Aligned
 
 MIN_GEO_MEAN = 0.00001
 
@@ -120,14 +123,14 @@ class Context:
         return self._get(("first", level, k), make)
 
 
-def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     den = np.broadcast_to(den, num.shape)
     out = np.zeros(num.shape, dtype=np.float64)
     np.divide(num, den, out=out, where=den != 0)
     return out
 
 
-def _seq_sum(x: np.ndarray, k: int | None) -> np.ndarray:
+def seq_sum(x: np.ndarray, k: int | None) -> np.ndarray:
     """Sequential sum over the first k entries of the last axis."""
     n = x.shape[-1]
     if n == 0:
@@ -138,76 +141,15 @@ def _seq_sum(x: np.ndarray, k: int | None) -> np.ndarray:
     return np.add.accumulate(x[..., :k], axis=-1)[..., k - 1]
 
 
-# --- binary measures -------------------------------------------------------------
+# --- interpolated precision --------------------------------------------------------
 
-def precision(ctx: Context, level: int, k: int) -> np.ndarray:
-    return ctx.count_at(level, k) / float(k)
-
-
-def recall(ctx: Context, level: int, k: int | None) -> np.ndarray:
-    cnt = ctx.count_at(level, ctx.depth if k is None else k)
-    return _safe_div(cnt.astype(np.float64), ctx.num_rel(level)[None, :])
-
-
-def success(ctx: Context, level: int, k: int | None) -> np.ndarray:
-    return (ctx.first_rel(level, k) >= 0).astype(np.float64)
-
-
-def reciprocal_rank(ctx: Context, level: int, k: int | None) -> np.ndarray:
-    f = ctx.first_rel(level, k)
-    out = np.zeros(f.shape)
-    np.divide(1.0, f + 1.0, out=out, where=f >= 0)
-    return out
-
-
-def esl(ctx: Context, level: int, k: int | None) -> np.ndarray:
-    f = ctx.first_rel(level, k)
-    return np.where(f >= 0, f + 1.0, np.nan)
-
-
-def average_precision(ctx: Context, level: int, k: int | None) -> np.ndarray:
-    def make():
-        cell, i, j = ctx.rel_positions(level)
-        if k is not None:
-            keep = i < k
-            cell, i, j = cell[keep], i[keep], j[keep]
-        total = ctx.cell_sum(cell, j / (i + 1.0))
-        return _safe_div(total, ctx.num_rel(level)[None, :].astype(np.float64))
-    return ctx._get(("ap", level, k), make)
-
-
-def r_precision(ctx: Context, level: int) -> np.ndarray:
-    R = ctx.num_rel(level)
-    n = np.minimum(ctx.al.n_ret, R[None, :])
-    cell, i, _ = ctx.rel_positions(level)
-    got = ctx.cell_sum(cell[i < n.ravel()[cell]])
-    return _safe_div(got, np.broadcast_to(R[None, :], got.shape).astype(np.float64))
-
-
-def bpref(ctx: Context, level: int) -> np.ndarray:
-    R_, T_, D = ctx.al.labels.shape
-    lab = ctx.al.labels
-    cell, i, _ = ctx.rel_positions(level)
-    nonrel = np.flatnonzero(((lab >= 0) & (lab < level)).ravel())
-    flat = cell * D + i
-    nr = np.searchsorted(nonrel, flat) - np.searchsorted(nonrel, cell * D)   # judged non-relevant above
-    Rt = ctx.num_rel(level).astype(np.float64)
-    Nt = ctx.num_nonrel(level).astype(np.float64)
-    t = cell % T_
-    denom = np.minimum(Nt, Rt)[t]
-    frac = np.zeros(len(cell))
-    np.divide(np.minimum(nr, Rt[t]), denom, out=frac, where=denom > 0)
-    terms = np.where(nr > 0, 1.0 - frac, 1.0)
-    return _safe_div(ctx.cell_sum(cell, terms), np.broadcast_to(Rt[None, :], (R_, T_)))
-
-
-def _lround(x: np.ndarray) -> np.ndarray:
+def lround(x: np.ndarray) -> np.ndarray:
     """C lround for non-negative doubles: halves away from zero, exactly."""
     f = np.floor(x)
     return np.where(x - f >= 0.5, f + 1, f).astype(np.int64)
 
 
-def _iprec_table(ctx: Context, level: int) -> tuple[np.ndarray, np.ndarray]:
+def iprec_table(ctx: Context, level: int) -> tuple[np.ndarray, np.ndarray]:
     """Interpolated precision at the j-th relevant document, (R, T, J+1), and
     the relevant documents retrieved, (R, T)."""
     def make():
@@ -229,113 +171,7 @@ def _iprec_table(ctx: Context, level: int) -> tuple[np.ndarray, np.ndarray]:
     return ctx._get(("iprec", level), make)
 
 
-def iprec_at_recall(ctx: Context, level: int, x: float) -> np.ndarray:
-    """trec_eval's interpolated precision at recall x (its v10 rounding):
-    the best precision at or after the rank where lround(x·R) relevant
-    documents have been seen; 0 when the run never gets there."""
-    table, total = _iprec_table(ctx, level)
-    c = np.broadcast_to(_lround(x * ctx.num_rel(level).astype(np.float64))[None, :], total.shape)
-    ok = (c <= total) & (total > 0)
-    idx = np.minimum(c, table.shape[2] - 1)
-    val = np.take_along_axis(table, idx[:, :, None], axis=2)[:, :, 0]
-    return np.where(ok, val, 0.0)
-
-
-# --- graded measures --------------------------------------------------------------
-
-def dcg_trec(ctx: Context, k: int | None) -> np.ndarray:
-    """Sum of gain / log2(rank + 1) over the documents with a non-zero gain."""
-    return _dcg_log2(ctx, ctx.gains(), k)
-
-
-def _dcg_log2(ctx: Context, g: np.ndarray, k: int | None) -> np.ndarray:
-    """Sum of g / log2(rank + 1) over the top k, per (run, topic)."""
-    D = ctx.al.labels.shape[2]
-    flat = np.flatnonzero(g.ravel())
-    cell, i = np.divmod(flat, D)
-    if k is not None:
-        keep = i < k
-        flat, cell, i = flat[keep], cell[keep], i[keep]
-    disc = log2_discounts(max(D, 1))
-    return ctx.cell_sum(cell, g.ravel()[flat] / disc[i])
-
-
-def idcg_trec(ctx: Context, k: int | None) -> np.ndarray:
-    ideal = ctx.ideal()
-    disc = log2_discounts(ideal.shape[1])
-    return _seq_sum(ideal / disc, k)
-
-
-def ndcg_trec(ctx: Context, k: int | None) -> np.ndarray:
-    d = dcg_trec(ctx, k)
-    i = idcg_trec(ctx, k)[None, :]
-    out = d.copy()
-    np.divide(d, i, out=out, where=i > 0)
-    return out
-
-
-def dcg_jk(ctx: Context, b: float, k: int | None) -> np.ndarray:
-    g = ctx.gains()
-    return _seq_sum(g / jk_discounts(ctx.depth, b), k)
-
-
-def ndcg_jk(ctx: Context, b: float, k: int | None) -> np.ndarray:
-    d = dcg_jk(ctx, b, k)
-    ideal = ctx.ideal()
-    i = _seq_sum(ideal / jk_discounts(ideal.shape[1], b), k)[None, :]
-    return _safe_div(d, np.broadcast_to(i, d.shape))
-
-
-def _rbp_gains(ctx: Context, level: int) -> np.ndarray:
-    if ctx.al.gain_map is None:
-        return ctx.rel(level).astype(np.float64)
-    g = ctx.gains()
-    top = max(ctx.al.gain_map.values())
-    return g / top if top > 0 else g * 0.0
-
-
-def rbp(ctx: Context, level: int, p: float, k: int | None) -> np.ndarray:
-    g = _rbp_gains(ctx, level)
-    w = (1.0 - p) * p ** np.arange(ctx.depth, dtype=np.float64)
-    return _seq_sum(g * w, k)
-
-
-def rbp_resid(ctx: Context, p: float, k: int | None) -> np.ndarray:
-    lab = ctx.al.labels
-    unj = (lab == UNJUDGED) | (lab == POOLED)
-    w = (1.0 - p) * p ** np.arange(ctx.depth, dtype=np.float64)
-    part = _seq_sum(np.where(unj, w, 0.0), k)
-    if k is None:
-        tail = p ** ctx.al.n_ret.astype(np.float64)
-    else:
-        tail = np.full(part.shape, p ** k)
-    return part + tail
-
-
-# --- counts ---------------------------------------------------------------------
-
-def num_ret(ctx: Context) -> np.ndarray:
-    return ctx.al.n_ret.astype(np.float64)
-
-
-def num_rel(ctx: Context, level: int) -> np.ndarray:
-    return np.broadcast_to(ctx.num_rel(level)[None, :], ctx.al.n_ret.shape).astype(np.float64)
-
-
-def num_rel_ret(ctx: Context, level: int) -> np.ndarray:
-    return ctx.count_at(level, ctx.depth).astype(np.float64)
-
-
-def num_nonrel_judged_ret(ctx: Context, level: int) -> np.ndarray:
-    lab = ctx.al.labels
-    return np.count_nonzero((lab >= 0) & (lab < level), axis=2).astype(np.float64)
-
-
-def num_q(ctx: Context) -> np.ndarray:
-    return np.ones(ctx.al.n_ret.shape)
-
-
-# --- ir_measures variants (measure-names) --------------------------------------------
+# --- ir_measures' judged_only ---------------------------------------------------
 
 def judged_only_context(ctx: Context) -> Context:
     """A Context over the rankings with unjudged documents removed (ir_measures'
@@ -356,33 +192,145 @@ def judged_only_context(ctx: Context) -> Context:
     return ctx._get("judged_only_ctx", make)
 
 
-def judged_at(ctx: Context, k: int) -> np.ndarray:
-    """ir_measures' Judged@k: judged documents in the top k divided by
-    min(k, documents retrieved); 0 for an empty ranking."""
-    lab = ctx.al.labels[:, :, :k]
-    cnt = np.count_nonzero(lab > UNJUDGED, axis=2).astype(np.float64)
-    den = np.minimum(ctx.al.n_ret, k).astype(np.float64)
-    return _safe_div(cnt, den)
+# --- trec_eval's helpers (m_*.c): document classes, C logarithms, gain levels --------
+
+@lru_cache(maxsize=8)
+def log2_int(n: int) -> np.ndarray:
+    """math.log2(x) for x = 0..n-1 (entry 0 is -inf; never used)."""
+    return np.array([-math.inf] + [math.log2(x) for x in range(1, n)], dtype=np.float64)
 
 
-def _exp_gains(g: np.ndarray) -> np.ndarray:
-    from ipsoeval.errors import InputError
-    if g.size and float(g.max()) > 1023:
-        raise InputError(f"dcg='exp-log2' needs gains up to 1023 (2^gain - 1 overflows; "
-                         f"found gain {float(g.max()):g})")
-    return np.where(g > 0, np.exp2(np.maximum(g, 0.0)) - 1.0, 0.0)
+def clog2(x: np.ndarray) -> np.ndarray:
+    """The C library's log2, element by element (exact digits, any double)."""
+    return np.array([math.log2(v) for v in x.tolist()], dtype=np.float64)
 
 
-def dcg_exp(ctx: Context, k: int | None) -> np.ndarray:
-    """ir_measures' dcg='exp-log2': sum of (2^gain - 1)/log2(rank + 1)."""
-    return _dcg_log2(ctx, ctx._get("exp_gains", lambda: _exp_gains(ctx.gains())), k)
+def count_before(ctx: Context, key, mask_fn, cell, i):
+    """Per sparse position (cell, rank i): documents above rank i in the same
+    ranking whose labels satisfy ``mask_fn`` (cached flat positions)."""
+    D = ctx.depth
+    flat = ctx._get(("flatpos", key), lambda: np.flatnonzero(mask_fn(ctx.al.labels).ravel()))
+    pos = cell * D + i
+    return np.searchsorted(flat, pos) - np.searchsorted(flat, cell * D)
 
 
-def ndcg_exp(ctx: Context, k: int | None) -> np.ndarray:
-    """dcg_exp over the same for the ideal ordering of all judged documents."""
-    ideal = _exp_gains(ctx.ideal())
-    i = _seq_sum(ideal / log2_discounts(ideal.shape[1]), k)[None, :]
-    d = dcg_exp(ctx, k)
-    out = d.copy()
-    np.divide(d, i, out=out, where=i > 0)
+def trec_numbers(text: str, original: str) -> list[float]:
+    """trec_eval's comma-separated numbers (utility, 11pt_avg, relstring)."""
+    try:
+        vals = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise UsageError(f"bad parameter list in measure {original!r}") from None
+    if not all(math.isfinite(v) for v in vals):
+        raise UsageError(f"bad parameter list in measure {original!r}")
+    return vals
+
+
+def parse_gain_pairs(text: str, allow=("p",)) -> tuple[dict[int, float], dict[str, float]]:
+    """trec_eval's ``level=gain,...`` parameters -> ({level: gain}, {name: value})."""
+    gains: dict[int, float] = {}
+    other: dict[str, float] = {}
+    for part in text.split(","):
+        if "=" not in part:
+            raise UsageError(f"parameters are level=gain pairs (found {text!r})")
+        k, v = part.split("=", 1)
+        try:
+            val = float(v)
+        except ValueError:
+            raise UsageError(f"bad value {v!r} in parameters {text!r}") from None
+        if not math.isfinite(val):
+            raise UsageError(f"bad value {v!r} in parameters {text!r}")
+        k = k.strip()
+        if k.lstrip("+").isdigit():
+            level = int(k)
+            if level in gains:
+                raise UsageError(f"level {level} given twice in {text!r}")
+            gains[level] = val
+        elif k in allow:
+            if k in other:
+                raise UsageError(f"parameter {k} given twice in {text!r}")
+            other[k] = val
+        elif k.startswith("-") and k[1:].isdigit():
+            raise UsageError(f"negative relevance levels take no gain ({k!r} in {text!r}): "
+                             f"trec_eval would give it to unjudged documents")
+        else:
+            raise UsageError(f"unknown parameter {k!r} in {text!r} (level=gain pairs"
+                             + (", " + ", ".join(f"{a}=" for a in allow) if allow else "") + ")")
+    return gains, other
+
+
+def _level_gains(ctx: Context, pairs: dict[int, float]):
+    """Per topic: the gain of each judged level 0..max (trec_eval's gain list:
+    the label, or --gains, overridden by the pairs), plus levels only named
+    in the pairs.  Returns (levels array, gains array) per topic."""
+    out = []
+    for lab in ctx.al.judged_labels:
+        top = int(lab.max()) + 1 if len(lab) else 0
+        levels = list(range(top)) + sorted(k for k in pairs if k >= top)
+        base = ctx.al.gains(np.array(levels, dtype=np.int64)) if levels else np.zeros(0)
+        g = np.array([pairs.get(lv, float(base[n])) for n, lv in enumerate(levels)], float)
+        out.append((np.array(levels, dtype=np.int64), g))
     return out
+
+
+def gain_arrays(ctx: Context, pairs: dict[int, float], normalise=False):
+    """(gains of the ranked documents (R, T, D), ideal positive gains (T, n))."""
+    key = ("te_gains", tuple(sorted(pairs.items())), normalise)
+
+    def make():
+        lab = ctx.al.labels
+        R_, T_, D = lab.shape
+        per_topic = _level_gains(ctx, pairs)
+        g = np.zeros(lab.shape, dtype=np.float64)
+        ideal_rows = []
+        for t, (levels, gains) in enumerate(per_topic):
+            if normalise and len(gains):
+                mn, mx = float(gains.min()), float(gains.max())
+                if mn < 0 or mx > 1:
+                    gains = ((gains - mn) / (mx - mn) if mx > mn
+                             else np.clip(gains, 0.0, 1.0))
+            if len(levels):
+                lt = lab[:, t, :]
+                look = dict(zip(levels.tolist(), gains.tolist()))
+                vals = np.zeros(lt.shape)
+                for lv, gv in look.items():       # sentinels are negative: gain 0
+                    if gv != 0:
+                        vals[lt == lv] = gv
+                g[:, t, :] = vals
+                jl = ctx.al.judged_labels[t]
+                jg = np.array([look.get(int(x), 0.0) for x in jl.tolist()], float)
+                ideal_rows.append(np.sort(jg[jg > 0])[::-1])
+            else:
+                ideal_rows.append(np.zeros(0))
+        n = max([1] + [len(x) for x in ideal_rows])
+        ideal = np.zeros((T_, n))
+        for t, row in enumerate(ideal_rows):
+            ideal[t, :len(row)] = row
+        return g, ideal
+    return ctx._get(key, make)
+
+
+def disc(n: int) -> np.ndarray:
+    return log2_discounts(max(n, 1))
+
+
+def ideal_prefix(ideal: np.ndarray) -> np.ndarray:
+    """Sequential ideal DCG through each position, (T, n)."""
+    return np.add.accumulate(ideal / disc(ideal.shape[1]), axis=1)
+
+
+def powers(p: float, n: int) -> np.ndarray:
+    """1, p, p·p, … by repeated multiplication (trec_eval's cur_p)."""
+    a = np.full(n + 1, p)
+    a[0] = 1.0
+    return np.multiply.accumulate(a)
+
+
+def check_gain_pairs(raw: str, original: str) -> None:
+    """Usage errors for trec_eval's ``LEVEL=GAIN,...`` string, before any file is read."""
+    parse_gain_pairs(raw, ())
+
+
+def gain_pairs(m) -> tuple[dict[int, float], dict[str, float]]:
+    """The gain pairs (and p=) of a measure's trec_eval parameter string."""
+    raw = m.param("te")
+    return parse_gain_pairs(raw, ("p",)) if raw else ({}, {})

@@ -1,30 +1,33 @@
-"""The text of measure names: numbers, parameters, ir_measures spellings and
-"did you mean" (docs/conventions.md, "Measures"; the rules are stated in
-man/ipsoeval.1, MEASURE NAMES).
+"""The text of measure names, parsed once, driven by the registry of families
+(the rules are stated in man/ipsoeval.1, MEASURE NAMES).
 
 Three spellings are accepted, each meaning exactly what it means in its tool:
 
 * canonical ``Name(param=value)@cutoff`` (ir_measures' syntax: numbers,
   quoted strings ``'...'``/``"..."``, ``True``/``False``);
-* trec_eval's, case-sensitive: its ``-m`` arguments (``P.5,10``) read as
-  trec_eval reads them, or refused, and the names it prints (``P_10``);
+* trec_eval's, case-sensitive: its ``-m`` arguments (``P.5,10``,
+  ``official``, ``all_trec``, ``set``, ``utility.2,-1,0,0``) read as trec_eval
+  reads them, or refused, and the names it prints (``P_10``);
 * ir_measures' names of the measures we have (``Bpref``, ``NumRet(rel=2)``,
   ``AP(cutoff=100)``, ``IPrec(recall=0.1)``, ``judged_only``, ``dcg``).
 
 A name that differs from ours only by case, or that only another tool uses
 (``MRR@10``, ``ndcg@10``, ``Recall@100``), is refused with a suggestion.
+Every table here comes from the families' declarations
+(:mod:`ipsoeval.measures.registry`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import math
 import re
 
 from ipsoeval.errors import UsageError
-
-MAX_CUTOFF = 2**31 - 1        # largest cutoff (and rel level) accepted
-MAX_REL = 2**31 - 1
+from ipsoeval.measures import registry
+from ipsoeval.measures.family import FAMILIES, Family, Measure, Requested
+from ipsoeval.measures.params import MAX_CUTOFF, Bad, Value
 
 _INT = re.compile(r"[0-9]+\Z")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
@@ -121,15 +124,6 @@ def trec_printed_cutoff(text: str, original: str, floating: bool):
 
 # --- canonical syntax --------------------------------------------------------------
 
-class Value:
-    """A parameter value as written: kind is 'number', 'str' or 'bool'."""
-
-    __slots__ = ("kind", "value", "text")
-
-    def __init__(self, kind, value, text):
-        self.kind, self.value, self.text = kind, value, text
-
-
 def _value(raw: str, key: str, original: str) -> Value:
     t = raw.strip()
     if t in ("True", "False"):
@@ -222,156 +216,291 @@ def parse_canonical(text: str):
     return name, params, cut
 
 
-# --- parameters --------------------------------------------------------------------
 
-# ir_measures' measure names → our family (names equal to ours are listed too, so
-# that this is the whole ir_measures vocabulary we accept); a target not (yet) in
-# FAMILIES makes the name unknown
-IR_MEASURES = {
-    "P": "P", "R": "R", "AP": "AP", "RR": "RR", "nDCG": "nDCG", "Success": "Success",
-    "Rprec": "Rprec", "Bpref": "bpref", "IPrec": "IPrec", "Judged": "Judged",
-    "NumQ": "NumQ", "NumRet": "NumRet", "NumRel": "NumRel", "NumRelRet": "NumRelRet",
-    "RBP": "RBP", "SetP": "SetP", "SetR": "SetR", "SetF": "SetF", "SetAP": "SetAP",
-    "infAP": "infAP", "ERR": "ERR",
-}
+# --- typed measures from parts -----------------------------------------------------
 
-# parameters ir_measures gives families we have, beyond Family.params
-EXTRA_PARAMS = {
-    "P": ("judged_only",), "R": ("judged_only",), "AP": ("judged_only",),
-    "RR": ("judged_only",), "nDCG": ("dcg", "judged_only"), "DCG": ("dcg", "judged_only"),
-    "Success": ("judged_only",), "Rprec": ("judged_only",), "IPrec": ("judged_only",),
-    "SetP": ("judged_only", "relative"), "SetF": ("judged_only",),
-    "SetAP": ("judged_only",), "NumRet": ("rel",),
-}
-DEFAULTS = {"dcg": "log2", "judged_only": False, "relative": False}
-DCG_CHOICES = ("log2", "exp-log2")
-
-
-def check_param(family: str, key: str, val: Value, original: str):
+def check_param(fam: Family, key: str, val: Value, original: str):
     """The typed value of one parameter, or a usage error naming the rule."""
-    def bad(rule):
-        return UsageError(f"{family}'s {key} must be {rule} (found {val.text!r} in "
-                          f"{original!r})")
-    if key == "rel":
-        if val.kind != "number" or not isinstance(val.value, int):
-            raise bad(f"a whole number from 0 to {MAX_REL}")
-        if not 0 <= val.value <= MAX_REL:
-            raise bad(f"a whole number from 0 to {MAX_REL}")
-        return val.value
-    if key == "p":
-        if val.kind != "number":
-            raise bad("a number strictly between 0 and 1")
-        if not 0 < val.value < 1:
-            raise bad("a number strictly between 0 and 1")
-        return float(val.value)
-    if key == "b":
-        if val.kind != "number" or not val.value > 1:
-            raise bad("a number greater than 1")
-        return val.value
-    if key == "beta":
-        if val.kind != "number" or val.value < 0:
-            raise bad("a number >= 0")
-        return float(val.value)
-    if key == "gmax":
-        if val.kind != "number" or not isinstance(val.value, int):
-            raise bad("a whole number")
-        return val.value
-    if key == "dcg":
-        if val.kind == "word" and val.value in DCG_CHOICES:
-            raise bad("a quoted string, 'log2' or 'exp-log2'")
-        if val.kind != "str" or val.value not in DCG_CHOICES:
-            raise bad("'log2' or 'exp-log2'")
-        return val.value
-    if key in ("judged_only", "relative"):
-        if val.kind != "bool":
-            raise bad("True or False")
-        return val.value
-    raise bad("known")  # pragma: no cover (unknown keys are refused before)
+    try:
+        return fam.param(key).check(val)
+    except Bad as e:
+        raise UsageError(f"{fam.name}'s {key} must be {e} (found {val.text!r} in "
+                         f"{original!r})") from None
 
 
-def resolve(family, params: dict, cut_text, original: str, families: dict):
+def _allowed(fam: Family, original: str, keys) -> None:
+    for k in keys:
+        if fam.param(k) is None:
+            raise UsageError(f"measure {fam.name} takes no parameter {k!r} "
+                             f"(allowed: {', '.join(fam.param_names) or 'none'}) in {original!r}")
+
+
+def _check_cutoff_given(fam: Family, cutoff, original: str) -> None:
+    """A cutoff where the family needs one, none where it takes none."""
+    if fam.cutoff == "none" and cutoff is not None:
+        raise UsageError(f"measure {fam.name} takes no cutoff (found {original!r})")
+    if fam.cutoff == "required" and cutoff is None:
+        raise UsageError(f"measure {fam.name} needs a cutoff, e.g. {fam.name}"
+                         f"{fam.cutoff_example} (found {original!r})")
+
+
+def make(fam: Family, cutoff, params: dict, original: str) -> Measure:
+    """A Measure from typed parts; every value is checked against its rule."""
+    _allowed(fam, original, params)
+    _check_cutoff_given(fam, cutoff, original)
+    if cutoff is not None:
+        if fam.cutoff_kind == "recall":
+            if isinstance(cutoff, bool) or not isinstance(cutoff, (int, float)) \
+                    or not 0 <= cutoff <= 1:
+                raise UsageError(f"recall level must be in [0, 1] (found {original!r})")
+            cutoff = float(cutoff)
+        elif fam.cutoff_kind == "multiple":
+            if not 0 <= cutoff <= 1e6:
+                raise UsageError(f"the multiple of R must be in [0, 1e6] (found {original!r})")
+            cutoff = float(cutoff)
+        elif isinstance(cutoff, bool) or not isinstance(cutoff, int) \
+                or not 1 <= cutoff <= MAX_CUTOFF:
+            raise UsageError(f"cutoff must be a whole number from 1 to {MAX_CUTOFF} "
+                             f"(found {original!r})")
+    clean = {k: check_param(fam, k, Value.of(v), original) for k, v in params.items()}
+    for p in fam.params:
+        if p.in_name and p.name not in clean:
+            clean[p.name] = p.default
+    return Measure(fam.name, cutoff, tuple(sorted(clean.items())))
+
+
+def resolve(family: str, params: dict, cut_text, original: str):
     """Typed (family name, cutoff, params) for a canonical spelling whose family
     exists; applies ir_measures' spellings (cutoff=, recall=, NumRet(rel=),
-    SetP(relative=True)) and drops parameters at their default."""
-    fam = families[family]
+    SetP(relative=True)) and drops parameters given at a default that
+    ir_measures leaves out."""
+    fam = FAMILIES[family]
     params = dict(params)
     for alias in ("cutoff", "recall"):
-        if alias in params:
-            if alias == "recall" and family != "IPrec":
-                break
+        if alias in params and (alias == "cutoff" or fam.cutoff_kind == "recall"):
             if cut_text is not None:
                 raise UsageError(f"cutoff given twice in {original!r} (as @ and {alias}=)")
             cut_text = params.pop(alias).text
     if "gains" in params:
         raise UsageError(f"gains= is not supported in -m (found {original!r}); use --gains "
                          f"to map labels to gains")
-    allowed = tuple(fam.params) + EXTRA_PARAMS.get(family, ())
-    for k in params:
-        if k not in allowed:
-            raise UsageError(f"measure {family} takes no parameter {k!r} "
-                             f"(allowed: {', '.join(allowed) or 'none'}) in {original!r}")
-    typed = {k: check_param(family, k, v, original) for k, v in params.items()}
-    for k, d in DEFAULTS.items():
-        if k in typed and typed[k] == d:
+    _allowed(fam, original, params)
+    typed = {k: check_param(fam, k, v, original) for k, v in params.items()}
+    for k in list(typed):
+        p = fam.param(k)
+        if p.drop_default and typed[k] == p.default:
             del typed[k]
-    if family == "NumRet" and "rel" in typed:
-        family = "NumRelRet"
-    if family == "SetP" and typed.pop("relative", False):
-        if "SetRelP" not in families:
-            raise UsageError(f"measure SetP(relative=True) is not available (in {original!r})")
-        family = "SetRelP"
+    if fam.respell is not None:
+        family, typed = fam.respell(typed)
     if "b" in typed and "dcg" in typed:
         raise UsageError(f"b= (the Jarvelin-Kekalainen discount) and dcg= cannot be combined "
                          f"(found {original!r})")
     cutoff = None
     if cut_text is not None:
-        if families[family].cutoff == "none":
+        target = FAMILIES[family]
+        if target.cutoff == "none":
             raise UsageError(f"measure {family} takes no cutoff (found {original!r})")
-        if family == "IPrec":
+        if target.cutoff_kind == "recall":
             cutoff = recall_level(cut_text, original)
-        elif family in FLOAT_CUTOFF:
+        elif target.float_cutoff:
             cutoff = decimal(cut_text, original, "cutoff")
         else:
             cutoff = int_cutoff(cut_text, original)
     return family, cutoff, typed
 
 
-FLOAT_CUTOFF = {"IPrec", "RprecMult"}   # families whose cutoff is not a rank
+# --- the four spellings ---------------------------------------------------------------
+
+def _canonical(text: str) -> Requested | None:
+    """Name(param=value)@cutoff, ir_measures' spellings included; None if unknown."""
+    parsed = parse_canonical(text)
+    if parsed is None:
+        return None
+    family = registry.index()["ir_measures"].get(parsed[0])
+    if family is None:
+        return None
+    family, cutoff, typed = resolve(family, parsed[1], parsed[2], text)
+    meas = make(FAMILIES[family], cutoff, typed, text)
+    return Requested(meas, meas.name, False, text)
 
 
-def fmt_value(x) -> str:
-    if isinstance(x, bool):
-        return str(x)
-    if isinstance(x, str):
-        return repr(x) if "'" not in x else '"' + x + '"'
-    if float(x).is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return repr(float(x))
+def _trec_single(text: str) -> Requested | None:
+    """trec_eval names of single measures: P_10, P.10, map, ndcg_cut_10, …"""
+    ix = registry.index()
+    if text in ix["plain"]:
+        m = make(ix["plain"][text], None, {}, text)
+        return Requested(m, text, True, text, te_family=text)
+    m = re.match(r"^([A-Za-z_]+?)[_.]([0-9.]+)$", text)
+    if m and m.group(1) in ix["cut"]:
+        fam = ix["cut"][m.group(1)]
+        cut = trec_printed_cutoff(m.group(2), text, fam.float_cutoff)
+        meas = make(fam, cut, {}, text)
+        return Requested(meas, meas.trec_name, True, text, te_family=m.group(1),
+                         te_explicit=True)
+    return None
+
+
+def _trec_family_arg(text: str) -> list[Requested] | None:
+    """trec_eval -m arguments: P, P.5,10, iprec_at_recall..1,.2, official, all_trec."""
+    ix = registry.index()
+    if text in ix["nicknames"]:
+        out = []
+        for name in ix["nicknames"][text]:
+            out.extend(expand(name))
+        return [dataclasses.replace(r, source=text) for r in out]
+    name, dot, params = text.partition(".")
+    if name in ix["cut"]:
+        fam = ix["cut"][name]
+        notes: list[str] = []
+        if dot:              # trec_eval's reading of the list (meas_init.c), or refused
+            cuts, notes = trec_cutoff_list(params, text, fam.float_cutoff)
+        else:
+            cuts = fam.trec.cutoffs
+        out = []
+        for c in cuts:
+            meas = make(fam, c, {}, text)
+            out.append(Requested(meas, meas.trec_name, True, text, te_family=name,
+                                 te_explicit=bool(dot)))
+        if notes:
+            out[0] = dataclasses.replace(out[0], note="; ".join(notes))
+        return out
+    return None
+
+
+def _te_param_arg(text: str) -> Requested | None:
+    """trec_eval's parameter strings: NAME.PARAMS (or NAME_PARAMS, as printed)."""
+    te = registry.index()["te_params"]
+    for name in sorted(te, key=len, reverse=True):
+        if len(text) <= len(name) + 1 or text[len(name)] not in "._" \
+                or not text.startswith(name):
+            continue
+        raw = text[len(name) + 1:]
+        fam = te[name]
+        tp = fam.trec_params
+        if tp.to_params is not None:
+            meas = make(fam, None, tp.to_params(raw, text), text)
+            return Requested(meas, f"{name}_{raw}", True, text, te_family=name,
+                             te_explicit=True)
+        tp.check(raw, text)
+        meas = Measure(fam.name, None, (("te", raw),))
+        return Requested(meas, meas.name, True, text, te_family=name, te_explicit=True)
+    return None
+
+
+def expand(text: str) -> list[Requested]:
+    """Expand one ``-m`` argument into measures."""
+    text = text.strip()
+    if not text:
+        raise UsageError("empty measure name (-m takes a name, e.g. -m P@10 or -m map)")
+    fam_arg = _trec_family_arg(text)
+    if fam_arg is not None:
+        return fam_arg
+    for parse in (_trec_single, _te_param_arg, _canonical):
+        one = parse(text)
+        if one is not None:
+            return [one]
+    from ipsoeval.trecmodes.catalogue import hint  # -R modes' measures: prefs_*, *_avgjg
+    if hint(text):
+        raise UsageError(hint(text))
+    raise UsageError(f"unknown measure {text!r}{did_you_mean(text, _all_spellings())}")
+
+
+def parse_measure(text: str) -> Measure:
+    """One measure name (canonical syntax or a single trec_eval name)."""
+    reqs = _expanded(text)
+    if len(reqs) != 1:
+        raise UsageError(f"{text!r} names {len(reqs)} measures; give exactly one")
+    return reqs[0].measure
+
+
+class MeasureArg(str):
+    """One ``-m`` argument as given, parsed once: ``requested`` holds its
+    measures, or ``error`` the usage error parsing gave -- raised only where
+    qrels measures are needed, since the same text may name a measure of
+    ``-R prefs`` or of ``--scores`` files."""
+
+    requested: tuple = ()
+    error: UsageError | None = None
+
+    def __new__(cls, text: str):
+        self = super().__new__(cls, text)
+        try:
+            self.requested = tuple(expand(text))
+        except UsageError as e:
+            self.error = e
+        return self
+
+
+def _expanded(a) -> tuple:
+    if isinstance(a, MeasureArg):
+        if a.error is not None:
+            raise UsageError(str(a.error))
+        return a.requested
+    return tuple(expand(a))
+
+
+def expand_all(args) -> list[Requested]:
+    """All -m arguments (default: trec_eval's official set), de-duplicated, ordered.
+
+    When every measure was asked for with a trec_eval spelling, they come in
+    trec_eval's own order (as trec_eval prints them); otherwise in the order
+    asked.
+    """
+    if not args:
+        args = ["official"]
+    reqs: list[Requested] = []
+    first_arg: dict[str, int] = {}     # trec_eval: the first -m with parameters of a measure wins
+    for i, a in enumerate(args):
+        for r in _expanded(a):
+            if r.te_explicit and r.te_family:
+                if first_arg.setdefault(r.te_family, i) != i:
+                    continue
+            reqs.append(r)
+    explicit = {r.te_family for r in reqs if r.te_explicit and r.te_family}
+    if explicit:        # given with parameters (-m P.5), the default form (-m P) is not added
+        reqs = [r for r in reqs if r.te_explicit or r.te_family not in explicit]
+    seen = set()
+    unique = []
+    for r in reqs:
+        key = (r.label, r.measure)
+        if key in seen:
+            continue
+        seen.add(key)
+        unique.append(r)
+    if all(r.trec_style for r in unique):
+        unique.sort(key=lambda r: (0, 0) if r.label == "runid" else r.measure.trec_order)
+    return unique
+
+
+def notes(args) -> list[str]:
+    """Warnings for -m arguments (trec_eval's reading of a cutoff); never raises:
+    the usage errors come when the measures are expanded."""
+    parsed = []
+    for a in args or ():
+        try:
+            parsed.append((a, _expanded(a)))
+        except UsageError:
+            continue
+    out = [r.note for _, reqs in parsed for r in reqs if r.note]
+    first: dict[str, str] = {}
+    for a, reqs in parsed:
+        for fam in dict.fromkeys(r.te_family for r in reqs if r.te_explicit and r.te_family):
+            if fam in first and first[fam] != a:
+                out.append(f"-m {a}: trec_eval uses only the first parameters given for "
+                           f"{fam} (-m {first[fam]}); this one is ignored")
+            first.setdefault(fam, a)
+    return list(dict.fromkeys(out))
 
 
 # --- did you mean ------------------------------------------------------------------
 
-# names other tools use (keys lower case, without '_' and '-') → our family
-FOREIGN = {
-    "mrr": "RR", "rr": "RR", "reciprank": "RR", "reciprocalrank": "RR",
-    "recall": "R", "r": "R", "rec": "R",
-    "precision": "P", "prec": "P", "p": "P",
-    "hits": "Success", "hit": "Success", "hr": "Success", "hitrate": "Success",
-    "hitratio": "Success", "success": "Success",
-    "map": "AP", "ap": "AP", "mapcut": "AP", "averageprecision": "AP",
-    "ndcg": "nDCG", "ndcgcut": "nDCG", "dcg": "DCG",
-    "err": "ERR", "rprec": "Rprec", "rprecision": "Rprec", "bpref": "bpref",
-    "judged": "Judged", "infap": "infAP", "setp": "SetP", "setrecall": "SetR",
-    "setr": "SetR", "setf": "SetF", "setmap": "SetAP", "setap": "SetAP",
-    "numq": "NumQ", "numret": "NumRet", "numrel": "NumRel", "numrelret": "NumRelRet",
-    "rbp": "RBP", "esl": "ESL", "iprec": "IPrec", "gmmap": "gm_map",
-}
+# intent-aware (diversity) measures: ipsoeval has none
 INTENT_AWARE = {"erria", "nerria", "alphandcg", "alphadcg", "pia", "apia", "nrbp", "nnrbp",
                 "strecall", "αndcg", "αdcg"}
 
 
-def _key(name: str) -> str:
-    return name.lower().replace("_", "").replace("-", "")
+
+_key = registry.loose_key
 
 
 def _loose(text: str):
@@ -389,36 +518,41 @@ def _loose(text: str):
 
 def suggestions(text: str, families=None, accepts=None) -> list[str]:
     """Spellings we accept for an unknown name: ours, then trec_eval's."""
-    from ipsoeval import measures as M
-    families = families if families is not None else M.FAMILIES
+    families = families if families is not None else FAMILIES
     accepts = accepts or _accepts
     lo = _loose(text)
     out: list[str] = []
     if lo is not None:
         base, params, cut = lo
-        fam = FOREIGN.get(_key(base))
+        fam = registry.index()["other"].get(_key(base))
         if fam is None:
-            ci = {_key(f): f for f in families}
-            fam = ci.get(_key(base))
+            fam = {_key(f): f for f in families}.get(_key(base))
         if fam in families:
             f = families[fam]
             out.append(fam + params + (f"@{cut}" if cut else ""))
             if not params:
                 if cut and f.trec:
-                    out.append(f"{f.trec}.{cut}")
+                    out.append(f"{f.trec.name}.{cut}")
                 elif not cut and f.trec_plain:
-                    out.append(f.trec_plain)
-    out = [s for s in dict.fromkeys(out) if s != text and accepts(s)]
-    return out
+                    out.append(f.trec_plain.name)
+    return [s for s in dict.fromkeys(out) if s != text and accepts(s)]
 
 
 def _accepts(s: str) -> bool:
-    from ipsoeval import measures as M
     try:
-        M.expand(s)
+        expand(s)
     except UsageError:
         return False
     return True
+
+
+def _all_spellings() -> list[str]:
+    ix = registry.index()
+    names = list(FAMILIES) + list(ix["plain"]) + list(ix["cut"])
+    names += ["official", "all_trec", "P@10", "nDCG@10", "RR@10", "AP@100", "R@100",
+              "Success@10", "RBP(p=0.8)@10", "ESL@10", "P_10", "ndcg_cut_10", "recall_100",
+              "map_cut_100", "success_10", "iprec_at_recall_0.10", "IPrec@0.1"]
+    return names
 
 
 def did_you_mean(text: str, pool: list[str]) -> str:
@@ -431,10 +565,6 @@ def did_you_mean(text: str, pool: list[str]) -> str:
         if len(parts) > 1 and all(p and _accepts(p) for p in parts):
             return " (one measure per -m: " + " ".join(f"-m {p!r}" for p in parts) + ")"
     sug = suggestions(text)
-    from ipsoeval import measures as M
-    if not sug and lo is not None and _key(lo[0]) in FOREIGN \
-            and FOREIGN[_key(lo[0])] not in M.FAMILIES:
-        return ""              # a measure we lack: no look-alike of another one
     if not sug:
         hits = difflib.get_close_matches(text, pool, n=1, cutoff=0.6)
         if not hits:
@@ -445,28 +575,3 @@ def did_you_mean(text: str, pool: list[str]) -> str:
     if not sug:
         return ""
     return " (did you mean " + " or ".join(repr(s) for s in sug[:2]) + "?)"
-
-
-def notes(args) -> list[str]:
-    """Warnings for -m arguments (trec_eval's reading of a cutoff); never raises:
-    the usage errors come when the measures are expanded."""
-    from ipsoeval import measures as M
-    out: list[str] = []
-    for a in args or ():
-        try:
-            reqs = M.expand(a)
-        except UsageError:
-            continue
-        out.extend(r.note for r in reqs if r.note)
-    first: dict[str, str] = {}
-    for a in args or ():
-        try:
-            reqs = M.expand(a)
-        except UsageError:
-            continue
-        for fam in dict.fromkeys(r.te_family for r in reqs if r.te_explicit and r.te_family):
-            if fam in first and first[fam] != a:
-                out.append(f"-m {a}: trec_eval uses only the first parameters given for "
-                           f"{fam} (-m {first[fam]}); this one is ignored")
-            first.setdefault(fam, a)
-    return list(dict.fromkeys(out))

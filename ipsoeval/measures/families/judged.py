@@ -1,0 +1,37 @@
+"""How much of the top k is judged: ir_measures' Judged@k, trec_eval's unj."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ipsoeval.measures import kernels as K
+from ipsoeval.measures.family import Family, TrecName
+from ipsoeval.model import POOLED, UNJUDGED
+
+
+def judged_at(ctx: K.Context, m) -> np.ndarray:
+    """ir_measures' Judged@k: judged documents in the top k divided by
+    min(k, documents retrieved); 0 for an empty ranking."""
+    k = m.k
+    lab = ctx.al.labels[:, :, :k]
+    cnt = np.count_nonzero(lab > UNJUDGED, axis=2).astype(np.float64)
+    den = np.minimum(ctx.al.n_ret, k).astype(np.float64)
+    return K.safe_div(cnt, den)
+
+
+def unjudged(ctx: K.Context, m) -> np.ndarray:
+    k = m.k
+    lab = ctx.al.labels[:, :, :k]
+    cnt = np.count_nonzero((lab == UNJUDGED) | (lab == POOLED), axis=2)
+    return cnt / float(k)
+
+
+FAMILIES = (
+    Family("Judged", "judged documents in the top k, divided by min(k, documents retrieved); "
+           "0 for an empty ranking (ir_measures' Judged; qrels labels < 0 count as unjudged)",
+           "ratio", judged_at, cutoff="required", other_names=("judged",)),
+    Family("Unjudged", "fraction of the top k that is unjudged (not in the qrels or "
+           "label < 0), divided by k (trec_eval unj)", "interval", unjudged,
+           cutoff="required", higher_is_better=False,
+           trec=TrecName("unj", 56, ("all_trec",), (5, 10, 20))),
+)
