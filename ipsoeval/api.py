@@ -153,6 +153,7 @@ class EvalResult:
     scores: Any                        # ipsoeval.engine.Scores
     params: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    paths: list[str] | None = None     # the file of each run, when each came from one
 
     @property
     def runs(self) -> list[str]:
@@ -260,7 +261,9 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     of these or ``{name: run}``.  The keywords are the CLI's alignment options
     (``--queries``, ``-l``, ``-J``, ``--gains``, ``-M``, ``--tie-break``,
     ``--run-format``, ``--name``, ``--name-from-file``); the default topic
-    policy is ``"qrels"`` (every qrels topic, missing ones as empty rankings).
+    set is the analyses' (docs/conventions.md, "Topic sets"): ``"qrels"``, every
+    qrels topic, a missing one an empty ranking (trec_eval ``-c``); ``ipsoeval
+    eval``'s own default is trec_eval's ``"intersection"``.
     """
     from ipsoeval import engine
 
@@ -275,7 +278,12 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
               "gains": _gains_text(aligned.gain_map), "depth": depth, "tie_break": tie_break}
     _warn(aligned.warnings)
-    return EvalResult(aligned, scores, params, list(aligned.warnings))
+    given = [runs] if _is_path(runs) else runs
+    paths = None
+    if isinstance(given, (list, tuple)) and all(_is_path(r) for r in given) \
+            and len(given) == len(aligned.runs):
+        paths = [os.fspath(r) for r in given]
+    return EvalResult(aligned, scores, params, list(aligned.warnings), paths)
 
 
 def _gains_text(gmap) -> str | None:
@@ -298,11 +306,19 @@ def _report(report: Report, *, warnings=(), params=None) -> Report:
 
 
 def _common(res: EvalResult):
+    """The topics an analysis uses (topicset.select); the note when they differ
+    from the evaluated ones (the alignment's own warnings were given by evaluate)."""
     from ipsoeval.analyses.topicset import common_topics
     aligned, note = common_topics(res.aligned)
     notes = [note] if note else []
     _warn(notes)
     return aligned, notes
+
+
+def _baseline(res, baseline):
+    """baseline= NAME|FILE: a run name, or the path the run was read from."""
+    from ipsoeval.analyses import validate
+    return validate.baseline(baseline, res.runs, getattr(res, "paths", None))
 
 
 def _requested(res, measures):
@@ -321,7 +337,7 @@ def _score_set(res):
 
 def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool = False,
             tests=None, correct: str = "none", alpha: float = 0.05,
-            alternative: str = "two-sided", permutations: int = 100_000, seed: int = 42,
+            alternative: str = "two-sided", samples: int = 100_000, seed: int = 42,
             scale: str = "original", fail_if: str | None = None,
             gate_test: str | None = None) -> Report:
     """``ipsoeval sigtest`` on an :class:`EvalResult` (or per-topic scores from
@@ -339,7 +355,7 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
         gate = parsed[0]
     options = st.Options(tests=test_list, baseline=baseline, all_pairs=all_pairs,
                          correct=correct, alpha=alpha, alternative=alternative,
-                         permutations=permutations, seed=seed, scale=scale,
+                         samples=samples, seed=seed, scale=scale,
                          fail_if=fail_if, gate_test=gate)
     options.check()
     ts = _score_set(res)
@@ -352,6 +368,7 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
         if len(res.runs) < 2:
             raise UsageError(f"sigtest needs at least two runs (got {len(res.runs)})")
         requested = _requested(res, measures)
+        options.baseline = _baseline(res, baseline)
         aligned, notes = _common(res)
         out = st.run_aligned(aligned, requested, options)
         params = dict(res.params)
@@ -368,9 +385,9 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
     from ipsoeval.analyses import bootstrap as bs
 
     options = bs.Options(
-        trials=samples, seed=seed, top=top, ci=ci, ci_method=ci_method, baseline=baseline,
+        samples=samples, seed=seed, top=top, ci=ci, ci_method=ci_method, baseline=baseline,
         ranks=ranks, split_half=split_half or 0,
-        tests=bs.parse_list(tests or None, bs.TESTS),
+        tests=bs.parse_tests(tests),
         aggregates=bs.parse_list(aggregates or None, ("mean",)), alpha=alpha,
         subsets=[(str(k), [str(q) for q in v]) for k, v in (subsets or {}).items()])
     if split_half is not None and split_half < 1:
@@ -387,6 +404,7 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
         requested = _requested(res, measures)
         for r in requested:
             bs._check_measure(r.measure)
+        options.baseline = _baseline(res, baseline)
         aligned, notes = _common(res)
         scores = engine.evaluate(aligned, requested)
         report = bs.run(scores, options)
@@ -396,8 +414,8 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
 
 
 def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = False,
-              correct: str = "none", alpha: float = 0.05, verdict_test: str = "esl-t",
-              per_query: bool = False) -> Report:
+              correct: str = "none", alpha: float = 0.05, alternative: str = "two-sided",
+              verdict_test: str = "esl-t", per_query: bool = False) -> Report:
     """``ipsoeval breakdown``: answered / not answered outcomes of each run
     against the baseline (Lin et al. 2021)."""
     from ipsoeval.analyses import breakdown as bd
@@ -405,16 +423,22 @@ def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = F
     _need_aligned(res, "breakdown")
     if len(res.runs) < 2:
         raise UsageError(f"breakdown needs at least two runs (got {len(res.runs)})")
+    options = bd.Options(k=k, baseline=baseline, naive=naive, correct=correct, alpha=alpha,
+                         alternative=alternative, verdict_test=verdict_test,
+                         per_query=per_query)
+    options.check()
+    options.baseline = _baseline(res, baseline)
     aligned, notes = _common(res)
-    out = bd.run(aligned, k=k, baseline=baseline, naive=naive, correct=correct, alpha=alpha,
-                 verdict_test=verdict_test, per_query=per_query)
+    out = bd.run(aligned, options)
     _warn(out.warnings)
     return _report(out, warnings=notes, params=dict(res.params))
 
 
 def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
-         alpha: float = 0.05, permutations: int = 100_000, seed: int = 42,
-         graded: str | None = None, all_pairs: bool = False, per_topic: bool = False) -> Report:
+         correct: str = "none", alpha: float = 0.05, alternative: str = "two-sided",
+         samples: int = 100_000, seed: int = 42, graded: str | None = None,
+         baseline: str | None = None, all_pairs: bool = False,
+         per_query: bool = False) -> Report:
     """``ipsoeval ipso``: IPSO relations between rankings and the sign test of
     non-superior against non-inferior topics (Moffat & Mackenzie 2024).  On
     per-topic scores from :func:`read_scores`, the sign test over topics on
@@ -424,7 +448,8 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import ipso_scores
-        rep, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs)
+        rep, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs,
+                                 correct=correct, baseline=baseline)
         return _report(rep, warnings=notes, params=dict(ts.params))
     if len(res.runs) < 2:
         raise UsageError(f"ipso needs at least two runs (got {len(res.runs)})")
@@ -440,15 +465,17 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
         for r in _requested(res, measures):
             if r.measure.name not in names:
                 names.append(r.measure.name)
-    test_list = [t.strip() for arg in ([tests] if isinstance(tests, str) else (tests or []))
-                 for t in arg.split(",") if t.strip()]
+    from ipsoeval.stats import registry
+    test_list = registry.parse(tests, allowed=ip.TESTS, command="ipso")
     if test_list and not names:
         raise UsageError("tests apply to a measure: give measures too")
     options = ip.Options(k=cutoff, depths=depth_list, graded=graded or "prefix",
                          measures=names, tests=test_list or ["t"], alpha=alpha,
-                         all_pairs=all_pairs, per_topic=per_topic,
-                         n_resamples=permutations, seed=seed)
+                         alternative=alternative, correct=correct, baseline=baseline,
+                         all_pairs=all_pairs,
+                         per_query=per_query, samples=samples, seed=seed)
     options.check()
+    options.baseline = _baseline(res, baseline)
     aligned, notes = _common(res)
     report = ip.run(aligned, options, gains_given=res.params.get("gains") is not None,
                     rel_level_given=res.params.get("rel_level", 1) != 1,
@@ -457,8 +484,8 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
 
 
 def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
-                 normalise: bool = False, universe: str = "all", per_topic: bool = False,
-                 values: bool = False, analyze: bool = False, alpha: float = 0.05,
+                 normalise: bool = False, universe: str = "all", per_query: bool = False,
+                 values: bool = False, analyze: bool = False, tests=None, alpha: float = 0.05,
                  max_memory: str | int = "2G", use_cache: bool = True) -> Report:
     """``ipsoeval interval-map``: the measures' scores mapped to an interval scale
     (Ferrante, Ferro & Fuhr 2021); means before and after, ``analyze`` for the
@@ -467,8 +494,12 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
     from ipsoeval.analyses import interval_map as im
 
     mem = im.iv.parse_size(max_memory) if isinstance(max_memory, str) else int(max_memory)
+    from ipsoeval.stats import registry
     options = im.Options(N=N, ties=ties, normalise=normalise, universe=universe,
-                         per_topic=per_topic, values=values, analyze=analyze, alpha=alpha,
+                         per_query=per_query, values=values, analyze=analyze, alpha=alpha,
+                         tests=tuple(registry.parse(tests, allowed=im.TESTS,
+                                                    command="interval-map --analyze"))
+                         or im.TESTS,
                          use_cache=use_cache, max_memory=mem)
     options.check()
     ts = _score_set(res)

@@ -206,11 +206,11 @@ def _same_tsv(report, table_id, args):
 def test_sigtest_equals_cli():
     res = ipsoeval.evaluate(Q, RUNS, ["AP", "nDCG@10"])
     rep = ipsoeval.sigtest(res, baseline="bm25", tests=["t", "randomization"], correct="holm",
-                           permutations=2000, seed=3)
+                           samples=2000, seed=3)
     assert isinstance(rep, ipsoeval.Report) and rep.command == "sigtest"
     _same_tsv(rep, None, ["sigtest", "--format", "tsv", "-m", "AP", "-m", "nDCG@10",
                           "--baseline", "bm25", "--test", "t,randomization", "--correct", "holm",
-                          "--permutations", "2000", "--seed", "3", Q, *RUNS])
+                          "--samples", "2000", "--seed", "3", Q, *RUNS])
     assert len(rep.table().records) == 4
 
 
@@ -226,7 +226,7 @@ def test_bootstrap_equals_cli():
     runs = sorted(str(p) for p in MSM.glob("*.run.xz"))
     res = ipsoeval.evaluate(str(MSM / "qrels.txt"), runs, ["RR@10"])
     rep = ipsoeval.bootstrap(res, samples=300, seed=7)
-    _same_tsv(rep, None, ["bootstrap", "--format", "tsv", "-m", "RR@10", "--trials", "300",
+    _same_tsv(rep, None, ["bootstrap", "--format", "tsv", "-m", "RR@10", "--samples", "300",
                           "--seed", "7", str(MSM / "qrels.txt"), *runs])
     assert set(rep.ids) >= {"leaderboard", "rank_probabilities"}
 

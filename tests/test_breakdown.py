@@ -112,9 +112,15 @@ def test_nan_means_no_relevant_document():
 @settings(max_examples=60, deadline=None)
 @given(hs.integers(1, 4), hs.integers(1, 6), hs.integers(0, 12), hs.integers(1, 15),
        hs.integers(0, 2**32 - 1))
-def test_first_relevant_ranks_brute_force(R, T, D, k, seed):
+def test_first_relevant_ranks_from_engine_brute_force(R, T, D, k, seed):
+    """breakdown takes the first-relevant ranks from the engine (ESL@k), not its own pass."""
     rel = np.random.default_rng(seed).random((R, T, D)) < 0.2
-    got = bd.first_relevant_ranks(rel, k)
+    al = Aligned(runs=[f"r{i}" for i in range(R)], topics=[f"q{t}" for t in range(T)],
+                 labels=rel.astype(np.int32), n_ret=np.full((R, T), D, dtype=np.int64),
+                 rel_level=1, num_rel=np.full(T, 1, dtype=np.int64),
+                 num_nonrel=np.zeros(T, dtype=np.int64),
+                 judged_labels=[np.array([1], dtype=np.int64)] * T)
+    got = bd.first_relevant_from_engine(al, k)
     assert got.shape == (R, T)
     for r in range(R):
         for t in range(T):
@@ -122,9 +128,9 @@ def test_first_relevant_ranks_brute_force(R, T, D, k, seed):
             assert got[r, t] == want
 
 
-def test_first_relevant_ranks_rejects_bad_cutoff():
+def test_bad_cutoff_is_a_usage_error():
     with pytest.raises(UsageError):
-        bd.first_relevant_ranks(np.zeros((1, 1, 3), bool), 0)
+        bd.Options(k=0).check()
 
 
 @settings(max_examples=60, deadline=None)
@@ -333,9 +339,9 @@ def test_baseline_choice():
     al = aligned_from_ranks([[1, 2, 0], [2, 0, 1], [0, 1, 1]], depth=5, names=["a", "b", "c"])
     rs = bd.run(al, baseline="b").table()
     assert [(r["run_a"], r["run_b"]) for r in rs.records] == [("b", "a"), ("b", "c")]
-    rs = bd.run(al, baseline=2).table()
+    rs = bd.run(al, baseline="c").table()
     assert [(r["run_a"], r["run_b"]) for r in rs.records] == [("c", "a"), ("c", "b")]
-    with pytest.raises(UsageError, match="no run named"):
+    with pytest.raises(UsageError, match="neither a run name nor a RUN argument"):
         bd.run(al, baseline="zzz")
 
 
@@ -347,7 +353,7 @@ def test_usage_errors():
     with pytest.raises(UsageError):
         bd.run(al, k=0)
     with pytest.raises(UsageError):
-        bd.run(al, correct="bh")
+        bd.run(al, correct="fdr")
     with pytest.raises(UsageError):
         bd.run(al, alpha=1.5)
     with pytest.raises(UsageError):

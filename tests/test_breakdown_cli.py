@@ -130,8 +130,8 @@ def test_table_format_runs(small, cli_invoke):
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (["--baseline", "nope"], "no run named 'nope'"),
-    (["--correct", "bh"], "bh"),
+    (["--baseline", "nope"], "--baseline 'nope' is neither a run name nor a RUN argument"),
+    (["--correct", "fdr"], "fdr"),
     (["-k", "0"], "0"),
     (["--verdict-test", "sign"], "sign"),
     (["--alpha", "2"], "2"),

@@ -115,7 +115,7 @@ def test_recall_surrogate_and_universe_all():
 
 def test_analyze_tables_shapes_and_flips():
     al = synthetic(5, runs=7, topics=12)
-    opts = im.Options(N=10, analyze=True, per_topic=True)
+    opts = im.Options(N=10, analyze=True, per_query=True)
     res = im.run(al, ["P", "RR", "AP"], opts)
     assert res.ids == ["scores", "tau", "tau_measures", "flips"]
     scores, t2, t4, t56 = (res.table(i) for i in res.ids)

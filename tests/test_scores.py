@@ -39,7 +39,7 @@ def test_sigtest_on_exported_scores_equals_runs(tmp_path, fmt):
 
 def test_bootstrap_and_gate_on_exported_scores_equal_runs(tmp_path):
     path = _export(tmp_path, "tsv", ["RR@10"], qrels=str(MSM / "qrels.txt"), runs=MSM_RUNS)
-    common = ["--format", "tsv", "-m", "RR@10", "--trials", "200", "--seed", "5",
+    common = ["--format", "tsv", "-m", "RR@10", "--samples", "200", "--seed", "5",
               "--baseline", "baseline"]
     _, on_runs, _ = invoke(["bootstrap", *common, str(MSM / "qrels.txt"), *MSM_RUNS])
     _, on_scores, _ = invoke(["bootstrap", *common, "--scores", path])

@@ -22,7 +22,7 @@ from hypothesis import strategies as hs
 from ipsoeval.analyses import sigtest
 from ipsoeval.cli import cli
 from ipsoeval.errors import UsageError
-from ipsoeval.stats import descriptive, omnibus, ptukey
+from ipsoeval.stats import descriptive, omnibus, ptukey, registry
 from ipsoeval.stats import tests as st
 
 ALTS = ["two-sided", "less", "greater"]
@@ -185,12 +185,12 @@ def _by(records, test, a=None, b=None):
 def test_columns_and_permissibility():
     rng = np.random.default_rng(0)
     M = rng.random((3, 20))
-    out = _run(M, tests=list(sigtest.TESTS), permutations=500)
+    out = _run(M, tests=list(sigtest.TESTS), samples=500)
     rs = out.table()
     assert rs.columns == sigtest.COLUMNS
     for rec in rs.records:
         assert list(rec) == rs.columns or set(rec) == set(rs.columns)
-        assert rec["permissible"] == (st.REQUIREMENT[rec["test"]] == "ordinal")
+        assert rec["permissible"] == (registry.requirement(rec["test"]) == "ordinal")
     omni = [r for r in rs.records if r["run_a"] == "*"]
     assert {r["test"] for r in omni} == set(sigtest.OMNIBUS) and all(r["run_b"] == "*" for r in omni)
     # baseline mode: 2 pairs x 10 tests + 4 omnibus rows
@@ -202,7 +202,7 @@ def test_identical_runs_not_significant():
     v = rng.random(30)
     M = np.vstack([v, v, v + 0.0])
     out = _run(M, tests=["t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap",
-                         "anova", "friedman"], permutations=300)
+                         "anova", "friedman"], samples=300)
     for rec in out.table().records:
         assert rec["significant"] is False
         assert rec["p_value"] is None or rec["p_value"] == pytest.approx(1.0)
@@ -216,16 +216,16 @@ def test_identical_runs_not_significant():
        hs.sampled_from(["t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap"]))
 def test_swap_and_direction(pairs, test):
     M = np.array(pairs, dtype=float).T / 6.0
-    ab = _run(M, tests=[test], permutations=199).table().records[0]
-    ba = _run(M[::-1], tests=[test], permutations=199).table().records[0]
+    ab = _run(M, tests=[test], samples=199).table().records[0]
+    ba = _run(M[::-1], tests=[test], samples=199).table().records[0]
     assert (ab["p_value"] is None) == (ba["p_value"] is None)
     if ab["p_value"] is not None:
         assert ab["p_value"] == pytest.approx(ba["p_value"], abs=1e-12)
     assert ab["diff"] == -ba["diff"]
     assert (ab["wins"], ab["losses"]) == (ba["losses"], ba["wins"])
-    less = _run(M, tests=[test], alternative="less", permutations=199).table().records[0]
+    less = _run(M, tests=[test], alternative="less", samples=199).table().records[0]
     greater = _run(M[::-1], tests=[test], alternative="greater",
-                   permutations=199).table().records[0]
+                   samples=199).table().records[0]
     assert less["p_value"] == pytest.approx(greater["p_value"], abs=1e-12) or \
         less["p_value"] is greater["p_value"] is None
 
@@ -328,7 +328,7 @@ def test_cli_json_and_options(tmp_path):
     qrels, paths = _write(tmp_path, ranks)
     r = invoke([qrels, *paths, "-m", "RR@10", "-m", "P@5", "--all-pairs",
                 "--test", "t,ranksum", "--test", "friedman", "--correct", "holm",
-                "--permutations", "500", "--format", "json"], code=0)
+                "--samples", "500", "--format", "json"], code=0)
     doc = json.loads(r.stdout)
     assert doc["command"] == "sigtest" and doc["params"]["correction"] == "holm"
     res = doc["results"]
@@ -345,14 +345,12 @@ def test_cli_json_and_options(tmp_path):
     assert invoke([qrels, *paths[:2], "-m", "RR@10", "--gate-test", "t"]).exit_code == 2
 
 
-def test_cli_scale_interval_is_usage_error_or_runs(tmp_path):
+def test_cli_scale_both(tmp_path):
+    """sigtest calls interval-map's mapped_matrices directly (no guard, no re-run)."""
     qrels, paths = _write(tmp_path, {"a": [1, 2, 3, 1, None, 2], "b": [2, 2, 1, 4, 5, None],
                                      "c": [None, 1, 1, 2, 3, 3]})
     r = invoke([qrels, *paths, "-m", "P@5", "--scale", "both", "--all-pairs",
                 "--test", "t,sign,anova2", "--format", "tsv"])
-    if sigtest.interval_mapper() is None:
-        assert r.exit_code == 2 and "--scale both" in r.stderr
-        return
     assert r.exit_code == 0, r.stderr
     rows = _tsv(r.stdout)        # one table: the flips are --table flips
     assert {row["scale"] for row in rows} == {"original", "interval"}

@@ -35,8 +35,8 @@ def _debug_level(text: str | None):
 @click.command("eval")
 @opt.qrels_and_runs
 @opt.measure_option
-@click.option("-q", "--per-query", is_flag=True, help="Also print each topic's scores.")
-@opt.alignment_options(default_queries="intersection")
+@opt.per_query_option(help_text="Also print each topic's scores.")
+@opt.alignment_options(paired=False)
 @click.option("-R", "--rel-format", type=click.Choice(["qrels", "prefs", "qrels_prefs",
                                                        "qrels_jg"]),
               default="qrels", show_default=True,
@@ -56,7 +56,7 @@ def _debug_level(text: str | None):
                    "itself is accepted and ignored.")
 @click.option("--trec-eval-version", type=click.Choice(["9", "10"]), default=None,
               help="Topic rules of trec_eval 9.0.8 or 10.0 where they differ (default: "
-                   "ipsoeval's, see --queries).")
+                   "ipsoeval's topic set).")
 @click.option("-v", "print_version", is_flag=True, is_eager=True, expose_value=False,
               callback=_print_version, help="Print the version on stderr and exit "
                                             "(trec_eval -v).")
@@ -101,7 +101,7 @@ def _load(qrels, runs, align_opts, *, quiet_missing: bool):
     """opt.load_aligned, leaving out the 'missing topics' warning when trec_eval 10's
     rule turns it into an error."""
     if not quiet_missing:
-        return opt.load_aligned(qrels, runs, align_opts)
+        return opt.load_aligned(qrels, runs, align_opts, paired=False)
     from ipsoeval import engine
     runs = list(runs)
     names = _run_names(runs, align_opts)

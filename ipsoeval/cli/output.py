@@ -50,6 +50,10 @@ def _remember_table(ctx, param, value):
 
 
 def format_option(f=None, *, pipe_default: str = "tsv"):
+    """-o and --format, offering only the formats the command accepts: trec
+    (trec_eval's layout) is eval's alone."""
+    accepted = [x for x in FORMATS if x != "trec" or pipe_default == "trec"]
+
     def deco(g):
         g = click.option("--table", "table", metavar="ID", default=None, expose_value=False,
                          callback=_remember_table,
@@ -59,7 +63,7 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
                          callback=_check_output_option,
                          help="Write to this file (only when everything succeeded) instead "
                               "of standard output.")(g)
-        g = click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto",
+        g = click.option("--format", "fmt", type=click.Choice(accepted), default="auto",
                          show_default=True,
                          help=f"Output format; auto = table on a terminal, else "
                               f"{pipe_default}.")(g)

@@ -111,12 +111,12 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
 
 
 def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, scores_scale,
-             fmt, output):
+             fmt, output, *, correct: str = "none", baseline: str | None = None):
     from ipsoeval.scores import ipso_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
     report, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
-                                all_pairs=all_pairs)
+                                all_pairs=all_pairs, correct=correct, baseline=baseline)
     _note(notes[-1])
     out_.emit(ctx, report, fmt, output, pipe_default="tsv")
 
@@ -132,9 +132,9 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
     per = means = None
     if plot:
         per = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
-            options, per_topic=True, values=False, analyze=False, warnings=[])).table("scores")
+            options, per_query=True, values=False, analyze=False, warnings=[])).table("scores")
         means = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
-            options, per_topic=False, values=False, analyze=False, warnings=[])).table("scores")
+            options, per_query=False, values=False, analyze=False, warnings=[])).table("scores")
     report.warnings.extend(w for w in options.warnings if w not in report.warnings)
     out_.emit(ctx, report, fmt, output, pipe_default="tsv")
     if plot:

@@ -1,4 +1,5 @@
-"""Output formatters (SPEC §4): trec, tsv, json, table — shared by every command.
+"""Output formatters (docs/conventions.md, "Outputs"): trec, tsv, json, table —
+shared by every command.
 
 Formatters see only finished :class:`~ipsoeval.results.Report` objects: which
 table a format prints is decided here, after the report exists.

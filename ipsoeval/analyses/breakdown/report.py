@@ -15,19 +15,21 @@ number of topics only A answers with the number only B answers with an exact
 two-sided binomial (sign) test.  :func:`verdict` combines the two facets as
 the paper's §5 proposes (strict and "do no harm" definitions).
 
-The core (:func:`first_relevant_ranks`, :func:`compare_pair`,
-:func:`verdict`) works on plain arrays; :func:`run` applies it to an
-:class:`~ipsoeval.model.Aligned` and builds the result records.
+The core (:func:`compare_pair`, :func:`verdict`) works on plain arrays of
+first-relevant ranks; :func:`run` takes those ranks from the engine (ESL@k,
+:func:`first_relevant_from_engine`) and builds the result records.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from ipsoeval.analyses import validate
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
-from ipsoeval.stats import corrections
-from ipsoeval.stats import tests as st
+from ipsoeval.stats import corrections, registry
 
 COMMAND = "breakdown"
 
@@ -36,9 +38,10 @@ OUTCOME_A_ONLY = "2A"
 OUTCOME_B_ONLY = "2B"
 OUTCOME_BOTH = "3"
 
-CORRECTIONS = ("none", "bonferroni", "holm")
+CORRECTIONS = validate.CORRECTIONS
 
-# Which case-3 test decides the ranking facet of the verdict.
+# Which case-3 test decides the ranking facet of the verdict: QUANTITY-TEST,
+# the test a registry name (or alias) of one of the outcome-3 tests.
 VERDICT_TESTS = {
     "esl-t": ("esl_t_p_value", "esl", "mean"),
     "esl-wilcoxon": ("esl_wilcoxon_p_value", "esl", "signed-rank"),
@@ -78,23 +81,6 @@ def adjusted(column: str) -> str:
 # --------------------------------------------------------------------------
 # core on arrays
 # --------------------------------------------------------------------------
-
-def first_relevant_ranks(relevant: np.ndarray, k: int) -> np.ndarray:
-    """Rank (1-based) of the first relevant document in the top ``k``; 0 if none.
-
-    ``relevant`` is a boolean array (..., D) in rank order (for example
-    :meth:`Aligned.relevant`); the result has shape (...) and dtype int64.
-    Rankings shorter than k are simply shorter: missing ranks are not relevant.
-    """
-    if k < 1:
-        raise UsageError(f"the cutoff k must be a positive integer (found {k})")
-    top = np.asarray(relevant, dtype=bool)[..., :k]
-    if top.shape[-1] == 0:
-        return np.zeros(top.shape[:-1], dtype=np.int64)
-    found = top.any(axis=-1)
-    first = top.argmax(axis=-1).astype(np.int64) + 1
-    return np.where(found, first, 0)
-
 
 def _ranks(x) -> np.ndarray:
     """Accept ranks as ints with 0 = none, or floats with NaN = none (ESL@k)."""
@@ -137,20 +123,21 @@ def _sign(x: float) -> int:
     return 1 if x > 0 else (-1 if x < 0 else 0)
 
 
-def _paired_tests(a: np.ndarray, b: np.ndarray) -> tuple[float | None, float | None, int]:
+def _paired_tests(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided",
+                  ) -> tuple[float | None, float | None, int]:
     """Wilcoxon signed-rank p, paired t p (None when undefined) for b − a,
     and the sign of the signed-rank sum W+ − W− (0 without non-zero difference)."""
     d = b - a
     p_w, direction = None, 0
     if np.any(d != 0):
-        w = st.wilcoxon(a, b)
+        w = registry.run("wilcoxon", a, b, alternative=alternative)
         p_w = _pvalue(w)
         direction = _sign(float(w.extra["r_plus"]) - float(w.extra["r_minus"]))
-    p_t = _pvalue(st.paired_t(a, b)) if d.size >= 2 else None
+    p_t = _pvalue(registry.run("t", a, b, alternative=alternative)) if d.size >= 2 else None
     return p_w, p_t, direction
 
 
-def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
+def compare_pair(rank_a, rank_b, *, naive: bool = False, alternative: str = "two-sided") -> dict:
     """Breakdown statistics for one pair of runs (B compared with A).
 
     ``rank_a``/``rank_b``: first-relevant ranks per topic (same topic order),
@@ -194,14 +181,15 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
         out["rr_a"], out["rr_b"] = float(rr_a.mean()), float(rr_b.mean())
     else:
         out["esl_a"] = out["esl_b"] = out["rr_a"] = out["rr_b"] = None
-    out["esl_wilcoxon_p_value"], out["esl_t_p_value"], esl_w_dir = _paired_tests(esl_a, esl_b)
-    out["rr_wilcoxon_p_value"], out["rr_t_p_value"], rr_w_dir = _paired_tests(rr_a, rr_b)
+    out["esl_wilcoxon_p_value"], out["esl_t_p_value"], esl_w_dir = _paired_tests(esl_a, esl_b, alternative)
+    out["rr_wilcoxon_p_value"], out["rr_t_p_value"], rr_w_dir = _paired_tests(rr_a, rr_b, alternative)
 
     # Outcome 2: per topic, "answered" is 1 or 0; the sign test drops the
     # zero differences (outcomes 1 and 3) and is exact binomial on the rest
     # (p = 1 when no topic is in outcome 2).
-    out["answered_sign_p_value"] = (_pvalue(st.sign_test(has_a.astype(np.float64),
-                                                   has_b.astype(np.float64)))
+    out["answered_sign_p_value"] = (_pvalue(registry.run("sign", has_a.astype(np.float64),
+                                                    has_b.astype(np.float64),
+                                                    alternative=alternative))
                               if n else None)
 
     # Direction of each case-3 facet, for the verdict: +1 when B is better
@@ -215,8 +203,9 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
 
     if naive:
         # Lin et al. Table 1: tests on per-topic RR@k over all topics.
-        out["mrr_ranksum_p_value"] = _pvalue(st.ranksum(rr_a_all, rr_b_all)) if n else None
-        out["mrr_wilcoxon_p_value"], out["mrr_t_p_value"], _ = _paired_tests(rr_a_all, rr_b_all)
+        out["mrr_ranksum_p_value"] = (_pvalue(registry.run("ranksum", rr_a_all, rr_b_all,
+                                                     alternative=alternative)) if n else None)
+        out["mrr_wilcoxon_p_value"], out["mrr_t_p_value"], _ = _paired_tests(rr_a_all, rr_b_all, alternative)
     return out
 
 
@@ -257,23 +246,6 @@ def verdict(p_answered: float | None, n_a_only: int, n_b_only: int,
 # --------------------------------------------------------------------------
 # on aligned runs
 # --------------------------------------------------------------------------
-
-def _choose_baseline(runs: list[str], baseline: str | int | None) -> int:
-    if baseline is None:
-        return 0
-    if isinstance(baseline, int):
-        if not 0 <= baseline < len(runs):
-            raise UsageError(f"--baseline: no run number {baseline}")
-        return baseline
-    matches = [i for i, name in enumerate(runs) if name == baseline]
-    if not matches:
-        raise UsageError(f"--baseline: no run named {baseline!r} "
-                         f"(runs: {', '.join(runs)})")
-    if len(matches) > 1:
-        raise UsageError(f"--baseline: {len(matches)} runs are named {baseline!r}; "
-                         "give them distinct names with --name")
-    return matches[0]
-
 
 def table_hints(naive: bool, corrected: bool) -> dict:
     """Hints for the table formatter: grouped headers mirroring Lin et al. Table 2.
@@ -317,28 +289,70 @@ def table_hints(naive: bool, corrected: bool) -> dict:
     }
 
 
-def run(aligned, *, k: int = 100, baseline: str | int | None = None,
-        naive: bool = False, correct: str = "none", alpha: float = 0.05,
-        verdict_test: str = "esl-t", per_query: bool = False) -> Report:
+@dataclass
+class Options:
+    k: int = 100
+    baseline: str | None = None       # run A (a run name); default the first run
+    naive: bool = False
+    correct: str = "none"
+    alpha: float = 0.05
+    alternative: str = "two-sided"    # of every test, about B − A of its quantity
+    verdict_test: str = "esl-t"
+    per_query: bool = False
+
+    def check(self, runs: list[str] | None = None) -> None:
+        if self.k < 1:
+            raise UsageError(f"-k must be a positive integer (found {self.k})")
+        validate.correct(self.correct)
+        validate.alpha(self.alpha)
+        validate.alternative(self.alternative)
+        self.verdict_test = parse_verdict_test(self.verdict_test)
+        if runs is not None:
+            if len(runs) < 2:
+                raise UsageError(f"breakdown compares runs: give at least two (found {len(runs)})")
+            if self.baseline is not None:
+                validate.baseline(self.baseline, runs)
+
+
+def parse_verdict_test(text: str) -> str:
+    """``QUANTITY-TEST`` (esl or rr; t or wilcoxon, or a registry alias such as
+    signed-rank) as one of :data:`VERDICT_TESTS`."""
+    quantity, _, test = str(text).strip().lower().partition("-")
+    if quantity in ("esl", "rr") and test:
+        name = registry.get(test, allowed=("t", "wilcoxon"), option="--verdict-test",
+                            command="breakdown").name
+        return f"{quantity}-{name}"
+    raise UsageError(f"--verdict-test must be one of {', '.join(VERDICT_TESTS)} "
+                     f"(found {text!r})")
+
+
+def first_relevant_from_engine(aligned, k: int) -> np.ndarray:
+    """(R, T) first-relevant ranks in the top k, 0 where none: the engine's ESL@k."""
+    from ipsoeval import engine
+    from ipsoeval.measures import parse_measure
+    esl = engine.evaluate(aligned, [parse_measure(f"ESL@{int(k)}")]).values
+    return _ranks_matrix(next(iter(esl.values())))
+
+
+def _ranks_matrix(esl: np.ndarray) -> np.ndarray:
+    a = np.asarray(esl, dtype=np.float64)
+    return np.where(np.isnan(a), 0, a).astype(np.int64)
+
+
+def run(aligned, options: Options | None = None, **kw) -> Report:
     """Outcomes breakdown of the baseline against every other run of ``aligned``.
 
-    Returns a Report with the tables ``summary`` (one record per pair) and
-    ``topics`` (the outcome and first-relevant ranks of every topic and pair);
-    the primary is ``topics`` with ``per_query``, else ``summary``.
+    ``options`` (or its fields as keywords).  Returns a Report with the tables
+    ``summary`` (one record per pair) and ``topics`` (the outcome and
+    first-relevant ranks of every topic and pair); the primary is ``topics``
+    with ``per_query``, else ``summary``.
     """
-    if k < 1:
-        raise UsageError(f"-k must be a positive integer (found {k})")
-    if correct not in CORRECTIONS:
-        raise UsageError(f"--correct must be one of {', '.join(CORRECTIONS)} (found {correct!r})")
-    if not 0.0 < alpha < 1.0:
-        raise UsageError(f"--alpha must be between 0 and 1 (found {alpha})")
-    if verdict_test not in VERDICT_TESTS:
-        raise UsageError(f"--verdict-test must be one of {', '.join(VERDICT_TESTS)} "
-                         f"(found {verdict_test!r})")
+    opts = options if options is not None else Options(**kw)
     runs = list(aligned.runs)
-    if len(runs) < 2:
-        raise UsageError(f"breakdown compares runs: give at least two (found {len(runs)})")
-    base = _choose_baseline(runs, baseline)
+    opts.check(runs)
+    k, naive, correct, alpha = opts.k, opts.naive, opts.correct, opts.alpha
+    verdict_test, per_query = opts.verdict_test, opts.per_query
+    base = runs.index(validate.baseline(opts.baseline, runs)) if opts.baseline is not None else 0
     others = [i for i in range(len(runs)) if i != base]
 
     warnings: list[str] = []
@@ -354,9 +368,9 @@ def run(aligned, *, k: int = 100, baseline: str | int | None = None,
             f"{n_none} of {len(num_rel)} topics have no relevant document in the qrels; "
             "they always fall into outcome (1)")
 
-    ranks = first_relevant_ranks(aligned.relevant(), k)   # (R, T)
+    ranks = first_relevant_from_engine(aligned, k)   # (R, T)
     params = {"k": k, "baseline": runs[base], "naive": naive, "correct": correct,
-              "alpha": alpha, "verdict_test": verdict_test,
+              "alpha": alpha, "alternative": opts.alternative, "verdict_test": verdict_test,
               "rel_level": int(aligned.rel_level)}
 
     # the per-topic table
@@ -383,7 +397,7 @@ def run(aligned, *, k: int = 100, baseline: str | int | None = None,
     records = []
     directions = []
     for j in others:
-        stats = compare_pair(ranks[base], ranks[j], naive=naive)
+        stats = compare_pair(ranks[base], ranks[j], naive=naive, alternative=opts.alternative)
         directions.append(stats.pop("_direction"))
         rec = {"run_a": runs[base], "run_b": runs[j], "k": k}
         rec.update(stats)

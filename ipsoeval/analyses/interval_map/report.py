@@ -27,20 +27,17 @@ from typing import Callable
 
 import numpy as np
 
+from ipsoeval.analyses import validate
 from ipsoeval.analyses.interval_map import valuesets as iv
 from ipsoeval.errors import UsageError
 from ipsoeval.model import Aligned
 from ipsoeval.results import Report, ResultSet
+from ipsoeval.stats import registry
 
 COMMAND = "interval-map"
 UNIVERSES = ("attainable", "all")
+# --analyze's tests (the paper's, Tables 5-6): registry names, two-sample then omnibus
 TESTS = ("sign", "ranksum", "wilcoxon", "t", "anova", "kruskal", "anova2", "friedman")
-TEST_LABEL = {"sign": "sign test", "ranksum": "Wilcoxon rank-sum", "wilcoxon": "Wilcoxon signed-rank",
-              "t": "Student's t", "anova": "one-way ANOVA + Tukey HSD",
-              "kruskal": "Kruskal-Wallis + Tukey HSD", "anova2": "two-way ANOVA + Tukey HSD",
-              "friedman": "Friedman + Tukey HSD"}
-TEST_SCALE = {"sign": "ordinal", "ranksum": "ordinal", "wilcoxon": "interval", "t": "interval",
-              "anova": "interval", "kruskal": "ordinal", "anova2": "interval", "friedman": "ordinal"}
 SURROGATE_WARNING = ("{m}: depends on the recall base; the map is built per topic's R, an "
                      "interval scale on each topic but across topics only the paper's surrogate "
                      "(Ferrante et al. 2021, §5.2.2)")
@@ -54,15 +51,18 @@ class Options:
     ties: str = "unq"
     normalise: bool = False
     universe: str = "all"            # the paper's: one universe REL^N for every topic
-    per_topic: bool = False
+    per_query: bool = False
     values: bool = False
     analyze: bool = False
     alpha: float = 0.05
+    tests: tuple = TESTS              # --analyze: tests of Tables 5-6
     use_cache: bool = True
     max_memory: int | None = None   # bytes; None: iv.DEFAULT_MAX_MEMORY
     warnings: list = field(default_factory=list)
 
     def check(self) -> None:
+        validate.alpha(self.alpha)
+        validate.tests(self.tests, TESTS, "interval-map --analyze")
         if self.ties not in iv.TIES:
             raise UsageError(f"--ties must be one of {', '.join(iv.TIES)} (found {self.ties!r})")
         if self.universe not in UNIVERSES:
@@ -430,7 +430,7 @@ def scores_resultset(aligned: Aligned, maps: list[Mapped], opts: Options, params
     recs = []
     for mp in maps:
         for r, run_name in enumerate(aligned.runs):
-            if opts.per_topic:
+            if opts.per_query:
                 for t, qid in enumerate(aligned.topics):
                     x = mp.phi[r][t]
                     iv_ = None if x is None else (float(mp.mapped[r, t]) if opts.normalise
@@ -624,15 +624,16 @@ def analyze_resultsets(aligned: Aligned, maps: list[Mapped], opts: Options, para
     if len(aligned.runs) >= 2:
         rows = []
         for mp in maps:
-            for test in TESTS:
-                if test in ("anova", "kruskal", "anova2", "friedman") and len(aligned.runs) < 3:
+            for test in opts.tests:
+                if test in registry.OMNIBUS and len(aligned.runs) < 3:
                     continue
                 so = significant_pairs(mp.values, test, opts.alpha)
                 si = significant_pairs(mp.mapped, test, opts.alpha)
                 sig = int(so.sum())
                 s2ns = int((so & ~si).sum())
                 ns2s = int((~so & si).sum())
-                rows.append({"measure": mp.measure, "test": test, "requires": TEST_SCALE[test],
+                rows.append({"measure": mp.measure, "test": test,
+                             "requires": registry.requirement(test),
                              "pairs": int(len(so)), "sig_original": sig,
                              "sig_interval": int(si.sum()),
                              "s2ns": s2ns, "ns2s": ns2s,
@@ -654,19 +655,12 @@ def analyze_resultsets(aligned: Aligned, maps: list[Mapped], opts: Options, para
 def significant_pairs(X: np.ndarray, test: str, alpha: float) -> np.ndarray:
     """bool per run pair (i < j, row-major): p < alpha.  Pairwise tests are not
     corrected (as in the paper); omnibus tests use Tukey HSD."""
-    from ipsoeval.stats import tests as st
     X = np.asarray(X, float)
     k = X.shape[0]
     iu = np.triu_indices(k, 1)
-    if test in ("anova", "kruskal", "anova2", "friedman"):
-        from ipsoeval.stats import omnibus
-        res = omnibus.tukey_hsd(X, test)
-        p = res.pvalue[iu]
+    if test in registry.OMNIBUS:
+        p = registry.tukey(test, X).pvalue[iu]
     else:
-        a = X[iu[0]]
-        b = X[iu[1]]
-        fn = {"sign": st.sign_test, "ranksum": st.ranksum, "wilcoxon": st.wilcoxon,
-              "t": st.paired_t}[test]
         with np.errstate(all="ignore"):
-            p = np.asarray(fn(a, b).pvalue, float)
+            p = np.asarray(registry.run(test, X[iu[0]], X[iu[1]]).pvalue, float)
     return np.nan_to_num(p, nan=1.0) < alpha
