@@ -29,7 +29,8 @@ class ResultSet:
     records: list[dict[str, Any]]     # one flat dict per row, keys = columns
     params: dict[str, Any] = field(default_factory=dict)  # echoed in JSON "params"
     title: str | None = None          # caption for people (table, latex, markdown)
-    # Optional hints for the table formatter only (never for tsv/json)
+    # Optional hints for people's formats only (never for tsv/json); the
+    # vocabulary is ipsoeval.formatters.table's docstring (KNOWN_HINTS)
     table_hints: dict[str, Any] = field(default_factory=dict)
     id: str = ""                      # stable table id (JSON key, --table ID)
     description: str = ""             # one line for --table list and JSON (no data in it)

@@ -27,12 +27,23 @@ def runner():
     return CliRunner()
 
 
-def invoke(args, *, isatty=False, input=None):
-    """Run the CLI in-process; returns (exit_code, stdout, stderr)."""
+def environment(*, isatty=False, stderr_isatty=False, width=80, color=False, **kw):
+    """The Environment a test runs the CLI in: by default neither stream is a
+    terminal, tables are 80 columns wide and plain (no colour)."""
+    from ipsoeval.cli.environment import Environment
+
+    return Environment(stdout_isatty=isatty, stderr_isatty=stderr_isatty, width=width,
+                       color=color, **kw)
+
+
+def invoke(args, *, isatty=False, input=None, env=None, **env_kw):
+    """Run the CLI in-process in ``env`` (default: :func:`environment` with
+    ``isatty`` and ``env_kw``); returns (exit_code, stdout, stderr)."""
     from ipsoeval.cli import cli
 
+    env = env if env is not None else environment(isatty=isatty, **env_kw)
     r = CliRunner().invoke(cli, [str(a) for a in args], input=input,
-                           obj={"isatty": (lambda: isatty)}, catch_exceptions=False)
+                           obj={"env": env}, catch_exceptions=False)
     return r.exit_code, r.stdout, r.stderr
 
 

@@ -41,3 +41,33 @@ def test_every_option_documented(name):
 def test_help_runs(name, cli_invoke):
     code, out, _ = cli_invoke([name, "--help"])
     assert code == 0 and "Usage:" in out
+
+
+def _examples():
+    """(where, command line) of every shell example in the README and the man pages."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "man").glob("*.1"))]
+    for page in pages:
+        text = page.read_text().replace("\\-", "-").replace("\\e", "\\").replace("\\\\", "\\")
+        text = re.sub(r"\|\n\s+", "| ", text)            # a pipeline continued on the next line
+        for line in text.splitlines():
+            if line.startswith("ipsoeval "):
+                yield page.name, line
+
+
+def test_examples_never_sort_a_header_into_the_data():
+    piped = [(p, ln) for p, ln in _examples() if "| sort" in ln]
+    assert piped
+    for page, line in piped:
+        head = line.split("| sort")[0]
+        assert "--format tsv" in head or "--format json" in head, (page, line)
+        assert "NR > 1" in head or "tail -n +2" in head, (page, line)
+
+
+def test_eval_q_with_several_runs_in_the_trec_layout_warns(cli_invoke):
+    qrels, run = ROOT / "testdata/adhoc/qrels.txt", ROOT / "testdata/adhoc/run-bm25.txt"
+    code, out, err = cli_invoke(["eval", "-q", "-m", "P@5", qrels, run, run])
+    assert code == 0 and "per-topic lines do not name their run" in err
+    code, out, err = cli_invoke(["eval", "-q", "-m", "P@5", qrels, run])
+    assert code == 0 and err == ""
+    code, out, err = cli_invoke(["eval", "-q", "-m", "P@5", "--format", "tsv", qrels, run, run])
+    assert code == 0 and err == ""

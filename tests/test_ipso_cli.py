@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from conftest import environment
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -36,7 +37,7 @@ class Result:
 
 
 def invoke(*args, code=0):
-    r = CliRunner().invoke(cli, ["ipso", *args], obj={"isatty": (lambda: False)},
+    r = CliRunner().invoke(cli, ["ipso", *args], obj={"env": environment()},
                            catch_exceptions=False)
     assert r.exit_code == code, (r.exit_code, r.stdout, r.stderr)
     return Result(r)

@@ -101,7 +101,7 @@ def test_long_csv_with_unknown_measure_scale(tmp_path):
                            "--scores-scale", "nugget_recall=interval", "--scores", str(p)])
     assert json.loads(out)["results"][0]["permissible"] is True
     code, out, _ = invoke(["sigtest", "--format", "table", "-m", "nugget_recall",
-                           "--test", "t", "--scores", str(p)], isatty=False)
+                           "--test", "t", "--scores", str(p)], width=200)
     assert "scale unknown" in out
 
 

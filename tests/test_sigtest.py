@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 import scipy.stats as ss
 from click.testing import CliRunner
+from conftest import environment
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
@@ -295,7 +296,7 @@ def _write(tmp_path, scores_by_run, n_rel=1):
 
 
 def invoke(args, code=None):
-    r = CliRunner().invoke(cli, ["sigtest", *map(str, args)], obj={"isatty": (lambda: False)},
+    r = CliRunner().invoke(cli, ["sigtest", *map(str, args)], obj={"env": environment()},
                            catch_exceptions=False)
     if code is not None:
         assert r.exit_code == code, (r.exit_code, r.stdout, r.stderr)

@@ -80,6 +80,8 @@ def _debug_wanted(args) -> bool:
 
 
 def _err(msg: str) -> None:
+    from ipsoeval.cli.progress import clear_bars
+    clear_bars()                      # an error never lands on a progress bar's line
     try:
         sys.stderr.write(msg.rstrip("\n") + "\n")
         sys.stderr.flush()
@@ -165,7 +167,9 @@ def cli(ctx, debug):
     and the man pages (man ipsoeval).
     """
     ctx.ensure_object(dict)
-    ctx.obj.setdefault("isatty", None)
+    if ctx.obj.get("env") is None:     # tests inject their own (ipsoeval.cli.environment)
+        from ipsoeval.cli.environment import Environment
+        ctx.obj["env"] = Environment()
     ctx.obj["debug"] = debug
 
 

@@ -89,7 +89,8 @@ def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, basel
     aligned = opt.load_aligned(qrels, runs, align_opts)
     options.baseline = validate.baseline(baseline, aligned.runs, runs)
     scores = engine.evaluate(aligned, requested)
-    progress = opt.progress("bootstrap", ctx)
+    progress = opt.progress("bootstrap: resampling topics"
+                            + (", split-half tests" if split_half else ""), ctx)
     report = bootstrap.run(scores, options, progress=progress)
     for rs in report.tables:
         rs.params.update(align_opts.as_params())

@@ -17,7 +17,7 @@ def _progress_factory(ctx):
 
     def cb(label: str, done: int, total: int) -> None:
         if label not in bars:
-            bars[label] = opt.progress(label, ctx)
+            bars[label] = opt.progress(f"interval-map: {label}", ctx)
         bars[label](done, total)
 
     return cb

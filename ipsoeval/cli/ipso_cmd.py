@@ -107,7 +107,7 @@ def command(ctx, qrels, runs, k, depths, measures, tests, correct, alpha, altern
 
     aligned = opt.load_aligned(qrels, runs, align_opts)
     options.baseline = validate.baseline(baseline, aligned.runs, runs)
-    progress = opt.progress("ipso", ctx) if all_pairs else None
+    progress = opt.progress("ipso: crossings of every pair of runs", ctx) if all_pairs else None
     report = ipso.run(aligned, options,
                       gains_given=align_opts.gains is not None,
                       rel_level_given=_explicit(ctx, "rel_level"),

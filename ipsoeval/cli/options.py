@@ -260,6 +260,9 @@ def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
 
 
 def progress(label: str, ctx: click.Context | None = None):
-    """A progress callback ``cb(done, total)`` drawing on stderr if it is a terminal."""
+    """A progress callback ``cb(done, total)``: a bar labelled ``label`` (what is
+    being done) on standard error if the command's Environment says it is a
+    terminal, erased when the work is done."""
+    from ipsoeval.cli.environment import get_env
     from ipsoeval.cli.progress import make_progress
-    return make_progress(label)
+    return make_progress(label, get_env(ctx))

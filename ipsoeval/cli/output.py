@@ -15,11 +15,13 @@ import tempfile
 
 import click
 
+from ipsoeval.cli.environment import get_env
+from ipsoeval.cli.progress import clear_bars
 from ipsoeval.errors import GateFailed, InputError, UsageError
 from ipsoeval.formatters import FORMATS, as_report, render, resolve, table_list
 
-__all__ = ["format_option", "emit", "concrete_format", "warn", "check_output", "write_output", "write_stdout",
-           "quiet_stdout"]
+__all__ = ["format_option", "concrete_format", "emit", "warn", "check_output", "write_output",
+           "write_stdout", "quiet_stdout"]
 
 
 TABLE_KEY = "ipsoeval.table"
@@ -72,21 +74,20 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
 
 
 def warn(message: str) -> None:
+    clear_bars()
     try:
         sys.stderr.write(f"ipsoeval: warning: {message}\n")
     except (BrokenPipeError, OSError):
         pass
 
 
-def concrete_format(ctx: click.Context, fmt: str, output: str | None = None, *,
+def concrete_format(ctx: click.Context | None, fmt: str, output: str | None = None, *,
                     pipe_default: str = "tsv") -> str:
-    """The format ``fmt`` stands for here ('auto': table on a terminal, else the
-    command's pipe default; always the pipe default for -o FILE)."""
-    obj = ctx.find_root().obj or {}
-    isatty = obj.get("isatty")
-    if output is not None:
-        return resolve(fmt, pipe_default=pipe_default, isatty=lambda: False)
-    return resolve(fmt, pipe_default=pipe_default, isatty=isatty, stream=sys.stdout)
+    """The format ``fmt`` stands for: ``auto`` is table when the output is
+    standard output and the Environment says it is a terminal, else
+    ``pipe_default``."""
+    tty = output is None and get_env(ctx).stdout_isatty
+    return resolve(fmt, pipe_default=pipe_default, isatty=lambda: tty)
 
 
 def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
@@ -94,52 +95,42 @@ def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
     """The one way out of a command: print the report's warnings on stderr,
     render the report (``--table ID`` or its primary table; ``--table list``:
     the ids) in the concrete format, write it (stdout or -o FILE), then apply
-    the report's gate (exit 1 when it failed).  Returns the format used."""
+    the report's gate (exit 1 when it failed).  Returns the format used.
+
+    Tables are laid out for the Environment's width and coloured only when
+    they go to standard output and the Environment allows colour."""
     report = as_report(report)
     for w in report.warnings:
         warn(w)
+    env = get_env(ctx)
     want = ctx.meta.get(TABLE_KEY)
     concrete = concrete_format(ctx, fmt, output, pipe_default=pipe_default)
     if want == "list":
-        _write(ctx, output, table_list(report))
+        _write(ctx, env, output, table_list(report))
         return concrete
     if want is not None and want not in report.ids:
         raise UsageError(f"--table: no table {want!r} here (tables: {', '.join(report.ids)}; "
                          f"--table list describes them)")
-    color = False
-    stream = sys.stdout
-    obj = ctx.find_root().obj or {}
-    isatty = obj.get("isatty")
-    if concrete == "table" and output is None and "NO_COLOR" not in os.environ:
-        try:
-            color = bool(isatty()) if isatty is not None else stream.isatty()
-        except (ValueError, OSError, AttributeError):
-            color = False
-    width = None
-    if concrete == "table":
-        try:
-            width = os.get_terminal_size(stream.fileno()).columns
-        except (OSError, ValueError, AttributeError):
-            width = 120
-    text = render(report, concrete, table=want, width=width, color=color)
-    _write(ctx, output, text)
+    text = render(report, concrete, table=want, width=env.width,
+                  color=env.color and output is None, color_system=env.color_system)
+    _write(ctx, env, output, text)
     if report.gate is not None:
         if not report.gate.passed:
             raise GateFailed(report.gate.reason)
         try:
-            sys.stdout.flush()
-            sys.stderr.write(f"ipsoeval: gate passed: {report.gate.reason}\n")
-            sys.stderr.flush()
+            env.stdout.flush()
+            env.stderr.write(f"ipsoeval: gate passed: {report.gate.reason}\n")
+            env.stderr.flush()
         except (BrokenPipeError, OSError):
             pass
     return concrete
 
 
-def _write(ctx, output, text: str) -> None:
+def _write(ctx, env, output, text: str) -> None:
     if output is not None:
         write_output(output, text)
     else:
-        write_stdout(ctx, sys.stdout, text)
+        write_stdout(ctx, env.stdout, text)
 
 
 # --- where the output goes ---------------------------------------------------

@@ -76,7 +76,7 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     requested = engine.requested(measures)          # usage errors before reading files
     aligned = opt.load_aligned(qrels, runs, align_opts)
     options.baseline = validate.baseline(baseline, aligned.runs, runs)
-    progress = opt.progress("sigtest", ctx)
+    progress = opt.progress("sigtest: testing pairs of runs", ctx)
     report = sigtest.run_aligned(aligned, requested, options, progress=progress)
     for rs in report.tables:
         rs.params.update(align_opts.as_params())

@@ -37,7 +37,7 @@ def resolve(fmt: str, *, pipe_default: str = "tsv", isatty: Callable[[], bool] |
 
 
 def render(report: Report, fmt: str, *, table: str | None = None, width: int | None = None,
-           color: bool = False) -> str:
+           color: bool = False, color_system: str = "standard") -> str:
     """The text of ``report`` in a concrete format.
 
     tsv, jsonl and trec print one table: ``table`` (an id) or the primary.
@@ -64,7 +64,7 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
     shown = [report.table(table).shown()] if table is not None else report.shown()
     if fmt == "table":
         from ipsoeval.formatters import table as table_fmt
-        return table_fmt.render(shown, width=width, color=color)
+        return table_fmt.render(shown, width=width, color=color, color_system=color_system)
     if fmt in ("latex", "markdown"):           # formatters/{latex,markdown}.py
         import importlib
         return importlib.import_module(f"ipsoeval.formatters.{fmt}").render(shown)

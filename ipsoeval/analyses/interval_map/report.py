@@ -449,7 +449,6 @@ def scores_resultset(aligned: Aligned, maps: list[Mapped], opts: Options, params
                          "value": _f(means_o[r]), "interval_value": _f(means_i[r]),
                          "n_values": common})
     return ResultSet(COMMAND, cols, recs, params, title="Interval-mapped scores (qid all = mean)",
-                     table_hints={"value": {"digits": 4}, "interval_value": {"digits": 4}},
                      id="scores",
                      description="per run and measure (-q: and topic; qid all = mean): the "
                                  "value, its interval-mapped value and the size of the value set")
