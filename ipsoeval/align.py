@@ -1,4 +1,5 @@
-"""Alignment: runs × qrels → dense per-topic label matrices (SPEC §2).
+"""Alignment: runs × qrels → dense per-topic label matrices (docs/conventions.md,
+"Ranking and topic sets").
 
 This is the only place after the readers where doc ids exist.  Per run and
 topic the documents are ordered by score descending, ties by docno

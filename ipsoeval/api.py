@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ipsoeval.errors import UsageError
-from ipsoeval.results import Gate, Report, ResultSet
+from ipsoeval.results import Report, ResultSet
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
            "interval_map", "InputWarning", "read_scores"]
@@ -153,6 +153,7 @@ class EvalResult:
     scores: Any                        # ipsoeval.engine.Scores
     params: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    paths: list[str] | None = None     # the file of each run, when each came from one
 
     @property
     def runs(self) -> list[str]:
@@ -260,7 +261,9 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     of these or ``{name: run}``.  The keywords are the CLI's alignment options
     (``--queries``, ``-l``, ``-J``, ``--gains``, ``-M``, ``--tie-break``,
     ``--run-format``, ``--name``, ``--name-from-file``); the default topic
-    policy is ``"qrels"`` (every qrels topic, missing ones as empty rankings).
+    set is the analyses' (docs/conventions.md, "Topic sets"): ``"qrels"``, every
+    qrels topic, a missing one an empty ranking (trec_eval ``-c``); ``ipsoeval
+    eval``'s own default is trec_eval's ``"intersection"``.
     """
     from ipsoeval import engine
 
@@ -275,7 +278,12 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
               "gains": _gains_text(aligned.gain_map), "depth": depth, "tie_break": tie_break}
     _warn(aligned.warnings)
-    return EvalResult(aligned, scores, params, list(aligned.warnings))
+    given = [runs] if _is_path(runs) else runs
+    paths = None
+    if isinstance(given, (list, tuple)) and all(_is_path(r) for r in given) \
+            and len(given) == len(aligned.runs):
+        paths = [os.fspath(r) for r in given]
+    return EvalResult(aligned, scores, params, list(aligned.warnings), paths)
 
 
 def _gains_text(gmap) -> str | None:
@@ -286,45 +294,31 @@ def _gains_text(gmap) -> str | None:
 
 # --- analyses ----------------------------------------------------------------------
 
-_DEFAULT_IDS = {
-    "sigtest": ["tests", "flips"],
-    "bootstrap": ["leaderboard", "rank_probabilities", "split_half"],
-    "breakdown": ["breakdown"],
-    "ipso": ["pairs", "topics", "depths", "agreement", "enumerate"],
-    "interval-map": ["scores", "values", "analysis"],
-}
-
-
-def _report(command: str, results, *, warnings=(), gate=None, primary=None,
-            params=None) -> Report:
-    """Wrap what an analysis returns today into a Report (a Report passes through)."""
-    if isinstance(results, Report):
-        results.warnings[:0] = [w for w in warnings if w not in results.warnings]
-        return results
-    tables = list(results) if isinstance(results, (list, tuple)) else [results]
-    used: set[str] = set()
-    defaults = _DEFAULT_IDS.get(command, [])
-    for i, t in enumerate(tables):
+def _report(report: Report, *, warnings=(), params=None) -> Report:
+    """An analysis' Report with the input notes first among its warnings and the
+    inputs' params in every table (the analysis' own params win)."""
+    report.warnings[:0] = [w for w in warnings if w not in report.warnings]
+    for t in report.tables:
         if params:
             t.params.update({k: v for k, v in params.items() if k not in t.params})
-        if not t.id:
-            base = defaults[i] if i < len(defaults) else f"table{i + 1}"
-            t.id = base if base not in used else f"{base}{i + 1}"
-        used.add(t.id)
-    g = None
-    if gate is not None:
-        g = Gate(passed=not gate.failed, reason=gate.message)
-    return Report(command=command, tables=tables,
-                  primary=primary.id if isinstance(primary, ResultSet) else primary,
-                  warnings=list(warnings), gate=g, params=dict(params or {}))
+    report.params.update(params or {})
+    return report
 
 
 def _common(res: EvalResult):
+    """The topics an analysis uses (topicset.select); the note when they differ
+    from the evaluated ones (the alignment's own warnings were given by evaluate)."""
     from ipsoeval.analyses.topicset import common_topics
     aligned, note = common_topics(res.aligned)
     notes = [note] if note else []
     _warn(notes)
     return aligned, notes
+
+
+def _baseline(res, baseline):
+    """baseline= NAME|FILE: a run name, or the path the run was read from."""
+    from ipsoeval.analyses import validate
+    return validate.baseline(baseline, res.runs, getattr(res, "paths", None))
 
 
 def _requested(res, measures):
@@ -343,7 +337,7 @@ def _score_set(res):
 
 def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool = False,
             tests=None, correct: str = "none", alpha: float = 0.05,
-            alternative: str = "two-sided", permutations: int = 100_000, seed: int = 42,
+            alternative: str = "two-sided", samples: int = 100_000, seed: int = 42,
             scale: str = "original", fail_if: str | None = None,
             gate_test: str | None = None) -> Report:
     """``ipsoeval sigtest`` on an :class:`EvalResult` (or per-topic scores from
@@ -361,24 +355,25 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
         gate = parsed[0]
     options = st.Options(tests=test_list, baseline=baseline, all_pairs=all_pairs,
                          correct=correct, alpha=alpha, alternative=alternative,
-                         permutations=permutations, seed=seed, scale=scale,
+                         samples=samples, seed=seed, scale=scale,
                          fail_if=fail_if, gate_test=gate)
     options.check()
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import sigtest_scores
-        out, notes = sigtest_scores(ts, options, measures=measures)
+        out = sigtest_scores(ts, options, measures=measures)
+        notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
     else:
         if len(res.runs) < 2:
             raise UsageError(f"sigtest needs at least two runs (got {len(res.runs)})")
         requested = _requested(res, measures)
+        options.baseline = _baseline(res, baseline)
         aligned, notes = _common(res)
         out = st.run_aligned(aligned, requested, options)
         params = dict(res.params)
     _warn(out.warnings)
-    return _report("sigtest", out.results, warnings=notes + list(out.warnings), gate=out.gate,
-                   params=params)
+    return _report(out, warnings=notes, params=params)
 
 
 def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: int = 5,
@@ -390,37 +385,37 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
     from ipsoeval.analyses import bootstrap as bs
 
     options = bs.Options(
-        trials=samples, seed=seed, top=top, ci=ci, ci_method=ci_method, baseline=baseline,
+        samples=samples, seed=seed, top=top, ci=ci, ci_method=ci_method, baseline=baseline,
         ranks=ranks, split_half=split_half or 0,
-        tests=bs.parse_list(tests or None, bs.TESTS),
+        tests=bs.parse_tests(tests),
         aggregates=bs.parse_list(aggregates or None, ("mean",)), alpha=alpha,
         subsets=[(str(k), [str(q) for q in v]) for k, v in (subsets or {}).items()])
     if split_half is not None and split_half < 1:
         raise UsageError(f"split_half must be at least 1 (found {split_half})")
     options.check()
-    warns: list[str] = []
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import bootstrap_scores
-        results, notes = bootstrap_scores(ts, options, measures=measures, warn=warns.append)
+        report = bootstrap_scores(ts, options, measures=measures)
+        notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
     else:
         from ipsoeval import engine
         requested = _requested(res, measures)
         for r in requested:
             bs._check_measure(r.measure)
+        options.baseline = _baseline(res, baseline)
         aligned, notes = _common(res)
         scores = engine.evaluate(aligned, requested)
-        results = bs.run(scores, options, warn=warns.append)
+        report = bs.run(scores, options)
         params = dict(res.params)
-    _warn(warns)
-    primary = bs.primary(results, options)
-    return _report("bootstrap", results, warnings=notes + warns, primary=primary, params=params)
+    _warn(report.warnings)
+    return _report(report, warnings=notes, params=params)
 
 
 def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = False,
-              correct: str = "none", alpha: float = 0.05, verdict_test: str = "esl-t",
-              per_query: bool = False) -> Report:
+              correct: str = "none", alpha: float = 0.05, alternative: str = "two-sided",
+              verdict_test: str = "esl-t", per_query: bool = False) -> Report:
     """``ipsoeval breakdown``: answered / not answered outcomes of each run
     against the baseline (Lin et al. 2021)."""
     from ipsoeval.analyses import breakdown as bd
@@ -428,17 +423,22 @@ def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = F
     _need_aligned(res, "breakdown")
     if len(res.runs) < 2:
         raise UsageError(f"breakdown needs at least two runs (got {len(res.runs)})")
+    options = bd.Options(k=k, baseline=baseline, naive=naive, correct=correct, alpha=alpha,
+                         alternative=alternative, verdict_test=verdict_test,
+                         per_query=per_query)
+    options.check()
+    options.baseline = _baseline(res, baseline)
     aligned, notes = _common(res)
-    out = bd.run(aligned, k=k, baseline=baseline, naive=naive, correct=correct, alpha=alpha,
-                 verdict_test=verdict_test, per_query=per_query)
+    out = bd.run(aligned, options)
     _warn(out.warnings)
-    return _report("breakdown", out.results, warnings=notes + list(out.warnings),
-                   params=dict(res.params))
+    return _report(out, warnings=notes, params=dict(res.params))
 
 
 def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
-         alpha: float = 0.05, permutations: int = 100_000, seed: int = 42,
-         graded: str | None = None, all_pairs: bool = False, per_topic: bool = False) -> Report:
+         correct: str = "none", alpha: float = 0.05, alternative: str = "two-sided",
+         samples: int = 100_000, seed: int = 42, graded: str | None = None,
+         baseline: str | None = None, all_pairs: bool = False,
+         per_query: bool = False) -> Report:
     """``ipsoeval ipso``: IPSO relations between rankings and the sign test of
     non-superior against non-inferior topics (Moffat & Mackenzie 2024).  On
     per-topic scores from :func:`read_scores`, the sign test over topics on
@@ -448,8 +448,9 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import ipso_scores
-        rs, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs)
-        return _report("ipso", [rs], warnings=notes, params=dict(ts.params))
+        rep, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs,
+                                 correct=correct, baseline=baseline)
+        return _report(rep, warnings=notes, params=dict(ts.params))
     if len(res.runs) < 2:
         raise UsageError(f"ipso needs at least two runs (got {len(res.runs)})")
     cutoff = k if k is not None else 10
@@ -464,25 +465,27 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
         for r in _requested(res, measures):
             if r.measure.name not in names:
                 names.append(r.measure.name)
-    test_list = [t.strip() for arg in ([tests] if isinstance(tests, str) else (tests or []))
-                 for t in arg.split(",") if t.strip()]
+    from ipsoeval.stats import registry
+    test_list = registry.parse(tests, allowed=ip.TESTS, command="ipso")
     if test_list and not names:
         raise UsageError("tests apply to a measure: give measures too")
     options = ip.Options(k=cutoff, depths=depth_list, graded=graded or "prefix",
                          measures=names, tests=test_list or ["t"], alpha=alpha,
-                         all_pairs=all_pairs, per_topic=per_topic,
-                         n_resamples=permutations, seed=seed)
+                         alternative=alternative, correct=correct, baseline=baseline,
+                         all_pairs=all_pairs,
+                         per_query=per_query, samples=samples, seed=seed)
     options.check()
+    options.baseline = _baseline(res, baseline)
     aligned, notes = _common(res)
-    results = ip.run(aligned, options, gains_given=res.params.get("gains") is not None,
-                     rel_level_given=res.params.get("rel_level", 1) != 1,
-                     graded_given=graded is not None)
-    return _report("ipso", results, warnings=notes, params=dict(res.params))
+    report = ip.run(aligned, options, gains_given=res.params.get("gains") is not None,
+                    rel_level_given=res.params.get("rel_level", 1) != 1,
+                    graded_given=graded is not None)
+    return _report(report, warnings=notes, params=dict(res.params))
 
 
 def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
-                 normalise: bool = False, universe: str = "all", per_topic: bool = False,
-                 values: bool = False, analyze: bool = False, alpha: float = 0.05,
+                 normalise: bool = False, universe: str = "all", per_query: bool = False,
+                 values: bool = False, analyze: bool = False, tests=None, alpha: float = 0.05,
                  max_memory: str | int = "2G", use_cache: bool = True) -> Report:
     """``ipsoeval interval-map``: the measures' scores mapped to an interval scale
     (Ferrante, Ferro & Fuhr 2021); means before and after, ``analyze`` for the
@@ -491,25 +494,27 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
     from ipsoeval.analyses import interval_map as im
 
     mem = im.iv.parse_size(max_memory) if isinstance(max_memory, str) else int(max_memory)
+    from ipsoeval.stats import registry
     options = im.Options(N=N, ties=ties, normalise=normalise, universe=universe,
-                         per_topic=per_topic, values=values, analyze=analyze, alpha=alpha,
+                         per_query=per_query, values=values, analyze=analyze, alpha=alpha,
+                         tests=tuple(registry.parse(tests, allowed=im.TESTS,
+                                                    command="interval-map --analyze"))
+                         or im.TESTS,
                          use_cache=use_cache, max_memory=mem)
     options.check()
     ts = _score_set(res)
     if ts is not None:          # P@k, RR@k, Success@k: the map is a function of the value
         from ipsoeval.scores import interval_map_scores
-        results = interval_map_scores(ts, measures, options)
-        _warn(options.warnings)
-        return _report("interval-map", results, warnings=list(ts.notes) + list(options.warnings),
-                       params=dict(ts.params))
+        report = interval_map_scores(ts, measures, options)
+        _warn(report.warnings)
+        return _report(report, warnings=list(ts.notes), params=dict(ts.params))
     names = res.measures if measures is None else (
         [measures] if isinstance(measures, str) else list(measures))
     plain = [im.at_cutoff(m, N, default_N=30) for m in names]
     aligned, notes = _common(res)
-    results = im.run(aligned, plain, options)
-    _warn(options.warnings)
-    return _report("interval-map", results, warnings=notes + list(options.warnings),
-                   params=dict(res.params))
+    report = im.run(aligned, plain, options)
+    _warn(report.warnings)
+    return _report(report, warnings=notes, params=dict(res.params))
 
 
 def _need_aligned(res, what: str) -> None:

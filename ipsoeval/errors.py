@@ -1,4 +1,5 @@
-"""The one error type of ipsoeval, and the exit status each kind maps to (SPEC §7).
+"""The one error type of ipsoeval, and the exit status each kind maps to
+(docs/conventions.md, "Errors and exit status").
 
 Engine, readers and analyses raise these; only the CLI turns them into a
 message line and an exit status.

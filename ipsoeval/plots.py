@@ -155,14 +155,14 @@ _REL_COLORS = {"ni": "#2a7f3f", "ns": "#b8322a", "==": "#999999", "**": "#d9a400
 
 def ipso(path: str, topics) -> None:
     """Figure 5's per-topic view: each topic's two rankings (filled = relevant), its
-    IPSO relation, and the metric differences A − B (the table's diff_ columns),
+    IPSO relation, and the metric differences B − A (the table's _diff columns),
     topics grouped as the table."""
     recs = topics.records
     if not recs:
         raise UsageError("--plot: no topic to draw")
     pair = (recs[0]["run_a"], recs[0]["run_b"])
     recs = [r for r in recs if (r["run_a"], r["run_b"]) == pair][:60]
-    diff_cols = [c for c in topics.columns if c.startswith("diff_")]
+    diff_cols = [c for c in topics.columns if c.endswith("_diff")]
     n = len(recs)
     fig = _figure(11.0, 1.2 + 0.22 * n)
     ax, ax_d = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
@@ -190,11 +190,11 @@ def ipso(path: str, topics) -> None:
     y = np.arange(n)
     for c_i, c in enumerate(diff_cols):
         v = np.array([np.nan if r.get(c) is None else r[c] for r in recs], dtype=float)
-        ax_d.barh(y - 0.4 + h * (c_i + 0.5), v, height=h, label=c[5:])
+        ax_d.barh(y - 0.4 + h * (c_i + 0.5), v, height=h, label=c[:-len("_diff")])
     ax_d.axvline(0, color="#555555", linewidth=0.6)
     ax_d.set_ylim(n - 0.5, -0.5)
     ax_d.set_yticks([])
-    ax_d.set_xlabel("metric difference A − B", fontsize=8)
+    ax_d.set_xlabel("metric difference B − A", fontsize=8)
     ax_d.set_title("metric differences", fontsize=10)
     if diff_cols:
         ax_d.legend(fontsize=7, loc="lower right")

@@ -1,4 +1,4 @@
-"""Readers for TREC runs, qrels and MS MARCO runs (SPEC §1).
+"""Readers for TREC runs, qrels and MS MARCO runs (docs/conventions.md, "Inputs").
 
 Files are read whole into memory (decompressed when gzip, bzip2 or xz magic
 bytes say so) and tokenised with numpy in chunks: no Python loop over lines.
@@ -382,8 +382,8 @@ def _fill_low(x: np.ndarray, k: np.ndarray) -> np.ndarray:
     return (x & ~low) | (_ZEROS & low)
 
 
-# The number syntax of SPEC §1, ASCII only: an integer label is an optional
-# sign and digits; a score is a decimal with an optional exponent.
+# The number syntax of docs/conventions.md "Inputs", ASCII only: an integer label
+# is an optional sign and digits; a score is a decimal with an optional exponent.
 _INT_SYNTAX = re.compile(rb"[+-]?[0-9]+\Z")
 _FLOAT_SYNTAX = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 # labels must fit int32 (the label matrix; model.py keeps -2^31 and -2^31+1

@@ -1,13 +1,19 @@
 """Finished results: the only thing formatters ever see.
 
-A :class:`ResultSet` (alias :class:`Table`) is one table: a stable ``id``,
-columns (stable, documented lower_snake_case names) and records whose values
-are Python scalars (str, int, float, bool or None for undefined).
+A :class:`Table` (alias :class:`ResultSet`) is one table: a stable ``id``
+(the JSON key, what ``--table ID`` names), columns (stable, documented
+lower_snake_case names, see ``man ipsoeval``, COLUMNS) and records whose
+values are Python scalars (str, int, float, bool or None for undefined).  A
+table may carry a ``view``: the same data laid out for people (a wide
+pivot, the paper's layout), which only the human formats (table, latex,
+markdown) show; tsv, jsonl and json always print the records.
 
 A :class:`Report` is what one analysis returns: its named tables in output
-order, the id of the primary one, the warnings met on the way and, for a
-command with a CI gate, the gate's decision.  The CLI hands a Report to a
-formatter; the Python API returns it to the caller.
+order, the id of the primary one (what tsv and jsonl print unless ``--table``
+picks another), the ids the human formats show by default, the warnings met
+on the way and, for a command with a CI gate, the gate's decision.  The CLI
+hands a Report to :func:`ipsoeval.cli.output.emit`; the Python API returns it
+to the caller.
 """
 
 from __future__ import annotations
@@ -22,15 +28,22 @@ class ResultSet:
     columns: list[str]                # stable column names, in output order
     records: list[dict[str, Any]]     # one flat dict per row, keys = columns
     params: dict[str, Any] = field(default_factory=dict)  # echoed in JSON "params"
-    title: str | None = None          # caption for the rich table
+    title: str | None = None          # caption for people (table, latex, markdown)
     # Optional hints for people's formats only (never for tsv/json); the
     # vocabulary is ipsoeval.formatters.table's docstring (KNOWN_HINTS)
     table_hints: dict[str, Any] = field(default_factory=dict)
     id: str = ""                      # stable table id (JSON key, --table ID)
+    description: str = ""             # one line for --table list and JSON (no data in it)
+    view: ResultSet | None = None     # the layout people see (human formats only)
+    trec: ResultSet | None = None     # eval: trec_eval's layout, with its runid lines
 
     def to_frame(self):
         """The table as a pandas DataFrame (pandas is an optional extra)."""
         return _frame(self.columns, self.records)
+
+    def shown(self) -> ResultSet:
+        """What the human formats render: the view, else the table itself."""
+        return self.view if self.view is not None else self
 
 
 Table = ResultSet
@@ -47,10 +60,23 @@ class Gate:
 class Report:
     command: str
     tables: list[Table]
-    primary: str | None = None        # id of the table TSV prints; default the first
+    primary: str | None = None        # id of the table tsv/jsonl print; default the first
     warnings: list[str] = field(default_factory=list)
     gate: Gate | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    display: list[str] | None = None  # ids the human formats show; default every table
+
+    def __post_init__(self):
+        seen = set()
+        for t in self.tables:
+            if not t.id or t.id in seen:
+                raise ValueError(f"{self.command}: table ids must be given and differ "
+                                 f"(found {t.id!r})")
+            seen.add(t.id)
+            if not t.command:
+                t.command = self.command
+        if self.primary is None and self.tables:
+            self.primary = self.tables[0].id
 
     @property
     def ids(self) -> list[str]:
@@ -58,11 +84,16 @@ class Report:
 
     def table(self, id: str | None = None) -> Table:
         """The table ``id`` (default: the primary table)."""
-        want = id if id is not None else (self.primary or self.tables[0].id)
+        want = id if id is not None else self.primary
         for t in self.tables:
             if t.id == want:
                 return t
         raise KeyError(f"no table {want!r} in this report (tables: {', '.join(self.ids)})")
+
+    def shown(self) -> list[Table]:
+        """The tables the human formats show by default (views where given)."""
+        ids = self.display if self.display is not None else self.ids
+        return [self.table(i).shown() for i in ids]
 
     def to_frame(self, id: str | None = None):
         """Table ``id`` (default: the primary) as a pandas DataFrame."""

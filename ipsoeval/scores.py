@@ -481,7 +481,8 @@ def select(ts: TopicScores, measures) -> list[str]:
 # --- analyses on scores ----------------------------------------------------------------
 
 def sigtest_scores(ts: TopicScores, options, measures=None):
-    """(sigtest.Output, notes) of ``sigtest`` on per-topic scores."""
+    """The Report of ``sigtest`` on per-topic scores (the files' notes and
+    warnings are ``ts.notes`` and ``ts.warnings``)."""
     from ipsoeval.analyses import sigtest as st
     if options.scale != "original":
         raise UsageError("--scale interval/both maps rankings to an interval scale: it needs "
@@ -492,44 +493,50 @@ def sigtest_scores(ts: TopicScores, options, measures=None):
     mats = {m: ts.matrices[m] for m in names}
     scales = {m: ts.scales[m] for m in names}
     lower = {m for m in names if not ts.higher_is_better[m]}
-    out = st.run(list(ts.runs), mats, scales, options, lower_better=lower,
-                 topics=len(ts.topics))
-    for rs in out.results:
+    report = st.run(list(ts.runs), mats, scales, options, lower_better=lower,
+                    topics=len(ts.topics))
+    for rs in report.tables:
         rs.params.update(ts.params)
-    return out, list(ts.notes) + list(ts.warnings)
+    return report
 
 
 def bootstrap_scores(ts: TopicScores, options, measures=None, warn=None):
-    """(result sets, notes) of ``bootstrap`` on per-topic scores."""
+    """The Report of ``bootstrap`` on per-topic scores."""
     from ipsoeval.analyses import bootstrap as bs
     names = select(ts, measures)
     inputs = [bs.MeasureInput(m, np.array(ts.matrices[m], dtype=np.float64),
                               ts.higher_is_better[m], ts.scales[m]) for m in names]
-    results = bs.analyse(list(ts.runs), list(ts.topics), inputs, options, warn=warn)
-    for rs in results:
+    report = bs.analyse(list(ts.runs), list(ts.topics), inputs, options, warn=warn)
+    for rs in report.tables:
         rs.params.update(ts.params)
-    return results, list(ts.notes) + list(ts.warnings)
+    return report
 
 
-SIGN_COLUMNS = ["run_a", "run_b", "measure", "n_topics", "n_a_better", "n_equal",
-                "n_b_better", "p_sign", "significant"]
+SIGN_COLUMNS = ["run_a", "run_b", "measure", "n", "n_a_better", "n_equal",
+                "n_b_better", "p_value", "significant"]
 
 
-def ipso_scores(ts: TopicScores, *, alpha: float = 0.05, measures=None, all_pairs: bool = False):
+def ipso_scores(ts: TopicScores, *, alpha: float = 0.05, measures=None, all_pairs: bool = False,
+                correct: str = "none", baseline: str | None = None):
     """The sign test over topics on per-topic scores (what applies of IPSO without
     the rankings): per pair and measure, the topics where B beats A, ties, A
     beats B (direction by the measure: lower is better for ESL), and the exact
     two-sided sign test of the wins against the losses."""
+    from ipsoeval.analyses import validate
     from ipsoeval.analyses.ipso import sign_p_counts
-    from ipsoeval.results import ResultSet
-    if not 0 < alpha < 1:
-        raise UsageError(f"--alpha must be between 0 and 1 (got {alpha})")
+    from ipsoeval.results import Report, ResultSet
+    from ipsoeval.stats.corrections import adjust
+    validate.alpha(alpha)
+    validate.correct(correct)
     if len(ts.runs) < 2:
         raise UsageError(f"ipso needs at least two runs (the scores hold {len(ts.runs)})")
+    if baseline is not None and all_pairs:
+        raise UsageError("--baseline conflicts with --all-pairs")
     names = select(ts, measures)
     R = len(ts.runs)
+    base = ts.runs.index(validate.baseline(baseline, ts.runs)) if baseline is not None else 0
     pairs = ([(i, j) for i in range(R) for j in range(i + 1, R)] if all_pairs
-             else [(0, j) for j in range(1, R)])
+             else [(base, j) for j in range(R) if j != base])
     records = []
     for m in names:
         M = ts.matrices[m]
@@ -541,20 +548,31 @@ def ipso_scores(ts: TopicScores, *, alpha: float = 0.05, measures=None, all_pair
             nb, na = int((d > 0).sum()), int((d < 0).sum())
             p = float(sign_p_counts(np.array([nb]), np.array([na]))[0])
             records.append({"run_a": ts.runs[i], "run_b": ts.runs[j], "measure": m,
-                            "n_topics": int(ok.sum()), "n_a_better": na,
+                            "n": int(ok.sum()), "n_a_better": na,
                             "n_equal": int(ok.sum()) - na - nb, "n_b_better": nb,
-                            "p_sign": p, "significant": bool(p < alpha)})
+                            "p_value": p, "significant": bool(p < alpha)})
+    columns = list(SIGN_COLUMNS)
+    if correct != "none":           # one family: every p-value of the table
+        adj = adjust(np.array([r["p_value"] for r in records], dtype=np.float64), correct)
+        for r, pa in zip(records, adj.tolist()):
+            r["p_adjusted"] = pa
+            r["significant"] = bool(pa < alpha)
+        columns.insert(columns.index("p_value") + 1, "p_adjusted")
+        records = [{c: r[c] for c in columns} for r in records]
     params = dict(ts.params)
-    params.update({"alpha": alpha, "pairs": "all" if all_pairs else "baseline",
+    params.update({"alpha": alpha, "correction": correct,
+                   "pairs": "all" if all_pairs else "baseline",
                    "test": "exact two-sided sign test of n_b_better against n_a_better "
                            "(ties left out)"})
     notes = list(ts.notes) + list(ts.warnings) + [
         "ipso --scores: the IPSO relations need the rankings; on per-topic scores the "
         "sign test counts, per topic, which run scores better on each measure"]
-    rs = ResultSet("ipso", list(SIGN_COLUMNS), records, params=params,
+    rs = ResultSet("ipso", columns, records, params=params,
                    title="Sign test over topics on per-topic scores", id="sign_test",
+                   description="per pair of runs and measure, topics where each run scores "
+                               "better and the exact sign test",
                    table_hints={"digits": 4})
-    return rs, notes
+    return Report("ipso", [rs]), notes
 
 
 # --- interval-map on scores ---------------------------------------------------------------
@@ -636,10 +654,4 @@ def interval_map_scores(ts: TopicScores, measures, options):
     params = {"N": options.N, "ties": options.ties, "normalise": options.normalise,
               "universe": options.universe, "measures": [x.measure for x in maps]}
     params.update(ts.params)
-    out = [im.scores_resultset(where, maps, options, params)]
-    if options.values:
-        for mp in maps:
-            out.extend(im.values_resultsets(where, mp, options, params))
-    if options.analyze:
-        out.extend(im.analyze_resultsets(where, maps, options, params))
-    return out
+    return im.report(where, maps, options, params)

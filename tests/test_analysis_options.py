@@ -42,9 +42,9 @@ def test_ipso_huge_depths(data):
 
 
 def test_bootstrap_huge_trials(data):
-    _usage(["bootstrap", "-m", "P@5", "--trials", "100000000000000000000"], data,
-           needle="--trials")
-    _usage(["bootstrap", "-m", "P@5", "--trials", "1e20"], data, needle="--trials")
+    _usage(["bootstrap", "-m", "P@5", "--samples", "100000000000000000000"], data,
+           needle="--samples")
+    _usage(["bootstrap", "-m", "P@5", "--samples", "1e20"], data, needle="--samples")
 
 
 @pytest.mark.parametrize("cmd", [["sigtest", "-m", "P@5"], ["ipso", "-l", "1", "-m", "P@5",

@@ -200,17 +200,17 @@ def test_to_frame_without_pandas(monkeypatch):
 def _same_tsv(report, table_id, args):
     code, out, _ = invoke(args)
     assert code in (0, 1)
-    assert render([report.table(table_id)], "tsv") == out
+    assert render(report, "tsv", table=table_id) == out
 
 
 def test_sigtest_equals_cli():
     res = ipsoeval.evaluate(Q, RUNS, ["AP", "nDCG@10"])
     rep = ipsoeval.sigtest(res, baseline="bm25", tests=["t", "randomization"], correct="holm",
-                           permutations=2000, seed=3)
+                           samples=2000, seed=3)
     assert isinstance(rep, ipsoeval.Report) and rep.command == "sigtest"
     _same_tsv(rep, None, ["sigtest", "--format", "tsv", "-m", "AP", "-m", "nDCG@10",
                           "--baseline", "bm25", "--test", "t,randomization", "--correct", "holm",
-                          "--permutations", "2000", "--seed", "3", Q, *RUNS])
+                          "--samples", "2000", "--seed", "3", Q, *RUNS])
     assert len(rep.table().records) == 4
 
 
@@ -226,7 +226,7 @@ def test_bootstrap_equals_cli():
     runs = sorted(str(p) for p in MSM.glob("*.run.xz"))
     res = ipsoeval.evaluate(str(MSM / "qrels.txt"), runs, ["RR@10"])
     rep = ipsoeval.bootstrap(res, samples=300, seed=7)
-    _same_tsv(rep, None, ["bootstrap", "--format", "tsv", "-m", "RR@10", "--trials", "300",
+    _same_tsv(rep, None, ["bootstrap", "--format", "tsv", "-m", "RR@10", "--samples", "300",
                           "--seed", "7", str(MSM / "qrels.txt"), *runs])
     assert set(rep.ids) >= {"leaderboard", "rank_probabilities"}
 
@@ -241,12 +241,12 @@ def test_breakdown_ipso_interval_map_equal_cli():
     rep = ipsoeval.ipso(res5, measures=["P@10"], tests=["t", "sign"])
     code, out, _ = invoke(["ipso", "--format", "tsv", "-m", "P@10", "--test", "t,sign",
                            str(FIG5 / "qrels.txt"), *fig])
-    assert code == 0 and render(rep.tables, "tsv") == out
+    assert code == 0 and render(rep, "tsv") == out
     resi = ipsoeval.evaluate(Q, RUNS, ["P@10", "RR@10"])
     rep = ipsoeval.interval_map(resi)
     code, out, _ = invoke(["interval-map", "--format", "tsv", "-m", "P@10", "-m", "RR@10",
                            Q, *RUNS])
-    assert code == 0 and render(rep.tables, "tsv") == out
+    assert code == 0 and render(rep, "tsv") == out
 
 
 def test_analyses_need_rankings_where_they_do():

@@ -39,9 +39,10 @@ def names(n, prefix="r"):
 
 
 def analyse(x, **kw):
+    """The report's tables in order: leaderboard, rank_probabilities[, split_half]."""
     R, T = x.shape
     inputs = [b.MeasureInput("RR@10", x, True, "ordinal")]
-    return b.analyse(names(R), names(T, "q"), inputs, b.Options(**kw))
+    return b.analyse(names(R), names(T, "q"), inputs, b.Options(**kw)).tables
 
 
 # ------------------------------------------------------------ resampling
@@ -82,9 +83,9 @@ def test_trial_means_leave_out_undefined_scores():
 
 def test_same_seed_same_output_other_seed_differs():
     x = rr_matrix(np.random.default_rng(2), 6, 300)
-    r1 = analyse(x, trials=200, seed=9)
-    r2 = analyse(x, trials=200, seed=9)
-    r3 = analyse(x, trials=200, seed=10)
+    r1 = analyse(x, samples=200, seed=9)
+    r2 = analyse(x, samples=200, seed=9)
+    r3 = analyse(x, samples=200, seed=10)
     assert r1[0].records == r2[0].records and r1[1].records == r2[1].records
     assert r1[0].records != r3[0].records
 
@@ -134,7 +135,7 @@ def test_run_far_ahead_is_first_in_every_trial():
     rng = np.random.default_rng(4)
     x = rr_matrix(rng, 5, 400)
     x[2] = np.minimum(x[2] + 0.6, 1.0)
-    res = analyse(x, trials=500)
+    res = analyse(x, samples=500)
     first = res[0].records[0]
     assert first["run"] == "r2" and first["leaderboard_rank"] == 1
     assert first["p_top"] == 1.0 and first["expected_rank"] == 1.0
@@ -171,8 +172,8 @@ def test_rank_interval_on_hand_counts():
 def test_lower_is_better_measures_rank_reversed():
     x = np.array([[1.0, 2.0, 1.0], [3.0, 4.0, 5.0]])        # ESL: run 0 is better
     inputs = [b.MeasureInput("ESL@10", x, False, "ratio")]
-    res = b.analyse(["a", "b"], ["1", "2", "3"], inputs, b.Options(trials=50))
-    assert res[0].records[0]["run"] == "a" and res[0].records[0]["p_top"] == 1.0
+    res = b.analyse(["a", "b"], ["1", "2", "3"], inputs, b.Options(samples=50)).table()
+    assert res.records[0]["run"] == "a" and res.records[0]["p_top"] == 1.0
 
     from ipsoeval.measures import parse_measure
     assert b.higher_is_better(parse_measure("ESL@10")) is False
@@ -261,7 +262,7 @@ def test_query_subsets_show_a_run_that_only_tops_one_subset():
     x[0, :200] = np.minimum(x[0, :200] + 0.5, 1)      # r0 best on "public" only
     x[1, 200:] = np.minimum(x[1, 200:] + 0.5, 1)      # r1 best on "private" only
     topics = names(400, "q")
-    res = analyse(x, trials=300, subsets=[("public", topics[:200]), ("private", topics[200:])])
+    res = analyse(x, samples=300, subsets=[("public", topics[:200]), ("private", topics[200:])])
     recs = {r["run"]: r for r in res[0].records}
     assert recs["r0"]["expected_rank_public"] == 1.0
     assert recs["r0"]["expected_rank_private"] > 1.5
@@ -277,11 +278,11 @@ def test_subset_topics_missing_are_warned_and_empty_subset_is_an_error():
     warnings = []
     inputs = [b.MeasureInput("RR@10", x, True, "ordinal")]
     b.analyse(["a", "b"], names(10, "q"), inputs,
-              b.Options(trials=10, subsets=[("s", ["q1", "q2", "zz"])]), warn=warnings.append)
+              b.Options(samples=10, subsets=[("s", ["q1", "q2", "zz"])]), warn=warnings.append)
     assert len(warnings) == 1 and "1 of 3" in warnings[0]
     with pytest.raises(UsageError):
         b.analyse(["a", "b"], names(10, "q"), inputs,
-                  b.Options(trials=10, subsets=[("s", ["zz"])]))
+                  b.Options(samples=10, subsets=[("s", ["zz"])]))
 
 
 def test_read_query_subset(tmp_path):
@@ -299,7 +300,7 @@ def test_read_query_subset(tmp_path):
 
 # ---------------------------------------------------------------- options
 
-@pytest.mark.parametrize("kw", [dict(trials=0), dict(seed=-1), dict(top=-1), dict(ci=1.0),
+@pytest.mark.parametrize("kw", [dict(samples=0), dict(seed=-1), dict(top=-1), dict(ci=1.0),
                                 dict(ci_method="basic"), dict(alpha=0.0),
                                 dict(tests=("sign", "anova")), dict(aggregates=("mode",)),
                                 dict(ranks=True, split_half=10),
@@ -490,7 +491,7 @@ def test_split_half_extremes():
 
 def test_split_half_result_set_and_table4_layout():
     x = rr_matrix(np.random.default_rng(15), 4, 200, effects=[0, .05, .1, .1])
-    res = analyse(x, split_half=5, aggregates=("mean", "median"), trials=20)
+    res = analyse(x, split_half=5, aggregates=("mean", "median"), samples=20)
     rs = res[2]
     assert rs.columns == b.SPLIT_COLUMNS
     assert [(r["test"], r["aggregate"]) for r in rs.records] == \
@@ -502,7 +503,9 @@ def test_split_half_result_set_and_table4_layout():
     assert t4.columns[2:] == ["sign", "rank-sum", "signed-rank", "t", "sign med.",
                               "rank-sum med.", "signed-rank med.", "t med."]
     assert t4.records[0]["sign"] == rs.records[0]["agree"]
-    assert b.primary(res, b.Options(split_half=5)) is rs
+    assert [t.id for t in res] == ["leaderboard", "rank_probabilities", "split_half"]
+    assert b.primary_id(b.Options(split_half=5)) == "split_half"
+    assert rs.view is not None and rs.view.columns == t4.columns   # people see Table 4
 
 
 def test_progress_is_reported_and_reaches_the_end():
@@ -510,7 +513,7 @@ def test_progress_is_reported_and_reaches_the_end():
     calls = []
     inputs = [b.MeasureInput("RR@10", x, True, "ordinal")]
     b.analyse(names(3), names(100, "q"), inputs,
-              b.Options(trials=600, split_half=3, subsets=[("s", names(50, "q"))]),
+              b.Options(samples=600, split_half=3, subsets=[("s", names(50, "q"))]),
               progress=lambda d, t: calls.append((d, t)))
     assert calls and calls[-1][0] == calls[-1][1]
     assert all(d <= t for d, t in calls)
@@ -519,14 +522,14 @@ def test_progress_is_reported_and_reaches_the_end():
 
 def test_result_columns_and_rank_rows():
     x = rr_matrix(np.random.default_rng(17), 6, 150, effects=np.linspace(0, .2, 6))
-    res = analyse(x, trials=100, top=3, baseline="r0")
+    res = analyse(x, samples=100, top=3, baseline="r0")
     assert res[0].columns == b.SUMMARY_COLUMNS + b.BASELINE_COLUMNS
     assert [r["leaderboard_rank"] for r in res[0].records] == sorted(
         r["leaderboard_rank"] for r in res[0].records)
     base = [r for r in res[0].records if r["run"] == "r0"][0]
     assert base["diff"] is None and base["baseline"] == "r0"
     assert res[1].columns == b.RANK_COLUMNS and len(res[1].records) == 6 * 3
-    full = analyse(x, trials=100, top=0)[1].records
+    full = analyse(x, samples=100, top=0)[1].records
     assert len(full) == 36
     for run in names(6):
         assert sum(r["probability"] for r in full if r["run"] == run) == pytest.approx(1.0)

@@ -29,7 +29,7 @@ def run_ok(*args, isatty=False):
 
 @pytest.fixture(scope="module")
 def summary_tsv():
-    code, out, err = invoke(["bootstrap", "-m", "RR@10", "--trials", "300", *FILES])
+    code, out, err = invoke(["bootstrap", "-m", "RR@10", "--samples", "300", *FILES])
     assert code == 0, err
     return out
 
@@ -60,14 +60,14 @@ def test_means_are_the_eval_means(summary_tsv):
 
 
 def test_same_seed_same_output_other_seed_differs(summary_tsv):
-    again = run_ok("-m", "RR@10", "--trials", "300", *FILES)
-    other = run_ok("-m", "RR@10", "--trials", "300", "--seed", "7", *FILES)
+    again = run_ok("-m", "RR@10", "--samples", "300", *FILES)
+    other = run_ok("-m", "RR@10", "--samples", "300", "--seed", "7", *FILES)
     assert again == summary_tsv
     assert other != summary_tsv
 
 
 def test_ranks_long_rows_sum_to_one():
-    rows = tsv(run_ok("-m", "RR@10", "-m", "nDCG@10", "--trials", "200", "--ranks",
+    rows = tsv(run_ok("-m", "RR@10", "-m", "nDCG@10", "--samples", "200", "--ranks",
                       "--top", "0", *FILES))
     assert list(rows[0]) == ["run", "measure", "rank", "probability"]
     R = len(RUNS)
@@ -76,13 +76,13 @@ def test_ranks_long_rows_sum_to_one():
         for run in {r["run"] for r in rows}:
             p = [float(r["probability"]) for r in rows if r["run"] == run and r["measure"] == m]
             assert sum(p) == pytest.approx(1.0)
-    top3 = tsv(run_ok("-m", "RR@10", "--trials", "200", "--ranks", "--top", "3", *FILES))
+    top3 = tsv(run_ok("-m", "RR@10", "--samples", "200", "--ranks", "--top", "3", *FILES))
     assert len(top3) == 3 * R and {r["rank"] for r in top3} == {"1", "2", "3"}
 
 
 def test_split_half_rows_json():
     out = run_ok("-m", "RR@10", "--split-half", "4", "--test", "sign,t", "--aggregate",
-                 "mean,median", "--trials", "20", "--format", "json", *FILES)
+                 "mean,median", "--samples", "20", "--format", "json", *FILES)
     doc = json.loads(out)
     assert doc["command"] == "bootstrap" and doc["params"]["split_half"] == 4
     res = doc["results"]
@@ -97,13 +97,13 @@ def test_split_half_rows_json():
 
 
 def test_split_half_default_tests():
-    rows = tsv(run_ok("-m", "RR@10", "--split-half", "3", "--trials", "10", *FILES[:4]))
+    rows = tsv(run_ok("-m", "RR@10", "--split-half", "3", "--samples", "10", *FILES[:4]))
     assert [r["test"] for r in rows] == ["sign", "ranksum", "wilcoxon", "t"]
     assert {r["aggregate"] for r in rows} == {"mean"}
 
 
 def test_baseline_and_bca(tmp_path):
-    rows = tsv(run_ok("-m", "RR@10", "--trials", "300", "--baseline", "baseline",
+    rows = tsv(run_ok("-m", "RR@10", "--samples", "300", "--baseline", "baseline",
                       "--ci-method", "bca", *FILES))
     assert list(rows[0])[-4:] == ["baseline", "diff", "diff_ci_low", "diff_ci_high"]
     base = [r for r in rows if r["run"] == "baseline"][0]
@@ -125,7 +125,7 @@ def test_queries_files_side_by_side(tmp_path):
     pub.write_text("\n".join(qids[: len(qids) // 2]) + "\n")
     priv = tmp_path / "queries.tsv"
     priv.write_text("".join(f"{q}\tsome text\n" for q in qids[len(qids) // 2:]) + "extra\tx\n")
-    code, out, err = invoke(["bootstrap", "-m", "RR@10", "--trials", "100", "--queries-file",
+    code, out, err = invoke(["bootstrap", "-m", "RR@10", "--samples", "100", "--queries-file",
                              str(pub), "--queries-file", f"private={priv}", *FILES])
     assert code == 0, err
     assert "1 of" in err and "warning" in err
@@ -141,15 +141,15 @@ def test_queries_files_side_by_side(tmp_path):
 
 
 def test_table_shows_the_heatmap():
-    out = run_ok("-m", "RR@10", "--trials", "100", *FILES, isatty=True)
+    out = run_ok("-m", "RR@10", "--samples", "100", *FILES, isatty=True)
     assert "Rank under bootstrapping" in out and "Leaderboard under" in out
-    out = run_ok("-m", "RR@10", "--trials", "10", "--split-half", "3", *FILES[:4],
+    out = run_ok("-m", "RR@10", "--samples", "10", "--split-half", "3", *FILES[:4],
                  isatty=True)
     assert "part. agree" in out and "perc. signif" in out
 
 
 @pytest.mark.parametrize("args", [
-    ["--trials", "0"],
+    ["--samples", "0"],
     ["--baseline", "nope"],
     ["--test", "sign"],
     ["--split-half", "3", "--test", "anova"],
@@ -180,7 +180,7 @@ def test_missing_queries_file_is_an_input_error(tmp_path):
 
 
 def test_esl_ranks_smaller_first():
-    rows = tsv(run_ok("-m", "ESL@10", "--trials", "50", *FILES))
+    rows = tsv(run_ok("-m", "ESL@10", "--samples", "50", *FILES))
     means = [float(r["mean"]) for r in rows]
     assert means == sorted(means)
     assert np.isfinite(means).all()
@@ -198,7 +198,7 @@ def test_same_bytes_whatever_the_blas_thread_count(tmp_path):
     for threads in ("1", "2"):
         env = dict(os.environ, OPENBLAS_NUM_THREADS=threads, IPSOEVAL_THREADS=threads)
         p = subprocess.run([sys.executable, "-m", "ipsoeval", "bootstrap", "--format", "tsv",
-                            "-m", "RR@10", "--trials", "300", "--seed", "3",
+                            "-m", "RR@10", "--samples", "300", "--seed", "3",
                             os.path.join(td, "qrels.txt"), *runs],
                            capture_output=True, env=env)
         assert p.returncode == 0, p.stderr

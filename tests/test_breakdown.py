@@ -112,9 +112,15 @@ def test_nan_means_no_relevant_document():
 @settings(max_examples=60, deadline=None)
 @given(hs.integers(1, 4), hs.integers(1, 6), hs.integers(0, 12), hs.integers(1, 15),
        hs.integers(0, 2**32 - 1))
-def test_first_relevant_ranks_brute_force(R, T, D, k, seed):
+def test_first_relevant_ranks_from_engine_brute_force(R, T, D, k, seed):
+    """breakdown takes the first-relevant ranks from the engine (ESL@k), not its own pass."""
     rel = np.random.default_rng(seed).random((R, T, D)) < 0.2
-    got = bd.first_relevant_ranks(rel, k)
+    al = Aligned(runs=[f"r{i}" for i in range(R)], topics=[f"q{t}" for t in range(T)],
+                 labels=rel.astype(np.int32), n_ret=np.full((R, T), D, dtype=np.int64),
+                 rel_level=1, num_rel=np.full(T, 1, dtype=np.int64),
+                 num_nonrel=np.zeros(T, dtype=np.int64),
+                 judged_labels=[np.array([1], dtype=np.int64)] * T)
+    got = bd.first_relevant_from_engine(al, k)
     assert got.shape == (R, T)
     for r in range(R):
         for t in range(T):
@@ -122,9 +128,9 @@ def test_first_relevant_ranks_brute_force(R, T, D, k, seed):
             assert got[r, t] == want
 
 
-def test_first_relevant_ranks_rejects_bad_cutoff():
+def test_bad_cutoff_is_a_usage_error():
     with pytest.raises(UsageError):
-        bd.first_relevant_ranks(np.zeros((1, 1, 3), bool), 0)
+        bd.Options(k=0).check()
 
 
 @settings(max_examples=60, deadline=None)
@@ -138,7 +144,7 @@ def test_outcomes_partition_topics(pairs):
         (c["1"], c["2A"], c["2B"], c["3"])
     assert sum(s[f"pct_{x}"] for x in ("neither", "a_only", "b_only", "both")) == \
         pytest.approx(100.0)
-    assert s["delta_mrr"] == pytest.approx(rrb.mean() - rra.mean(), abs=1e-12)
+    assert s["mrr_diff"] == pytest.approx(rrb.mean() - rra.mean(), abs=1e-12)
     oc = bd.outcomes(ra, rb)
     assert set(oc) <= {"1", "2A", "2B", "3"}
     assert [oc.tolist().count(x) for x in ("1", "2A", "2B", "3")] == \
@@ -154,37 +160,37 @@ def test_msmarco_like_pair_against_scipy(seed, shift):
     s = bd.compare_pair(ra, rb, naive=True)
     c, esl_a, esl_b, rra, rrb = brute_force(ra, rb)
     n = len(ra)
-    assert s["n_topics"] == n
+    assert s["n"] == n
     assert (s["n_neither"], s["n_a_only"], s["n_b_only"], s["n_both"]) == \
         (c["1"], c["2A"], c["2B"], c["3"])
     assert s["pct_a_only"] == pytest.approx(100 * c["2A"] / n, rel=1e-12)
     assert s["pct_b_only"] == pytest.approx(100 * c["2B"] / n, rel=1e-12)
     assert s["mrr_a"] == pytest.approx(rra.mean(), rel=1e-12)
     assert s["mrr_b"] == pytest.approx(rrb.mean(), rel=1e-12)
-    assert s["delta_mrr"] == pytest.approx(rrb.mean() - rra.mean(), rel=1e-9)
+    assert s["mrr_diff"] == pytest.approx(rrb.mean() - rra.mean(), rel=1e-9)
     assert s["esl_a"] == pytest.approx(esl_a.mean(), rel=1e-12)
     assert s["esl_b"] == pytest.approx(esl_b.mean(), rel=1e-12)
     assert s["rr_a"] == pytest.approx((1 / esl_a).mean(), rel=1e-12)
     assert s["rr_b"] == pytest.approx((1 / esl_b).mean(), rel=1e-12)
     # case 3 tests, on the raw ranks of the outcome-3 topics
-    assert s["p_esl_wilcoxon"] == pytest.approx(ss.wilcoxon(esl_b, esl_a).pvalue, rel=1e-9)
-    assert s["p_esl_t"] == pytest.approx(ss.ttest_rel(esl_b, esl_a).pvalue, rel=1e-9)
+    assert s["esl_wilcoxon_p_value"] == pytest.approx(ss.wilcoxon(esl_b, esl_a).pvalue, rel=1e-9)
+    assert s["esl_t_p_value"] == pytest.approx(ss.ttest_rel(esl_b, esl_a).pvalue, rel=1e-9)
     # reference on exact rational differences (scipy ranks float noise such as
     # 1/2 - 1/3 vs 1/3 - 1/6 as distinct; ipsoeval ties them, see test_stats_ties)
     from fractions import Fraction
     d_exact = np.array([float(Fraction(1, int(b)) - Fraction(1, int(a)))
                         for a, b in zip(esl_a, esl_b)])
-    assert s["p_rr_wilcoxon"] == pytest.approx(ss.wilcoxon(d_exact).pvalue, rel=1e-9)
-    assert s["p_rr_t"] == pytest.approx(ss.ttest_rel(1 / esl_b, 1 / esl_a).pvalue, rel=1e-9)
+    assert s["rr_wilcoxon_p_value"] == pytest.approx(ss.wilcoxon(d_exact).pvalue, rel=1e-9)
+    assert s["rr_t_p_value"] == pytest.approx(ss.ttest_rel(1 / esl_b, 1 / esl_a).pvalue, rel=1e-9)
     # case 2: exact binomial test of |2A| vs |2B|
-    assert s["p_answered_sign"] == pytest.approx(
+    assert s["answered_sign_p_value"] == pytest.approx(
         ss.binomtest(c["2B"], c["2A"] + c["2B"], 0.5).pvalue, rel=1e-9)
     # naive (Table 1) tests on RR over all topics
-    assert s["p_mrr_ranksum"] == pytest.approx(ss.mannwhitneyu(rrb, rra).pvalue, rel=1e-9)
+    assert s["mrr_ranksum_p_value"] == pytest.approx(ss.mannwhitneyu(rrb, rra).pvalue, rel=1e-9)
     inv = {x: Fraction(1, round(1 / x)) if x else Fraction(0) for x in set(rra) | set(rrb)}
     d_all = np.array([float(inv[b] - inv[a]) for a, b in zip(rra, rrb)])
-    assert s["p_mrr_wilcoxon"] == pytest.approx(ss.wilcoxon(d_all).pvalue, rel=1e-9)
-    assert s["p_mrr_t"] == pytest.approx(ss.ttest_rel(rrb, rra).pvalue, rel=1e-9)
+    assert s["mrr_wilcoxon_p_value"] == pytest.approx(ss.wilcoxon(d_all).pvalue, rel=1e-9)
+    assert s["mrr_t_p_value"] == pytest.approx(ss.ttest_rel(rrb, rra).pvalue, rel=1e-9)
 
 
 def test_small_case3_uses_exact_wilcoxon():
@@ -192,23 +198,23 @@ def test_small_case3_uses_exact_wilcoxon():
     rb = np.array([1, 2, 4, 3, 1, 2, 1, 5, 0])
     s = bd.compare_pair(ra, rb)
     both = (ra > 0) & (rb > 0)
-    assert s["p_esl_wilcoxon"] == pytest.approx(
+    assert s["esl_wilcoxon_p_value"] == pytest.approx(
         ss.wilcoxon(rb[both].astype(float), ra[both].astype(float)).pvalue, rel=1e-12)
-    assert s["p_answered_sign"] == 1.0   # one topic each way
+    assert s["answered_sign_p_value"] == 1.0   # one topic each way
 
 
 def test_undefined_pvalues_are_none():
     # identical rankings: no non-zero difference anywhere
     s = bd.compare_pair([1, 2, 0], [1, 2, 0], naive=True)
-    assert s["p_esl_wilcoxon"] is None and s["p_esl_t"] is None
-    assert s["p_rr_wilcoxon"] is None and s["p_rr_t"] is None
-    assert s["p_answered_sign"] == 1.0       # no topic in outcome 2
+    assert s["esl_wilcoxon_p_value"] is None and s["esl_t_p_value"] is None
+    assert s["rr_wilcoxon_p_value"] is None and s["rr_t_p_value"] is None
+    assert s["answered_sign_p_value"] == 1.0       # no topic in outcome 2
     # no topic in outcome 3: means undefined
     s = bd.compare_pair([1, 0], [0, 3])
-    assert s["esl_a"] is None and s["rr_b"] is None and s["p_esl_t"] is None
+    assert s["esl_a"] is None and s["rr_b"] is None and s["esl_t_p_value"] is None
     # one topic in outcome 3: no t test
     s = bd.compare_pair([1, 0], [2, 0])
-    assert s["p_esl_t"] is None and s["p_esl_wilcoxon"] == pytest.approx(1.0)
+    assert s["esl_t_p_value"] is None and s["esl_wilcoxon_p_value"] == pytest.approx(1.0)
 
 
 # ---------------------------------------------------------------- verdicts
@@ -254,7 +260,7 @@ def test_every_verdict_reachable(answer, rank, expected):
     al = aligned_from_ranks([ra, rb], depth=40, names=["A", "B"])
     for vt in ("esl-t", "esl-wilcoxon", "rr-t", "rr-wilcoxon"):
         out = bd.run(al, k=100, verdict_test=vt)
-        rec = out.results[0].records[0]
+        rec = out.table().records[0]
         # the facets really are (non-)significant, by scipy
         both = (ra > 0) & (rb > 0)
         p_ans = ss.binomtest(int(((rb > 0) & (ra == 0)).sum()),
@@ -285,9 +291,9 @@ def test_esl_and_rr_can_disagree():
     ra = np.array([1, 4] * 40)
     rb = np.array([2, 2] * 40)
     al = aligned_from_ranks([ra, rb], depth=10)
-    assert bd.run(al, verdict_test="esl-t").results[0].records[0]["verdict"] == \
+    assert bd.run(al, verdict_test="esl-t").table().records[0]["verdict"] == \
         "better (do no harm)"     # mean ESL 2 < 2.5
-    assert bd.run(al, verdict_test="rr-t").results[0].records[0]["verdict"] == \
+    assert bd.run(al, verdict_test="rr-t").table().records[0]["verdict"] == \
         "worse (do harm)"         # MRR 0.5 < 0.625
 
 
@@ -299,12 +305,12 @@ def test_run_columns_and_values():
     _, rc = msmarco_like(rng, n=400, shift=-0.3)
     al = aligned_from_ranks([ra, rb, rc], depth=100, names=["base", "x", "y"])
     out = bd.run(al, k=100)
-    rs = out.results[0]
+    rs = out.table()
     assert rs.command == "breakdown"
-    for c in ("run_a", "run_b", "k", "delta_mrr", "n_neither", "n_a_only", "n_b_only",
+    for c in ("run_a", "run_b", "k", "mrr_diff", "n_neither", "n_a_only", "n_b_only",
               "n_both", "pct_neither", "pct_a_only", "pct_b_only", "pct_both", "esl_a",
-              "esl_b", "p_esl_wilcoxon", "p_esl_t", "rr_a", "rr_b", "p_rr_wilcoxon",
-              "p_rr_t", "p_answered_sign", "verdict"):
+              "esl_b", "esl_wilcoxon_p_value", "esl_t_p_value", "rr_a", "rr_b", "rr_wilcoxon_p_value",
+              "rr_t_p_value", "answered_sign_p_value", "verdict"):
         assert c in rs.columns
     assert [r["run_b"] for r in rs.records] == ["x", "y"]
     assert all(r["run_a"] == "base" and r["k"] == 100 for r in rs.records)
@@ -312,7 +318,7 @@ def test_run_columns_and_values():
         assert list(rec) == rs.columns
     rec = rs.records[1]
     s = bd.compare_pair(ra, rc)
-    for key in ("n_both", "esl_b", "p_esl_t", "p_answered_sign"):
+    for key in ("n_both", "esl_b", "esl_t_p_value", "answered_sign_p_value"):
         assert rec[key] == s[key]
     assert out.warnings == []
     assert rs.params["k"] == 100 and rs.params["baseline"] == "base"
@@ -322,20 +328,20 @@ def test_cutoff_moves_topics_to_unanswered():
     ra = np.array([1, 5, 12, 0])
     rb = np.array([3, 11, 2, 7])
     al = aligned_from_ranks([ra, rb], depth=20)
-    rec = bd.run(al, k=10).results[0].records[0]
+    rec = bd.run(al, k=10).table().records[0]
     # k=10: topic 0 both; 1 only A (B at 11); 2 only B (A at 12); 3 only B
     assert (rec["n_neither"], rec["n_a_only"], rec["n_b_only"], rec["n_both"]) == (0, 1, 2, 1)
-    rec = bd.run(al, k=1).results[0].records[0]
+    rec = bd.run(al, k=1).table().records[0]
     assert (rec["n_neither"], rec["n_a_only"], rec["n_b_only"], rec["n_both"]) == (3, 1, 0, 0)
 
 
 def test_baseline_choice():
     al = aligned_from_ranks([[1, 2, 0], [2, 0, 1], [0, 1, 1]], depth=5, names=["a", "b", "c"])
-    rs = bd.run(al, baseline="b").results[0]
+    rs = bd.run(al, baseline="b").table()
     assert [(r["run_a"], r["run_b"]) for r in rs.records] == [("b", "a"), ("b", "c")]
-    rs = bd.run(al, baseline=2).results[0]
+    rs = bd.run(al, baseline="c").table()
     assert [(r["run_a"], r["run_b"]) for r in rs.records] == [("c", "a"), ("c", "b")]
-    with pytest.raises(UsageError, match="no run named"):
+    with pytest.raises(UsageError, match="neither a run name nor a RUN argument"):
         bd.run(al, baseline="zzz")
 
 
@@ -347,7 +353,7 @@ def test_usage_errors():
     with pytest.raises(UsageError):
         bd.run(al, k=0)
     with pytest.raises(UsageError):
-        bd.run(al, correct="bh")
+        bd.run(al, correct="fdr")
     with pytest.raises(UsageError):
         bd.run(al, alpha=1.5)
     with pytest.raises(UsageError):
@@ -370,14 +376,14 @@ def test_first_relevant_document_used_with_several():
     # topic 0 has relevant docs at ranks 3 and 1 in run A: ESL is 1
     al = aligned_from_ranks([[3, 2], [2, 2]], depth=5, extra_rel={0: 1})
     al.labels[0, 0, 0] = 1
-    rec = bd.run(al, per_query=True).results[0].records[0]
+    rec = bd.run(al, per_query=True).table().records[0]
     assert rec["rank_a"] == 1 and rec["rank_b"] == 2
 
 
 def test_per_query_records():
     al = aligned_from_ranks([[1, 0, 4, 0], [3, 2, 0, 0], [0, 0, 1, 1]], depth=5,
                             names=["a", "b", "c"])
-    rs = bd.run(al, per_query=True).results[0]
+    rs = bd.run(al, per_query=True).table()
     assert rs.columns == ["run_a", "run_b", "qid", "outcome", "rank_a", "rank_b"]
     rows = [(r["run_b"], r["qid"], r["outcome"], r["rank_a"], r["rank_b"]) for r in rs.records]
     assert rows == [
@@ -400,20 +406,20 @@ def test_correction_family_is_every_pvalue(method, naive):
     _, rc = msmarco_like(rng, n=300, shift=-0.2)
     _, rd = msmarco_like(rng, n=300, found_b=0.95)
     al = aligned_from_ranks([ra, rb, rc, rd], depth=100)
-    raw = bd.run(al, naive=naive).results[0]
-    cor = bd.run(al, naive=naive, correct=method).results[0]
+    raw = bd.run(al, naive=naive).table()
+    cor = bd.run(al, naive=naive, correct=method).table()
     pcols = bd.P_COLUMNS + (bd.NAIVE_P_COLUMNS if naive else [])
     assert len(pcols) == (8 if naive else 5)
     family = [rec[c] for rec in raw.records for c in pcols]
     assert all(p is not None for p in family)
     want = [min(1.0, p * len(family)) for p in family] if method == "bonferroni" \
         else reference.holm(family)
-    got = [rec[c + "_adj"] for rec in cor.records for c in pcols]
+    got = [rec[bd.adjusted(c)] for rec in cor.records for c in pcols]
     assert got == pytest.approx(want, rel=1e-12)
     # raw p-values are still there, unchanged
     assert [rec[c] for rec in cor.records for c in pcols] == family
-    assert all(c + "_adj" in cor.columns for c in pcols)
-    assert not any(c.endswith("_adj") for c in raw.columns)
+    assert all(bd.adjusted(c) in cor.columns for c in pcols)
+    assert not any(c.endswith("_p_adjusted") for c in raw.columns)
 
 
 def test_verdict_uses_adjusted_pvalues():
@@ -422,11 +428,11 @@ def test_verdict_uses_adjusted_pvalues():
     rb = np.r_[np.full(30, 3), np.full(7, 2)]
     # many near-identical challengers make a big family
     al = aligned_from_ranks([ra] + [rb] * 40, depth=5)
-    raw = bd.run(al).results[0].records[0]
-    assert raw["p_answered_sign"] == pytest.approx(ss.binomtest(7, 7).pvalue)
+    raw = bd.run(al).table().records[0]
+    assert raw["answered_sign_p_value"] == pytest.approx(ss.binomtest(7, 7).pvalue)
     assert raw["verdict"] == "better (do no harm)"
-    rec = bd.run(al, correct="bonferroni").results[0].records[0]
-    assert rec["p_answered_sign_adj"] >= 0.05
+    rec = bd.run(al, correct="bonferroni").table().records[0]
+    assert rec["answered_sign_p_adjusted"] >= 0.05
     assert rec["verdict"] == "no significant difference"
 
 
@@ -434,7 +440,7 @@ def test_table_hints_groups_name_real_columns():
     al = aligned_from_ranks([[1, 2, 0], [2, 0, 1]], depth=5)
     for naive in (False, True):
         for correct in ("none", "holm"):
-            rs = bd.run(al, naive=naive, correct=correct).results[0]
+            rs = bd.run(al, naive=naive, correct=correct).table()
             grouped = [c for _, cols in rs.table_hints["groups"] for c in cols]
             assert set(grouped) <= set(rs.columns)
             assert set(rs.table_hints["hide"]) <= set(rs.columns)

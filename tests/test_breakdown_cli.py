@@ -32,10 +32,10 @@ q3 Q0 d3 1 1 runB
 q4 Q0 d4b 1 1 runB
 """
 
-HEADER = ("run_a\trun_b\tk\tn_topics\tmrr_a\tmrr_b\tdelta_mrr\tn_neither\tn_a_only\t"
-          "n_b_only\tn_both\tpct_neither\tpct_a_only\tpct_b_only\tp_answered_sign\t"
-          "pct_both\tesl_a\tesl_b\tp_esl_wilcoxon\tp_esl_t\trr_a\trr_b\tp_rr_wilcoxon\t"
-          "p_rr_t")
+HEADER = ("run_a\trun_b\tk\tn\tmrr_a\tmrr_b\tmrr_diff\tn_neither\tn_a_only\t"
+          "n_b_only\tn_both\tpct_neither\tpct_a_only\tpct_b_only\tanswered_sign_p_value\t"
+          "pct_both\tesl_a\tesl_b\tesl_wilcoxon_p_value\tesl_t_p_value\trr_a\trr_b\t"
+          "rr_wilcoxon_p_value\trr_t_p_value")
 
 
 @pytest.fixture
@@ -91,13 +91,15 @@ def test_json_naive_and_correction(small, cli_invoke):
     (rec,) = doc["results"]
     rra = [1, 0.5, 0, 0, 0]
     rrb = [0.5, 1, 1, 1, 0]
-    assert rec["p_mrr_ranksum"] == pytest.approx(ss.mannwhitneyu(rrb, rra).pvalue)
-    assert rec["p_mrr_wilcoxon"] == pytest.approx(ss.wilcoxon(rrb, rra).pvalue)
-    assert rec["p_mrr_t"] == pytest.approx(ss.ttest_rel(rrb, rra).pvalue)
-    pcols = ["p_esl_wilcoxon", "p_esl_t", "p_rr_wilcoxon", "p_rr_t", "p_answered_sign",
-             "p_mrr_ranksum", "p_mrr_wilcoxon", "p_mrr_t"]
+    assert rec["mrr_ranksum_p_value"] == pytest.approx(ss.mannwhitneyu(rrb, rra).pvalue)
+    assert rec["mrr_wilcoxon_p_value"] == pytest.approx(ss.wilcoxon(rrb, rra).pvalue)
+    assert rec["mrr_t_p_value"] == pytest.approx(ss.ttest_rel(rrb, rra).pvalue)
+    pcols = ["esl_wilcoxon_p_value", "esl_t_p_value", "rr_wilcoxon_p_value", "rr_t_p_value",
+             "answered_sign_p_value", "mrr_ranksum_p_value", "mrr_wilcoxon_p_value",
+             "mrr_t_p_value"]
     for c in pcols:
-        assert rec[c + "_adj"] == pytest.approx(min(1.0, 8 * rec[c]))
+        adjusted = c.replace("_p_value", "_p_adjusted")
+        assert rec[adjusted] == pytest.approx(min(1.0, 8 * rec[c]))
     assert list(rec)[-1] == "verdict"
 
 
@@ -109,8 +111,8 @@ def test_undefined_values_are_null(tmp_path, cli_invoke):
                                tmp_path / "a", tmp_path / "b"])
     rec = json.loads(out)["results"][0]
     assert rec["n_both"] == 0
-    assert rec["esl_a"] is None and rec["p_esl_t"] is None and rec["p_rr_wilcoxon"] is None
-    assert rec["p_answered_sign"] == 1.0
+    assert rec["esl_a"] is None and rec["esl_t_p_value"] is None and rec["rr_wilcoxon_p_value"] is None
+    assert rec["answered_sign_p_value"] == 1.0
 
 
 def test_baseline_by_name_and_by_path(small, cli_invoke):
@@ -128,8 +130,8 @@ def test_table_format_runs(small, cli_invoke):
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (["--baseline", "nope"], "no run named 'nope'"),
-    (["--correct", "bh"], "bh"),
+    (["--baseline", "nope"], "--baseline 'nope' is neither a run name nor a RUN argument"),
+    (["--correct", "fdr"], "fdr"),
     (["-k", "0"], "0"),
     (["--verdict-test", "sign"], "sign"),
     (["--alpha", "2"], "2"),
@@ -175,7 +177,7 @@ def test_bundled_msmarco_set(cli_invoke):
     assert code == 0 and "more than one relevant" not in err
     recs = json.loads(out)["results"]
     assert [r["run_b"] for r in recs] == CHALLENGERS
-    assert all(r["n_topics"] == 2000 for r in recs)
+    assert all(r["n"] == 2000 for r in recs)
     # the designed outcome of each challenger (see testdata/msmarco/README)
     assert [r["verdict"] for r in recs] == [
         "mixed", "better (do no harm)", "better", "no significant difference",
@@ -196,7 +198,7 @@ def test_bundled_msmarco_set(cli_invoke):
     assert rec["n_a_only"] == ((ra > 0) & (rb == 0)).sum()
     assert rec["n_b_only"] == ((ra == 0) & (rb > 0)).sum()
     assert rec["esl_b"] == pytest.approx(rb[both].mean(), rel=1e-12)
-    assert rec["p_esl_t"] == pytest.approx(
+    assert rec["esl_t_p_value"] == pytest.approx(
         ss.ttest_rel(rb[both], ra[both]).pvalue, rel=1e-9)
-    assert rec["p_answered_sign"] == pytest.approx(
+    assert rec["answered_sign_p_value"] == pytest.approx(
         ss.binomtest(rec["n_b_only"], rec["n_a_only"] + rec["n_b_only"]).pvalue, rel=1e-9)

@@ -400,9 +400,9 @@ def test_output_to_proc_fd_link_writes_stdout(tmp_path):
 # --- issue 10: absurd option values are usage errors (defect 7, CLI part) ----
 
 @pytest.mark.parametrize("cmd", [
-    ["sigtest", "-m", "P@5", "--test", "randomization", "--permutations", "10"],
+    ["sigtest", "-m", "P@5", "--test", "randomization", "--samples", "10"],
     ["ipso", "--gains", "0:0,1:1"],
-    ["bootstrap", "-m", "P@5", "--trials", "10"],
+    ["bootstrap", "-m", "P@5", "--samples", "10"],
 ])
 def test_negative_seed_is_usage_error(cmd):
     code, out, err = invoke([*cmd, "--seed", "-1", QRELS, BM25, NEURAL])

@@ -115,9 +115,10 @@ def test_recall_surrogate_and_universe_all():
 
 def test_analyze_tables_shapes_and_flips():
     al = synthetic(5, runs=7, topics=12)
-    opts = im.Options(N=10, analyze=True, per_topic=True)
+    opts = im.Options(N=10, analyze=True, per_query=True)
     res = im.run(al, ["P", "RR", "AP"], opts)
-    scores, t2, t4, t56 = res
+    assert res.ids == ["scores", "tau", "tau_measures", "flips"]
+    scores, t2, t4, t56 = (res.table(i) for i in res.ids)
     assert len(scores.records) == 3 * 7 * 12 + 3 * 7
     p_row = next(r for r in t2.records if r["measure"] == "P@10")
     assert p_row["tau_overall"] == pytest.approx(1.0) and p_row["tau_topic_min"] == pytest.approx(1.0)
@@ -126,7 +127,7 @@ def test_analyze_tables_shapes_and_flips():
     # P is interval: the map is affine on every topic, no decision changes
     assert all(r["s2ns"] == 0 and r["ns2s"] == 0 for r in p_flip if r["test"] != "kruskal")
     for r in t56.records:
-        assert r["sig"] - r["s2ns"] + r["ns2s"] == r["sig_interval"]
+        assert r["sig_original"] - r["s2ns"] + r["ns2s"] == r["sig_interval"]
     # ordinal tests on measures that do not depend on R never change
     for r in t56.records:
         if r["measure"] == "RR@10" and r["test"] in ("sign", "friedman"):
@@ -174,9 +175,13 @@ def test_cli_values_and_usage_errors():
     r = _cli([QRELS, RUNS[0], "-m", "DCG(b=2)@5", "--values", "--format", "tsv", "-l", "2",
               "--gains", "0:0,1:0,2:1"])
     assert r.returncode == 0, r.stderr
-    assert "runs_fraction" in r.stdout and "bar" in r.stdout
+    assert r.stdout.startswith("measure\tvalue\tphi\tn_runs\truns_fraction\tn_observed\n")
     vals = [x for x in r.stdout.splitlines() if x.startswith("DCG(b=2)@5\t")]
-    assert len(vals) == 24 + 21            # 24 values (the paper), 21 plot rows
+    assert len(vals) == 24                 # 24 values (the paper)
+    r = _cli([QRELS, RUNS[0], "-m", "DCG(b=2)@5", "--values", "--format", "tsv", "-l", "2",
+              "--gains", "0:0,1:0,2:1", "--table", "value_quantiles"])
+    assert r.stdout.startswith("measure\truns_fraction\tvalue\n")   # no text bar in data
+    assert len(r.stdout.splitlines()) == 1 + 21
     r = _cli([QRELS, RUNS[0], "-m", "P@10", "-N", "20"])
     assert r.returncode == 2 and "differs" in r.stderr
     r = _cli([QRELS, RUNS[0], "-m", "Rprec"])

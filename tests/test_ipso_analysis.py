@@ -95,20 +95,20 @@ def test_claim_rule():
 
 def test_fig5_pair_summary():
     al = fig5_aligned()
-    (rs,) = ipso.run(al, ipso.Options(k=10))
+    rs = ipso.run(al, ipso.Options(k=10)).table()
     assert rs.columns == ipso.PAIR_COLUMNS
     (rec,) = rs.records
-    assert (rec["run_a"], rec["run_b"], rec["k"], rec["n_topics"]) == ("sysA", "sysB", 10, 25)
+    assert (rec["run_a"], rec["run_b"], rec["k"], rec["n"]) == ("sysA", "sysB", 10, 25)
     assert [rec[c] for c in ("n_nonsep_via_ns", "n_ns", "n_equal", "n_ni",
                              "n_nonsep_via_ni")] == [2, 4, 5, 13, 1]
-    assert np.isclose(rec["p_sign"], binomtest(4, 17).pvalue, rtol=1e-12)
+    assert np.isclose(rec["sign_p_value"], binomtest(4, 17).pvalue, rtol=1e-12)
     lo, hi = brute_range(4, 13, 3)
-    assert np.isclose(rec["p_sign_min"], lo) and np.isclose(rec["p_sign_max"], hi)
+    assert np.isclose(rec["sign_p_value_min"], lo) and np.isclose(rec["sign_p_value_max"], hi)
 
 
 def test_depths_give_one_row_per_depth_and_match_algorithm1():
     al = fig5_aligned()
-    (rs,) = ipso.run(al, ipso.Options(k=10, depths=[1, 3, 5, 10]))
+    rs = ipso.run(al, ipso.Options(k=10, depths=[1, 3, 5, 10])).table()
     assert [r["k"] for r in rs.records] == [1, 3, 5, 10]
     rows = sorted((line.split() for line in FIG5.splitlines()), key=lambda r: r[0])
     for rec in rs.records:
@@ -125,10 +125,11 @@ def test_three_runs_first_against_each_and_all_pairs():
     rng = np.random.default_rng(5)
     lab = rng.integers(0, 2, size=(3, 12, 8))
     al = make_aligned(lab, runs=["x", "y", "z"])
-    (rs,) = ipso.run(al, ipso.Options(k=8))
+    rs = ipso.run(al, ipso.Options(k=8)).table()
     assert [(r["run_a"], r["run_b"]) for r in rs.records] == [("x", "y"), ("x", "z")]
     out = ipso.run(al, ipso.Options(k=8, all_pairs=True))
-    depth_rs, pair_rs = out
+    assert out.ids == ["depths", "pairs"] and out.primary == "pairs"
+    depth_rs, pair_rs = out.table("depths"), out.table("pairs")
     assert [(r["run_a"], r["run_b"]) for r in pair_rs.records] == [("x", "y"), ("x", "z"), ("y", "z")]
     assert [r["k"] for r in depth_rs.records] == list(range(1, 9))
 
@@ -139,7 +140,7 @@ def test_table3_counts_match_algorithm1(n_runs, n_topics, k, seed):
     rng = np.random.default_rng(seed)
     lab = rng.integers(0, 2, size=(n_runs, n_topics, rng.integers(1, k + 3)))
     al = make_aligned(lab)
-    depth_rs = ipso.run(al, ipso.Options(k=k, all_pairs=True))[0]
+    depth_rs = ipso.run(al, ipso.Options(k=k, all_pairs=True)).table("depths")
     assert depth_rs.columns == ipso.DEPTH_COLUMNS
     G = np.zeros((n_runs, n_topics, k), dtype=int)
     d = min(k, lab.shape[2])
@@ -214,35 +215,35 @@ def test_graded_qrels_need_gains_or_level():
         ipso.run(al, ipso.Options(k=4))
     with pytest.raises(UsageError):
         ipso.run(al, ipso.Options(k=4, graded="threshold"))  # not given explicitly
-    (rs,) = ipso.run(al, ipso.Options(k=4), rel_level_given=True)
+    rs = ipso.run(al, ipso.Options(k=4), rel_level_given=True).table()
     assert rs.params["values"].startswith("binary")
-    (rs,) = ipso.run(al, ipso.Options(k=4, graded="threshold"), graded_given=True)
+    rs = ipso.run(al, ipso.Options(k=4, graded="threshold"), graded_given=True).table()
     assert rs.params["values"].startswith("ordinal")
 
 
 def test_graded_gains_prefix_and_threshold():
     # A = [1, 0, 0.5, 0], B = [0.5, 0.5, 0, 1] with gains 0:0, 1:0.5, 2:1
     al = graded_aligned(gain_map={0: 0.0, 1: 0.5, 2: 1.0})
-    (rs,) = ipso.run(al, ipso.Options(k=4), gains_given=True)
+    rs = ipso.run(al, ipso.Options(k=4), gains_given=True).table()
     rec = rs.records[0]
     assert algorithm1([1, 0, 0.5, 0], [0.5, 0.5, 0, 1]) == "**"
     assert rec["n_nonsep_via_ni"] == 1
-    (rs,) = ipso.run(al, ipso.Options(k=3), gains_given=True)
+    rs = ipso.run(al, ipso.Options(k=3), gains_given=True).table()
     assert rs.records[0]["n_ni"] == 1          # [1,0,.5] vs [.5,.5,0]: ni
-    (rs,) = ipso.run(al, ipso.Options(k=3, graded="threshold"), gains_given=True)
+    rs = ipso.run(al, ipso.Options(k=3, graded="threshold"), gains_given=True).table()
     # threshold 0.5: [1,0,1] vs [1,1,0] -> ** : so non-separable
     assert rs.records[0]["n_nonsep_via_ns"] + rs.records[0]["n_nonsep_via_ni"] == 1
 
 
 def test_binary_qrels_need_nothing():
     lab = np.array([[[1, 0, 1]], [[0, 1, 1]]])
-    (rs,) = ipso.run(make_aligned(lab), ipso.Options(k=3))
+    rs = ipso.run(make_aligned(lab), ipso.Options(k=3)).table()
     assert rs.records[0]["n_ni"] == 1
 
 
 def test_unjudged_and_padding_are_non_relevant():
     lab = np.array([[[1, UNJUDGED, PAD]], [[1, 0, 0]]])
-    (rs,) = ipso.run(make_aligned(lab), ipso.Options(k=3))
+    rs = ipso.run(make_aligned(lab), ipso.Options(k=3)).table()
     assert rs.records[0]["n_equal"] == 1
     s = ipso.serp_strings(make_aligned(lab), 4, binary=True)
     assert s[0, 0] == "10.." and s[1, 0] == "100."

@@ -59,7 +59,7 @@ def tsv_tables(text):
 
 def test_figure5_per_topic_view():
     res = invoke(*FILES, "-k", "10", "-q", "--format", "tsv")
-    pair, topics = tsv_tables(res.output)
+    (topics,) = tsv_tables(res.output)      # -q: the per-topic table is primary
     assert [r["qid"] for r in topics] == [r[0] for r in FIG5_ROWS]
     for r, (qid, a, b) in zip(topics, FIG5_ROWS):
         assert (r["serp_a"], r["serp_b"]) == (a, b)
@@ -71,7 +71,8 @@ def test_figure5_per_topic_view():
         if nd:
             assert int(nd) == ref.index("**") + 1
     assert [r["group"] for r in topics] == ["1"] * 2 + ["2"] * 4 + ["3"] * 5 + ["4"] * 13 + ["5"]
-    # Figure 5's printed differences (two decimals); AP with R = 10 per topic
+    # Figure 5's printed differences M(A) - M(B) (two decimals; the table's diff
+    # is B - A, so its negation); AP with R = 10 per topic
     printed = {  # RR, Prec, RBP.5, RBP.8, AP
         "302": (0.00, -0.10, -0.08, -0.03, -0.09), "301": (0.00, -0.10, -0.25, -0.17, -0.24),
         "306": (0.00, -0.20, -0.17, -0.25, -0.26), "303": (0.00, 0.00, 0.01, 0.03, 0.01),
@@ -81,16 +82,16 @@ def test_figure5_per_topic_view():
         "310": (0.67, 0.20, 0.56, 0.30, 0.24), "314": (1.00, 0.20, 0.51, 0.25, 0.13),
         "318": (1.00, 0.40, 0.69, 0.46, 0.29),
     }
-    cols = ["diff_rr_10", "diff_p_10", "diff_rbp_p_0_5_10", "diff_rbp_p_0_8_10", "diff_ap_10"]
+    cols = ["rr_10_diff", "p_10_diff", "rbp_p_0_5_10_diff", "rbp_p_0_8_10_diff", "ap_10_diff"]
     for r in topics:
         if r["qid"] in printed:
-            got = [float(r[c]) for c in cols]
+            got = [-float(r[c]) for c in cols]
             for g, p in zip(got, printed[r["qid"]]):
                 assert abs(g - p) <= 0.0051, (r["qid"], got)
-    # the mandated signs of §3.4: group 2 <= 0, group 4 >= 0, group 3 == 0
+    # the mandated signs of §3.4 (of A - B): group 2 <= 0, group 4 >= 0, group 3 == 0
     for r in topics:
-        for c in cols + ["diff_ndcg_10"]:
-            v = float(r[c])
+        for c in cols + ["ndcg_10_diff"]:
+            v = -float(r[c])
             if r["group"] == "2":
                 assert v <= 1e-12
             if r["group"] == "4":
@@ -108,15 +109,15 @@ def test_pair_summary_and_protocol():
     a = np.array([r[1].count("1") / 10 for r in sorted(FIG5_ROWS)])
     b = np.array([r[2].count("1") / 10 for r in sorted(FIG5_ROWS)])
     t, s = recs
-    assert np.isclose(t["p_metric"], stats.ttest_rel(b, a).pvalue, rtol=1e-10)
+    assert np.isclose(t["metric_p_value"], stats.ttest_rel(b, a).pvalue, rtol=1e-10)
     wins, losses = int((b > a).sum()), int((b < a).sum())
-    assert np.isclose(s["p_metric"], stats.binomtest(wins, wins + losses).pvalue, rtol=1e-10)
+    assert np.isclose(s["metric_p_value"], stats.binomtest(wins, wins + losses).pvalue, rtol=1e-10)
     assert np.isclose(t["mean_a"], a.mean()) and np.isclose(t["diff"], b.mean() - a.mean())
     assert (t["n_ns"], t["n_ni"]) == (4, 13)
-    assert np.isclose(t["p_sign"], stats.binomtest(4, 17).pvalue, rtol=1e-12)
+    assert np.isclose(t["sign_p_value"], stats.binomtest(4, 17).pvalue, rtol=1e-12)
     # A is ahead on both counts and both tests are below 0.05: dagger and double dagger
-    assert t["p_metric"] < 0.05 and t["p_sign"] < 0.05 and t["claim"] == "†‡"
-    assert s["p_metric"] > 0.05 and s["claim"] == ""
+    assert t["metric_p_value"] < 0.05 and t["sign_p_value"] < 0.05 and t["claim"] == "†‡"
+    assert s["metric_p_value"] > 0.05 and s["claim"] == ""
     assert t["permissible"] is True
 
 
@@ -207,8 +208,9 @@ def test_all_pairs(tmp_path):
     res = invoke(str(qrels), *runs, "--all-pairs", "-k", "10", "--depths", "5,10",
                  "-m", "P@10", "--test", "t,wilcoxon", "--format", "json")
     doc = json.loads(res.output)
-    depth_t, agree_t, pair_t = doc["tables"].values()
-    assert doc["results"] == depth_t
+    assert list(doc["tables"]) == ["depths", "agreement", "pairs"]
+    depth_t, agree_t, pair_t = (t["records"] for t in doc["tables"].values())
+    assert doc["primary"] == "pairs" and doc["results"] == pair_t
     assert [r["k"] for r in depth_t] == [5, 10]
     assert all(r["n_serp_pairs"] == 6 * 20 for r in depth_t)
     assert [(r["measure"], r["test"]) for r in agree_t] == [("P@10", "t"), ("P@10", "wilcoxon")]

@@ -20,7 +20,7 @@ CASES = {
     "eval": ["eval", "-m", "AP", "-m", "nDCG@10", "-m", "ESL@10", *ADHOC],
     "sigtest": ["sigtest", "-m", "RR@10", "-m", "nDCG@10", "--test", "t,sign",
                 "--correct", "holm", *MSM3],
-    "bootstrap": ["bootstrap", "-m", "RR@10", "--trials", "200", "--seed", "3", *MSM3],
+    "bootstrap": ["bootstrap", "-m", "RR@10", "--samples", "200", "--seed", "3", *MSM3],
     "breakdown": ["breakdown", "-k", "10", *MSM3],
     "ipso": ["ipso", "-m", "P@10", "--test", "t,sign", F / "qrels.txt", F / "sysA.run",
              F / "sysB.run"],

@@ -39,7 +39,7 @@ def test_sigtest_on_exported_scores_equals_runs(tmp_path, fmt):
 
 def test_bootstrap_and_gate_on_exported_scores_equal_runs(tmp_path):
     path = _export(tmp_path, "tsv", ["RR@10"], qrels=str(MSM / "qrels.txt"), runs=MSM_RUNS)
-    common = ["--format", "tsv", "-m", "RR@10", "--trials", "200", "--seed", "5",
+    common = ["--format", "tsv", "-m", "RR@10", "--samples", "200", "--seed", "5",
               "--baseline", "baseline"]
     _, on_runs, _ = invoke(["bootstrap", *common, str(MSM / "qrels.txt"), *MSM_RUNS])
     _, on_scores, _ = invoke(["bootstrap", *common, "--scores", path])
@@ -154,7 +154,7 @@ def test_ipso_sign_test_on_scores(tmp_path):
         d = d[~np.isnan(d)]
         assert (rec["n_b_better"], rec["n_a_better"]) == (int((d > 0).sum()), int((d < 0).sum()))
         n = rec["n_b_better"] + rec["n_a_better"]
-        assert rec["p_sign"] == pytest.approx(stats.binomtest(rec["n_b_better"], n).pvalue)
+        assert rec["p_value"] == pytest.approx(stats.binomtest(rec["n_b_better"], n).pvalue)
     code, _, err = invoke(["ipso", "-k", "5", "--scores", path])
     assert code == 2 and "needs the rankings" in err
 

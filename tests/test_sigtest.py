@@ -23,7 +23,7 @@ from hypothesis import strategies as hs
 from ipsoeval.analyses import sigtest
 from ipsoeval.cli import cli
 from ipsoeval.errors import UsageError
-from ipsoeval.stats import descriptive, omnibus, ptukey
+from ipsoeval.stats import descriptive, omnibus, ptukey, registry
 from ipsoeval.stats import tests as st
 
 ALTS = ["two-sided", "less", "greater"]
@@ -186,12 +186,12 @@ def _by(records, test, a=None, b=None):
 def test_columns_and_permissibility():
     rng = np.random.default_rng(0)
     M = rng.random((3, 20))
-    out = _run(M, tests=list(sigtest.TESTS), permutations=500)
-    rs = out.results[0]
+    out = _run(M, tests=list(sigtest.TESTS), samples=500)
+    rs = out.table()
     assert rs.columns == sigtest.COLUMNS
     for rec in rs.records:
         assert list(rec) == rs.columns or set(rec) == set(rs.columns)
-        assert rec["permissible"] == (st.REQUIREMENT[rec["test"]] == "ordinal")
+        assert rec["permissible"] == (registry.requirement(rec["test"]) == "ordinal")
     omni = [r for r in rs.records if r["run_a"] == "*"]
     assert {r["test"] for r in omni} == set(sigtest.OMNIBUS) and all(r["run_b"] == "*" for r in omni)
     # baseline mode: 2 pairs x 10 tests + 4 omnibus rows
@@ -203,8 +203,8 @@ def test_identical_runs_not_significant():
     v = rng.random(30)
     M = np.vstack([v, v, v + 0.0])
     out = _run(M, tests=["t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap",
-                         "anova", "friedman"], permutations=300)
-    for rec in out.results[0].records:
+                         "anova", "friedman"], samples=300)
+    for rec in out.table().records:
         assert rec["significant"] is False
         assert rec["p_value"] is None or rec["p_value"] == pytest.approx(1.0)
         if rec["run_a"] != "*":
@@ -217,16 +217,16 @@ def test_identical_runs_not_significant():
        hs.sampled_from(["t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap"]))
 def test_swap_and_direction(pairs, test):
     M = np.array(pairs, dtype=float).T / 6.0
-    ab = _run(M, tests=[test], permutations=199).results[0].records[0]
-    ba = _run(M[::-1], tests=[test], permutations=199).results[0].records[0]
+    ab = _run(M, tests=[test], samples=199).table().records[0]
+    ba = _run(M[::-1], tests=[test], samples=199).table().records[0]
     assert (ab["p_value"] is None) == (ba["p_value"] is None)
     if ab["p_value"] is not None:
         assert ab["p_value"] == pytest.approx(ba["p_value"], abs=1e-12)
     assert ab["diff"] == -ba["diff"]
     assert (ab["wins"], ab["losses"]) == (ba["losses"], ba["wins"])
-    less = _run(M, tests=[test], alternative="less", permutations=199).results[0].records[0]
+    less = _run(M, tests=[test], alternative="less", samples=199).table().records[0]
     greater = _run(M[::-1], tests=[test], alternative="greater",
-                   permutations=199).results[0].records[0]
+                   samples=199).table().records[0]
     assert less["p_value"] == pytest.approx(greater["p_value"], abs=1e-12) or \
         less["p_value"] is greater["p_value"] is None
 
@@ -235,8 +235,8 @@ def test_swap_and_direction(pairs, test):
 def test_corrected_not_below_raw(method):
     rng = np.random.default_rng(2)
     M = rng.random((6, 25)) + np.linspace(0, 0.3, 6)[:, None]
-    none = _run(M, tests=["t", "sign", "anova"], all_pairs=True).results[0].records
-    corr = _run(M, tests=["t", "sign", "anova"], all_pairs=True, correct=method).results[0].records
+    none = _run(M, tests=["t", "sign", "anova"], all_pairs=True).table().records
+    corr = _run(M, tests=["t", "sign", "anova"], all_pairs=True, correct=method).table().records
     assert len(none) == len(corr) == 15 * 3 + 1
     for r0, r1 in zip(none, corr):
         assert r1["p_value"] == r0["p_value"]
@@ -267,9 +267,9 @@ def test_gate_logic_lower_is_better():
     opts = sigtest.Options(tests=["t"], fail_if="worse")
     out = sigtest.run(["a", "b"], {"ESL@10": M}, {"ESL@10": "ratio"}, opts,
                       lower_better={"ESL@10"})
-    assert out.gate.failed
+    assert not out.gate.passed
     out = sigtest.run(["a", "b"], {"AP": M}, {"AP": "ordinal"}, opts)
-    assert not out.gate.failed
+    assert out.gate.passed
 
 
 # -------------------------------------------------------------------- CLI
@@ -329,7 +329,7 @@ def test_cli_json_and_options(tmp_path):
     qrels, paths = _write(tmp_path, ranks)
     r = invoke([qrels, *paths, "-m", "RR@10", "-m", "P@5", "--all-pairs",
                 "--test", "t,ranksum", "--test", "friedman", "--correct", "holm",
-                "--permutations", "500", "--format", "json"], code=0)
+                "--samples", "500", "--format", "json"], code=0)
     doc = json.loads(r.stdout)
     assert doc["command"] == "sigtest" and doc["params"]["correction"] == "holm"
     res = doc["results"]
@@ -346,17 +346,14 @@ def test_cli_json_and_options(tmp_path):
     assert invoke([qrels, *paths[:2], "-m", "RR@10", "--gate-test", "t"]).exit_code == 2
 
 
-def test_cli_scale_interval_is_usage_error_or_runs(tmp_path):
+def test_cli_scale_both(tmp_path):
+    """sigtest calls interval-map's mapped_matrices directly (no guard, no re-run)."""
     qrels, paths = _write(tmp_path, {"a": [1, 2, 3, 1, None, 2], "b": [2, 2, 1, 4, 5, None],
                                      "c": [None, 1, 1, 2, 3, 3]})
     r = invoke([qrels, *paths, "-m", "P@5", "--scale", "both", "--all-pairs",
                 "--test", "t,sign,anova2", "--format", "tsv"])
-    if sigtest.interval_mapper() is None:
-        assert r.exit_code == 2 and "--scale both" in r.stderr
-        return
     assert r.exit_code == 0, r.stderr
-    text = r.stdout.split("\nmeasure\ttest\t")
-    rows = _tsv(text[0])
+    rows = _tsv(r.stdout)        # one table: the flips are --table flips
     assert {row["scale"] for row in rows} == {"original", "interval"}
     # P@k is an interval scale: its interval map is affine, so p-values agree
     orig = {(x["run_a"], x["run_b"], x["test"]): x["p_value"] for x in rows
@@ -367,5 +364,7 @@ def test_cli_scale_interval_is_usage_error_or_runs(tmp_path):
     for k in orig:
         if orig[k]:
             assert float(orig[k]) == pytest.approx(float(inter[k]), abs=1e-9)
-    flips = _tsv("measure\ttest\t" + text[1])
-    assert all(f["s2ns"] == "0" and f["ns2s"] == "0" for f in flips)
+    r = invoke([qrels, *paths, "-m", "P@5", "--scale", "both", "--all-pairs",
+                "--test", "t,sign,anova2", "--format", "tsv", "--table", "flips"])
+    flips = _tsv(r.stdout)
+    assert flips and all(f["s2ns"] == "0" and f["ns2s"] == "0" for f in flips)

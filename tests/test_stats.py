@@ -160,7 +160,8 @@ def test_corrections_skip_nan():
 
 
 def test_permissibility():
-    assert st.permissible("ordinal", "ordinal")
-    assert not st.permissible("ordinal", "interval")
-    assert st.permissible("ratio", "interval") and st.permissible("interval", "ordinal")
-    assert st.permissible(None, "ordinal") is None
+    from ipsoeval.stats import registry
+    assert registry.permissible("ordinal", "sign")
+    assert not registry.permissible("ordinal", "t")
+    assert registry.permissible("ratio", "t") and registry.permissible("interval", "sign")
+    assert registry.permissible(None, "sign") is None

@@ -137,7 +137,7 @@ def test_value_set_listing_is_complete(shown):
 
 def test_group_header_is_one_title_over_its_columns(shown):
     out = shown["ipso-q", 200]
-    assert out.count("score difference M(A) − M(B)") == 1
+    assert out.count("score difference M(B) − M(A)") == 1
     assert out.count("IPSO groups (§3.4)") == 1
     # the Figure 5 table is one table at 200 columns
     assert "part " not in out.split("IPSO per topic")[1]

@@ -76,7 +76,7 @@ def test_sigtest_strict_refuses(data):
 
 
 @pytest.mark.parametrize("cmd", [
-    ["bootstrap", "-m", "P@5", "--trials", "50"],
+    ["bootstrap", "-m", "P@5", "--samples", "50"],
     ["breakdown"],
     ["ipso", "-l", "1"],
     ["interval-map", "-m", "P@5", "-q"],
@@ -88,3 +88,30 @@ def test_other_commands_intersection_use_common_topics(data, cmd):
     assert "5 topic(s) common to all 2 runs" in err
     for t in ("q6", "q7", "q8"):
         assert f'"{t}"' not in out
+
+
+def test_one_rule_for_every_default():
+    """Each command's default --queries is topicset.default_queries, and its man page
+    says why (issue 12: topic sets chosen one way)."""
+    import click
+
+    from ipsoeval.analyses.topicset import default_queries
+    from ipsoeval.cli import cli
+    from tests.conftest import ROOT
+    for name in cli.list_commands(None):
+        cmd = cli.get_command(click.Context(cli), name)
+        opt = next((p for p in cmd.params if "--queries" in p.opts), None)
+        if opt is None:
+            continue
+        want = default_queries(paired=name != "eval")
+        assert f"[default: {want}]" in opt.help.replace("\n", " "), name
+        page = (ROOT / "man" / f"ipsoeval-{name}.1").read_text()
+        assert f"Why {want}:" in page, name
+
+
+def test_intersection_warning_is_one_line_naming_the_runs(data):
+    code, _, err = invoke(["sigtest", "-m", "P@5", "--test", "t", "--queries", "intersection",
+                           data / "qrels", data / "a.run", data / "b.run"])
+    assert code == 0, err
+    lines = [ln for ln in err.splitlines() if "missing" in ln]
+    assert len(lines) == 1 and "B lacks 3" in lines[0], err

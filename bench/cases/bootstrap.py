@@ -70,13 +70,13 @@ BOOTSTRAP_MSMARCO13 = Case(
     name="bootstrap-msmarco13",
     description=(
         "13 runs x 5,793 queries x 100 docs: `ipsoeval bootstrap -m RR@10 -m "
-        "nDCG@10 --trials 1000`; eval-only = `ipsoeval eval --queries qrels` of "
+        "nDCG@10 --samples 1000`; eval-only = `ipsoeval eval --queries qrels` of "
         "the same measures (reading + scoring); split-half = `--split-half 100` "
         "(78 pairs x 4 tests)."),
     data="msmarco13",
     tools={
         "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "bootstrap", "-m", "RR@10", "-m",
-                                      "nDCG@10", "--trials", str(TRIALS), "--format", "tsv",
+                                      "nDCG@10", "--samples", str(TRIALS), "--format", "tsv",
                                       *ctx.qrels_and_runs()]),
         "eval-only": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", "--queries", "qrels", "-m",
                                        "RR@10", "-m", "nDCG@10", "--format", "tsv",
@@ -128,10 +128,10 @@ def main(argv: list[str]) -> int:
         measures = [b.MeasureInput("RR@10", rr, True, "ordinal"),
                     b.MeasureInput("nDCG@10", ndcg, True, "ordinal")]
     if mode == "trials":
-        opts = b.Options(trials=TRIALS, top=0)
+        opts = b.Options(samples=TRIALS, top=0)
     else:
         measures = measures[:1]
-        opts = b.Options(trials=1, split_half=SPLITS)
+        opts = b.Options(samples=1, split_half=SPLITS)
     t0 = time.perf_counter()
     res = b.analyse(runs, topics, measures, opts)
     secs = time.perf_counter() - t0

@@ -99,9 +99,9 @@ def main(argv: list[str]) -> int:
     from ipsoeval.analyses import ipso
     opts = ipso.Options(k=K, depths=[int(d) for d in DEPTHS.split(",")], all_pairs=True)
     t1 = time.perf_counter()
-    results = ipso.run(aligned, opts, rel_level_given=True)
+    report = ipso.run(aligned, opts, rel_level_given=True)
     t2 = time.perf_counter()
-    n = results[0].records[0]["n_serp_pairs"]
+    n = report.table("depths").records[0]["n_serp_pairs"]
     print(f"serp_pairs\t{n}")
     print(f"ipso_seconds\t{t2 - t1:.3f}")
     return 0 if t2 - t1 < LIMIT_S else 1

@@ -41,7 +41,7 @@ SIGTEST_ADHOC = Case(
     data="adhoc",
     tools={
         "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "sigtest", "--all-pairs", "-m", "AP",
-                                      "--test", ADHOC_TESTS, "--permutations", "10000",
+                                      "--test", ADHOC_TESTS, "--samples", "10000",
                                       "--format", "tsv", *ctx.qrels_and_runs()]),
     },
     targets=[Target("time <= 10 s", max_seconds=10.0),
@@ -59,7 +59,7 @@ SIGTEST_MSMARCO13 = Case(
     data="msmarco13",
     tools={
         "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "sigtest", "-m", "RR@10",
-                                      "--test", "randomization", "--permutations", "100000",
+                                      "--test", "randomization", "--samples", "100000",
                                       "--format", "tsv", *ctx.qrels_and_runs()]),
         "ranx": Tool(lambda ctx: [ctx.python, str(Path(__file__).resolve()), "ranx-compare",
                                   *ctx.qrels_and_runs()],

@@ -1,8 +1,8 @@
 """The ``ipsoeval`` command line: a click group with lazily loaded subcommands.
 
 All exits go through :func:`run_cli`: one error type mapped to exit statuses
-in one place (SPEC §7), quiet broken pipes, no tracebacks unless asked for
-(``--debug`` or ``IPSOEVAL_DEBUG=1``).
+in one place (docs/conventions.md, "Errors and exit status"), quiet broken
+pipes, no tracebacks unless asked for (``--debug`` or ``IPSOEVAL_DEBUG=1``).
 """
 
 from __future__ import annotations

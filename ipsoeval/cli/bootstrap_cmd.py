@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ipsoeval.analyses.topicset import common_topics
+from ipsoeval.analyses import bootstrap
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
@@ -16,8 +16,9 @@ from ipsoeval.errors import UsageError
 @qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
 @opt.measure_option(help_text="Measure to rank runs by, e.g. RR@10, nDCG@10, AP. Repeatable "
                               "(every measure uses the same resamples).")
-@click.option("--trials", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Bootstrap trials: resamples of the topics, with replacement, same size.")
+@opt.samples_option(default=1000,
+                    help_text="Bootstrap samples: resamples of the topics, with replacement, "
+                              "same size.")
 @opt.seed_option
 @click.option("--top", type=int, default=5, show_default=True,
               help="Ranks shown in the rank-probability table (0 = all).")
@@ -25,17 +26,17 @@ from ipsoeval.errors import UsageError
               help="Level of the confidence intervals and of the rank interval.")
 @click.option("--ci-method", type=click.Choice(["percentile", "bca"]), default="percentile",
               show_default=True, help="Bootstrap confidence interval of the mean.")
-@click.option("--baseline", metavar="RUN", default=None,
-              help="Also give each run's paired difference to this run, with its CI.")
+@click.option("--baseline", metavar="NAME|FILE", default=None,
+              help="Also give each run's paired difference to this run, with its CI.  NAME "
+                   "is a run name, FILE the path of one of the RUN arguments.")
 @click.option("--ranks", is_flag=True,
               help="Print the rank probabilities (run, measure, rank, probability) instead "
                    "of the summary.")
 @click.option("--split-half", "split_half", type=int, default=None, metavar="S",
               help="Split-half reliability of significance tests over S random splits "
                    "of the topics (the paper uses 100); prints the agreement rates.")
-@click.option("--test", "tests", multiple=True, metavar="LIST",
-              help="Tests for --split-half: sign, ranksum, wilcoxon, t (comma-separated or "
-                   "repeated).  [default: all four]")
+@opt.test_option(allowed=bootstrap.TESTS, command="bootstrap --split-half",
+                 default_text="all four", help_text="Tests for --split-half")
 @click.option("--aggregate", "aggregates", multiple=True, metavar="LIST",
               help="Which run is better on a half, for --split-half: mean, median or "
                    "mean,median.  [default: mean]")
@@ -43,30 +44,30 @@ from ipsoeval.errors import UsageError
 @click.option("--queries-file", "queries_files", multiple=True, metavar="[NAME=]FILE",
               help="A named subset of topics (first field of each line); each run's "
                    "expected rank on it is added side by side.  Repeatable.")
-@opt.alignment_options(default_queries="qrels")
+@opt.alignment_options()
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
-def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseline, ranks,
+def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, baseline, ranks,
             split_half, tests, aggregates, alpha, queries_files, align_opts, scores,
             scores_format, scores_scale, plot, fmt, output):
     """Leaderboard stability under bootstrapping: resample the topics with
     replacement (same size) in each trial, rank the runs by mean score, and
-    report each run's expected rank, rank interval, share of trials at rank
+    report each run's expected rank, rank interval, share of samples at rank
     1 and the bootstrap CI of its mean; optionally the expected rank on
     named topic subsets and the split-half reliability of significance
     tests (Craswell et al. 2021, §3.1-3.2, §4.3).
     """
     from ipsoeval import engine
-    from ipsoeval.analyses import bootstrap
+    from ipsoeval.analyses import bootstrap, validate
 
     if not measures and not scores:   # --scores: every measure of the files
         raise UsageError("bootstrap needs a measure: give -m MEASURE (e.g. -m RR@10)")
     options = bootstrap.Options(
-        trials=trials, seed=seed, top=top, ci=ci, ci_method=ci_method, baseline=baseline,
+        samples=samples, seed=seed, top=top, ci=ci, ci_method=ci_method, baseline=baseline,
         ranks=ranks, split_half=split_half or 0,
-        tests=bootstrap.parse_list(tests or None, bootstrap.TESTS),
+        tests=tuple(tests) or tuple(bootstrap.TESTS),
         aggregates=bootstrap.parse_list(aggregates or None, ("mean",)), alpha=alpha)
     if split_half is not None and split_half < 1:
         raise UsageError(f"--split-half must be at least 1 (found {split_half})")
@@ -86,26 +87,14 @@ def command(ctx, qrels, runs, measures, trials, seed, top, ci, ci_method, baseli
     options.check()
 
     aligned = opt.load_aligned(qrels, runs, align_opts)
-    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
-    if note:
-        out_.warn(note)
+    options.baseline = validate.baseline(baseline, aligned.runs, runs)
     scores = engine.evaluate(aligned, requested)
     progress = opt.progress("bootstrap: resampling topics"
                             + (", split-half tests" if split_half else ""), ctx)
-    results = bootstrap.run(scores, options, progress=progress, warn=out_.warn)
-    for rs in results:
+    report = bootstrap.run(scores, options, progress=progress)
+    for rs in report.tables:
         rs.params.update(align_opts.as_params())
-
-    if out_.concrete_format(ctx, fmt, output) == "table":
-        if split_half:
-            sets = [bootstrap.table4(results[2])]
-        elif ranks:
-            sets = [results[1]]
-        else:
-            sets = [results[0], results[1]]
-    else:
-        sets = [bootstrap.primary(results, options)]
-    out_.emit(ctx, sets, fmt, output, pipe_default="tsv")
     if plot:        # issue 13: rank-probability heatmap and rank intervals
         from ipsoeval import plots
-        plots.bootstrap(plot, results[0], results[1])
+        plots.bootstrap(plot, report.table("leaderboard"), report.table("rank_probabilities"))
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ipsoeval.analyses.topicset import common_topics
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
@@ -16,27 +15,25 @@ from ipsoeval.errors import UsageError
 @click.option("-k", "--cutoff", "k", type=click.IntRange(min=1), default=100, show_default=True,
               help="Rank cutoff: a run answers a topic when a relevant document is in its "
                    "top k.")
-@click.option("--baseline", metavar="RUN", default=None,
-              help="Run A, compared with every other run (a run name or a RUN argument "
-                   "as given).  [default: the first run]")
+@opt.baseline_option(help_text="Run A, compared with every other run.")
 @click.option("--naive", is_flag=True,
               help="Also test per-topic RR@k over all topics with the Wilcoxon rank-sum, "
                    "signed-rank and t tests (Lin et al. Table 1).")
-@opt.correct_option(choices=("none", "bonferroni", "holm"))
+@opt.correct_option
 @opt.alpha_option
-@click.option("--verdict-test", type=click.Choice(["esl-t", "esl-wilcoxon", "rr-t",
-                                                   "rr-wilcoxon"]),
-              default="esl-t", show_default=True,
-              help="Outcome-3 test that decides the ranking facet of the verdict.")
-@click.option("-q", "--per-query", is_flag=True,
-              help="Print each topic's outcome and first-relevant ranks instead of the "
-                   "summary.")
-@opt.alignment_options(default_queries="qrels", gains=False)
+@opt.alternative_option(help_text="Alternative hypothesis about B - A of each tested "
+                                  "quantity (answered, ESL, RR; a lower ESL is better).")
+@click.option("--verdict-test", metavar="QUANTITY-TEST", default="esl-t", show_default=True,
+              help="Outcome-3 test that decides the ranking facet of the verdict: esl-t, "
+                   "esl-wilcoxon, rr-t or rr-wilcoxon (test names as --test takes them).")
+@opt.per_query_option(help_text="Print each topic's outcome and first-relevant ranks instead "
+                                "of the summary.")
+@opt.alignment_options(gains=False)
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
-def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, verdict_test, per_query,
-            align_opts, plot, fmt, output):
+def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, alternative, verdict_test,
+            per_query, align_opts, plot, fmt, output):
     """Outcomes breakdown of runs with one relevant document per topic (Lin,
     Campos, Craswell, Mitra and Yilmaz, 2021).  Each topic is (1) answered by
     neither run in its top k, (2A) only by A, (2B) only by B, or (3) by both.
@@ -45,29 +42,20 @@ def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, verdict_test, 
     paired t tests; a verdict combines the two facets.  See
     ipsoeval-breakdown(1).
     """
-    from ipsoeval.analyses import breakdown
+    from ipsoeval.analyses import breakdown, validate
 
     if len(runs) < 2:
         raise UsageError(f"breakdown needs QRELS and at least two runs (got {len(runs)} run)")
+    options = breakdown.Options(k=k, baseline=baseline, naive=naive, correct=correct,
+                                alpha=alpha, alternative=alternative, verdict_test=verdict_test,
+                                per_query=per_query)
+    options.check()                          # usage errors before reading files
     aligned = opt.load_aligned(qrels, runs, align_opts)
-    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
-    if note:
-        out_.warn(note)
-    base = baseline
-    if baseline is not None and baseline not in aligned.runs and baseline in runs:
-        base = list(runs).index(baseline)
-    out = breakdown.run(aligned, k=k, baseline=base, naive=naive, correct=correct, alpha=alpha,
-                        verdict_test=verdict_test, per_query=per_query)
-    for rs in out.results:
+    options.baseline = validate.baseline(baseline, aligned.runs, runs)
+    report = breakdown.run(aligned, options)
+    for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    for w in out.warnings:
-        out_.warn(w)
-    if plot and per_query:   # issue 13: the outcome bars come from the summary
-        summary = breakdown.run(aligned, k=k, baseline=base, naive=naive, correct=correct,
-                                alpha=alpha, verdict_test=verdict_test).results[0]
-    elif plot:
-        summary = out.results[0]
-    out_.emit(ctx, out.results, fmt, output, pipe_default="tsv")
-    if plot:
+    if plot:        # issue 13: the outcome bars come from the summary
         from ipsoeval import plots
-        plots.breakdown(plot, summary)
+        plots.breakdown(plot, report.table("summary"))
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

@@ -7,6 +7,7 @@ import click
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
 from ipsoeval.errors import UsageError
+from ipsoeval.results import Report
 
 
 def _print_version(ctx, param, value):
@@ -34,8 +35,8 @@ def _debug_level(text: str | None):
 @click.command("eval")
 @opt.qrels_and_runs
 @opt.measure_option
-@click.option("-q", "--per-query", is_flag=True, help="Also print each topic's scores.")
-@opt.alignment_options(default_queries="intersection")
+@opt.per_query_option(help_text="Also print each topic's scores.")
+@opt.alignment_options(paired=False)
 @click.option("-R", "--rel-format", type=click.Choice(["qrels", "prefs", "qrels_prefs",
                                                        "qrels_jg"]),
               default="qrels", show_default=True,
@@ -55,7 +56,7 @@ def _debug_level(text: str | None):
                    "itself is accepted and ignored.")
 @click.option("--trec-eval-version", type=click.Choice(["9", "10"]), default=None,
               help="Topic rules of trec_eval 9.0.8 or 10.0 where they differ (default: "
-                   "ipsoeval's, see --queries).")
+                   "ipsoeval's topic set).")
 @click.option("-v", "print_version", is_flag=True, is_eager=True, expose_value=False,
               callback=_print_version, help="Print the version on stderr and exit "
                                             "(trec_eval -v).")
@@ -69,6 +70,7 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
     reproduces trec_eval's output byte for byte; several runs print one block
     each (trec) or a run column (tsv, json, table).
     """
+    from ipsoeval.analyses.evaluate import without_runid
     from ipsoeval.trecmodes import evaluate as TM
 
     _, only_topic = _debug_level(debug_level)
@@ -89,25 +91,21 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
             depth=align_opts.depth, judged_only=align_opts.judged_only,
             rel_level=align_opts.rel_level, tie_break=align_opts.tie_break,
             run_format=align_opts.run_format, run_names=names, only_topic=only_topic)
-        for w in warnings:
-            out_.warn(w)
-        blocks = []
-        for r in results:
-            cols = [c for c in r.columns if concrete == "trec" or c.label != "runid"]
-            blocks.append((r.run, r.topics, cols, r.show, r.denominator))
+        blocks = [(r.run, r.topics, r.columns, r.show, r.denominator) for r in results]
         rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
                            params={**params, "measures": mm.names})
-        out_.emit(ctx, rs, concrete, output, pipe_default="trec")
+        out_.emit(ctx, Report("eval", [without_runid(rs)], warnings=list(warnings)), fmt,
+                  output, pipe_default="trec")
         return
     _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
-                num_docs_in_coll, only_topic, version, concrete, output, params)
+                num_docs_in_coll, only_topic, version, fmt, output, params)
 
 
 def _load(qrels, runs, align_opts, *, quiet_missing: bool):
     """opt.load_aligned, leaving out the 'missing topics' warning when trec_eval 10's
     rule turns it into an error."""
     if not quiet_missing:
-        return opt.load_aligned(qrels, runs, align_opts)
+        return opt.load_aligned(qrels, runs, align_opts, paired=False)
     from ipsoeval import engine
     runs = list(runs)
     names = _run_names(runs, align_opts)
@@ -142,11 +140,11 @@ def _zscores(path):
 
 
 def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
-                num_docs_in_coll, only_topic, version, concrete, output, params):
+                num_docs_in_coll, only_topic, version, fmt, output, params):
     import numpy as np
 
     from ipsoeval import engine
-    from ipsoeval.analyses.evaluate import eval_results
+    from ipsoeval.analyses.evaluate import eval_results, without_runid
     from ipsoeval.errors import InputError
     from ipsoeval.trecmodes import evaluate as TM
 
@@ -172,13 +170,11 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     params["measures"] = [r.measure.name for r in reqs]
     v9_complete = version == "9" and queries == "qrels" and present is not None
     if zs is None and only_topic is None and not v9_complete:
-        rs, warnings = eval_results(scores, per_query=per_query, runid=concrete == "trec",
-                                    params=params)
-        for w in warnings:
-            out_.warn(w)
+        rs, warnings = eval_results(scores, per_query=per_query, params=params)
         if no_summary:
             rs.records = [rec for rec in rs.records if rec["qid"] != "all"]
-        out_.emit(ctx, rs, concrete, output, pipe_default="trec")
+        out_.emit(ctx, Report("eval", [without_runid(rs)], warnings=warnings), fmt, output,
+                  pipe_default="trec")
         return
     mask = scores.mask()
     blocks = []
@@ -199,9 +195,8 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
                 denom = int(mask[i].sum())
             rows = np.array([al.topics.index(only_topic)])
         topics = [al.topics[t] for t in rows]
-        cols = TM.columns_from_scores(scores, i, rows, runid=concrete == "trec",
-                                      complete=queries == "qrels")
+        cols = TM.columns_from_scores(scores, i, rows, complete=queries == "qrels")
         blocks.append((run, topics, cols, None, denom))
     rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
                        params=params)
-    out_.emit(ctx, rs, concrete, output, pipe_default="trec")
+    out_.emit(ctx, Report("eval", [without_runid(rs)]), fmt, output, pipe_default="trec")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ipsoeval.analyses.topicset import common_topics
+from ipsoeval.analyses import interval_map
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
@@ -44,27 +44,28 @@ def _progress_factory(ctx):
               help="For measures that depend on R (R, AP, nDCG): all runs of length N, one "
                    "scale for every topic as in the paper (all), or per topic the runs it "
                    "could produce, at most R relevant documents (attainable).")
-@click.option("-q", "--per-topic", "per_topic", is_flag=True,
-              help="Also print one row per run and topic.")
+@opt.per_query_option(help_text="Also print one row per run and topic.")
 @click.option("--values", "values", is_flag=True,
               help="List the distinct values of the measure over all runs of length N with "
                    "how many runs reach each, and a text plot.")
 @click.option("--analyze", "--analyse", "analyze", is_flag=True,
               help="Kendall's tau of run rankings, original vs mapped, among measures, and "
                    "significance decisions that change (the paper's Tables 2, 4, 5-6).")
+@opt.test_option(allowed=interval_map.TESTS, command="interval-map --analyze",
+                 default_text="all eight", help_text="Tests of --analyze (Tables 5-6)")
 @opt.alpha_option
 @click.option("--max-memory", "max_memory", metavar="SIZE", default="2G", show_default=True,
               help="Refuse value-set computations estimated to need more memory than this "
                    "(e.g. 512M, 8G).")
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor write the on-disk cache of value sets.")
-@opt.alignment_options(default_queries="qrels")
+@opt.alignment_options()
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
-def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_topic, values,
-            analyze, alpha, max_memory, no_cache, align_opts, scores, scores_format,
+def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_query, values,
+            analyze, tests, alpha, max_memory, no_cache, align_opts, scores, scores_format,
             scores_scale, plot, fmt, output):
     """Map per-topic scores onto an interval scale: phi(m) is the rank of m
     among the distinct values the measure takes on all judged runs of length
@@ -72,13 +73,14 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
     and mapped scores (-q: per topic), the value set (--values) and the
     paper's comparisons (--analyze).
     """
-    from ipsoeval.analyses import interval_map
-
     if not measures:
         raise UsageError("give at least one measure with -m")
+    if tests and not analyze:
+        raise UsageError("--test applies to --analyze: give --analyze too")
     options = interval_map.Options(N=length, ties=ties, normalise=normalise, universe=universe,
-                                   per_topic=per_topic, values=values, analyze=analyze,
-                                   alpha=alpha, use_cache=not no_cache,
+                                   per_query=per_query, values=values, analyze=analyze,
+                                   alpha=alpha, tests=tuple(tests) or interval_map.TESTS,
+                                   use_cache=not no_cache,
                                    max_memory=interval_map.iv.parse_size(max_memory))
     options.check()
     if scores:      # issue 13: P@k, RR@k, Success@k from per-topic score files
@@ -90,22 +92,15 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
         # usage errors before reading files; no cutoff and no -N: N = 30
         plain.append(interval_map.at_cutoff(m, length, default_N=30))
     aligned = opt.load_aligned(qrels, runs, align_opts)
-    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
-    if note:
-        out_.warn(note)
-    results = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
-    for rs in results:
+    report = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
+    for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    per = means = None
     if plot:        # issue 13: φ per topic against the raw value, means before/after
         import dataclasses
-        per = interval_map.run(aligned, plain, dataclasses.replace(
-            options, per_topic=True, values=False, analyze=False, warnings=[]))[0]
-        means = interval_map.run(aligned, plain, dataclasses.replace(
-            options, per_topic=False, values=False, analyze=False, warnings=[]))[0]
-    for w in options.warnings:
-        out_.warn(w)
-    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
-    if plot:
+
         from ipsoeval import plots
+        per, means = (interval_map.run(aligned, plain, dataclasses.replace(
+            options, per_query=pt, values=False, analyze=False, warnings=[])).table("scores")
+            for pt in (True, False))
         plots.interval_map(plot, per, means)
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from ipsoeval.analyses.topicset import common_topics
+from ipsoeval.analyses import ipso
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
@@ -29,59 +29,63 @@ def _explicit(ctx: click.Context, name: str) -> bool:
                    "--all-pairs depth table: default 1..k).")
 @opt.measure_option(help_text="Measure for the reporting protocol (§3.6), e.g. P@10, "
                               "RBP(p=0.8)@10, nDCG@10.  Repeatable.")
-@click.option("--test", "tests", multiple=True, metavar="T",
-              help="Test of the -m measure: t, wilcoxon, sign, randomization "
-                   "(repeatable or comma-separated).  [default: t]")
+@opt.test_option(allowed=ipso.TESTS, command="ipso", default_text="t",
+                 help_text="Test of the -m measures")
+@opt.correct_option(help_text="Multiple-comparison correction across every p-value of "
+                               "the invocation (IPSO sign tests and metric tests).")
 @opt.alpha_option
-@click.option("--permutations", type=click.IntRange(min=1), default=100_000, show_default=True,
-              help="Resamples of the randomization test.")
+@opt.alternative_option(help_text="Alternative hypothesis about B - A of the -m measures' "
+                                  "tests (the IPSO sign test is two-sided, as in the paper).")
+@opt.samples_option(default=100_000,
+                    help_text="Resamples of the randomization and bootstrap tests.")
 @opt.seed_option
 @click.option("--graded", type=click.Choice(["prefix", "threshold"]), default="prefix",
               show_default=True,
               help="Graded gains: Algorithm 1 on the gains (prefix), or dominance at every "
                    "relevance threshold (threshold; valid for ordinal labels).")
-@click.option("--all-pairs", is_flag=True,
-              help="Compare every pair of runs: Table 3 and, with -m, Figure 7.")
-@click.option("-q", "--per-topic", is_flag=True,
-              help="Per topic: SERPs, relation, trajectory and score differences "
-                   "(Figure 5).")
+@opt.baseline_option(help_text="Run A, compared with every other run.")
+@opt.all_pairs_option(help_text="Compare every pair of runs: Table 3 and, with -m, Figure 7.")
+@opt.per_query_option(help_text="Per topic: SERPs, relation, trajectory and score differences "
+                                "(Figure 5).")
 @click.option("--enumerate", "enumerate_", metavar="K[,K...]", default=None,
               help="Exact Table 2: equal / separable / non-separable among all 4^k binary "
                    "SERP pairs, for each k (needs no files).")
-@opt.alignment_options(default_queries="qrels")
+@opt.alignment_options()
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
-def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, seed, graded,
-            all_pairs, per_topic, enumerate_, align_opts, scores, scores_format, scores_scale,
-            plot, fmt, output):
+def command(ctx, qrels, runs, k, depths, measures, tests, correct, alpha, alternative, samples,
+            seed,
+            graded, baseline, all_pairs, per_query, enumerate_, align_opts, scores,
+            scores_format, scores_scale, plot, fmt, output):
     """Innate pairwise SERP orderings: for each topic, is run A's SERP
     non-inferior (ni), non-superior (ns), equal (==) or non-separable (**)
     to run B's for every metric at depth k?  Then the sign test of |ns|
     against |ni| over the topics (Moffat & Mackenzie 2024).
     """
-    from ipsoeval.analyses import ipso
+    from ipsoeval.analyses import validate
 
-    results = []
     if scores:      # issue 13: the sign test over topics on per-topic score files
         from ipsoeval.cli.scores_opts import refuse, run_ipso
         for flag, name in ((k is not None or depths is not None, "-k/--depths"),
-                           (bool(tests), "--test"), (per_topic, "-q"),
+                           (bool(tests), "--test"), (per_query, "-q"),
+                           (alternative != "two-sided", "--alternative"),
                            (enumerate_ is not None, "--enumerate")):
             refuse(flag, "ipso", f"{name} needs the rankings (QRELS and RUN files)")
         return run_ipso(ctx, [qrels, *runs], measures, alpha, all_pairs, align_opts,
-                        scores_format, scores_scale, fmt, output)
+                        scores_format, scores_scale, fmt, output, correct=correct,
+                        baseline=baseline)
     ks = ipso.parse_enumerate(enumerate_) if enumerate_ is not None else None
     if qrels is None and not runs:
         if ks is None:
             raise UsageError("ipso needs QRELS and at least two runs (or --enumerate K,...)")
-        out_.emit(ctx, [ipso.enumerate_table(ks)], fmt, output, pipe_default="tsv")
+        out_.emit(ctx, ipso.enumerate_report(ks), fmt, output, pipe_default="tsv")
         return
     if len(runs) < 2:
         raise UsageError(f"ipso needs QRELS and at least two runs (got {len(runs)} run)")
 
-    test_list = [t.strip() for arg in tests for t in arg.split(",") if t.strip()]
+    test_list = list(tests)
     if test_list and not measures:
         raise UsageError("--test applies to a measure: give -m MEASURE too")
     cutoff = k if k is not None else 10
@@ -95,36 +99,30 @@ def command(ctx, qrels, runs, k, depths, measures, tests, alpha, permutations, s
             if r.measure.name not in names:
                 names.append(r.measure.name)
     options = ipso.Options(k=cutoff, depths=depth_list, graded=graded, measures=names,
-                           tests=test_list or ["t"], alpha=alpha, all_pairs=all_pairs,
-                           per_topic=per_topic, n_resamples=permutations, seed=seed)
+                           tests=test_list or ["t"], alpha=alpha, alternative=alternative,
+                           correct=correct,
+                           baseline=baseline, all_pairs=all_pairs, per_query=per_query,
+                           samples=samples, seed=seed)
     options.check()
 
     aligned = opt.load_aligned(qrels, runs, align_opts)
-    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
-    if note:
-        out_.warn(note)
+    options.baseline = validate.baseline(baseline, aligned.runs, runs)
     progress = opt.progress("ipso: crossings of every pair of runs", ctx) if all_pairs else None
-    results = ipso.run(aligned, options,
-                       gains_given=align_opts.gains is not None,
-                       rel_level_given=_explicit(ctx, "rel_level"),
-                       graded_given=_explicit(ctx, "graded"),
-                       progress=progress)
-    for rs in results:
+    report = ipso.run(aligned, options,
+                      gains_given=align_opts.gains is not None,
+                      rel_level_given=_explicit(ctx, "rel_level"),
+                      graded_given=_explicit(ctx, "graded"),
+                      progress=progress, enumerate_ks=ks)
+    for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    topics = None
     if plot:        # issue 13: Figure 5's per-topic view needs the topic table
-        from ipsoeval.cli.plot_opts import find
-        topics = find(results, "serp_a")
-        if topics is None:
-            import dataclasses
-            more = ipso.run(aligned, dataclasses.replace(options, per_topic=True),
-                            gains_given=align_opts.gains is not None,
-                            rel_level_given=_explicit(ctx, "rel_level"),
-                            graded_given=_explicit(ctx, "graded"))
-            topics = find(more, "serp_a")
-    if ks is not None:
-        results.append(ipso.enumerate_table(ks))
-    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
-    if plot:
+        import dataclasses
+
         from ipsoeval import plots
+        topics = report.table("topics") if per_query else ipso.run(
+            aligned, dataclasses.replace(options, per_query=True),
+            gains_given=align_opts.gains is not None,
+            rel_level_given=_explicit(ctx, "rel_level"),
+            graded_given=_explicit(ctx, "graded")).table("topics")
         plots.ipso(plot, topics)
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

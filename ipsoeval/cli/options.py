@@ -15,9 +15,10 @@ import click
 from ipsoeval.cli.output import warn
 from ipsoeval.errors import UsageError
 
-__all__ = ["AlignOptions", "qrels_and_runs", "alignment_options", "MeasureType", "measure_option",
-           "seed_option", "alpha_option", "alternative_option", "correct_option",
-           "load_aligned", "progress"]
+__all__ = ["AlignOptions", "qrels_and_runs", "alignment_options", "MeasureType",
+           "measure_option", "per_query_option", "baseline_option", "all_pairs_option",
+           "test_option", "samples_option", "seed_option", "alpha_option",
+           "alternative_option", "correct_option", "load_aligned", "progress"]
 
 
 def qrels_and_runs(f):
@@ -28,7 +29,7 @@ def qrels_and_runs(f):
 
 @dataclass
 class AlignOptions:
-    queries: str = "intersection"
+    queries: str = "qrels"
     rel_level: int = 1
     judged_only: bool = False
     gains: str | None = None
@@ -51,8 +52,23 @@ def _int64(ctx, param, value):
     return value
 
 
-def alignment_options(default_queries: str = "intersection", *, gains: bool = True):
-    """--queries/-c, -l, -J, --gains, -M, --tie-break, --run-format, --name."""
+class _QueriesOption(click.Option):
+    """--queries, shown in --help as one entry with its trec_eval spelling -c
+    (the -c flag itself is a hidden option): one concept, one entry."""
+
+    def get_help_record(self, ctx):
+        opts, text = super().get_help_record(ctx)
+        return f"{opts} | -c", text
+
+
+def alignment_options(*, paired: bool = True, gains: bool = True):
+    """--queries/-c, -l, -J, --gains, -M, --tie-break, --run-format, --name.
+    ``paired``: the command compares runs topic by topic (all but eval); it
+    decides the default topic set (:func:`topicset.default_queries`)."""
+    from ipsoeval.analyses.topicset import default_queries as _default
+    default_queries = _default(paired)
+    topics_help = ("the qrels topics every run has" if paired
+                   else "the qrels topics the run has (trec_eval's default)")
 
     def deco(f):
         import functools
@@ -78,12 +94,13 @@ def alignment_options(default_queries: str = "intersection", *, gains: bool = Tr
 
         opts = [
             click.option("--queries", type=click.Choice(["intersection", "qrels", "strict"]),
-                         default=None,
-                         help=f"Topics evaluated: in both run and qrels, every qrels topic "
-                              f"(missing = empty ranking), or require the same topics. "
+                         default=None, cls=_QueriesOption,
+                         help=f"Topic set: {topics_help} (intersection), every qrels topic, "
+                              f"a missing one scored as an empty ranking (qrels; -c, as "
+                              f"trec_eval -c), or the same topics everywhere (strict).  "
                               f"[default: {default_queries}]"),
-            click.option("-c", "--complete", is_flag=True,
-                         help="Alias for --queries qrels (trec_eval -c)."),
+            click.option("-c", "--complete", is_flag=True, hidden=True,
+                         help="Same as --queries qrels (trec_eval -c)."),
             click.option("-l", "--rel-level", type=int, default=1, show_default=True,
                          callback=_int64,
                          help="A document is relevant when its label is at least this."),
@@ -146,6 +163,50 @@ def measure_option(f=None, *, required: bool = False, help_text: str | None = No
     return deco(f) if f is not None else deco
 
 
+def per_query_option(f=None, *, help_text: str = "Per-topic rows instead of the summary."):
+    def deco(g):
+        return click.option("-q", "--per-query", "per_query", is_flag=True, help=help_text)(g)
+    return deco(f) if f is not None else deco
+
+
+def baseline_option(f=None, *, help_text: str = "Compare every other run against this run."):
+    def deco(g):
+        return click.option("--baseline", metavar="NAME|FILE", default=None,
+                            help=f"{help_text}  NAME is a run name, FILE the path of one of "
+                                 f"the RUN arguments.  [default: the first run]")(g)
+    return deco(f) if f is not None else deco
+
+
+def all_pairs_option(f=None, *, help_text: str = "Compare every pair of runs."):
+    def deco(g):
+        return click.option("--all-pairs", is_flag=True, help=help_text)(g)
+    return deco(f) if f is not None else deco
+
+
+def _parse_tests(allowed, command):
+    def cb(ctx, param, value):
+        from ipsoeval.stats import registry
+        return tuple(registry.parse(value, allowed=allowed, command=command))
+    return cb
+
+
+def test_option(f=None, *, allowed, command: str, default_text: str, help_text: str = "Test"):
+    """--test NAME: registry names or aliases, repeatable or comma-separated."""
+    def deco(g):
+        return click.option("--test", "tests", multiple=True, metavar="NAME",
+                            callback=_parse_tests(tuple(allowed), command),
+                            help=f"{help_text}: {', '.join(allowed)} (repeatable or "
+                                 f"comma-separated).  [default: {default_text}]")(g)
+    return deco(f) if f is not None else deco
+
+
+def samples_option(f=None, *, default: int, help_text: str):
+    def deco(g):
+        return click.option("--samples", type=click.IntRange(min=1), default=default,
+                            show_default=True, metavar="N", help=help_text)(g)
+    return deco(f) if f is not None else deco
+
+
 def seed_option(f):
     return click.option("--seed", type=click.IntRange(min=0), default=42, show_default=True,
                         help="Seed of the random generator (same seed, same output).")(f)
@@ -157,24 +218,28 @@ def alpha_option(f):
                         help="Significance level.")(f)
 
 
-def alternative_option(f):
-    return click.option("--alternative", type=click.Choice(["two-sided", "less", "greater"]),
-                        default="two-sided", show_default=True,
-                        help="Alternative hypothesis about B - A.")(f)
-
-
-def correct_option(f=None, *, choices=("none", "bonferroni", "holm", "bh"), default="none"):
+def alternative_option(f=None, *, help_text: str = "Alternative hypothesis about B - A."):
     def deco(g):
-        return click.option("--correct", type=click.Choice(list(choices)), default=default,
-                            show_default=True,
-                            help="Multiple-comparison correction across all p-values of "
-                                 "the invocation.")(g)
+        return click.option("--alternative",
+                            type=click.Choice(["two-sided", "less", "greater"]),
+                            default="two-sided", show_default=True, help=help_text)(g)
     return deco(f) if f is not None else deco
 
 
-def load_aligned(qrels: str, runs, opts: AlignOptions):
-    """Read and align the inputs; print the engine's warnings to stderr."""
+def correct_option(f=None, *, help_text: str = "Multiple-comparison correction across all "
+                                               "p-values of the invocation."):
+    def deco(g):
+        return click.option("--correct", type=click.Choice(["none", "bonferroni", "holm", "bh"]),
+                            default="none", show_default=True, help=help_text)(g)
+    return deco(f) if f is not None else deco
+
+
+def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
+    """Read and align the inputs, choose the topic set (:func:`topicset.select`;
+    ``paired``: the command compares runs topic by topic) and print the
+    warnings to stderr."""
     from ipsoeval import engine
+    from ipsoeval.analyses.topicset import select
 
     runs = list(runs)
     names = None
@@ -188,7 +253,8 @@ def load_aligned(qrels: str, runs, opts: AlignOptions):
     al = engine.load(qrels, runs, queries=opts.queries, rel_level=opts.rel_level,
                      judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
                      tie_break=opts.tie_break, run_format=opts.run_format, run_names=names)
-    for w in al.warnings:
+    al, warnings = select(al, paired=paired)
+    for w in warnings:
         warn(w)
     return al
 

@@ -1,6 +1,8 @@
 """Where results go: ``--format``, ``-o FILE``, standard output and warnings.
 
-:func:`emit` renders finished results in the chosen format and writes them;
+:func:`emit` renders a finished :class:`~ipsoeval.results.Report` in the
+chosen format (one table for tsv/jsonl, ``--table ID`` or ``--table list``),
+writes it and applies the report's gate;
 :func:`warn` writes one warning line to standard error.
 """
 
@@ -15,20 +17,55 @@ import click
 
 from ipsoeval.cli.environment import get_env
 from ipsoeval.cli.progress import clear_bars
-from ipsoeval.errors import InputError, UsageError
-from ipsoeval.formatters import FORMATS, render, resolve
+from ipsoeval.errors import GateFailed, InputError, UsageError
+from ipsoeval.formatters import FORMATS, as_report, render, resolve, table_list
 
-__all__ = ["format_option", "concrete_format", "emit", "warn", "check_output", "write_output", "write_stdout",
-           "quiet_stdout"]
+__all__ = ["format_option", "concrete_format", "emit", "warn", "check_output", "write_output",
+           "write_stdout", "quiet_stdout"]
+
+
+TABLE_KEY = "ipsoeval.table"
+
+# Every table id a command's report can hold (which ones it holds depends on the
+# options: --table list).  Checked when --table is parsed, before any input is
+# read; tests/test_output_contract.py checks the reports against this list.
+TABLE_IDS = {
+    "eval": ("scores",),
+    "measures": ("measures",),
+    "breakdown": ("summary", "topics"),
+    "ipso": ("pairs", "topics", "depths", "agreement", "enumerate", "sign_test"),
+    "interval-map": ("scores", "values", "value_quantiles", "tau", "tau_measures", "flips"),
+    "sigtest": ("tests", "flips"),
+    "bootstrap": ("leaderboard", "rank_probabilities", "split_half"),
+}
+
+
+def _remember_table(ctx, param, value):
+    if value is not None:
+        known = TABLE_IDS.get(ctx.command.name)
+        if value != "list" and known is not None and value not in known:
+            raise click.BadParameter(f"{ctx.command.name} has no table {value!r} (tables: "
+                                     f"{', '.join(known)}; 'list' names those of an "
+                                     f"invocation)", ctx, param)
+        ctx.meta[TABLE_KEY] = value
+    return value
 
 
 def format_option(f=None, *, pipe_default: str = "tsv"):
+    """-o and --format, offering only the formats the command accepts: trec
+    (trec_eval's layout) is eval's alone."""
+    accepted = [x for x in FORMATS if x != "trec" or pipe_default == "trec"]
+
     def deco(g):
+        g = click.option("--table", "table", metavar="ID", default=None, expose_value=False,
+                         callback=_remember_table,
+                         help="Print table ID of the report instead of its primary table "
+                              "(tsv, jsonl, json, table); 'list' lists the ids.")(g)
         g = click.option("-o", "--output", metavar="FILE", default=None,
                          callback=_check_output_option,
                          help="Write to this file (only when everything succeeded) instead "
                               "of standard output.")(g)
-        g = click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto",
+        g = click.option("--format", "fmt", type=click.Choice(accepted), default="auto",
                          show_default=True,
                          help=f"Output format; auto = table on a terminal, else "
                               f"{pipe_default}.")(g)
@@ -53,21 +90,47 @@ def concrete_format(ctx: click.Context | None, fmt: str, output: str | None = No
     return resolve(fmt, pipe_default=pipe_default, isatty=lambda: tty)
 
 
-def emit(ctx: click.Context, results, fmt: str, output: str | None = None, *,
+def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
          pipe_default: str = "tsv") -> str:
-    """Render results (a ResultSet or a list) and write them; returns the format used.
+    """The one way out of a command: print the report's warnings on stderr,
+    render the report (``--table ID`` or its primary table; ``--table list``:
+    the ids) in the concrete format, write it (stdout or -o FILE), then apply
+    the report's gate (exit 1 when it failed).  Returns the format used.
 
     Tables are laid out for the Environment's width and coloured only when
     they go to standard output and the Environment allows colour."""
+    report = as_report(report)
+    for w in report.warnings:
+        warn(w)
     env = get_env(ctx)
+    want = ctx.meta.get(TABLE_KEY)
     concrete = concrete_format(ctx, fmt, output, pipe_default=pipe_default)
-    text = render(results, concrete, width=env.width, color=env.color and output is None,
-                  color_system=env.color_system)
+    if want == "list":
+        _write(ctx, env, output, table_list(report))
+        return concrete
+    if want is not None and want not in report.ids:
+        raise UsageError(f"--table: no table {want!r} here (tables: {', '.join(report.ids)}; "
+                         f"--table list describes them)")
+    text = render(report, concrete, table=want, width=env.width,
+                  color=env.color and output is None, color_system=env.color_system)
+    _write(ctx, env, output, text)
+    if report.gate is not None:
+        if not report.gate.passed:
+            raise GateFailed(report.gate.reason)
+        try:
+            env.stdout.flush()
+            env.stderr.write(f"ipsoeval: gate passed: {report.gate.reason}\n")
+            env.stderr.flush()
+        except (BrokenPipeError, OSError):
+            pass
+    return concrete
+
+
+def _write(ctx, env, output, text: str) -> None:
     if output is not None:
         write_output(output, text)
     else:
         write_stdout(ctx, env.stdout, text)
-    return concrete
 
 
 # --- where the output goes ---------------------------------------------------

@@ -31,11 +31,3 @@ def sigtest(path, table, runs, matrices) -> None:
         M = np.asarray(matrices[m], dtype=np.float64)
         diffs[(r["run_a"], r["run_b"], m)] = M[runs.index(r["run_b"])] - M[runs.index(r["run_a"])]
     plots.sigtest(path, table, diffs)
-
-
-def find(results, column: str):
-    """The first result set with ``column`` (tables are told apart by their columns)."""
-    for rs in results:
-        if column in rs.columns:
-            return rs
-    return None

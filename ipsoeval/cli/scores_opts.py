@@ -13,7 +13,7 @@ import sys
 import click
 
 from ipsoeval.cli import output as out_
-from ipsoeval.errors import GateFailed, UsageError
+from ipsoeval.errors import UsageError
 
 
 def qrels_and_runs_or_scores(f):
@@ -83,29 +83,14 @@ def refuse(flag: bool, command: str, why: str) -> None:
 
 def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores_scale,
                 fmt, output, plot=None):
-    from ipsoeval.analyses import sigtest
     from ipsoeval.scores import sigtest_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
-    out, _ = sigtest_scores(ts, options, measures=list(measures) or None)
-    for w in out.warnings:
-        out_.warn(w)
-    results = out.results
-    if out_.concrete_format(ctx, fmt, output) in ("table", "latex", "markdown"):
-        results = [sigtest.wide_table(results[0]), *results[1:]]
-    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
+    report = sigtest_scores(ts, options, measures=list(measures) or None)
     if plot:
         from ipsoeval.cli import plot_opts
-        plot_opts.sigtest(plot, out.results[0], list(ts.runs), ts.matrices)
-    if out.gate is not None:
-        if out.gate.failed:
-            raise GateFailed(out.gate.message)
-        try:
-            sys.stdout.flush()
-            sys.stderr.write(f"ipsoeval: gate passed: {out.gate.message}\n")
-            sys.stderr.flush()
-        except (BrokenPipeError, OSError):
-            pass
+        plot_opts.sigtest(plot, report.table("tests"), list(ts.runs), ts.matrices)
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")
 
 
 def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scores_format,
@@ -118,31 +103,22 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
     options.check()
     ts = load(files, align_opts, scores_format, scores_scale)
-    results, _ = bootstrap_scores(ts, options, measures=list(measures) or None, warn=out_.warn)
-    if out_.concrete_format(ctx, fmt, output) == "table":
-        if options.split_half:
-            sets = [bootstrap.table4(results[2])]
-        elif options.ranks:
-            sets = [results[1]]
-        else:
-            sets = [results[0], results[1]]
-    else:
-        sets = [bootstrap.primary(results, options)]
-    out_.emit(ctx, sets, fmt, output, pipe_default="tsv")
+    report = bootstrap_scores(ts, options, measures=list(measures) or None)
     if plot:
         from ipsoeval import plots
-        plots.bootstrap(plot, results[0], results[1])
+        plots.bootstrap(plot, report.table("leaderboard"), report.table("rank_probabilities"))
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")
 
 
 def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, scores_scale,
-             fmt, output):
+             fmt, output, *, correct: str = "none", baseline: str | None = None):
     from ipsoeval.scores import ipso_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
-    rs, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
-                            all_pairs=all_pairs)
+    report, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
+                                all_pairs=all_pairs, correct=correct, baseline=baseline)
     _note(notes[-1])
-    out_.emit(ctx, [rs], fmt, output, pipe_default="tsv")
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")
 
 
 def run_interval_map(ctx, files, measures, options, align_opts, scores_format, scores_scale,
@@ -152,16 +128,15 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
     from ipsoeval.scores import interval_map_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
-    results = interval_map_scores(ts, list(measures) or None, options)
+    report = interval_map_scores(ts, list(measures) or None, options)
     per = means = None
     if plot:
         per = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
-            options, per_topic=True, values=False, analyze=False, warnings=[]))[0]
+            options, per_query=True, values=False, analyze=False, warnings=[])).table("scores")
         means = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
-            options, per_topic=False, values=False, analyze=False, warnings=[]))[0]
-    for w in options.warnings:
-        out_.warn(w)
-    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
+            options, per_query=False, values=False, analyze=False, warnings=[])).table("scores")
+    report.warnings.extend(w for w in options.warnings if w not in report.warnings)
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")
     if plot:
         from ipsoeval import plots
         plots.interval_map(plot, per, means)

@@ -2,35 +2,31 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from ipsoeval.analyses.topicset import common_topics
+from ipsoeval.analyses import sigtest
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
 from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
-from ipsoeval.errors import GateFailed, UsageError
+from ipsoeval.errors import UsageError
 
 
 @click.command("sigtest")
 @qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
 @opt.measure_option(required=True, help_text="Measure to compare, e.g. AP, nDCG@10, P@10, "
                                              "RR@10 (repeatable; see `ipsoeval measures`).")
-@click.option("--baseline", metavar="RUN", default=None,
-              help="Compare every other run against this run (name).  [default: the first run]")
-@click.option("--all-pairs", is_flag=True, help="Compare every pair of runs.")
-@click.option("--test", "tests", multiple=True, metavar="NAME",
-              help="Test: t, wilcoxon, sign, ranksum, randomization, bootstrap, and for three "
-                   "or more runs anova, kruskal, anova2, friedman (with Tukey HSD); repeatable "
-                   "or comma-separated.  [default: t, wilcoxon, sign, randomization]")
+@opt.baseline_option
+@opt.all_pairs_option
+@opt.test_option(allowed=sigtest.TESTS, command="sigtest",
+                 default_text=", ".join(sigtest.DEFAULT_TESTS),
+                 help_text="Test (the last four for three or more runs, with Tukey HSD)")
 @opt.correct_option
 @opt.alpha_option
 @opt.alternative_option
-@click.option("--permutations", type=click.IntRange(min=1), default=100_000, show_default=True,
-              help="Resamples of the randomization and bootstrap tests (randomization is "
-                   "exact when 2^topics is not larger).")
+@opt.samples_option(default=100_000,
+                    help_text="Resamples of the randomization and bootstrap tests "
+                              "(randomization is exact when 2^topics is not larger).")
 @opt.seed_option
 @click.option("--scale", type=click.Choice(["original", "interval", "both"]), default="original",
               show_default=True,
@@ -42,13 +38,13 @@ from ipsoeval.errors import GateFailed, UsageError
 @click.option("--gate-test", metavar="NAME", default=None,
               help="Test deciding the gate.  [default: per measure, the first --test "
                    "permissible for its scale]")
-@opt.alignment_options(default_queries="qrels")
+@opt.alignment_options()
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alpha, alternative,
-            permutations, seed, scale, fail_if, gate_test, align_opts, scores, scores_format,
+            samples, seed, scale, fail_if, gate_test, align_opts, scores, scores_format,
             scores_scale, plot, fmt, output):
     """Significance tests between runs on per-topic scores: paired t,
     Wilcoxon signed-rank, sign, rank-sum, randomization, bootstrap and, for
@@ -57,11 +53,11 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     measure's scale (Ferrante et al. 2021).  With --fail-if, a CI gate.
     """
     from ipsoeval import engine
-    from ipsoeval.analyses import sigtest
+    from ipsoeval.analyses import validate
 
     if len(runs) < 2 and not scores:
         raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
-    test_list = sigtest.parse_tests(tests) or list(sigtest.DEFAULT_TESTS)
+    test_list = list(tests) or list(sigtest.DEFAULT_TESTS)
     gate = None
     if gate_test is not None:
         parsed = sigtest.parse_tests([gate_test])
@@ -70,7 +66,7 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
         gate = parsed[0]
     options = sigtest.Options(tests=test_list, baseline=baseline, all_pairs=all_pairs,
                               correct=correct, alpha=alpha, alternative=alternative,
-                              permutations=permutations, seed=seed, scale=scale,
+                              samples=samples, seed=seed, scale=scale,
                               fail_if=fail_if, gate_test=gate)
     options.check()
     if scores:      # issue 13: the arguments are per-topic score files
@@ -78,34 +74,15 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
         return run_sigtest(ctx, [qrels, *runs], measures, options, align_opts, scores_format,
                            scores_scale, fmt, output, plot=plot)
     requested = engine.requested(measures)          # usage errors before reading files
-    if options.scale != "original" and sigtest.interval_mapper() is None:
-        raise UsageError(f"--scale {scale} needs the interval map, which this build does not "
-                         f"provide yet; use --scale original")
     aligned = opt.load_aligned(qrels, runs, align_opts)
-    aligned, note = common_topics(aligned)   # --queries intersection: shared topics
-    if note:
-        out_.warn(note)
+    options.baseline = validate.baseline(baseline, aligned.runs, runs)
     progress = opt.progress("sigtest: testing pairs of runs", ctx)
-    out = sigtest.run_aligned(aligned, requested, options, progress=progress)
-    for rs in out.results:
+    report = sigtest.run_aligned(aligned, requested, options, progress=progress)
+    for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    for w in out.warnings:
-        out_.warn(w)
-    results = out.results
-    if out_.concrete_format(ctx, fmt, output) in ("table", "latex", "markdown"):  # wide (issue 13)
-        results = [sigtest.wide_table(results[0]), *results[1:]]
-    out_.emit(ctx, results, fmt, output, pipe_default="tsv")
     if plot:        # issue 13: per-topic differences of the pairs tested
         from ipsoeval.cli import plot_opts
         sc = engine.evaluate(aligned, requested)
-        plot_opts.sigtest(plot, out.results[0], list(aligned.runs),
+        plot_opts.sigtest(plot, report.table("tests"), list(aligned.runs),
                           {m.name: sc.matrix(m.name) for m in sc.measures})
-    if out.gate is not None:
-        if out.gate.failed:
-            raise GateFailed(out.gate.message)
-        try:
-            sys.stdout.flush()
-            sys.stderr.write(f"ipsoeval: gate passed: {out.gate.message}\n")
-            sys.stderr.flush()
-        except (BrokenPipeError, OSError):
-            pass
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

@@ -1,6 +1,8 @@
-"""Output formatters (SPEC §4): trec, tsv, json, table — shared by every command.
+"""Output formatters (docs/conventions.md, "Outputs"): trec, tsv, json, table —
+shared by every command.
 
-Formatters see only finished :class:`~ipsoeval.results.ResultSet` records.
+Formatters see only finished :class:`~ipsoeval.results.Report` objects: which
+table a format prints is decided here, after the report exists.
 ``auto`` is ``table`` when standard output is a terminal (decided by an
 injectable ``isatty``, never by rich), else the command's pipe default.
 """
@@ -11,7 +13,7 @@ import sys
 from typing import IO, Callable
 
 from ipsoeval.errors import UsageError
-from ipsoeval.results import ResultSet
+from ipsoeval.results import Report, ResultSet
 
 FORMATS = ("auto", "trec", "tsv", "json", "table",
            "jsonl", "latex", "markdown")   # issue 13: paper-ready tables and JSON lines
@@ -34,23 +36,58 @@ def resolve(fmt: str, *, pipe_default: str = "tsv", isatty: Callable[[], bool] |
     return "table" if tty else pipe_default
 
 
-def render(results: ResultSet | list[ResultSet], fmt: str, *, width: int | None = None,
+def render(report: Report, fmt: str, *, table: str | None = None, width: int | None = None,
            color: bool = False, color_system: str = "standard") -> str:
-    """The text of ``results`` in a concrete format."""
-    sets = results if isinstance(results, list) else [results]
+    """The text of ``report`` in a concrete format.
+
+    tsv, jsonl and trec print one table: ``table`` (an id) or the primary.
+    json holds every table (only ``table`` when given).  table, latex and
+    markdown show ``table`` or the report's display tables, each in its view
+    for people where it has one.
+    """
+    report = as_report(report)
+    if table is not None:
+        report.table(table)                    # KeyError for an unknown id
     if fmt == "trec":
         from ipsoeval.formatters import trec
-        return "".join(trec.render(r) for r in sets)
+        t = report.table(table)
+        return trec.render(t.trec if t.trec is not None else t)
     if fmt == "tsv":
         from ipsoeval.formatters import tsv
-        return "".join(tsv.render(r) for r in sets)
+        return tsv.render(report.table(table))
+    if fmt == "jsonl":
+        from ipsoeval.formatters import jsonl
+        return jsonl.render(report.table(table))
     if fmt == "json":
         from ipsoeval.formatters import json_
-        return json_.render(sets)
+        return json_.render(report, table)
+    shown = [report.table(table).shown()] if table is not None else report.shown()
     if fmt == "table":
-        from ipsoeval.formatters import table
-        return table.render(sets, width=width, color=color, color_system=color_system)
-    if fmt in ("latex", "markdown", "jsonl"):     # issue 13 (formatters/{latex,markdown,jsonl}.py)
+        from ipsoeval.formatters import table as table_fmt
+        return table_fmt.render(shown, width=width, color=color, color_system=color_system)
+    if fmt in ("latex", "markdown"):           # formatters/{latex,markdown}.py
         import importlib
-        return importlib.import_module(f"ipsoeval.formatters.{fmt}").render(sets)
+        return importlib.import_module(f"ipsoeval.formatters.{fmt}").render(shown)
     raise UsageError(f"unknown format {fmt!r}")
+
+
+def table_list(report: Report) -> str:
+    """``--table list``: one line per table, ``ID<TAB>description``, the
+    primary's description ending in ``(primary)``."""
+    lines = []
+    for t in report.tables:
+        desc = t.description or t.id
+        if t.id == report.primary:
+            desc += " (primary)"
+        lines.append(f"{t.id}\t{desc}")
+    return "\n".join(lines) + "\n"
+
+
+def as_report(x: Report | ResultSet) -> Report:
+    """A Report; one table alone becomes the report of it (id: the command's)."""
+    if isinstance(x, Report):
+        return x
+    if not x.id:
+        import dataclasses
+        x = dataclasses.replace(x, id=x.command.replace("-", "_") or "results")
+    return Report(x.command, [x])

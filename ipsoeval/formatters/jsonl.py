@@ -1,22 +1,18 @@
-"""``--format jsonl``: one JSON object per record and line (streams into jq,
-pandas.read_json(lines=True), DuckDB).  With several tables each record
-carries a ``table`` key (the table's id, else its position)."""
+"""``--format jsonl``: one JSON object per record and line of one table (the
+primary, or ``--table ID``); streams into jq, pandas.read_json(lines=True),
+DuckDB."""
 
 from __future__ import annotations
 
 import json
 
+from ipsoeval.formatters.values import json_safe
 from ipsoeval.results import ResultSet
 
 
-def render(sets: list[ResultSet]) -> str:
+def render(rs: ResultSet) -> str:
     out = []
-    many = len(sets) > 1
-    for i, rs in enumerate(sets):
-        for rec in rs.records:
-            row = {c: rec.get(c) for c in rs.columns}
-            if many:
-                row = {"table": rs.id or str(i + 1), **row}
-            out.append(json.dumps(row, ensure_ascii=False, allow_nan=False,
-                                  default=str))
+    for rec in rs.records:
+        row = {c: json_safe(rec.get(c)) for c in rs.columns}
+        out.append(json.dumps(row, ensure_ascii=False, allow_nan=False, default=str))
     return "".join(line + "\n" for line in out)

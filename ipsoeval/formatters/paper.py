@@ -45,9 +45,11 @@ def _lower_is_better(measure: str) -> bool:
 
 
 def _is_p(col: str) -> bool:
-    """A p-value column (not a probability such as p_top)."""
-    return ((col.startswith("p_") and col != "p_top") or col in ("p", "pvalue")
-            or col.endswith(":p"))
+    """A p-value column: p_value, p_adjusted, <what>_p_value[_min|_max],
+    <what>_p_adjusted, and the ``<test>:p`` columns of sigtest's view (not a
+    probability such as p_top)."""
+    return (col in ("p", "pvalue", "p_value", "p_adjusted") or col.endswith(":p")
+            or "_p_value" in col or col.endswith("_p_adjusted"))
 
 
 def fmt_value(v, col: str, digits: int) -> tuple[str, bool]:

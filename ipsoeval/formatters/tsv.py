@@ -1,4 +1,5 @@
-"""Tab-separated values: one header row of stable column names, one row per record."""
+"""Tab-separated values: one header row of stable column names, one row per
+record -- one table, never more (a report's other tables: ``--table ID``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from ipsoeval.results import ResultSet
 
 
 def _cell(v) -> str:
-    return plain(v).replace("\t", " ").replace("\n", " ")
+    return plain(v).replace("\t", " ").replace("\r", " ").replace("\n", " ")
 
 
 def render(rs: ResultSet) -> str:

@@ -31,35 +31,9 @@ from scipy import special
 
 from ipsoeval.stats._blas import single_thread
 from ipsoeval.stats._null import rank_sum_counts, signed_rank_counts
-from ipsoeval.stats._rank import average_ranks, snap_ties, snapped_difference, tie_tolerance
+from ipsoeval.stats._rank import average_ranks, snapped_difference
 
 ALTERNATIVES = ("two-sided", "less", "greater")
-
-# Scale type each test requires (Ferrante et al. 2021 §2.5; SPEC §5).
-REQUIREMENT = {
-    "t": "interval",
-    "wilcoxon": "interval",
-    "sign": "ordinal",
-    "ranksum": "ordinal",
-    "randomization": "interval",
-    "bootstrap": "interval",
-    "anova": "interval",
-    "anova2": "interval",
-    "kruskal": "ordinal",
-    "friedman": "ordinal",
-}
-
-_SCALE_ORDER = {"nominal": 0, "ordinal": 1, "interval": 2, "ratio": 3}
-
-
-def permissible(measure_scale: str | None, requirement: str) -> bool | None:
-    """Whether a measure on ``measure_scale`` permits a test requiring
-    ``requirement`` (ratio ⊃ interval ⊃ ordinal).  ``None`` when the measure's
-    scale is unknown."""
-    if measure_scale is None or measure_scale not in _SCALE_ORDER:
-        return None
-    return _SCALE_ORDER[measure_scale] >= _SCALE_ORDER[requirement]
-
 
 @dataclass
 class TestResult:

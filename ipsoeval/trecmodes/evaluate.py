@@ -257,7 +257,7 @@ def columns_from_scores(scores, run_index: int, topic_rows: np.ndarray,
 
 def result_set(blocks, *, per_query: bool, summary: bool, zscores=None, params=None):
     """ResultSet of eval records from (run, topics, columns, show, denominator) blocks."""
-    from ipsoeval.analyses.evaluate import COLUMNS
+    from ipsoeval.analyses.evaluate import COLUMNS, DESCRIPTION
     from ipsoeval.results import ResultSet
     from ipsoeval.trecmodes.common import records
     recs = []
@@ -266,5 +266,6 @@ def result_set(blocks, *, per_query: bool, summary: bool, zscores=None, params=N
                             zscores=zscores, show=show, denominator=denom))
     return ResultSet(command="eval", columns=list(COLUMNS), records=recs, params=params or {},
                      title="ipsoeval eval",
+                     id="scores", description=DESCRIPTION,
                      table_hints={"pivot": {"index": ["qid", "measure"], "columns": "run",
                                             "values": "value"}})

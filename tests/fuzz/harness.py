@@ -385,7 +385,7 @@ def _command_options(ch, case, absurd, tags):
         if ch.coin(0.2):
             a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05"])]
         if ch.coin(0.2):
-            a += ["--permutations", _pick(ch, INTS, absurd, ["10", "100"])]
+            a += ["--samples", _pick(ch, INTS, absurd, ["10", "100"])]
         if ch.coin(0.2):
             a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
         if ch.coin(0.2):
@@ -422,7 +422,7 @@ def _command_options(ch, case, absurd, tags):
             a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
         if ch.coin(0.2):
             a += ["--alternative", ch.choice(["two-sided", "less", "greater"])]
-        a += ["--permutations", _pick(ch, INTS, absurd, ["10", "100", "1000"])]
+        a += ["--samples", _pick(ch, INTS, absurd, ["10", "100", "1000"])]
         if ch.coin(0.2):
             a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
         if ch.coin(0.2):
@@ -433,7 +433,7 @@ def _command_options(ch, case, absurd, tags):
         if ch.coin(0.15):
             a += ["--gate-test", _pick(ch, TESTS, absurd, ["t", "sign"])]
     elif cmd == "bootstrap":
-        a += ["--trials", _pick(ch, INTS + ["1e20"], absurd, ["10", "50", "100"])]
+        a += ["--samples", _pick(ch, INTS + ["1e20"], absurd, ["10", "50", "100"])]
         if ch.coin(0.2):
             a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
         if ch.coin(0.2):

@@ -28,11 +28,12 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ipsoeval import readers
+from ipsoeval.analyses import validate
 from ipsoeval.analyses.bootstrap import resample as br
 from ipsoeval.analyses.bootstrap import splithalf as sh
 from ipsoeval.errors import InputError, UsageError
-from ipsoeval.results import ResultSet
-from ipsoeval.stats import tests as st
+from ipsoeval.results import Report, ResultSet
+from ipsoeval.stats import registry
 
 COMMAND = "bootstrap"
 CI_METHODS = ("percentile", "bca")
@@ -56,7 +57,7 @@ Progress = Callable[[int, int], None]
 Warn = Callable[[str], None]
 
 
-MAX_TRIALS = 10_000_000
+MAX_SAMPLES = 10_000_000
 MAX_SPLITS = 100_000
 
 
@@ -69,7 +70,7 @@ def subset_path(spec: str) -> str:
 
 @dataclass
 class Options:
-    trials: int = 1000
+    samples: int = 1000               # bootstrap samples (resamples of the topics)
     seed: int = 42
     top: int = 5                      # ranks shown; 0 = all
     ci: float = 0.95
@@ -82,16 +83,13 @@ class Options:
     alpha: float = 0.05
     subsets: list = field(default_factory=list)   # [(name, [qid, ...]), ...]
 
-    def check(self) -> None:
-        if self.trials < 1:
-            raise UsageError(f"--trials must be at least 1 (found {self.trials})")
-        if self.trials > MAX_TRIALS:
-            raise UsageError(f"--trials must be at most {MAX_TRIALS:,} (found {self.trials})")
+    def check(self, runs: list[str] | None = None) -> None:
+        validate.samples(self.samples, MAX_SAMPLES)
+        validate.seed(self.seed)
+        validate.alpha(self.alpha)
         if self.split_half > MAX_SPLITS:
             raise UsageError(f"--split-half must be at most {MAX_SPLITS:,} "
                              f"(found {self.split_half})")
-        if self.seed < 0:
-            raise UsageError(f"--seed must be a non-negative integer (found {self.seed})")
         if self.top < 0:
             raise UsageError(f"--top must be 0 (all ranks) or more (found {self.top})")
         if not 0.0 < self.ci < 1.0:
@@ -100,11 +98,7 @@ class Options:
             raise UsageError(f"--ci-method must be percentile or bca (found {self.ci_method!r})")
         if self.split_half < 0:
             raise UsageError(f"--split-half must be at least 1 (found {self.split_half})")
-        if not 0.0 < self.alpha < 1.0:
-            raise UsageError(f"--alpha must be between 0 and 1 (found {self.alpha})")
-        bad = [t for t in self.tests if t not in TESTS]
-        if bad or not self.tests:
-            raise UsageError(f"--test takes {','.join(TESTS)} (found {','.join(bad) or 'nothing'})")
+        validate.tests(self.tests, TESTS, "bootstrap --split-half")
         bad = [a for a in self.aggregates if a not in AGGREGATES]
         if bad or not self.aggregates:
             raise UsageError(f"--aggregate takes mean, median or mean,median "
@@ -115,9 +109,11 @@ class Options:
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise UsageError(f"--queries-file names must differ (found {dup[0]!r} twice)")
+        if runs is not None and self.baseline is not None:
+            validate.baseline(self.baseline, runs)
 
     def as_params(self) -> dict:
-        p = {"trials": self.trials, "seed": self.seed, "top": self.top, "ci": self.ci,
+        p = {"samples": self.samples, "seed": self.seed, "top": self.top, "ci": self.ci,
              "ci_method": self.ci_method, "baseline": self.baseline,
              "ties": "share the better rank", "resampling": "numpy default_rng(seed).integers"}
         if self.split_half:
@@ -126,6 +122,12 @@ class Options:
         if self.subsets:
             p["subsets"] = {n: len(q) for n, q in self.subsets}
         return p
+
+
+def parse_tests(values) -> tuple:
+    """``--test`` values for --split-half: registry names or aliases; default all four."""
+    return tuple(registry.parse(values, allowed=TESTS, command="bootstrap --split-half")) \
+        or tuple(TESTS)
 
 
 def parse_list(values: Sequence[str] | str | None, default: Sequence[str]) -> tuple:
@@ -255,45 +257,40 @@ class MeasureInput:
 
 def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
             options: Options, progress: Progress | None = None,
-            warn: Warn | None = None) -> list[ResultSet]:
-    """All analyses on plain score matrices.
-
-    Returns the result sets in this order: the per-run summary, the rank
-    probabilities (long rows), and — with ``options.split_half`` — the
-    split-half agreement rates.  ``primary(results, options)`` picks the one
-    table ``tsv``/``json`` print.
+            warn: Warn | None = None) -> Report:
+    """All analyses on plain score matrices: a Report with the tables
+    ``leaderboard`` (the per-run summary), ``rank_probabilities`` (long rows)
+    and, with ``options.split_half``, ``split_half`` (agreement rates).  The
+    primary table is split_half with ``split_half``, rank_probabilities with
+    ``ranks``, else the leaderboard; people see the leaderboard and the rank
+    probabilities, or the chosen table (split-half in the paper's layout).
     """
-    options.check()
+    options.check(list(runs))
     R, T = len(runs), len(topics)
     if R == 0 or T == 0:
         raise UsageError(f"bootstrap needs runs and topics (found {R} runs, {T} topics)")
-    base_idx = None
-    if options.baseline is not None:
-        if options.baseline in runs:
-            base_idx = runs.index(options.baseline)
-        else:
-            raise UsageError(f"--baseline names no run (found {options.baseline!r}; runs: "
-                             f"{', '.join(runs[:10])}{', ...' if R > 10 else ''})")
+    base_idx = runs.index(options.baseline) if options.baseline is not None else None
     if options.split_half and R < 2:
         raise UsageError(f"--split-half compares pairs of runs (found {R} run)")
     if options.split_half and T < 2:
         raise UsageError(f"--split-half needs at least two topics (found {T})")
 
+    warnings: list[str] = []      # in the report (and to ``warn`` as they come)
     # subsets: topic indices
     subsets: list[tuple[str, np.ndarray]] = []
     pos = {t: i for i, t in enumerate(topics)}
     for name, qids in options.subsets:
         idx = [pos[q] for q in qids if q in pos]
         missing = len(qids) - len(idx)
-        if missing and warn is not None:
-            warn(f"queries file {name!r}: {missing} of {len(qids)} topics are not among the "
-                 f"{T} evaluated topics; left out")
+        if missing:
+            warnings.append(f"queries file {name!r}: {missing} of {len(qids)} topics are not "
+                            f"among the {T} evaluated topics; left out")
         if not idx:
             raise UsageError(f"queries file {name!r} shares no topic with the evaluated topics "
                              f"(found 0 of {len(qids)})")
         subsets.append((name, np.array(sorted(idx), dtype=np.int64)))
 
-    work = [options.trials] + [options.trials] * len(subsets)
+    work = [options.samples] + [options.samples] * len(subsets)
     work += [options.split_half] * len(measures) if options.split_half else []
     phases = _Phases(progress, work)
 
@@ -306,7 +303,7 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
     blocks = list(mats)
     if base_idx is not None:
         blocks += [br.paired_differences(x, base_idx) for x in mats]
-    trial = br.bootstrap_means(blocks, options.trials, options.seed, progress=phases.phase())
+    trial = br.bootstrap_means(blocks, options.samples, options.seed, progress=phases.phase())
     trial_means = trial[:len(mats)]
     trial_diffs = trial[len(mats):]
 
@@ -315,7 +312,7 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
     for k, (name, idx) in enumerate(subsets):
         rng = np.random.default_rng(np.random.SeedSequence(options.seed, spawn_key=(1, k)))
         sub_mats = [x[:, idx] for x in mats]
-        tm = br.bootstrap_means(sub_mats, options.trials, options.seed,
+        tm = br.bootstrap_means(sub_mats, options.samples, options.seed,
                                 progress=phases.phase(), rng=rng)
         sub_stab.append([br.rank_stability(sx, t, m.higher_is_better, br.tie_tolerance(x))
                          for sx, t, m, x in zip(sub_mats, tm, measures, mats)])
@@ -366,16 +363,22 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
 
     params = dict(options.as_params())
     params.update(measures=[m.name for m in measures], runs=R, topics=T)
-    trials_txt = f"{options.trials:,} bootstrap trials over {T:,} topics"
+    trials_txt = f"{options.samples:,} bootstrap trials over {T:,} topics"
     results = [
         ResultSet(COMMAND, summary_cols, summary, params=params,
                   title=f"Leaderboard under {trials_txt} (seed {options.seed}); "
                         f"{options.ci:.0%} {options.ci_method} CIs",
+                  id="leaderboard",
+                  description="per run and measure: mean, leaderboard and expected rank, "
+                              "rank interval, share of trials at rank 1, CI of the mean",
                   table_hints={"digits": 4,
                                "heatmap": {"columns": ["p_top"], "low": 0.0, "high": 1.0},
                                "hide": ["baseline"] if base_idx is not None else []}),
         ResultSet(COMMAND, list(RANK_COLUMNS), rank_rows, params=dict(params),
                   title=f"Rank under bootstrapping: P(rank = k), {trials_txt}",
+                  id="rank_probabilities",
+                  description="per run, measure and rank (up to --top): the share of "
+                              "trials with the run at that rank",
                   table_hints={"digits": 3,
                                "pivot": {"index": ["run", "measure"], "columns": "rank",
                                          "values": "probability"},
@@ -397,26 +400,36 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
                              "agree": _f(rt.agree), "partial": _f(rt.partial),
                              "disagree": _f(rt.disagree),
                              "pct_significant": _f(rt.pct_significant),
-                             "permissible": st.permissible(m.scale, st.REQUIREMENT[rt.test])})
+                             "permissible": registry.permissible(m.scale, rt.test)})
         sp = dict(params)
         sp.update(pairs=R * (R - 1) // 2, half_sizes=[T // 2, T - T // 2])
-        results.append(ResultSet(
+        split = ResultSet(
             COMMAND, list(SPLIT_COLUMNS), rows, params=sp,
             title=f"Split-half agreement (%), {options.split_half} splits x "
                   f"{R * (R - 1) // 2} pairs, alpha {options.alpha}",
+            id="split_half",
+            description="per measure, test and aggregate: split-half agreement rates (%) of "
+                        "significance decisions",
             table_hints={"digits": 1,
-                         "cell_styles": {"permissible": {"no": "red"}}}))
+                         "cell_styles": {"permissible": {"no": "red"}}})
+        split.view = table4(split)
+        results.append(split)
     phases.finish()
-    return results
+    primary = primary_id(options)
+    display = [primary] if primary != "leaderboard" else ["leaderboard", "rank_probabilities"]
+    if warn is not None:
+        for w in warnings:
+            warn(w)
+    return Report(COMMAND, results, primary=primary, display=display, warnings=warnings)
 
 
-def primary(results: list[ResultSet], options: Options) -> ResultSet:
-    """The one table tsv/json print: split-half rows, rank rows, or the summary."""
+def primary_id(options: Options) -> str:
+    """The table tsv/jsonl print: split-half rows, rank rows, or the leaderboard."""
     if options.split_half:
-        return results[2]
+        return "split_half"
     if options.ranks:
-        return results[1]
-    return results[0]
+        return "rank_probabilities"
+    return "leaderboard"
 
 
 def table4(rs: ResultSet) -> ResultSet:
@@ -448,7 +461,7 @@ def table4(rs: ResultSet) -> ResultSet:
 
 
 def run(scores, options: Options, progress: Progress | None = None,
-        warn: Warn | None = None) -> list[ResultSet]:
+        warn: Warn | None = None) -> Report:
     """Analyses on an :class:`ipsoeval.engine.Scores` (every requested measure)."""
     mask = scores.mask()
     inputs = []

@@ -34,8 +34,9 @@ import numpy as np
 from scipy import sparse, special
 
 from ipsoeval.analyses.bootstrap.resample import tie_tolerance
-from ipsoeval.stats import tests as st
+from ipsoeval.stats import registry
 
+# The registry's tests whose per-half statistics have the fast path below.
 TESTS = ("sign", "ranksum", "wilcoxon", "t")
 AGGREGATES = ("mean", "median")
 
@@ -418,13 +419,11 @@ def _via_stats(test: str, x: np.ndarray, h: np.ndarray, pi, pj, progress_step=No
     """p-values from ipsoeval.stats.tests, one call per (split, half)."""
     S = h.shape[1]
     out = np.empty((2, S, len(pi)))
-    fn = {"sign": st.sign_test, "wilcoxon": st.wilcoxon, "t": st.paired_t,
-          "ranksum": st.ranksum}[test]
     for s in range(S):
         m = h[:, s] > 0
         for half, mask in enumerate((m, ~m)):
             xs = x[:, mask]
-            out[half, s] = fn(xs[pi], xs[pj]).pvalue
+            out[half, s] = registry.run(test, xs[pi], xs[pj]).pvalue
         if progress_step is not None:
             progress_step(1)
     return out

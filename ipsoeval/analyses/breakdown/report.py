@@ -15,21 +15,21 @@ number of topics only A answers with the number only B answers with an exact
 two-sided binomial (sign) test.  :func:`verdict` combines the two facets as
 the paper's §5 proposes (strict and "do no harm" definitions).
 
-The core (:func:`first_relevant_ranks`, :func:`compare_pair`,
-:func:`verdict`) works on plain arrays; :func:`run` applies it to an
-:class:`~ipsoeval.model.Aligned` and builds the result records.
+The core (:func:`compare_pair`, :func:`verdict`) works on plain arrays of
+first-relevant ranks; :func:`run` takes those ranks from the engine (ESL@k,
+:func:`first_relevant_from_engine`) and builds the result records.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from ipsoeval.analyses import validate
 from ipsoeval.errors import UsageError
-from ipsoeval.results import ResultSet
-from ipsoeval.stats import corrections
-from ipsoeval.stats import tests as st
+from ipsoeval.results import Report, ResultSet
+from ipsoeval.stats import corrections, registry
 
 COMMAND = "breakdown"
 
@@ -38,14 +38,15 @@ OUTCOME_A_ONLY = "2A"
 OUTCOME_B_ONLY = "2B"
 OUTCOME_BOTH = "3"
 
-CORRECTIONS = ("none", "bonferroni", "holm")
+CORRECTIONS = validate.CORRECTIONS
 
-# Which case-3 test decides the ranking facet of the verdict.
+# Which case-3 test decides the ranking facet of the verdict: QUANTITY-TEST,
+# the test a registry name (or alias) of one of the outcome-3 tests.
 VERDICT_TESTS = {
-    "esl-t": ("p_esl_t", "esl", "mean"),
-    "esl-wilcoxon": ("p_esl_wilcoxon", "esl", "signed-rank"),
-    "rr-t": ("p_rr_t", "rr", "mean"),
-    "rr-wilcoxon": ("p_rr_wilcoxon", "rr", "signed-rank"),
+    "esl-t": ("esl_t_p_value", "esl", "mean"),
+    "esl-wilcoxon": ("esl_wilcoxon_p_value", "esl", "signed-rank"),
+    "rr-t": ("rr_t_p_value", "rr", "mean"),
+    "rr-wilcoxon": ("rr_wilcoxon_p_value", "rr", "signed-rank"),
 }
 
 VERDICT_BETTER = "better"
@@ -58,39 +59,28 @@ VERDICTS = (VERDICT_BETTER, VERDICT_BETTER_NO_HARM, VERDICT_WORSE,
             VERDICT_WORSE_HARM, VERDICT_MIXED, VERDICT_NONE)
 
 # p-value columns, in output order.
-P_COLUMNS = ["p_esl_wilcoxon", "p_esl_t", "p_rr_wilcoxon", "p_rr_t", "p_answered_sign"]
-NAIVE_P_COLUMNS = ["p_mrr_ranksum", "p_mrr_wilcoxon", "p_mrr_t"]
+P_COLUMNS = ["esl_wilcoxon_p_value", "esl_t_p_value", "rr_wilcoxon_p_value", "rr_t_p_value",
+             "answered_sign_p_value"]
+NAIVE_P_COLUMNS = ["mrr_ranksum_p_value", "mrr_wilcoxon_p_value", "mrr_t_p_value"]
 
 SUMMARY_COLUMNS = [
-    "run_a", "run_b", "k", "n_topics", "mrr_a", "mrr_b", "delta_mrr",
+    "run_a", "run_b", "k", "n", "mrr_a", "mrr_b", "mrr_diff",
     "n_neither", "n_a_only", "n_b_only", "n_both",
-    "pct_neither", "pct_a_only", "pct_b_only", "p_answered_sign", "pct_both",
-    "esl_a", "esl_b", "p_esl_wilcoxon", "p_esl_t",
-    "rr_a", "rr_b", "p_rr_wilcoxon", "p_rr_t",
+    "pct_neither", "pct_a_only", "pct_b_only", "answered_sign_p_value", "pct_both",
+    "esl_a", "esl_b", "esl_wilcoxon_p_value", "esl_t_p_value",
+    "rr_a", "rr_b", "rr_wilcoxon_p_value", "rr_t_p_value",
 ]
 PER_QUERY_COLUMNS = ["run_a", "run_b", "qid", "outcome", "rank_a", "rank_b"]
+
+
+def adjusted(column: str) -> str:
+    """The corrected p-value's column of a raw one: esl_t_p_value -> esl_t_p_adjusted."""
+    return column[:-len("p_value")] + "p_adjusted"
 
 
 # --------------------------------------------------------------------------
 # core on arrays
 # --------------------------------------------------------------------------
-
-def first_relevant_ranks(relevant: np.ndarray, k: int) -> np.ndarray:
-    """Rank (1-based) of the first relevant document in the top ``k``; 0 if none.
-
-    ``relevant`` is a boolean array (..., D) in rank order (for example
-    :meth:`Aligned.relevant`); the result has shape (...) and dtype int64.
-    Rankings shorter than k are simply shorter: missing ranks are not relevant.
-    """
-    if k < 1:
-        raise UsageError(f"the cutoff k must be a positive integer (found {k})")
-    top = np.asarray(relevant, dtype=bool)[..., :k]
-    if top.shape[-1] == 0:
-        return np.zeros(top.shape[:-1], dtype=np.int64)
-    found = top.any(axis=-1)
-    first = top.argmax(axis=-1).astype(np.int64) + 1
-    return np.where(found, first, 0)
-
 
 def _ranks(x) -> np.ndarray:
     """Accept ranks as ints with 0 = none, or floats with NaN = none (ESL@k)."""
@@ -133,20 +123,21 @@ def _sign(x: float) -> int:
     return 1 if x > 0 else (-1 if x < 0 else 0)
 
 
-def _paired_tests(a: np.ndarray, b: np.ndarray) -> tuple[float | None, float | None, int]:
+def _paired_tests(a: np.ndarray, b: np.ndarray, alternative: str = "two-sided",
+                  ) -> tuple[float | None, float | None, int]:
     """Wilcoxon signed-rank p, paired t p (None when undefined) for b − a,
     and the sign of the signed-rank sum W+ − W− (0 without non-zero difference)."""
     d = b - a
     p_w, direction = None, 0
     if np.any(d != 0):
-        w = st.wilcoxon(a, b)
+        w = registry.run("wilcoxon", a, b, alternative=alternative)
         p_w = _pvalue(w)
         direction = _sign(float(w.extra["r_plus"]) - float(w.extra["r_minus"]))
-    p_t = _pvalue(st.paired_t(a, b)) if d.size >= 2 else None
+    p_t = _pvalue(registry.run("t", a, b, alternative=alternative)) if d.size >= 2 else None
     return p_w, p_t, direction
 
 
-def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
+def compare_pair(rank_a, rank_b, *, naive: bool = False, alternative: str = "two-sided") -> dict:
     """Breakdown statistics for one pair of runs (B compared with A).
 
     ``rank_a``/``rank_b``: first-relevant ranks per topic (same topic order),
@@ -171,13 +162,13 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
         "n_both": int(np.count_nonzero(both)),
     }
     rr_a_all, rr_b_all = reciprocal(ra), reciprocal(rb)
-    out: dict = {"n_topics": n}
+    out: dict = {"n": n}
     if n:
         out["mrr_a"] = float(rr_a_all.mean())
         out["mrr_b"] = float(rr_b_all.mean())
-        out["delta_mrr"] = float((rr_b_all - rr_a_all).mean())
+        out["mrr_diff"] = float((rr_b_all - rr_a_all).mean())
     else:
-        out["mrr_a"] = out["mrr_b"] = out["delta_mrr"] = None
+        out["mrr_a"] = out["mrr_b"] = out["mrr_diff"] = None
     out.update(counts)
     for name in ("neither", "a_only", "b_only", "both"):
         out[f"pct_{name}"] = 100.0 * counts[f"n_{name}"] / n if n else None
@@ -190,14 +181,15 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
         out["rr_a"], out["rr_b"] = float(rr_a.mean()), float(rr_b.mean())
     else:
         out["esl_a"] = out["esl_b"] = out["rr_a"] = out["rr_b"] = None
-    out["p_esl_wilcoxon"], out["p_esl_t"], esl_w_dir = _paired_tests(esl_a, esl_b)
-    out["p_rr_wilcoxon"], out["p_rr_t"], rr_w_dir = _paired_tests(rr_a, rr_b)
+    out["esl_wilcoxon_p_value"], out["esl_t_p_value"], esl_w_dir = _paired_tests(esl_a, esl_b, alternative)
+    out["rr_wilcoxon_p_value"], out["rr_t_p_value"], rr_w_dir = _paired_tests(rr_a, rr_b, alternative)
 
     # Outcome 2: per topic, "answered" is 1 or 0; the sign test drops the
     # zero differences (outcomes 1 and 3) and is exact binomial on the rest
     # (p = 1 when no topic is in outcome 2).
-    out["p_answered_sign"] = (_pvalue(st.sign_test(has_a.astype(np.float64),
-                                                   has_b.astype(np.float64)))
+    out["answered_sign_p_value"] = (_pvalue(registry.run("sign", has_a.astype(np.float64),
+                                                    has_b.astype(np.float64),
+                                                    alternative=alternative))
                               if n else None)
 
     # Direction of each case-3 facet, for the verdict: +1 when B is better
@@ -211,8 +203,9 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False) -> dict:
 
     if naive:
         # Lin et al. Table 1: tests on per-topic RR@k over all topics.
-        out["p_mrr_ranksum"] = _pvalue(st.ranksum(rr_a_all, rr_b_all)) if n else None
-        out["p_mrr_wilcoxon"], out["p_mrr_t"], _ = _paired_tests(rr_a_all, rr_b_all)
+        out["mrr_ranksum_p_value"] = (_pvalue(registry.run("ranksum", rr_a_all, rr_b_all,
+                                                     alternative=alternative)) if n else None)
+        out["mrr_wilcoxon_p_value"], out["mrr_t_p_value"], _ = _paired_tests(rr_a_all, rr_b_all, alternative)
     return out
 
 
@@ -254,31 +247,6 @@ def verdict(p_answered: float | None, n_a_only: int, n_b_only: int,
 # on aligned runs
 # --------------------------------------------------------------------------
 
-@dataclass
-class BreakdownOutput:
-    """What :func:`run` returns: result sets to print and warnings for stderr."""
-
-    results: list[ResultSet]
-    warnings: list[str] = field(default_factory=list)
-
-
-def _choose_baseline(runs: list[str], baseline: str | int | None) -> int:
-    if baseline is None:
-        return 0
-    if isinstance(baseline, int):
-        if not 0 <= baseline < len(runs):
-            raise UsageError(f"--baseline: no run number {baseline}")
-        return baseline
-    matches = [i for i, name in enumerate(runs) if name == baseline]
-    if not matches:
-        raise UsageError(f"--baseline: no run named {baseline!r} "
-                         f"(runs: {', '.join(runs)})")
-    if len(matches) > 1:
-        raise UsageError(f"--baseline: {len(matches)} runs are named {baseline!r}; "
-                         "give them distinct names with --name")
-    return matches[0]
-
-
 def table_hints(naive: bool, corrected: bool) -> dict:
     """Hints for the table formatter: grouped headers mirroring Lin et al. Table 2.
 
@@ -287,33 +255,33 @@ def table_hints(naive: bool, corrected: bool) -> dict:
     short column names for formatters that support them.
     """
     p_cols = P_COLUMNS + (NAIVE_P_COLUMNS if naive else [])
-    adj = [c + "_adj" for c in p_cols] if corrected else []
+    adj = [adjusted(c) for c in p_cols] if corrected else []
     groups = [
-        ["Runs", ["run_b", "delta_mrr"]],
+        ["Runs", ["run_b", "mrr_diff"]],
         ["(1)", ["pct_neither"]],
-        ["(2)", ["pct_a_only", "pct_b_only", "p_answered_sign"]],
+        ["(2)", ["pct_a_only", "pct_b_only", "answered_sign_p_value"]],
         ["(3)", ["pct_both"]],
-        ["(3) ESL", ["esl_a", "esl_b", "p_esl_wilcoxon", "p_esl_t"]],
-        ["(3) RR", ["rr_a", "rr_b", "p_rr_wilcoxon", "p_rr_t"]],
+        ["(3) ESL", ["esl_a", "esl_b", "esl_wilcoxon_p_value", "esl_t_p_value"]],
+        ["(3) RR", ["rr_a", "rr_b", "rr_wilcoxon_p_value", "rr_t_p_value"]],
     ]
     if naive:
         groups.append(["naive MRR", list(NAIVE_P_COLUMNS)])
     if corrected:
         groups.append(["adjusted", adj])
     labels = {
-        "run_a": "A", "run_b": "B", "delta_mrr": "Δ",
+        "run_a": "A", "run_b": "B", "mrr_diff": "Δ",
         "pct_neither": "All %", "pct_a_only": "A wins %", "pct_b_only": "B wins %",
-        "p_answered_sign": "sign p", "pct_both": "All %",
-        "esl_a": "A ESL", "esl_b": "B ESL", "p_esl_wilcoxon": "WSR p", "p_esl_t": "t p",
-        "rr_a": "A RR", "rr_b": "B RR", "p_rr_wilcoxon": "WSR p", "p_rr_t": "t p",
-        "p_mrr_ranksum": "WRS p", "p_mrr_wilcoxon": "WSR p", "p_mrr_t": "t p",
+        "answered_sign_p_value": "sign p", "pct_both": "All %",
+        "esl_a": "A ESL", "esl_b": "B ESL", "esl_wilcoxon_p_value": "WSR p", "esl_t_p_value": "t p",
+        "rr_a": "A RR", "rr_b": "B RR", "rr_wilcoxon_p_value": "WSR p", "rr_t_p_value": "t p",
+        "mrr_ranksum_p_value": "WRS p", "mrr_wilcoxon_p_value": "WSR p", "mrr_t_p_value": "t p",
     }
     styles = {VERDICT_BETTER: "bold green", VERDICT_BETTER_NO_HARM: "green",
               VERDICT_WORSE: "bold red", VERDICT_WORSE_HARM: "red",
               VERDICT_MIXED: "yellow", VERDICT_NONE: ""}
     return {
         "groups": groups,
-        "hide": ["run_a", "k", "n_topics", "mrr_a", "mrr_b", "n_neither", "n_a_only",
+        "hide": ["run_a", "k", "n", "mrr_a", "mrr_b", "n_neither", "n_a_only",
                  "n_b_only", "n_both"],
         "digits": 4,
         "cell_styles": {"verdict": styles},
@@ -321,27 +289,70 @@ def table_hints(naive: bool, corrected: bool) -> dict:
     }
 
 
-def run(aligned, *, k: int = 100, baseline: str | int | None = None,
-        naive: bool = False, correct: str = "none", alpha: float = 0.05,
-        verdict_test: str = "esl-t", per_query: bool = False) -> BreakdownOutput:
+@dataclass
+class Options:
+    k: int = 100
+    baseline: str | None = None       # run A (a run name); default the first run
+    naive: bool = False
+    correct: str = "none"
+    alpha: float = 0.05
+    alternative: str = "two-sided"    # of every test, about B − A of its quantity
+    verdict_test: str = "esl-t"
+    per_query: bool = False
+
+    def check(self, runs: list[str] | None = None) -> None:
+        if self.k < 1:
+            raise UsageError(f"-k must be a positive integer (found {self.k})")
+        validate.correct(self.correct)
+        validate.alpha(self.alpha)
+        validate.alternative(self.alternative)
+        self.verdict_test = parse_verdict_test(self.verdict_test)
+        if runs is not None:
+            if len(runs) < 2:
+                raise UsageError(f"breakdown compares runs: give at least two (found {len(runs)})")
+            if self.baseline is not None:
+                validate.baseline(self.baseline, runs)
+
+
+def parse_verdict_test(text: str) -> str:
+    """``QUANTITY-TEST`` (esl or rr; t or wilcoxon, or a registry alias such as
+    signed-rank) as one of :data:`VERDICT_TESTS`."""
+    quantity, _, test = str(text).strip().lower().partition("-")
+    if quantity in ("esl", "rr") and test:
+        name = registry.get(test, allowed=("t", "wilcoxon"), option="--verdict-test",
+                            command="breakdown").name
+        return f"{quantity}-{name}"
+    raise UsageError(f"--verdict-test must be one of {', '.join(VERDICT_TESTS)} "
+                     f"(found {text!r})")
+
+
+def first_relevant_from_engine(aligned, k: int) -> np.ndarray:
+    """(R, T) first-relevant ranks in the top k, 0 where none: the engine's ESL@k."""
+    from ipsoeval import engine
+    from ipsoeval.measures import parse_measure
+    esl = engine.evaluate(aligned, [parse_measure(f"ESL@{int(k)}")]).values
+    return _ranks_matrix(next(iter(esl.values())))
+
+
+def _ranks_matrix(esl: np.ndarray) -> np.ndarray:
+    a = np.asarray(esl, dtype=np.float64)
+    return np.where(np.isnan(a), 0, a).astype(np.int64)
+
+
+def run(aligned, options: Options | None = None, **kw) -> Report:
     """Outcomes breakdown of the baseline against every other run of ``aligned``.
 
-    Returns one :class:`ResultSet`: the summary (one record per pair), or with
-    ``per_query`` the outcome and first-relevant ranks of every topic and pair.
+    ``options`` (or its fields as keywords).  Returns a Report with the tables
+    ``summary`` (one record per pair) and ``topics`` (the outcome and
+    first-relevant ranks of every topic and pair); the primary is ``topics``
+    with ``per_query``, else ``summary``.
     """
-    if k < 1:
-        raise UsageError(f"-k must be a positive integer (found {k})")
-    if correct not in CORRECTIONS:
-        raise UsageError(f"--correct must be one of {', '.join(CORRECTIONS)} (found {correct!r})")
-    if not 0.0 < alpha < 1.0:
-        raise UsageError(f"--alpha must be between 0 and 1 (found {alpha})")
-    if verdict_test not in VERDICT_TESTS:
-        raise UsageError(f"--verdict-test must be one of {', '.join(VERDICT_TESTS)} "
-                         f"(found {verdict_test!r})")
+    opts = options if options is not None else Options(**kw)
     runs = list(aligned.runs)
-    if len(runs) < 2:
-        raise UsageError(f"breakdown compares runs: give at least two (found {len(runs)})")
-    base = _choose_baseline(runs, baseline)
+    opts.check(runs)
+    k, naive, correct, alpha = opts.k, opts.naive, opts.correct, opts.alpha
+    verdict_test, per_query = opts.verdict_test, opts.per_query
+    base = runs.index(validate.baseline(opts.baseline, runs)) if opts.baseline is not None else 0
     others = [i for i in range(len(runs)) if i != base]
 
     warnings: list[str] = []
@@ -357,35 +368,36 @@ def run(aligned, *, k: int = 100, baseline: str | int | None = None,
             f"{n_none} of {len(num_rel)} topics have no relevant document in the qrels; "
             "they always fall into outcome (1)")
 
-    ranks = first_relevant_ranks(aligned.relevant(), k)   # (R, T)
+    ranks = first_relevant_from_engine(aligned, k)   # (R, T)
     params = {"k": k, "baseline": runs[base], "naive": naive, "correct": correct,
-              "alpha": alpha, "verdict_test": verdict_test,
+              "alpha": alpha, "alternative": opts.alternative, "verdict_test": verdict_test,
               "rel_level": int(aligned.rel_level)}
 
-    if per_query:
-        records = []
-        topics = list(aligned.topics)
-        ra = ranks[base]
-        for j in others:
-            rb = ranks[j]
-            oc = outcomes(ra, rb)
-            for t, qid in enumerate(topics):
-                records.append({
-                    "run_a": runs[base], "run_b": runs[j], "qid": qid,
-                    "outcome": oc[t],
-                    "rank_a": int(ra[t]) if ra[t] > 0 else None,
-                    "rank_b": int(rb[t]) if rb[t] > 0 else None,
-                })
-        rs = ResultSet(command=COMMAND, columns=list(PER_QUERY_COLUMNS), records=records,
-                       params=dict(params, per_query=True),
-                       title=f"Outcomes per topic at k={k}")
-        return BreakdownOutput([rs], warnings)
+    # the per-topic table
+    records = []
+    topics = list(aligned.topics)
+    ra = ranks[base]
+    for j in others:
+        rb = ranks[j]
+        oc = outcomes(ra, rb)
+        for t, qid in enumerate(topics):
+            records.append({
+                "run_a": runs[base], "run_b": runs[j], "qid": qid,
+                "outcome": oc[t],
+                "rank_a": int(ra[t]) if ra[t] > 0 else None,
+                "rank_b": int(rb[t]) if rb[t] > 0 else None,
+            })
+    per_topic = ResultSet(command=COMMAND, columns=list(PER_QUERY_COLUMNS),
+                          records=records, params=dict(params, per_query=True),
+                          title=f"Outcomes per topic at k={k}", id="topics",
+                          description="per pair of runs and topic: the outcome (1, 2A, 2B, "
+                                      "3) and each run's first relevant rank")
 
     p_cols = P_COLUMNS + (NAIVE_P_COLUMNS if naive else [])
     records = []
     directions = []
     for j in others:
-        stats = compare_pair(ranks[base], ranks[j], naive=naive)
+        stats = compare_pair(ranks[base], ranks[j], naive=naive, alternative=opts.alternative)
         directions.append(stats.pop("_direction"))
         rec = {"run_a": runs[base], "run_b": runs[j], "k": k}
         rec.update(stats)
@@ -399,26 +411,30 @@ def run(aligned, *, k: int = 100, baseline: str | int | None = None,
         adj = np.asarray(corrections.adjust(raw, correct), dtype=np.float64) if raw.size else raw
         for rec in records:
             for c in p_cols:
-                rec[c + "_adj"] = None
+                rec[adjusted(c)] = None
         for (i, c), p in zip(where, adj):
-            records[i][c + "_adj"] = float(p)
+            records[i][adjusted(c)] = float(p)
 
     p_rank_col, facet, how = VERDICT_TESTS[verdict_test]
     for rec, direc in zip(records, directions):
-        suffix = "_adj" if corrected else ""
-        rec["verdict"] = verdict(rec["p_answered_sign" + suffix], rec["n_a_only"],
-                                 rec["n_b_only"], rec[p_rank_col + suffix],
+        col = adjusted if corrected else (lambda c: c)
+        rec["verdict"] = verdict(rec[col("answered_sign_p_value")], rec["n_a_only"],
+                                 rec["n_b_only"], rec[col(p_rank_col)],
                                  direc[(facet, how)], alpha)
 
     columns = list(SUMMARY_COLUMNS)
     if naive:
         columns += NAIVE_P_COLUMNS
     if corrected:
-        columns += [c + "_adj" for c in p_cols]
+        columns += [adjusted(c) for c in p_cols]
     columns.append("verdict")
     records = [{c: rec[c] for c in columns} for rec in records]
     rs = ResultSet(command=COMMAND, columns=columns, records=records, params=params,
                    title=f"Outcomes breakdown at k={k}, A = {runs[base]} "
-                         f"(Lin et al. 2021, Table 2)",
+                         f"(Lin et al. 2021, Table 2)", id="summary",
+                   description="per pair of runs: outcome shares, the tests of outcomes 2 "
+                               "and 3, and the verdict",
                    table_hints=table_hints(naive, corrected))
-    return BreakdownOutput([rs], warnings)
+    primary = "topics" if per_query else "summary"
+    return Report(COMMAND, [rs, per_topic], primary=primary, display=[primary],
+                  warnings=warnings)

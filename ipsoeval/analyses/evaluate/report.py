@@ -10,6 +10,7 @@ from ipsoeval.engine import Scores
 from ipsoeval.results import ResultSet
 
 COLUMNS = ["run", "qid", "measure", "value"]
+DESCRIPTION = "one row per run, topic (qid all: the aggregate) and measure"
 
 
 def _value(kind: str, v):
@@ -74,6 +75,19 @@ def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
                             "value": v})
     rs = ResultSet(command="eval", columns=list(COLUMNS), records=records,
                    params=params or {}, title="ipsoeval eval",
+                   id="scores", description=DESCRIPTION,
                    table_hints={"pivot": {"index": ["qid", "measure"], "columns": "run",
                                           "values": "value"}})
     return rs, warnings
+
+
+def without_runid(rs: ResultSet) -> ResultSet:
+    """The table without trec_eval's ``runid`` lines (a run's name is its ``run``
+    column); the table with them becomes its trec layout (``rs.trec``), which
+    ``--format trec`` prints.  The table itself when there are none."""
+    import dataclasses
+
+    recs = [r for r in rs.records if r["measure"] != "runid"]
+    if len(recs) == len(rs.records):
+        return rs
+    return dataclasses.replace(rs, records=recs, trec=rs)

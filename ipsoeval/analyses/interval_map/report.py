@@ -27,20 +27,17 @@ from typing import Callable
 
 import numpy as np
 
+from ipsoeval.analyses import validate
 from ipsoeval.analyses.interval_map import valuesets as iv
 from ipsoeval.errors import UsageError
 from ipsoeval.model import Aligned
-from ipsoeval.results import ResultSet
+from ipsoeval.results import Report, ResultSet
+from ipsoeval.stats import registry
 
 COMMAND = "interval-map"
 UNIVERSES = ("attainable", "all")
+# --analyze's tests (the paper's, Tables 5-6): registry names, two-sample then omnibus
 TESTS = ("sign", "ranksum", "wilcoxon", "t", "anova", "kruskal", "anova2", "friedman")
-TEST_LABEL = {"sign": "sign test", "ranksum": "Wilcoxon rank-sum", "wilcoxon": "Wilcoxon signed-rank",
-              "t": "Student's t", "anova": "one-way ANOVA + Tukey HSD",
-              "kruskal": "Kruskal-Wallis + Tukey HSD", "anova2": "two-way ANOVA + Tukey HSD",
-              "friedman": "Friedman + Tukey HSD"}
-TEST_SCALE = {"sign": "ordinal", "ranksum": "ordinal", "wilcoxon": "interval", "t": "interval",
-              "anova": "interval", "kruskal": "ordinal", "anova2": "interval", "friedman": "ordinal"}
 SURROGATE_WARNING = ("{m}: depends on the recall base; the map is built per topic's R, an "
                      "interval scale on each topic but across topics only the paper's surrogate "
                      "(Ferrante et al. 2021, §5.2.2)")
@@ -54,15 +51,18 @@ class Options:
     ties: str = "unq"
     normalise: bool = False
     universe: str = "all"            # the paper's: one universe REL^N for every topic
-    per_topic: bool = False
+    per_query: bool = False
     values: bool = False
     analyze: bool = False
     alpha: float = 0.05
+    tests: tuple = TESTS              # --analyze: tests of Tables 5-6
     use_cache: bool = True
     max_memory: int | None = None   # bytes; None: iv.DEFAULT_MAX_MEMORY
     warnings: list = field(default_factory=list)
 
     def check(self) -> None:
+        validate.alpha(self.alpha)
+        validate.tests(self.tests, TESTS, "interval-map --analyze")
         if self.ties not in iv.TIES:
             raise UsageError(f"--ties must be one of {', '.join(iv.TIES)} (found {self.ties!r})")
         if self.universe not in UNIVERSES:
@@ -389,8 +389,8 @@ def _f(x):
     return None if math.isnan(x) else x
 
 
-def run(aligned: Aligned, measures, opts: Options, progress: Callable | None = None) -> list[ResultSet]:
-    """Map every measure; build the requested result sets."""
+def run(aligned: Aligned, measures, opts: Options, progress: Callable | None = None) -> Report:
+    """Map every measure; the Report of the requested tables (see :func:`report`)."""
     opts.check()
     if not measures:
         raise UsageError("give at least one measure with -m")
@@ -399,13 +399,22 @@ def run(aligned: Aligned, measures, opts: Options, progress: Callable | None = N
         maps.append(map_measure(aligned, m, opts, progress))
     params = {"N": opts.N, "ties": opts.ties, "normalise": opts.normalise,
               "universe": opts.universe, "measures": [x.measure for x in maps]}
-    out = [scores_resultset(aligned, maps, opts, params)]
+    return report(aligned, maps, opts, params)
+
+
+def report(aligned, maps: list[Mapped], opts: Options, params: dict) -> Report:
+    """Tables ``scores`` (means, -q: per topic too), with ``values`` the value
+    sets (``values``, ``value_quantiles``), with ``analyze`` the paper's
+    comparisons (``tau``, ``tau_measures`` for two or more measures, ``flips``
+    for two or more runs).  The primary table is ``tau`` with ``analyze``,
+    else ``values`` with ``values``, else ``scores``."""
+    tables = [scores_resultset(aligned, maps, opts, params)]
     if opts.values:
-        for mp in maps:
-            out.extend(values_resultsets(aligned, mp, opts, params))
+        tables.extend(values_resultsets(aligned, maps, opts, params))
     if opts.analyze:
-        out.extend(analyze_resultsets(aligned, maps, opts, params))
-    return out
+        tables.extend(analyze_resultsets(aligned, maps, opts, params))
+    primary = "tau" if opts.analyze else "values" if opts.values else "scores"
+    return Report(COMMAND, tables, primary=primary, warnings=list(opts.warnings))
 
 
 def _mean_rows(v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
@@ -421,7 +430,7 @@ def scores_resultset(aligned: Aligned, maps: list[Mapped], opts: Options, params
     recs = []
     for mp in maps:
         for r, run_name in enumerate(aligned.runs):
-            if opts.per_topic:
+            if opts.per_query:
                 for t, qid in enumerate(aligned.topics):
                     x = mp.phi[r][t]
                     iv_ = None if x is None else (float(mp.mapped[r, t]) if opts.normalise
@@ -439,16 +448,49 @@ def scores_resultset(aligned: Aligned, maps: list[Mapped], opts: Options, params
             recs.append({"run": run_name, "qid": "all", "measure": mp.measure,
                          "value": _f(means_o[r]), "interval_value": _f(means_i[r]),
                          "n_values": common})
-    return ResultSet(COMMAND, cols, recs, params, title="Interval-mapped scores (qid all = mean)")
+    return ResultSet(COMMAND, cols, recs, params, title="Interval-mapped scores (qid all = mean)",
+                     id="scores",
+                     description="per run and measure (-q: and topic; qid all = mean): the "
+                                 "value, its interval-mapped value and the size of the value set")
 
 
 PLOT_ROWS = 21
 PLOT_WIDTH = 40
 
 
-def values_resultsets(aligned: Aligned, mp: Mapped, opts: Options, params: dict) -> list[ResultSet]:
+def values_resultsets(aligned: Aligned, maps: list[Mapped], opts: Options,
+                      params: dict) -> list[ResultSet]:
+    """Tables ``values`` and ``value_quantiles`` over every measure of ``maps``."""
+    recs: list[dict] = []
+    qrecs: list[dict] = []
+    sizes: dict[str, dict] = {}
+    for mp in maps:
+        r, q, sizes[mp.measure] = _value_listing(aligned, mp)
+        recs.extend(r)
+        qrecs.extend(q)
+    values = ResultSet(COMMAND, ["measure", "value", "phi", "n_runs", "runs_fraction",
+                                 "n_observed"], recs,
+                       dict(params, listing="values", value_sets=sizes),
+                       title="; ".join(f"{m}: the {d['values']} values of all {d['runs']} runs "
+                                       f"of length {d['N']}" for m, d in sizes.items()),
+                       id="values",
+                       description="per measure: each value of the value set with its phi, "
+                                   "the universe runs reaching it and the runs observed at it")
+    quant = ResultSet(COMMAND, ["measure", "runs_fraction", "value"], qrecs,
+                      dict(params, listing="quantiles"),
+                      title="Value against the fraction of runs (sorted by value)",
+                      id="value_quantiles",
+                      description=f"per measure: the value reached at fractions 0, "
+                                  f"1/{PLOT_ROWS - 1}, ..., 1 of the universe runs sorted "
+                                  f"by value")
+    quant.view = _quantile_plot(quant)
+    return [values, quant]
+
+
+def _value_listing(aligned: Aligned, mp: Mapped) -> tuple[list, list, dict]:
     """The distinct values of M(U) (R-dependent measures: R = N, all runs) with
-    the number of universe runs at each, and a text plot (the paper's Figures 3-5)."""
+    the number of universe runs at each, and the quantiles (the paper's
+    Figures 3-5)."""
     spec = mp.spec
     if spec.family == "generic":
         lv = aligned.rel_level
@@ -479,25 +521,30 @@ def values_resultsets(aligned: Aligned, mp: Mapped, opts: Options, params: dict)
         n_obs = int(np.searchsorted(srt, v + tol, "right") - np.searchsorted(srt, v - tol, "left"))
         recs.append({"measure": mp.measure, "value": v, "phi": i + 1, "n_runs": m,
                      "runs_fraction": cum / total, "n_observed": n_obs})
-    cols = ["measure", "value", "phi", "n_runs", "runs_fraction", "n_observed"]
-    rs = ResultSet(COMMAND, cols, recs, dict(params, listing="values", N=N),
-                   title=f"{mp.measure}: the {len(recs)} values of all {total} runs of length {N}")
-    # the plot: value reached at each fraction of the runs (x = runs sorted by value)
+    # value reached at each fraction of the runs (x = runs sorted by value)
     cummult = np.cumsum(mult)
-    lo, hi = (float(vals[0]), float(vals[-1])) if len(vals) else (0.0, 1.0)
-    prow = []
+    qrecs = []
     for k in range(PLOT_ROWS):
         frac = k / (PLOT_ROWS - 1)
         idx = int(np.searchsorted(cummult, max(1, math.ceil(frac * total)), "left"))
         idx = min(idx, len(vals) - 1)
-        v = float(vals[idx])
-        width = 0 if hi == lo else int(round((v - lo) / (hi - lo) * PLOT_WIDTH))
-        prow.append({"measure": mp.measure, "runs_fraction": frac, "value": v,
-                     "bar": "#" * width})
-    plot = ResultSet(COMMAND, ["measure", "runs_fraction", "value", "bar"], prow,
-                     dict(params, listing="plot", N=N),
-                     title=f"{mp.measure}: value against the fraction of runs (sorted by value)")
-    return [rs, plot]
+        qrecs.append({"measure": mp.measure, "runs_fraction": frac, "value": float(vals[idx])})
+    return recs, qrecs, {"values": len(recs), "runs": total, "N": N}
+
+
+def _quantile_plot(quant: ResultSet) -> ResultSet:
+    """The quantiles with a text bar per row (people only: never tsv/json)."""
+    rows = []
+    span: dict[str, tuple[float, float]] = {}
+    for r in quant.records:
+        lo, hi = span.get(r["measure"], (r["value"], r["value"]))
+        span[r["measure"]] = (min(lo, r["value"]), max(hi, r["value"]))
+    for r in quant.records:
+        lo, hi = span[r["measure"]]
+        width = 0 if hi == lo else int(round((r["value"] - lo) / (hi - lo) * PLOT_WIDTH))
+        rows.append(dict(r, bar="#" * width))
+    return ResultSet(COMMAND, ["measure", "runs_fraction", "value", "bar"], rows,
+                     dict(quant.params), title=quant.title)
 
 
 # ---------------------------------------------------------------------------
@@ -547,11 +594,14 @@ def analyze_resultsets(aligned: Aligned, maps: list[Mapped], opts: Options, para
         rows.append({"measure": mp.measure, "tau_overall": _f(kendall_tau_b(mo, mi)),
                      "tau_topic_min": _f(min(taus)) if taus else None,
                      "tau_topic_mean": _f(sum(taus) / len(taus)) if taus else None,
-                     "topics": len(taus),
+                     "n": len(taus),
                      "surrogate": bool(mp.surrogate and opts.universe == "attainable")})
     out.append(ResultSet(COMMAND, ["measure", "tau_overall", "tau_topic_min", "tau_topic_mean",
-                                   "topics", "surrogate"], rows, dict(params, analysis="table2"),
-                         title="Kendall's tau: ranking of runs by mean M vs mean phi(M) (Table 2)"))
+                                   "n", "surrogate"], rows, dict(params, analysis="table2"),
+                         title="Kendall's tau: ranking of runs by mean M vs mean phi(M) (Table 2)",
+                         id="tau",
+                         description="per measure: Kendall's tau between the run rankings by "
+                                     "M and by phi(M), overall and per topic (Table 2)"))
     # Table 4
     if len(maps) >= 2:
         rows = []
@@ -565,49 +615,51 @@ def analyze_resultsets(aligned: Aligned, maps: list[Mapped], opts: Options, para
                              "tau_interval": _f(ti), "delta_pct": d})
         out.append(ResultSet(COMMAND, ["measure_a", "measure_b", "tau", "tau_interval", "delta_pct"],
                              rows, dict(params, analysis="table4"),
-                             title="Kendall's tau among measures vs among mapped measures (Table 4)"))
+                             title="Kendall's tau among measures vs among mapped measures (Table 4)",
+                             id="tau_measures",
+                             description="per pair of measures: Kendall's tau of their run "
+                                         "rankings, original and mapped (Table 4)"))
     # Tables 5-6
     if len(aligned.runs) >= 2:
         rows = []
         for mp in maps:
-            for test in TESTS:
-                if test in ("anova", "kruskal", "anova2", "friedman") and len(aligned.runs) < 3:
+            for test in opts.tests:
+                if test in registry.OMNIBUS and len(aligned.runs) < 3:
                     continue
                 so = significant_pairs(mp.values, test, opts.alpha)
                 si = significant_pairs(mp.mapped, test, opts.alpha)
                 sig = int(so.sum())
                 s2ns = int((so & ~si).sum())
                 ns2s = int((~so & si).sum())
-                rows.append({"measure": mp.measure, "test": test, "requires": TEST_SCALE[test],
-                             "pairs": int(len(so)), "sig": sig, "sig_interval": int(si.sum()),
+                rows.append({"measure": mp.measure, "test": test,
+                             "requires": registry.requirement(test),
+                             "pairs": int(len(so)), "sig_original": sig,
+                             "sig_interval": int(si.sum()),
                              "s2ns": s2ns, "ns2s": ns2s,
                              "s2ns_pct": (100.0 * s2ns / sig) if sig else None,
                              "ns2s_pct": (100.0 * ns2s / sig) if sig else None,
                              "delta_pct": (100.0 * (s2ns + ns2s) / sig) if sig else None})
-        out.append(ResultSet(COMMAND, ["measure", "test", "requires", "pairs", "sig", "sig_interval",
-                                       "s2ns", "ns2s", "s2ns_pct", "ns2s_pct", "delta_pct"], rows,
+        out.append(ResultSet(COMMAND, ["measure", "test", "requires", "pairs", "sig_original",
+                                       "sig_interval", "s2ns", "ns2s", "s2ns_pct", "ns2s_pct",
+                                       "delta_pct"], rows,
                              dict(params, analysis="tables5-6", alpha=opts.alpha),
                              title=f"Significant run pairs, original vs mapped, alpha={opts.alpha} "
-                                   f"(Tables 5-6)"))
+                                   f"(Tables 5-6)", id="flips",
+                             description="per measure and test: significant run pairs on the "
+                                         "original and the mapped values, and the decisions "
+                                         "that flip (Tables 5-6)"))
     return out
 
 
 def significant_pairs(X: np.ndarray, test: str, alpha: float) -> np.ndarray:
     """bool per run pair (i < j, row-major): p < alpha.  Pairwise tests are not
     corrected (as in the paper); omnibus tests use Tukey HSD."""
-    from ipsoeval.stats import tests as st
     X = np.asarray(X, float)
     k = X.shape[0]
     iu = np.triu_indices(k, 1)
-    if test in ("anova", "kruskal", "anova2", "friedman"):
-        from ipsoeval.stats import omnibus
-        res = omnibus.tukey_hsd(X, test)
-        p = res.pvalue[iu]
+    if test in registry.OMNIBUS:
+        p = registry.tukey(test, X).pvalue[iu]
     else:
-        a = X[iu[0]]
-        b = X[iu[1]]
-        fn = {"sign": st.sign_test, "ranksum": st.ranksum, "wilcoxon": st.wilcoxon,
-              "t": st.paired_t}[test]
         with np.errstate(all="ignore"):
-            p = np.asarray(fn(a, b).pvalue, float)
+            p = np.asarray(registry.run(test, X[iu[0]], X[iu[1]]).pvalue, float)
     return np.nan_to_num(p, nan=1.0) < alpha

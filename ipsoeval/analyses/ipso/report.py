@@ -20,23 +20,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ipsoeval.analyses import validate
 from ipsoeval.analyses.ipso import core
 from ipsoeval.errors import UsageError
-from ipsoeval.results import ResultSet
+from ipsoeval.results import Report, ResultSet
+from ipsoeval.stats import registry
 
 # ipsoeval.stats.tests (and scipy) is imported where it is needed, so that
 # --enumerate starts fast.
 
 COMMAND = "ipso"
 
-TESTS = ("t", "wilcoxon", "sign", "randomization")
+TESTS = registry.TWO_SAMPLE          # tests of the -m measures (the test registry's)
 MAX_ENUMERATE_K = 5000
 
-PAIR_COLUMNS = ["run_a", "run_b", "k", "n_topics", "n_nonsep_via_ns", "n_ns",
-                "n_equal", "n_ni", "n_nonsep_via_ni", "p_sign", "p_sign_min",
-                "p_sign_max"]
+PAIR_COLUMNS = ["run_a", "run_b", "k", "n", "n_nonsep_via_ns", "n_ns",
+                "n_equal", "n_ni", "n_nonsep_via_ni", "sign_p_value", "sign_p_value_min",
+                "sign_p_value_max"]
 METRIC_COLUMNS = ["measure", "test", "permissible", "mean_a", "mean_b", "diff",
-                  "p_metric", "claim"]
+                  "metric_p_value", "claim"]
 TOPIC_COLUMNS = ["run_a", "run_b", "qid", "serp_a", "serp_b", "relation", "group",
                  "trajectory", "nonsep_depth"]
 DEPTH_COLUMNS = ["k", "n_serp_pairs", "n_equal", "n_separable", "n_nonseparable",
@@ -55,7 +57,8 @@ RELATION_STYLES = {
     "ns": "black on light_sky_blue1",
     "**": "bold white on red",
 }
-DIFF_STYLES = {"positive": "black on yellow", "negative": "black on light_sky_blue1",
+# diff = M(B) - M(A): positive is B ahead (ns, A non-superior), negative A ahead (ni)
+DIFF_STYLES = {"positive": "black on light_sky_blue1", "negative": "black on yellow",
                "zero": "bold white on dark_blue"}
 
 
@@ -75,7 +78,7 @@ def column_name(measure: str) -> str:
 # ------------------------------------------------------------------ options
 
 MAX_K = 100_000                 # deepest -k / --depths (SERPs are padded to k)
-MAX_RESAMPLES = 100_000_000     # --permutations
+
 
 @dataclass
 class Options:
@@ -85,34 +88,37 @@ class Options:
     measures: list[str] = field(default_factory=list)
     tests: list[str] = field(default_factory=lambda: ["t"])
     alpha: float = 0.05
+    alternative: str = "two-sided"    # of the -m measures' tests, about B - A
+    correct: str = "none"             # over every p-value of the invocation
+    baseline: str | None = None       # run A of every pair (default: the first run)
     all_pairs: bool = False
-    per_topic: bool = False
-    n_resamples: int = 100_000
+    per_query: bool = False
+    samples: int = 100_000
     seed: int = 42
 
-    def check(self) -> None:
+    def check(self, runs: list[str] | None = None) -> None:
         if self.k < 1:
             raise UsageError(f"-k must be at least 1 (got {self.k})")
         if self.k > MAX_K:
             raise UsageError(f"-k must be at most {MAX_K} (got {self.k})")
-        if self.seed < 0:
-            raise UsageError(f"--seed must be a non-negative integer (got {self.seed})")
-        if self.n_resamples > MAX_RESAMPLES:
-            raise UsageError(f"--permutations must be at most {MAX_RESAMPLES} "
-                             f"(got {self.n_resamples})")
+        validate.seed(self.seed)
+        validate.samples(self.samples)
+        validate.alpha(self.alpha)
+        validate.alternative(self.alternative)
+        validate.correct(self.correct)
+        validate.tests(self.tests, TESTS, "ipso")
         if self.graded not in core.GRADED_MODES:
             raise UsageError(f"--graded must be prefix or threshold (got {self.graded!r})")
-        bad = [t for t in self.tests if t not in TESTS]
-        if bad:
-            raise UsageError(f"--test must be one of {', '.join(TESTS)} (got {bad[0]!r})")
-        if not 0 < self.alpha < 1:
-            raise UsageError(f"--alpha must be between 0 and 1 (got {self.alpha})")
+        if self.baseline is not None and self.all_pairs:
+            raise UsageError("--baseline conflicts with --all-pairs")
         if self.depths is not None:
             if not self.depths:
                 raise UsageError("--depths is empty")
             bad = [d for d in self.depths if not 1 <= d <= self.k]
             if bad:
                 raise UsageError(f"--depths must lie in 1..k = 1..{self.k} (got {bad[0]})")
+        if runs is not None and self.baseline is not None:
+            validate.baseline(self.baseline, runs)
 
 
 def parse_depths(text: str, k: int | None) -> list[int]:
@@ -236,15 +242,8 @@ def _measure_scores(aligned, names: list[str]):
 
 def _metric_test(test: str, a: np.ndarray, b: np.ndarray, opts: Options) -> np.ndarray:
     """p-values of ``test`` for paired rows a, b (..., T); differences b − a."""
-    from ipsoeval.stats import tests as st
-    if test == "t":
-        r = st.paired_t(a, b)
-    elif test == "wilcoxon":
-        r = st.wilcoxon(a, b)
-    elif test == "sign":
-        r = st.sign_test(a, b)
-    else:
-        r = st.randomization(a, b, n_resamples=opts.n_resamples, seed=opts.seed)
+    r = registry.run(test, a, b, alternative=opts.alternative, samples=opts.samples,
+                     seed=opts.seed)
     return np.asarray(r.pvalue, dtype=np.float64)
 
 
@@ -273,14 +272,13 @@ def claim(p_metric: float, p_sign: float, diff: float, n_ns: int, n_ni: int,
 def sign_p_counts(n_ns, n_ni) -> np.ndarray:
     """Two-sided exact sign test p for counts |ns| vs |ni| (arrays), via the
     shared statistics layer."""
-    from ipsoeval.stats import tests as st
     n_ns = np.asarray(n_ns, dtype=np.int64)
     n_ni = np.asarray(n_ni, dtype=np.int64)
     width = max(int((n_ns + n_ni).max()) if n_ns.size else 0, 1)
     i = np.arange(width)
     out = np.where(i < n_ns[..., None], -1.0,
                    np.where(i < (n_ns + n_ni)[..., None], 1.0, 0.0))
-    return np.asarray(st.sign_test(np.zeros(out.shape), out).pvalue, dtype=np.float64)
+    return np.asarray(registry.run("sign", np.zeros(out.shape), out).pvalue, dtype=np.float64)
 
 
 def sign_pvalues(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -312,9 +310,12 @@ def crossings_for_pairs(G: np.ndarray, k: int, graded: str, pairs, all_pairs: bo
 
 
 def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: bool = False,
-        graded_given: bool = False, progress=None) -> list[ResultSet]:
-    """All result tables of one ``ipso`` invocation on aligned runs."""
-    opts.check()
+        graded_given: bool = False, progress=None, enumerate_ks: list[int] | None = None
+        ) -> Report:
+    """The Report of one ``ipso`` invocation on aligned runs: tables ``pairs``
+    (primary), ``topics`` (``per_query``; then primary), ``depths`` and, with
+    measures, ``agreement`` (``all_pairs``), ``enumerate`` (``enumerate_ks``)."""
+    opts.check(list(aligned.runs))
     R = len(aligned.runs)
     if R < 2:
         raise UsageError(f"ipso compares runs: give at least two (got {R})")
@@ -326,18 +327,25 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
     if opts.all_pairs:
         ia, ib = core.run_pairs(R)
     else:
-        ia = np.zeros(R - 1, dtype=np.int64)
-        ib = np.arange(1, R, dtype=np.int64)
+        base = aligned.runs.index(opts.baseline) if opts.baseline is not None else 0
+        ib = np.array([j for j in range(R) if j != base], dtype=np.int64)
+        ia = np.full(R - 1, base, dtype=np.int64)
     fp, fn = crossings_for_pairs(G, k, opts.graded, (ia, ib), opts.all_pairs, progress)
 
     params = {"k": k, "graded": opts.graded, "values": gain_desc, "alpha": opts.alpha,
               "n_runs": R, "n_topics": len(aligned.topics),
-              "pairs": "all" if opts.all_pairs else f"{aligned.runs[0]} vs each"}
+              "pairs": "all" if opts.all_pairs else f"{aligned.runs[int(ia[0])]} vs each"}
     if opts.measures:
         params["tests"] = list(opts.tests)
         params["measures"] = list(opts.measures)
-        if "randomization" in opts.tests:
-            params["n_resamples"] = opts.n_resamples
+        params["alternative"] = opts.alternative
+    if opts.correct != "none":
+        params["correction"] = opts.correct
+        params["correction_family"] = ("every p-value of the invocation: the IPSO sign test "
+                                       "of each pair at each depth reported and each metric "
+                                       "test of each pair, measure and test")
+        if any(registry.get(t).resampling for t in opts.tests):
+            params["samples"] = opts.samples
             params["seed"] = opts.seed
 
     scores = _measure_scores(aligned, opts.measures) if opts.measures else {}
@@ -346,23 +354,48 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
         for test in opts.tests:
             metric_p[(name, test)] = _metric_test(test, S[ia], S[ib], opts)
 
+    summary_depths = opts.depths if (opts.depths and not opts.all_pairs) else [k]
+    adjusted = corrected(fp, fn, summary_depths, metric_p, opts.correct)
     results: list[ResultSet] = []
     if opts.all_pairs:
         depths = opts.depths or list(range(1, k + 1))
         results.append(depth_table(fp, fn, k, depths, params))
         if opts.measures:
-            results.append(agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params))
-    summary_depths = opts.depths if (opts.depths and not opts.all_pairs) else [k]
+            results.append(agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params,
+                                           adjusted))
     results.append(pair_table(aligned, fp, fn, ia, ib, summary_depths, scores, metric_p,
-                              opts, params))
-    if opts.per_topic:
+                              opts, params, adjusted))
+    if opts.per_query:
         results.append(topic_table(aligned, G, fp, fn, ia, ib, k, opts, params,
                                    binary=gain_desc.startswith("binary")))
-    return results
+    if enumerate_ks is not None:
+        results.append(enumerate_table(enumerate_ks))
+    return Report(COMMAND, results, primary="topics" if opts.per_query else "pairs")
 
 
-def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) -> ResultSet:
-    from ipsoeval.stats import tests as st
+def corrected(fp, fn, depths, metric_p: dict, method: str):
+    """``--correct``: ({depth: adjusted sign-test p per pair}, {(measure, test):
+    adjusted metric p per pair}) over one family, every p-value of the invocation;
+    None without a correction."""
+    if method == "none":
+        return None
+    from ipsoeval.stats.corrections import adjust
+    sign = {d: sign_pvalues(core.group_counts(core.group(fp, fn, d)))[0] for d in depths}
+    parts = [np.asarray(v, dtype=np.float64) for v in sign.values()] + \
+        [np.asarray(v, dtype=np.float64) for v in metric_p.values()]
+    flat = adjust(np.concatenate(parts), method) if parts else np.zeros(0)
+    out_sign, out_metric, at = {}, {}, 0
+    for d, v in sign.items():
+        out_sign[d] = flat[at:at + len(v)]
+        at += len(v)
+    for key, v in metric_p.items():
+        out_metric[key] = flat[at:at + len(v)]
+        at += len(v)
+    return out_sign, out_metric
+
+
+def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params,
+               adjusted=None) -> ResultSet:
     T = len(aligned.topics)
     records = []
     per_depth = {}
@@ -374,9 +407,12 @@ def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) 
             counts, ps, pmin, pmax = per_depth[d]
             c = counts[p].tolist()
             base = {"run_a": aligned.runs[ia[p]], "run_b": aligned.runs[ib[p]], "k": d,
-                    "n_topics": T, "n_nonsep_via_ns": c[0], "n_ns": c[1], "n_equal": c[2],
-                    "n_ni": c[3], "n_nonsep_via_ni": c[4], "p_sign": float(ps[p]),
-                    "p_sign_min": float(pmin[p]), "p_sign_max": float(pmax[p])}
+                    "n": T, "n_nonsep_via_ns": c[0], "n_ns": c[1], "n_equal": c[2],
+                    "n_ni": c[3], "n_nonsep_via_ni": c[4], "sign_p_value": float(ps[p]),
+                    "sign_p_value_min": float(pmin[p]), "sign_p_value_max": float(pmax[p])}
+            sign_for_claim = base["sign_p_value"]
+            if adjusted is not None:
+                base["sign_p_adjusted"] = sign_for_claim = float(adjusted[0][d][p])
             if not scores:
                 records.append(base)
                 continue
@@ -389,23 +425,34 @@ def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params) 
                     rec = dict(base)
                     rec.update({
                         "measure": canon, "test": test,
-                        "permissible": st.permissible(scale, st.REQUIREMENT[test]),
+                        "permissible": registry.permissible(scale, test),
                         "mean_a": _clean(ma), "mean_b": _clean(mb), "diff": _clean(diff),
-                        "p_metric": _clean(pm),
-                        "claim": claim(pm, base["p_sign"], diff, c[1], c[3], opts.alpha),
+                        "metric_p_value": _clean(pm),
                     })
+                    if adjusted is not None:
+                        pm = float(adjusted[1][(name, test)][p])
+                        rec["metric_p_adjusted"] = _clean(pm)
+                    rec["claim"] = claim(pm, sign_for_claim, diff, c[1], c[3], opts.alpha)
                     records.append(rec)
     columns = PAIR_COLUMNS + (METRIC_COLUMNS if scores else [])
-    groups = [["runs", ["run_a", "run_b", "k", "n_topics"]],
+    if adjusted is not None:          # --correct: the adjusted p-values beside the raw ones
+        columns.insert(columns.index("sign_p_value_max") + 1, "sign_p_adjusted")
+        if scores:
+            columns.insert(columns.index("metric_p_value") + 1, "metric_p_adjusted")
+    records = [{c: r.get(c) for c in columns} for r in records]
+    groups = [["runs", ["run_a", "run_b", "k", "n"]],
               ["IPSO groups (§3.4)", ["n_nonsep_via_ns", "n_ns", "n_equal", "n_ni",
                                       "n_nonsep_via_ni"]],
-              ["IPSO sign test (‡)", ["p_sign", "p_sign_min", "p_sign_max"]]]
+              ["IPSO sign test (‡)", ["sign_p_value", "sign_p_value_min",
+                                      "sign_p_value_max"]]]
     if scores:
         groups.append(["metric (†, diff = B − A)", list(METRIC_COLUMNS)])
-    hints = {"groups": groups, "digits": 4, "hide": ["n_topics"]}
+    hints = {"groups": groups, "digits": 4, "hide": ["n"]}
     return ResultSet(COMMAND, columns, records, params=dict(params),
                      title="IPSO per pair of runs (groups of §3.4, sign test |ns| vs |ni|)",
-                     table_hints=hints)
+                     table_hints=hints, id="pairs",
+                     description="per pair of runs (and depth): the five IPSO groups and the "
+                                 "sign test of |ns| against |ni|; with -m the metric tests")
 
 
 def _clean(x: float):
@@ -421,7 +468,7 @@ def topic_table(aligned, G, fp, fn, ia, ib, k, opts, params, binary: bool) -> Re
     diff_cols = []
     seen = set()
     for name in diff_names:
-        col = "diff_" + column_name(scores[name][0])
+        col = column_name(scores[name][0]) + "_diff"
         if col in seen:
             continue
         seen.add(col)
@@ -442,7 +489,7 @@ def topic_table(aligned, G, fp, fn, ia, ib, k, opts, params, binary: bool) -> Re
                    "nonsep_depth": int(nsd[p, t]) or None}
             for col, name in diff_cols:
                 S = scores[name][2]
-                rec[col] = _clean(float(S[a, t] - S[b, t]))
+                rec[col] = _clean(float(S[b, t] - S[a, t]))
             records.append(rec)
     columns = TOPIC_COLUMNS + [c for c, _ in diff_cols]
     hints = {
@@ -450,19 +497,21 @@ def topic_table(aligned, G, fp, fn, ia, ib, k, opts, params, binary: bool) -> Re
         "token_styles": {"trajectory": {"sep": ",", "styles": dict(RELATION_STYLES)}},
         "sign_styles": {c: dict(DIFF_STYLES) for c, _ in diff_cols},
         "digits": 2,
-        "groups": [["score difference M(A) − M(B)", [c for c, _ in diff_cols]]],
+        "groups": [["score difference M(B) − M(A)", [c for c, _ in diff_cols]]],
     }
     single = len(ia) == 1
     if single:   # the pair is in the title; keep the table narrow
         hints["hide"] = ["run_a", "run_b"]
     return ResultSet(COMMAND, columns, records,
-                     params=dict(params, diff="M(A) - M(B)",
+                     params=dict(params, diff="M(B) - M(A)",
                                  diff_measures=[scores[n][0] for _, n in diff_cols]),
                      title=(f"IPSO per topic at k = {k}"
                             + (f", A = {aligned.runs[ia[0]]}, B = {aligned.runs[ib[0]]}"
                                if single else "")
-                            + " (Figure 5 order; differences M(A) − M(B))"),
-                     table_hints=hints)
+                            + " (Figure 5 order; differences M(B) − M(A))"),
+                     table_hints=hints, id="topics",
+                     description="per pair of runs and topic: SERPs, IPSO relation, trajectory "
+                                 "and score differences B - A (Figure 5)")
 
 
 def depth_table(fp, fn, k, depths, params) -> ResultSet:
@@ -481,12 +530,18 @@ def depth_table(fp, fn, k, depths, params) -> ResultSet:
     hints = {"digits": 2}
     return ResultSet(COMMAND, DEPTH_COLUMNS, records, params=dict(params),
                      title="SERP pairs by depth: equal / separable / non-separable (Table 3)",
-                     table_hints=hints)
+                     table_hints=hints, id="depths",
+                     description="per depth: SERP pairs of all run pairs and topics that are "
+                                 "equal, separable, non-separable (Table 3)")
 
 
-def agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params) -> ResultSet:
+def agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params,
+                    adjusted=None) -> ResultSet:
     counts = core.group_counts(core.group(fp, fn, k))
     p_sign = sign_p_counts(counts[:, 1], counts[:, 3])
+    if adjusted is not None:        # --correct: decisions on the adjusted p-values
+        p_sign = adjusted[0][k]
+        metric_p = adjusted[1]
     ipso_sig = p_sign < opts.alpha
     ipso_dir = np.sign(counts[:, 3] - counts[:, 1])      # +1: A ahead (ni > ns)
     n = len(ia)
@@ -512,7 +567,9 @@ def agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params) -> Result
                          ["both_yes", "both_no", "metric_only", "ipso_only"]]]}
     return ResultSet(COMMAND, AGREEMENT_COLUMNS, records, params=dict(params),
                      title="Agreement of metric tests with the IPSO sign test (Figure 7)",
-                     table_hints=hints)
+                     table_hints=hints, id="agreement",
+                     description="per measure and test: run pairs where the metric test and "
+                                 "the IPSO sign test agree or not (Figure 7)")
 
 
 # ------------------------------------------------------------- Table 2
@@ -538,4 +595,11 @@ def enumerate_table(ks: list[int]) -> ResultSet:
                              "counts": "decimal strings (exact; JSON numbers would be rounded)",
                              "method": "exact: equal 2^k, separable 2(C(2k+1,k) - 2^k)"},
                      title="All binary SERP pairs of length k, exactly (Table 2)",
-                     table_hints=hints)
+                     table_hints=hints, id="enumerate",
+                     description="per k: equal, separable and non-separable among all binary "
+                                 "SERP pairs of length k, exactly (Table 2)")
+
+
+def enumerate_report(ks: list[int]) -> Report:
+    """``ipso --enumerate`` without runs: Table 2 alone."""
+    return Report(COMMAND, [enumerate_table(ks)])

@@ -1,27 +1,17 @@
 """``ipsoeval sigtest``: paired significance tests that know the measure's scale.
 
 Input: per-topic score matrices (runs × topics) per measure, from
-``engine.evaluate``.  Output: one long :class:`ResultSet`, a record per
-(pair, measure, test), plus — with ``scale="both"`` — a table of decision
-flips between the original and the interval-mapped values (Ferrante et al.
-2021, Tables 5–6), and the CI gate's decision.
+``engine.evaluate``.  Output: a :class:`~ipsoeval.results.Report` with the
+long table ``tests``, a record per (pair, measure, test) (people see it
+wide: :func:`wide_table`), with ``scale="both"`` the table ``flips`` of
+decisions that flip between the original and the interval-mapped values
+(Ferrante et al. 2021, Tables 5–6), and the CI gate's decision.
 
-Tests and the scale they require (Ferrante et al. §2.5; SPEC §5):
-
-=============  ========================================  ========
-name           test                                      requires
-=============  ========================================  ========
-t              paired Student's t                         interval
-wilcoxon       Wilcoxon signed-rank (zeros dropped)       interval
-sign           sign test, exact binomial (zeros dropped)  ordinal
-ranksum        Wilcoxon rank-sum / Mann–Whitney U         ordinal
-randomization  paired sign-flip test of the mean          interval
-bootstrap      paired bootstrap test, shift method        interval
-anova          one-way ANOVA + Tukey HSD                  interval
-kruskal        Kruskal–Wallis + Tukey HSD on ranks        ordinal
-anova2         two-way ANOVA (runs × topics) + Tukey HSD  interval
-friedman       Friedman + Tukey HSD on ranks              ordinal
-=============  ========================================  ========
+Tests, the scale each requires and their aliases are those of the test
+registry (:mod:`ipsoeval.stats.registry`; ``ipsoeval sigtest --help`` lists
+them): paired t, Wilcoxon signed-rank, sign, rank-sum, randomization and
+bootstrap compare two runs; anova, kruskal, anova2 and friedman compare
+three or more.
 
 The omnibus tests (last four) give one record with run_a = run_b = "*" and,
 for each compared pair, a record with the Tukey HSD statistic and p-value
@@ -36,8 +26,10 @@ from typing import Callable
 
 import numpy as np
 
+from ipsoeval.analyses import validate
 from ipsoeval.errors import UsageError
-from ipsoeval.results import ResultSet
+from ipsoeval.results import Gate, Report, ResultSet
+from ipsoeval.stats import registry
 
 COLUMNS = ["run_a", "run_b", "measure", "test", "n", "mean_a", "mean_b", "diff", "ci_low",
            "ci_high", "effect_size", "wins", "ties", "losses", "statistic", "p_value",
@@ -45,42 +37,18 @@ COLUMNS = ["run_a", "run_b", "measure", "test", "n", "mean_a", "mean_b", "diff",
 FLIP_COLUMNS = ["measure", "test", "pairs", "sig_original", "sig_interval", "s2ns", "ns2s",
                 "changed"]
 
-PAIRWISE = ("t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap")
-OMNIBUS = ("anova", "kruskal", "anova2", "friedman")
+PAIRWISE = registry.TWO_SAMPLE
+OMNIBUS = registry.OMNIBUS
 TESTS = PAIRWISE + OMNIBUS
 DEFAULT_TESTS = ("t", "wilcoxon", "sign", "randomization")
-ALIASES = {
-    "ttest": "t", "t-test": "t", "student": "t", "paired-t": "t",
-    "signed-rank": "wilcoxon", "signrank": "wilcoxon", "wsr": "wilcoxon",
-    "binomial": "sign",
-    "rank-sum": "ranksum", "mannwhitney": "ranksum", "mann-whitney": "ranksum", "mwu": "ranksum",
-    "permutation": "randomization", "perm": "randomization", "fisher": "randomization",
-    "boot": "bootstrap",
-    "anova1": "anova", "one-way-anova": "anova",
-    "kruskal-wallis": "kruskal", "kw": "kruskal",
-    "two-way-anova": "anova2",
-}
 SCALES = ("original", "interval", "both")
-MAX_PERMUTATIONS = 100_000_000
+MAX_SAMPLES = 100_000_000
 
 
 def parse_tests(args) -> list[str]:
-    """Test names from repeatable / comma-separated ``--test`` values."""
-    out: list[str] = []
-    for arg in args or ():
-        for t in str(arg).split(","):
-            t = t.strip().lower()
-            if not t:
-                continue
-            name = ALIASES.get(t, t)
-            if name not in TESTS:
-                import difflib
-                close = difflib.get_close_matches(name, list(TESTS) + list(ALIASES), n=1)
-                hint = f" (did you mean {ALIASES.get(close[0], close[0])!r}?)" if close else ""
-                raise UsageError(f"unknown test {t!r}{hint}; tests: {', '.join(TESTS)}")
-            if name not in out:
-                out.append(name)
-    return out
+    """Test names from repeatable / comma-separated ``--test`` values (registry names
+    or aliases)."""
+    return registry.parse(args, allowed=TESTS, command="sigtest")
 
 
 @dataclass
@@ -91,7 +59,7 @@ class Options:
     correct: str = "none"
     alpha: float = 0.05
     alternative: str = "two-sided"
-    permutations: int = 100_000
+    samples: int = 100_000
     seed: int = 42
     scale: str = "original"
     fail_if: str | None = None
@@ -99,27 +67,12 @@ class Options:
     level: float = 0.95
 
     def check(self, runs: list[str] | None = None) -> None:
-        from ipsoeval.stats.corrections import METHODS
-
-        if not self.tests:
-            raise UsageError("no test given")
-        for t in self.tests:
-            if t not in TESTS:
-                raise UsageError(f"unknown test {t!r}; tests: {', '.join(TESTS)}")
-        if self.correct not in METHODS:
-            raise UsageError(f"--correct must be one of {', '.join(METHODS)} (found {self.correct!r})")
-        if not 0.0 < self.alpha < 1.0:
-            raise UsageError(f"--alpha must be between 0 and 1 (found {self.alpha})")
-        if self.alternative not in ("two-sided", "less", "greater"):
-            raise UsageError(f"--alternative must be two-sided, less or greater "
-                             f"(found {self.alternative!r})")
-        if self.permutations < 1:
-            raise UsageError(f"--permutations must be at least 1 (found {self.permutations})")
-        if self.permutations > MAX_PERMUTATIONS:
-            raise UsageError(f"--permutations must be at most {MAX_PERMUTATIONS} "
-                             f"(found {self.permutations})")
-        if self.seed < 0:
-            raise UsageError(f"--seed must be a non-negative integer (found {self.seed})")
+        validate.tests(self.tests, TESTS, "sigtest")
+        validate.correct(self.correct)
+        validate.alpha(self.alpha)
+        validate.alternative(self.alternative)
+        validate.samples(self.samples, MAX_SAMPLES)
+        validate.seed(self.seed)
         if self.scale not in SCALES:
             raise UsageError(f"--scale must be one of {', '.join(SCALES)} (found {self.scale!r})")
         if self.baseline is not None and self.all_pairs:
@@ -138,9 +91,8 @@ class Options:
         if runs is not None:
             if len(runs) < 2:
                 raise UsageError(f"sigtest needs at least two runs (got {len(runs)})")
-            if self.baseline is not None and self.baseline not in runs:
-                raise UsageError(f"--baseline {self.baseline!r} is not a run name "
-                                 f"(runs: {', '.join(runs)})")
+            if self.baseline is not None:
+                validate.baseline(self.baseline, runs)
             omni = [t for t in self.tests if t in OMNIBUS]
             if omni and len(runs) < 3:
                 raise UsageError(f"{', '.join(omni)} compare three or more runs (got {len(runs)}); "
@@ -148,19 +100,6 @@ class Options:
 
     def gate(self) -> str:
         return self.gate_test or self.tests[0]
-
-
-@dataclass
-class Gate:
-    failed: bool
-    message: str
-
-
-@dataclass
-class Output:
-    results: list[ResultSet]
-    warnings: list[str]
-    gate: Gate | None
 
 
 def pairs_of(runs: list[str], options: Options) -> list[tuple[int, int]]:
@@ -195,30 +134,14 @@ _UNDEFINED_REASON = {
 
 
 def _pairwise(test: str, A: np.ndarray, B: np.ndarray, options: Options):
-    from ipsoeval.stats import tests as st
-
-    alt = options.alternative
-    if test == "t":
-        return st.paired_t(A, B, alt)
-    if test == "wilcoxon":
-        return st.wilcoxon(A, B, alt)
-    if test == "sign":
-        return st.sign_test(A, B, alt)
-    if test == "ranksum":
-        return st.ranksum(A, B, alt)
-    if test == "randomization":
-        return st.randomization(A, B, n_resamples=options.permutations, seed=options.seed,
-                                alternative=alt)
-    return st.bootstrap_shift(A, B, n_resamples=options.permutations, seed=options.seed,
-                              alternative=alt)
+    return registry.run(test, A, B, alternative=options.alternative, samples=options.samples,
+                        seed=options.seed)
 
 
 def _analyse(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str | None],
              options: Options, pairs: list[tuple[int, int]], warnings: list[str],
              progress: Callable | None, scale_label: str | None) -> list[dict]:
     """Records (with p_adjusted filled) for one scale."""
-    from ipsoeval.stats import omnibus as om
-    from ipsoeval.stats import tests as st
     from ipsoeval.stats.corrections import adjust
     from ipsoeval.stats.descriptive import paired_summary
 
@@ -248,15 +171,13 @@ def _analyse(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str,
         per_test: dict[str, tuple[np.ndarray, np.ndarray, bool]] = {}
         omni_rows: list[dict] = []
         for test in options.tests:
-            req = st.REQUIREMENT[test]
-            perm = st.permissible(scales.get(mname), req)
+            perm = registry.permissible(scales.get(mname), test)
             if test in PAIRWISE:
                 res = _pairwise(test, A, B, options)
                 stat = np.asarray(res.statistic, dtype=np.float64).reshape(-1)
                 pv = np.asarray(res.pvalue, dtype=np.float64).reshape(-1)
                 per_test[test] = (stat, pv, True)
             else:
-                fn = om.OMNIBUS[test]
                 X = M
                 keep = ~np.isnan(X).any(axis=0)
                 if keep.sum() < 2:
@@ -264,8 +185,8 @@ def _analyse(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str,
                     stat = np.full(len(pairs), np.nan)
                     pv = np.full(len(pairs), np.nan)
                 else:
-                    res = fn(X)
-                    tk = om.tukey_hsd(X, test, res)
+                    res = registry.omnibus(test, X)
+                    tk = registry.tukey(test, X, res)
                     stat = tk.statistic[ia, ib]
                     pv = tk.pvalue[ia, ib]
                 per_test[test] = (stat, pv, False)
@@ -290,7 +211,7 @@ def _analyse(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str,
         for test in options.tests:
             stat, pv, fam = per_test[test]
             cols[test] = (_floats(stat), _floats(pv), fam,
-                          st.permissible(scales.get(mname), st.REQUIREMENT[test]))
+                          registry.permissible(scales.get(mname), test))
         for k in range(len(pairs)):
             for test in options.tests:
                 stats_, ps, fam, perm = cols[test]
@@ -398,20 +319,22 @@ def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
     if not bad:
         scope = (f"no challenger {what} baseline {baseline}"
                  if options.fail_if == "worse" else f"no pair {what} each other")
-        return Gate(False, f"{scope} on {', '.join(matrices)} ({how})")
+        return Gate(True, f"{scope} on {', '.join(matrices)} ({how})")
     first = bad[0]
     msg = (f"{first['run_b']} {what} {first['run_a']} on {first['measure']} "
            f"(diff {first['diff']:+.4g}, p_adjusted {first['p_adjusted']:.3g}; {how})")
     if len(bad) > 1:
         msg += f"; {len(bad)} significant {'regressions' if options.fail_if == 'worse' else 'differences'} in all"
-    return Gate(True, msg)
+    return Gate(False, msg)
 
 
 def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str | None],
         options: Options, *, interval_matrices: dict[str, np.ndarray] | None = None,
         lower_better: set[str] | None = None, topics: int | None = None,
-        progress: Callable | None = None) -> Output:
-    """Run every requested test on every pair and measure.
+        progress: Callable | None = None) -> Report:
+    """Run every requested test on every pair and measure: a Report with the
+    table ``tests`` (primary; one record per pair, measure and test) and, with
+    ``scale="both"``, ``flips``; ``report.gate`` with ``fail_if``.
 
     ``matrices``: measure name → (runs, topics) float array (NaN = undefined);
     ``scales``: measure name → "ordinal" | "interval" | "ratio" | None;
@@ -449,61 +372,44 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str 
                              + "; Tukey HSD rows are adjusted over all run pairs of their "
                                "measure and not corrected again",
         "significant": "p_adjusted < alpha",
-        "ci_level": options.level, "permutations": options.permutations,
+        "ci_level": options.level, "samples": options.samples,
         "seed": options.seed, "scale": options.scale,
-        "requirements": {t: _req(t) for t in options.tests},
+        "requirements": {t: registry.requirement(t) for t in options.tests},
     }
     if topics is not None:
         params["topics"] = topics
-    results.append(ResultSet(
+    tests = ResultSet(
         command="sigtest", columns=columns, records=records, params=params,
-        title="Significance tests (diff = B − A)",
+        title="Significance tests (diff = B − A)", id="tests",
+        description="one row per pair of runs, measure and test (omnibus tests: run_a = "
+                    "run_b = *)",
         table_hints={"digits": 4,
                      "cell_styles": {"significant": {"yes": "bold green"},
-                                     "permissible": {"no": "bold red"}}}))
+                                     "permissible": {"no": "bold red"}}})
+    tests.view = wide_table(tests)
+    results.append(tests)
     if options.scale == "both":
         results.append(ResultSet(
             command="sigtest", columns=list(FLIP_COLUMNS), records=_flips(orig, inter, options),
             params={"alpha": options.alpha, "correction": options.correct,
                     "changed": "(s2ns + ns2s) / sig_original"},
             title="Decisions flipped by the interval mapping (S2NS: significant → not; "
-                  "NS2S: not → significant)"))
+                  "NS2S: not → significant)", id="flips",
+            description="per measure and test, significant pairs on the original and the "
+                        "interval-mapped values and the decisions that flip"))
     gate = None
     if options.fail_if is not None:
         gate = _gate(orig if orig is not None else inter, params["baseline"], matrices, options,
                      lower_better)
-    return Output(results, warnings, gate)
+    return Report("sigtest", results, primary="tests", warnings=warnings, gate=gate)
 
 
-def _req(test: str) -> str:
-    from ipsoeval.stats.tests import REQUIREMENT
-    return REQUIREMENT[test]
-
-
-def interval_mapper():
-    """The interval-map analysis' function giving interval-mapped per-topic
-    matrices, or None while it does not exist:
-    ``ipsoeval.analyses.interval_map.mapped_matrices(aligned, measures, progress=None)``
-    → {measure name: (runs, topics) array}."""
-    try:
-        from ipsoeval.analyses import interval_map
-    except ImportError:
-        return None
-    return getattr(interval_map, "mapped_matrices", None)
-
-
-def run_aligned(aligned, measures, options: Options, progress: Callable | None = None) -> Output:
+def run_aligned(aligned, measures, options: Options, progress: Callable | None = None) -> Report:
     """Evaluate ``measures`` (names or Requested) on ``aligned`` and run :func:`run`."""
     from ipsoeval import engine
 
     options.check(list(aligned.runs))
     interval = None
-    if options.scale != "original":
-        mapper = interval_mapper()
-        if mapper is None:
-            raise UsageError(f"--scale {options.scale} needs the interval map "
-                             f"(ipsoeval interval-map), which this build does not provide; "
-                             f"use --scale original")
     from ipsoeval.stats.scales import measure_scale
 
     scores = engine.evaluate(aligned, measures)
@@ -524,11 +430,9 @@ def run_aligned(aligned, measures, options: Options, progress: Callable | None =
             lower.add(m.name)
     map_warnings: list[str] = list(scale_notes)
     if options.scale != "original":
-        try:
-            interval = mapper(aligned, [m for m in scores.measures if m.name in mats],
-                              progress=None, warnings=map_warnings)
-        except TypeError:
-            interval = mapper(aligned, [m for m in scores.measures if m.name in mats])
+        from ipsoeval.analyses.interval_map import mapped_matrices
+        interval = mapped_matrices(aligned, [m for m in scores.measures if m.name in mats],
+                                   warnings=map_warnings)
         interval = {k: np.asarray(v, dtype=np.float64) for k, v in interval.items()}
     out = run(list(aligned.runs), mats, scales, options, interval_matrices=interval,
               lower_better=lower, topics=len(aligned.topics), progress=progress)
