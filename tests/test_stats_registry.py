@@ -234,3 +234,23 @@ def test_ipso_scores_correct_and_baseline(tmp_path):
     from ipsoeval.stats.corrections import adjust
     want = adjust(np.array([float(r["p_value"]) for r in raw]), "holm")
     assert [float(r["p_adjusted"]) for r in rows] == pytest.approx(list(want))
+
+
+def test_scores_baseline_by_file(tmp_path):
+    files = []
+    rng = np.random.default_rng(5)
+    for run in ("a", "b"):
+        f = tmp_path / f"{run}.csv"
+        f.write_text("run,qid,measure,value\n" + "".join(
+            f"{run},q{q},P@10,{rng.integers(0, 11) / 10}\n" for q in range(10)))
+        files.append(f)
+    both = tmp_path / "both.csv"
+    both.write_text(files[0].read_text() + "".join(files[1].read_text().splitlines(True)[1:]))
+    for cmd in (["sigtest", "-m", "P@10", "--test", "t"], ["bootstrap", "--samples", "20"],
+                ["ipso"]):
+        by_name = invoke([*cmd, "--scores", "--baseline", "b", "--format", "tsv", *files])
+        by_file = invoke([*cmd, "--scores", "--baseline", str(files[1]), "--format", "tsv",
+                          *files])
+        assert by_name[0] == 0 and by_name[1] == by_file[1], (cmd, by_file[2])
+        code, _, err = invoke([*cmd, "--scores", "--baseline", str(both), both])
+        assert code == 2 and "holds 2 runs" in err, (cmd, err)

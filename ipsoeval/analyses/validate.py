@@ -73,6 +73,9 @@ def baseline(value: str | None, runs: Sequence[str], paths: Sequence[str] | None
             real = os.path.realpath(value)
             by_path = [i for i, p in enumerate(paths)
                        if p != "-" and os.path.realpath(p) == real]
+    if not named and len(by_path) > 1:
+        raise UsageError(f"--baseline {value!r}: that file holds {len(by_path)} runs "
+                         f"({', '.join(runs[i] for i in by_path)}); give the run's name")
     if named and by_path and by_path != named:
         raise UsageError(f"--baseline {value!r} is the name of run {runs[named[0]]!r} and the "
                          f"file of run {runs[by_path[0]]!r}; rename one with --name")

@@ -76,6 +76,12 @@ def _note(message: str) -> None:
         pass
 
 
+def _baseline(value, ts):
+    """--baseline NAME|FILE with --scores: a run name, or a score file holding one run."""
+    from ipsoeval.analyses import validate
+    return validate.baseline(value, ts.runs, ts.params.get("scores"))
+
+
 def refuse(flag: bool, command: str, why: str) -> None:
     if flag:
         raise UsageError(f"{command} --scores: {why}")
@@ -86,6 +92,7 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
     from ipsoeval.scores import sigtest_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
+    options.baseline = _baseline(options.baseline, ts)
     report = sigtest_scores(ts, options, measures=list(measures) or None)
     if plot:
         from ipsoeval.cli import plot_opts
@@ -103,6 +110,7 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
     options.check()
     ts = load(files, align_opts, scores_format, scores_scale)
+    options.baseline = _baseline(options.baseline, ts)
     report = bootstrap_scores(ts, options, measures=list(measures) or None)
     if plot:
         from ipsoeval import plots
@@ -116,7 +124,8 @@ def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, 
 
     ts = load(files, align_opts, scores_format, scores_scale)
     report, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
-                                all_pairs=all_pairs, correct=correct, baseline=baseline)
+                                all_pairs=all_pairs, correct=correct,
+                                baseline=_baseline(baseline, ts))
     _note(notes[-1])
     out_.emit(ctx, report, fmt, output, pipe_default="tsv")
 
