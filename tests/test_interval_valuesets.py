@@ -11,7 +11,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ipsoeval.analyses.interval_map import valuesets as iv
+from ipsoeval.analyses.interval_map.ap import APSystem
+from ipsoeval.analyses.interval_map.cache import cache_root
+from ipsoeval.analyses.interval_map.enumerate import EnumSystem
+from ipsoeval.analyses.interval_map.groups import GroupSystem
 from ipsoeval.analyses.interval_map.valuesets import MapSpec, phi_values
 
 
@@ -115,7 +118,7 @@ def test_dcg_b2_counts_from_the_paper():
     # §5.1: 24 distinct values at N=5, 768 at N=10, 24,576 at N=15
     for N, n in ((5, 24), (10, 768), (15, 24576)):
         spec = MapSpec("DCG", N, b=2)
-        assert iv.GroupSystem(spec, False).n_values(N) == n
+        assert GroupSystem(spec, False).n_values(N) == n
     # and by enumeration at N = 10
     _, _, distinct, _ = brute(MapSpec("DCG", 10, b=2))
     assert len(distinct) == 768
@@ -223,18 +226,18 @@ def test_graded_universe():
 def test_graded_n10_group_path():
     g = (Fraction(0), Fraction(1), Fraction(2), Fraction(3))
     spec = MapSpec("DCG", 10, b=2, gains=g)
-    gs = iv.GroupSystem(spec, False)
+    gs = GroupSystem(spec, False)
     rng = np.random.default_rng(3)
     q = rng.integers(0, 4, size=(40, 10))
     res = phi_values(spec, q)
     # against the in-module enumeration (which sorts all 4^10 runs)
-    es = iv.EnumSystem(spec, None)
+    es = EnumSystem(spec, None)
     assert res.phi == es.rank(q, "unq")
     assert res.n_values[0] == es.n_values == gs.n_values(10)
 
 
 def test_ap_slices_and_cache_reuse(monkeypatch):
-    monkeypatch.setattr(iv.APSystem, "SLICE", 5000)   # force many slices
+    monkeypatch.setattr(APSystem, "SLICE", 5000)   # force many slices
     N = 14
     rng = np.random.default_rng(5)
     q = rng.integers(0, 2, size=(60, N))
@@ -243,7 +246,7 @@ def test_ap_slices_and_cache_reuse(monkeypatch):
     a = phi_values(MapSpec("AP", N), q, caps)
     b = phi_values(MapSpec("AP", N), q, caps)              # from the cache
     assert a.phi == b.phi and a.n_values == b.n_values
-    assert (iv.cache_root() / "interval-map").exists()
+    assert (cache_root() / "interval-map").exists()
     for K in sorted(set(caps.tolist()))[:4]:
         _, vals, distinct, rank = brute(MapSpec("AP", N), R=max(K, 1), cap=K)
         sel = [i for i in range(60) if caps[i] == K]
@@ -257,7 +260,7 @@ def test_dcg_n30_counts_and_exactness():
     # the product formula and the meet-in-the-middle agree at N=30; phi of the
     # ideal run is |M(U)| and of the empty run 1
     spec = MapSpec("DCG", 30, b=2)
-    gs = iv.GroupSystem(spec, False)
+    gs = GroupSystem(spec, False)
     n = gs.n_values(30)
     assert n == 24 * 8 * 4 * 2 ** 20
     runs = np.zeros((2, 30), np.int64)
