@@ -123,13 +123,18 @@ def phi_values(spec: MapSpec, levels: np.ndarray, caps: np.ndarray | None = None
     groups: dict = {}
     for q, k in enumerate(keyarr):
         groups.setdefault(k, []).append(q)
-    for k, qs in groups.items():
+    label = f"{spec.name or spec.family} universes"
+    for i, (k, qs) in enumerate(groups.items()):
+        if progress:
+            progress(label, i, len(groups))
         es = EnumSystem(spec, k, progress)
         r = es.rank(levels[qs], ties, None if raw_values is None else np.asarray(raw_values)[qs])
         for q, x in zip(qs, r):
             phis[q] = x
             nv[q] = es.n_values
             nu[q] = es.n_universe
+    if progress:
+        progress(label, len(groups), len(groups))
     return PhiResult(phis, nv, nu)
 
 
