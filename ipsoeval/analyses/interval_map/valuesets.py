@@ -138,7 +138,6 @@ def phi_values(spec: MapSpec, levels: np.ndarray, caps: np.ndarray | None = None
     return PhiResult(phis, nv, nu)
 
 
-
 def _ap(spec: MapSpec, levels, caps, ties: str, progress: Progress, use_cache: bool,
         warnings: list) -> PhiResult:
     """AP: answers from the cache, the rest in one pass over the value set."""
@@ -148,6 +147,7 @@ def _ap(spec: MapSpec, levels, caps, ties: str, progress: Progress, use_cache: b
     memo = RankMemo.open(f"AP|N={N}", use_cache)
     if ties == "unq":
         phi = memo.lookup(keys, caps)
+        phi[keys == 0] = 1                    # the empty run: the least value for every cap
         todo = np.flatnonzero(phi < 0)
         if len(todo) or any(int(K) not in memo.n_values for K in set(caps.tolist())):
             got, nv = APSystem(N).rank_distinct(keys[todo], caps[todo], progress,
