@@ -18,7 +18,7 @@ documents (value << 6 | count, so the first of equal values carries the
 least count), sorted, de-duplicated and counted by that least count; queries
 whose value falls in the slice are ranked within it.  Nothing outlives a
 slice but counts, so memory is a few slices whatever N, and slices are
-independent: worker threads take them in any order.  At N = 30: 9.0e8 pairs,
+independent (threads may take them in any order).  At N = 30: 9.0e8 pairs,
 426,591,837 distinct values, about 900 slices.
 
 ties min/max/mid (:meth:`APSystem.count_runs`): runs are counted with their
@@ -28,7 +28,6 @@ multiplicities by meet in the middle per query, without any value set.
 from __future__ import annotations
 
 import math
-import os
 import threading
 
 import numpy as np
@@ -39,6 +38,7 @@ from ipsoeval.errors import UsageError
 MAX_N = 36          # N * lcm(1..N) << SHIFT must fit in 63 bits
 SHIFT = 6           # low bits of a packed key: the number of relevant documents
 MASK = (1 << SHIFT) - 1
+THREADS = 1         # worker threads of a pass (see _run_slices)
 
 
 def ap_keys(N: int, rel: np.ndarray) -> np.ndarray:
@@ -282,9 +282,11 @@ class APSystem:
 
 
 def _run_slices(one, n: int, threads: int | None, progress: Progress, label: str) -> None:
-    """Call ``one(i)`` for i in 0..n-1 on worker threads (numpy releases the
-    GIL in its sorts and copies); the first error stops the others."""
-    threads = max(1, min(threads or min(2, os.cpu_count() or 1), n))
+    """Call ``one(i)`` for i in 0..n-1 on ``threads`` worker threads; the
+    first error stops the others.  Default one: at N = 30 under a load of 10-12
+    on two cores, one thread took 25-29 s wall and 12 s of CPU, two threads
+    31 s and 13.5 s (part of a slice holds the GIL)."""
+    threads = max(1, min(threads or THREADS, n))
     state = {"next": 0, "done": 0, "err": None}
     cond = threading.Condition()
 
