@@ -186,7 +186,9 @@ class APSystem:
         the distinct values <= its key counted up to its cap.  ``buf`` holds
         the thread's work arrays, reused from slice to slice."""
         N = self.N
-        st, en = self._positions(lo), self._positions(hi)
+        st = buf["en"] if buf.get("hi") == lo else self._positions(lo)   # the previous slice's end
+        en = buf["en"] = self._positions(hi)
+        buf["hi"] = hi
         cnt = en - st
         nz = np.flatnonzero(cnt)
         hist = np.zeros(N + 1, np.int64)
