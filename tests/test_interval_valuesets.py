@@ -365,3 +365,14 @@ def test_enumerated_universes_report_progress():
     phi_values(MapSpec("nDCG", 5, b=2, gains=g3, name="nDCG@5"), np.zeros((3, 5), np.int64),
                level_caps=lc, progress=lambda *a: seen.append(a))
     assert seen[0] == ("nDCG@5 universes", 0, 2) and seen[-1] == ("nDCG@5 universes", 2, 2)
+
+
+def test_ap_cache_beyond_its_limit_keeps_the_last_answers(monkeypatch):
+    monkeypatch.setattr(cache_mod, "MAX_ENTRIES", 5)
+    N = 8
+    runs = np.array(list(itertools.product([0, 1], repeat=N)))
+    phi_values(MapSpec("AP", N), runs[1:5])
+    last = phi_values(MapSpec("AP", N), runs[10:14])
+    (path,) = (cache_root() / "interval-map").rglob("*.npz")
+    with np.load(path) as z:
+        assert sorted(z["phi"].tolist()) == sorted(last.phi)

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 CACHE_VERSION = 2
-MAX_ENTRIES = 4_000_000      # answers kept per file (72 MB); beyond it the newest only
+MAX_ENTRIES = 4_000_000      # answers kept per file (72 MB); beyond it, the last call's only
 
 
 def cache_root() -> Path:
@@ -98,25 +98,30 @@ class RankMemo:
         return out
 
     def add(self, keys, caps, phi, n_values: dict, use_disk: bool, warnings: list) -> None:
-        self._add(np.asarray(keys, np.int64), np.asarray(caps, np.int64),
-                  np.asarray(phi, np.int64), n_values)
+        new = (np.asarray(keys, np.int64), np.asarray(caps, np.int64), np.asarray(phi, np.int64))
+        self._add(*new, n_values)
+        if use_disk:
+            self._merge_disk()               # another process may have added answers
+        if len(self.keys) > MAX_ENTRIES:     # keep this call's answers only
+            self.keys = self.caps = self.phi = np.zeros(0, np.int64)
+            self._add(*new, {})
         if use_disk:
             self._save(warnings)
 
     def _save(self, warnings: list) -> None:
         path = cache_path(self.key)
-        self._merge_disk()                   # another process may have added answers
-        n = len(self.keys)
-        sl = slice(max(0, n - MAX_ENTRIES), n)
+        tmp = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".write-", suffix=".npz", dir=path.parent)
             with os.fdopen(fd, "wb") as f:
-                np.savez(f, key=np.array(self.key), keys=self.keys[sl], caps=self.caps[sl],
-                         phi=self.phi[sl], nv_caps=np.array(sorted(self.n_values), np.int64),
+                np.savez(f, key=np.array(self.key), keys=self.keys, caps=self.caps,
+                         phi=self.phi, nv_caps=np.array(sorted(self.n_values), np.int64),
                          nv=np.array([self.n_values[k] for k in sorted(self.n_values)], np.int64))
             os.replace(tmp, path)
         except OSError as e:
+            if tmp is not None and os.path.exists(tmp):
+                os.unlink(tmp)
             msg = f"cannot write the interval-map cache ({e}); continuing without it"
             if msg not in warnings:
                 warnings.append(msg)
