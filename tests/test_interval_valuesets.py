@@ -11,13 +11,19 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ipsoeval.analyses.interval_map import valuesets as iv
+from ipsoeval.analyses.interval_map import cache as cache_mod
+from ipsoeval.analyses.interval_map.ap import APSystem, ap_keys
+from ipsoeval.analyses.interval_map.cache import cache_root
+from ipsoeval.analyses.interval_map.enumerate import EnumSystem
+from ipsoeval.analyses.interval_map.groups import GroupSystem
 from ipsoeval.analyses.interval_map.valuesets import MapSpec, phi_values
+from ipsoeval.errors import UsageError
 
 
 @pytest.fixture(autouse=True)
 def _cache(tmp_path, monkeypatch):
     monkeypatch.setenv("IPSOEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache_mod, "_MEMORY", {})        # answers of other tests not reused
 
 
 # ---------------------------------------------------------------- reference
@@ -115,7 +121,7 @@ def test_dcg_b2_counts_from_the_paper():
     # §5.1: 24 distinct values at N=5, 768 at N=10, 24,576 at N=15
     for N, n in ((5, 24), (10, 768), (15, 24576)):
         spec = MapSpec("DCG", N, b=2)
-        assert iv.GroupSystem(spec, False).n_values(N) == n
+        assert GroupSystem(spec, False).n_values(N) == n
     # and by enumeration at N = 10
     _, _, distinct, _ = brute(MapSpec("DCG", 10, b=2))
     assert len(distinct) == 768
@@ -224,18 +230,18 @@ def test_graded_universe():
 def test_graded_n10_group_path():
     g = (Fraction(0), Fraction(1), Fraction(2), Fraction(3))
     spec = MapSpec("DCG", 10, b=2, gains=g)
-    gs = iv.GroupSystem(spec, False)
+    gs = GroupSystem(spec, False)
     rng = np.random.default_rng(3)
     q = rng.integers(0, 4, size=(40, 10))
     res = phi_values(spec, q)
     # against the in-module enumeration (which sorts all 4^10 runs)
-    es = iv.EnumSystem(spec, None)
+    es = EnumSystem(spec, None)
     assert res.phi == es.rank(q, "unq")
     assert res.n_values[0] == es.n_values == gs.n_values(10)
 
 
 def test_ap_slices_and_cache_reuse(monkeypatch):
-    monkeypatch.setattr(iv.APSystem, "SLICE", 5000)   # force many slices
+    monkeypatch.setattr(APSystem, "SLICE", 5000)   # force many slices
     N = 14
     rng = np.random.default_rng(5)
     q = rng.integers(0, 2, size=(60, N))
@@ -244,7 +250,7 @@ def test_ap_slices_and_cache_reuse(monkeypatch):
     a = phi_values(MapSpec("AP", N), q, caps)
     b = phi_values(MapSpec("AP", N), q, caps)              # from the cache
     assert a.phi == b.phi and a.n_values == b.n_values
-    assert (iv.cache_root() / "interval-map").exists()
+    assert (cache_root() / "interval-map").exists()
     for K in sorted(set(caps.tolist()))[:4]:
         _, vals, distinct, rank = brute(MapSpec("AP", N), R=max(K, 1), cap=K)
         sel = [i for i in range(60) if caps[i] == K]
@@ -258,7 +264,7 @@ def test_dcg_n30_counts_and_exactness():
     # the product formula and the meet-in-the-middle agree at N=30; phi of the
     # ideal run is |M(U)| and of the empty run 1
     spec = MapSpec("DCG", 30, b=2)
-    gs = iv.GroupSystem(spec, False)
+    gs = GroupSystem(spec, False)
     n = gs.n_values(30)
     assert n == 24 * 8 * 4 * 2 ** 20
     runs = np.zeros((2, 30), np.int64)
@@ -279,3 +285,95 @@ def test_generic_enumeration_path():
     want = [None if not r.any() else int(np.argmax(r)) + 1 for r in runs]
     assert res.phi == want
     assert res.n_values[0] == N
+
+
+# ---------------------------------------------------------------- AP slices, threads, cache
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ap_many_tiny_slices_every_cap_against_enumeration(monkeypatch, threads):
+    monkeypatch.setattr(APSystem, "SLICE", 64)            # hundreds of slices, most without queries
+    N = 12
+    runs = np.array(list(itertools.product([0, 1], repeat=N)))
+    rng = np.random.default_rng(7)
+    q = runs[rng.choice(len(runs), 150, replace=False)]
+    caps = np.maximum(q.sum(axis=1), rng.integers(0, N + 1, size=150))
+    keys = ap_keys(N, q > 0)
+    phi, nv = APSystem(N).rank_distinct(keys, caps, threads=threads, every_cap=True)
+    for K in range(N + 1):
+        _, vals, distinct, rank = brute(MapSpec("AP", N), R=max(K, 1), cap=K)
+        assert nv[K] == len(distinct)
+        for i in np.flatnonzero(caps == K):
+            assert phi[i] == rank(ref_value(MapSpec("AP", N), tuple(q[i]), max(K, 1)), "unq")
+
+
+def test_ap_key_outside_the_value_set_is_an_internal_error():
+    with pytest.raises(AssertionError):
+        APSystem(6).rank_distinct(np.array([1]), np.array([6]))    # AP * R * 60 = 1: no run
+
+
+def test_ap_answers_come_from_the_cache(monkeypatch):
+    N = 12
+    rng = np.random.default_rng(9)
+    q = rng.integers(0, 2, size=(40, N))
+    first = phi_values(MapSpec("AP", N), q)
+    files = list((cache_root() / "interval-map").rglob("*.npz"))
+    assert len(files) == 1 and files[0].stat().st_size < 10_000
+    cache_mod._MEMORY.clear()                            # a new process: the disk only
+
+    def no_pass(*a, **k):
+        raise AssertionError("a pass over the value set although every answer is cached")
+
+    monkeypatch.setattr(APSystem, "rank_distinct", no_pass)
+    again = phi_values(MapSpec("AP", N), q)
+    assert again.phi == first.phi and again.n_values == first.n_values
+    with pytest.raises(AssertionError, match="a pass"):     # a cap not asked before: a pass
+        phi_values(MapSpec("AP", N), q[:1] * 0, caps=np.array([3]))
+
+
+def test_ap_cache_off_reads_and_writes_nothing_and_caps_added_later():
+    N = 10
+    rng = np.random.default_rng(11)
+    q = rng.integers(0, 2, size=(30, N))
+    a = phi_values(MapSpec("AP", N), q, use_cache=False)
+    assert not (cache_root() / "interval-map").exists()
+    caps = np.maximum(q.sum(axis=1), 4)
+    b = phi_values(MapSpec("AP", N), q, caps, use_cache=False)   # same process, new caps
+    _, vals, distinct, rank = brute(MapSpec("AP", N), R=N, cap=N)
+    assert a.phi == [rank(ref_value(MapSpec("AP", N), tuple(r), N), "unq") for r in q]
+    for i, (r, K) in enumerate(zip(q, caps)):
+        _, _, d, rk = brute(MapSpec("AP", N), R=int(K), cap=int(K))
+        assert b.phi[i] == rk(ref_value(MapSpec("AP", N), tuple(r), int(K)), "unq")
+        assert b.n_values[i] == len(d)
+
+
+def test_cache_of_an_older_version_is_removed():
+    old = cache_root() / "interval-map" / "v1" / "abc"
+    old.mkdir(parents=True)
+    (old / "v0000.npy").write_bytes(b"x" * 100)
+    phi_values(MapSpec("AP", 8), np.zeros((1, 8), np.int64))
+    assert not old.parent.exists()
+    assert (cache_root() / "interval-map" / f"v{cache_mod.CACHE_VERSION}").exists()
+
+
+def test_ap_beyond_63_bit_keys_is_a_usage_error():
+    with pytest.raises(UsageError, match="N <= 36"):
+        phi_values(MapSpec("AP", 37), np.zeros((1, 37), np.int64))
+
+
+def test_enumerated_universes_report_progress():
+    seen = []
+    g3 = (Fraction(0), Fraction(1), Fraction(2))
+    lc = np.array([[2, 1], [1, 1], [2, 1]])
+    phi_values(MapSpec("nDCG", 5, b=2, gains=g3, name="nDCG@5"), np.zeros((3, 5), np.int64),
+               level_caps=lc, progress=lambda *a: seen.append(a))
+    assert seen[0] == ("nDCG@5 universes", 0, 2) and seen[-1] == ("nDCG@5 universes", 2, 2)
+
+
+def test_ap_cache_beyond_its_limit_keeps_the_last_answers(monkeypatch):
+    monkeypatch.setattr(cache_mod, "MAX_ENTRIES", 5)
+    N = 8
+    runs = np.array(list(itertools.product([0, 1], repeat=N)))
+    phi_values(MapSpec("AP", N), runs[1:5])
+    last = phi_values(MapSpec("AP", N), runs[10:14])
+    (path,) = (cache_root() / "interval-map").rglob("*.npz")
+    with np.load(path) as z:
+        assert sorted(z["phi"].tolist()) == sorted(last.phi)

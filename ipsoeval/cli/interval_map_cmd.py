@@ -58,7 +58,7 @@ def _progress_factory(ctx):
               help="Refuse value-set computations estimated to need more memory than this "
                    "(e.g. 512M, 8G).")
 @click.option("--no-cache", is_flag=True,
-              help="Neither read nor write the on-disk cache of value sets.")
+              help="Neither read nor write the on-disk cache of computed maps.")
 @opt.alignment_options()
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE

@@ -3,7 +3,7 @@
 evaluation", §5–7).
 
 phi(m) = |{x in M(U) : x <= m}| for the value set M(U) of the measure over
-every judged run of length N (see :mod:`interval_valuesets` for how the sets
+every judged run of length N (see :mod:`.valuesets` for how the sets
 are computed exactly).  This module turns aligned runs into per-topic query
 vectors, calls the core, and builds result sets: per-topic and per-run mapped
 scores, the value set (``--values``), and the paper's analyses (``--analyze``:
