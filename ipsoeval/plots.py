@@ -188,16 +188,18 @@ def ipso(path: str, topics) -> None:
         s.set_visible(False)
     h = 0.8 / max(len(diff_cols), 1)
     y = np.arange(n)
-    for c_i, c in enumerate(diff_cols):
+    names = topics.params.get("diff_measures") or []
+    labels = names if len(names) == len(diff_cols) else [c[:-len("_diff")] for c in diff_cols]
+    for c_i, (c, label) in enumerate(zip(diff_cols, labels)):
         v = np.array([np.nan if r.get(c) is None else r[c] for r in recs], dtype=float)
-        ax_d.barh(y - 0.4 + h * (c_i + 0.5), v, height=h, label=c[:-len("_diff")])
+        ax_d.barh(y - 0.4 + h * (c_i + 0.5), v, height=h, label=label)
     ax_d.axvline(0, color="#555555", linewidth=0.6)
     ax_d.set_ylim(n - 0.5, -0.5)
     ax_d.set_yticks([])
     ax_d.set_xlabel("metric difference B − A", fontsize=8)
     ax_d.set_title("metric differences", fontsize=10)
     if diff_cols:
-        ax_d.legend(fontsize=7, loc="lower right")
+        ax_d.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     _save(fig, path)
 
 
