@@ -13,6 +13,7 @@ requires the compiled core; the default uses it when it was built.
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import os
 
@@ -168,7 +169,7 @@ def _read(path: str, kind_of, data: bytes | None):
         mm.close()
 
 
-BLOCK = 1 << 22
+BLOCK = 1 << 20
 
 
 def _gzip_blocks(path: str):
@@ -176,8 +177,6 @@ def _gzip_blocks(path: str):
     speed here), in a second thread so that inflating and parsing overlap."""
     import queue
     import threading
-
-    from isal import igzip
 
     q: queue.Queue = queue.Queue(maxsize=3)
     stop = threading.Event()
@@ -187,7 +186,7 @@ def _gzip_blocks(path: str):
 
     def produce():
         try:
-            with igzip.open(path, "rb") as g:
+            with _gzip_reader(path) as g:
                 carry = b""
                 turn = 0
                 while not stop.is_set():
@@ -229,6 +228,26 @@ def _gzip_blocks(path: str):
                 q.get_nowait()
             except queue.Empty:
                 th.join(0.01)
+
+
+@contextlib.contextmanager
+def _gzip_reader(path: str):
+    """A reader of the inflated bytes whose readinto() inflates straight into
+    the caller's buffer: isal's own reader, which igzip.open wraps in a
+    BufferedReader whose readinto() inflates into a fresh bytes object and
+    copies it (~0.05 s of CPU per 300 MB); igzip.open if isal lacks it."""
+    from isal import igzip
+    reader = getattr(igzip, "_IGzipReader", None)
+    if reader is None:
+        with igzip.open(path, "rb") as g:
+            yield g
+        return
+    with open(path, "rb") as f:
+        g = reader(f, igzip.READ_BUFFER_SIZE)
+        try:
+            yield g
+        finally:
+            g.close()
 
 
 class _Declined(Exception):

@@ -201,6 +201,34 @@ def test_compressed_and_grown_tables(tmp_path, monkeypatch):
     _same(c, b, ("name", "qid", "docno", "score", "line", "fmt"))
 
 
+@pytest.mark.parametrize("own_reader", [True, False])
+@pytest.mark.parametrize("shape", ["one", "members", "truncated", "trailing", "corrupt"])
+def test_gzip_readers_agree(tmp_path, monkeypatch, shape, own_reader):
+    """The C pass inflates with isal's reader straight into its blocks (or,
+    without it, igzip.open): multi-member, truncated, corrupt and trailing
+    bytes give the Python reader's result or error."""
+    import gzip
+    pytest.importorskip("isal")
+    from isal import igzip
+    if not own_reader:
+        monkeypatch.delattr(igzip, "_IGzipReader")
+    rows = [f"{t} Q0 d{i} {i} {500 - i} tag\n" for t in range(2) for i in range(300)]
+    data = "".join(rows).encode()
+    comp = {"one": gzip.compress(data),
+            "members": gzip.compress(data[:5000]) + gzip.compress(data[5000:]),
+            "truncated": gzip.compress(data)[:-40],
+            "trailing": gzip.compress(data) + b"\x00\x00junk",
+            "corrupt": gzip.compress(data)[:200] + b"\xff" * 50 + gzip.compress(data)[250:],
+            }[shape]
+    p = _write(tmp_path, comp, "run.gz")
+    monkeypatch.setattr(_fast, "BLOCK", 1000)
+    a = _with("c", readers.read_run, p)
+    b = _with("python", readers.read_run, p)
+    _same(a, b, ("name", "qid", "docno", "score", "line", "fmt"))
+    if shape in ("one", "members"):
+        assert len(a.qid) == 600
+
+
 @pytest.mark.parametrize("tail", [b"\xff\xff\xff\xff", b"garbage\xff\xff\xff\x7f"])
 @pytest.mark.parametrize("fmt", ["bz2", "gz"])
 def test_compressed_trailer_noise_does_not_reserve_gigabytes(tmp_path, fmt, tail):
