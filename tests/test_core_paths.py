@@ -152,6 +152,19 @@ def test_alignment_same_on_both_paths(tmp_path_factory, q, runs, queries, judged
         assert all(np.array_equal(x, y) for x, y in zip(a.judged_labels, b.judged_labels))
 
 
+@pytest.mark.parametrize("depth", [None, 2])
+def test_judged_only_beyond_the_cut_warns_on_both_paths(tmp_path, depth):
+    """The C pass counts judged rows among the kept rows of evaluated topics
+    only (rows it does not write stay unjudged): the one judged document
+    beyond -M, or in a topic not evaluated, leaves none retrieved."""
+    qp = _write(tmp_path, b"1 0 c 1\n", "qrels")
+    rp = _write(tmp_path, b"1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 c 1 1 t\n", "run")
+    a = _with("c", engine.load, qp, [rp], depth=depth)
+    b = _with("python", engine.load, qp, [rp], depth=depth)
+    _same(a, b, ALIGNED_FIELDS)
+    assert any("none of the retrieved" in w for w in a.warnings) == (depth == 2)
+
+
 def test_duplicate_docno_falls_back_to_the_python_message(tmp_path):
     qp = _write(tmp_path, b"1 0 a 1\n", "qrels")
     rp = _write(tmp_path, b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n", "run")
