@@ -165,6 +165,35 @@ def test_judged_only_beyond_the_cut_warns_on_both_paths(tmp_path, depth):
     assert any("none of the retrieved" in w for w in a.warnings) == (depth == 2)
 
 
+@pytest.mark.parametrize("mode", ["c", "python"])
+def test_align_releases_the_runs_it_is_handed(tmp_path, mode, monkeypatch):
+    """align(release_inputs=True), as engine.load calls it, frees a run's
+    topic ids once coded and (compiled core) its other arrays once aligned:
+    nothing of align keeps the Run objects alive; the result is the same."""
+    import gc
+    import weakref
+
+    from ipsoeval.align import align
+    monkeypatch.setenv("IPSOEVAL_CORE", mode)
+    qp = _write(tmp_path, b"1 0 a 1\n2 0 b 1\n", "qrels")
+    rp = _write(tmp_path, b"1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n2 Q0 b 1 1 t\n3 Q0 c 1 1 t\n", "run")
+    qrels = readers.read_qrels(qp)
+    keep = readers.read_run(rp)
+    expect = align(qrels, [keep], queries="qrels")
+    run = readers.read_run(rp)
+    refs = {f: weakref.ref(getattr(run, f).base if getattr(run, f).base is not None
+                           else getattr(run, f)) for f in ("qid", "docno", "score", "line")}
+    runs = [run]
+    del run
+    got = align(qrels, runs, queries="qrels", release_inputs=True)
+    gc.collect()
+    _same(got, expect, ALIGNED_FIELDS)
+    freed = {f for f, r in refs.items() if r() is None}
+    assert freed == ({"qid", "docno", "score", "line"} if mode == "c" else {"qid"})
+    assert runs[0].name == keep.name and runs[0].path == keep.path and len(runs[0].qid) == 0
+    assert len(keep.qid) == 4 and len(keep.docno) == 4          # a run not handed over: intact
+
+
 def test_duplicate_docno_falls_back_to_the_python_message(tmp_path):
     qp = _write(tmp_path, b"1 0 a 1\n", "qrels")
     rp = _write(tmp_path, b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n", "run")
