@@ -237,23 +237,28 @@ def test_compressed_and_grown_tables(tmp_path, monkeypatch):
     monkeypatch.setattr(_fast, "CHUNK", 4096)
     monkeypatch.setattr(_fast, "BLOCK", 4096)     # many gzip blocks: the buffer ring turns
     a = _with("c", readers.read_run, p)
+    monkeypatch.setattr(_fast, "_cpus", lambda: 1)   # one buffer, inflated in turn
+    _same(_with("c", readers.read_run, p), a, RUN_FIELDS)
     b = _with("python", readers.read_run, p)
     c = _with("c", readers.read_run, plain)
     _same(a, b, ("name", "qid", "docno", "score", "line", "fmt"))
     _same(c, b, ("name", "qid", "docno", "score", "line", "fmt"))
 
 
+@pytest.mark.parametrize("cpus", [1, 2])
 @pytest.mark.parametrize("own_reader", [True, False])
 @pytest.mark.parametrize("shape", ["one", "members", "truncated", "trailing", "corrupt"])
-def test_gzip_readers_agree(tmp_path, monkeypatch, shape, own_reader):
+def test_gzip_readers_agree(tmp_path, monkeypatch, shape, own_reader, cpus):
     """The C pass inflates with isal's reader straight into its blocks (or,
-    without it, igzip.open): multi-member, truncated, corrupt and trailing
-    bytes give the Python reader's result or error."""
+    without it, igzip.open), in a second thread or (one CPU) in turn with the
+    parse: multi-member, truncated, corrupt and trailing bytes give the
+    Python reader's result or error."""
     import gzip
     pytest.importorskip("isal")
     from isal import igzip
     if not own_reader:
         monkeypatch.delattr(igzip, "_IGzipReader")
+    monkeypatch.setattr(_fast, "_cpus", lambda: cpus)
     rows = [f"{t} Q0 d{i} {i} {500 - i} tag\n" for t in range(2) for i in range(300)]
     data = "".join(rows).encode()
     comp = {"one": gzip.compress(data),
