@@ -170,6 +170,7 @@ def _read(path: str, kind_of, data: bytes | None):
 
 
 BLOCK = 1 << 20
+QUEUED = 3
 
 
 def _inflated_lines(path: str, ring: list[bytearray], stop=None):
@@ -221,11 +222,11 @@ def _gzip_blocks(path: str):
     import queue
     import threading
 
-    q: queue.Queue = queue.Queue(maxsize=3)
+    q: queue.Queue = queue.Queue(maxsize=QUEUED)
     stop = threading.Event()
     # a ring of buffers, reused (fresh ones cost the kernel's page zeroing):
-    # at most 3 queued, 1 being parsed and 1 being filled
-    ring = [bytearray(BLOCK + (1 << 16)) for _ in range(6)]
+    # at most QUEUED queued, 1 being parsed and 1 being filled
+    ring = [bytearray(BLOCK + (1 << 16)) for _ in range(QUEUED + 3)]
 
     def produce():
         try:
