@@ -173,8 +173,10 @@ def test_align_releases_the_runs_it_is_handed(tmp_path, mode, monkeypatch):
     import gc
     import weakref
 
+    from ipsoeval import align as align_module
     from ipsoeval.align import align
     monkeypatch.setenv("IPSOEVAL_CORE", mode)
+    monkeypatch.setattr(align_module, "RELEASE_BYTES", 0)    # released whatever their size
     qp = _write(tmp_path, b"1 0 a 1\n2 0 b 1\n", "qrels")
     rp = _write(tmp_path, b"1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n2 Q0 b 1 1 t\n3 Q0 c 1 1 t\n", "run")
     qrels = readers.read_qrels(qp)
@@ -192,6 +194,10 @@ def test_align_releases_the_runs_it_is_handed(tmp_path, mode, monkeypatch):
     assert freed == ({"qid", "docno", "score", "line"} if mode == "c" else {"qid"})
     assert runs[0].name == keep.name and runs[0].path == keep.path and len(runs[0].qid) == 0
     assert len(keep.qid) == 4 and len(keep.docno) == 4          # a run not handed over: intact
+    monkeypatch.setattr(align_module, "RELEASE_BYTES", 1 << 20)  # small arrays are kept
+    runs = [readers.read_run(rp)]
+    align(qrels, runs, queries="qrels", release_inputs=True)
+    assert len(runs[0].qid) == 4 and len(runs[0].docno) == 4
 
 
 def test_duplicate_docno_falls_back_to_the_python_message(tmp_path):
