@@ -20,9 +20,11 @@ Data sets (full size / ``--quick`` size):
               docnos such as ``FBIS3-12345``.
 ``ipso``      110 runs x 249 topics (Robust04's 301-450, 601-700 without 672)
               x 100 docs, one shared qrels file.
+``msmarco70`` ten times ``msmarco``: 69,800 queries x 1,000 docs (~70M lines,
+              3.2 GB), same distributions.  Opt-in: generated only when named.
 
 Usage: ``python bench/gen.py [--data DIR] [--seed N] [--quick] [NAME ...]``
-(no NAME: all data sets).  From Python: ``gen.ensure(name, data_dir, seed,
+(no NAME: all data sets but the opt-in ``msmarco70``).  From Python: ``gen.ensure(name, data_dir, seed,
 quick)`` returns the data set's directory.
 """
 
@@ -98,6 +100,12 @@ def write_run(path: Path, qids: list[str], docnos: list[str], rows: np.ndarray,
     """Write a TREC run.  ``rows`` is a (topics, depth) array of indices into
     ``docnos`` (-1 = no document: the ranking ends there), ``scores`` the
     matching (topics, depth) micro-unit scores, non-increasing per row."""
+    _write_lines(path, run_lines(qids, docnos, rows, scores, tag))
+
+
+def run_lines(qids: list[str], docnos: list[str], rows: np.ndarray,
+              scores: np.ndarray, tag: str) -> list[str]:
+    """The lines of :func:`write_run`."""
     depth = rows.shape[1]
     rank_str = [str(r) for r in range(1, depth + 1)]
     score_str = format_scores(scores)
@@ -114,7 +122,7 @@ def write_run(path: Path, qids: list[str], docnos: list[str], rows: np.ndarray,
             for d, r, s in zip(doc_arr[row[:n]].tolist(), rank_str[:n],
                                score_str[base:base + n])
         )
-    _write_lines(path, lines)
+    return lines
 
 
 def write_qrels(path: Path, triples: list[tuple[str, str, int]]) -> None:
@@ -196,6 +204,38 @@ def gen_msmarco(out: Path, seed: int, sz: Sizes) -> None:
               descending_scores(rng, n, depth), "bench_msmarco")
     write_qrels(out / "qrels.txt",
                 [(q, str(d), 1) for q, d in zip(qids, pool[:, 0].tolist())])
+
+
+MSMARCO70_BATCHES = 10
+
+
+def gen_msmarco70(out: Path, seed: int, sz: Sizes) -> None:
+    """Ten times ``msmarco`` (69,800 queries x 1,000 docs, ~70M lines, 3.2 GB):
+    the same distributions, written in ten batches of 6,980 queries so that
+    the generator's memory stays that of the 7M-line set."""
+    rng = np.random.default_rng([seed, 5])
+    batch, depth = sz.msmarco_queries, sz.msmarco_depth
+    qids = msmarco_qids(rng, batch * MSMARCO70_BATCHES)
+    tmp = out / "run.txt.tmp"
+    qrels: list[tuple[str, str, int]] = []
+    with open(tmp, "w", encoding="ascii", newline="\n") as f:
+        for b in range(MSMARCO70_BATCHES):
+            brng = np.random.default_rng([seed, 5, b])
+            bq = qids[b * batch:(b + 1) * batch]
+            pool = distinct_ints(brng, batch, depth + 1, MSMARCO_NUM_PASSAGES)
+            rows = np.arange(1, depth + 1)[None, :].repeat(batch, axis=0)
+            rel_rank = rank_of_relevant(brng, batch, found_rate=0.65, depth=depth)
+            hit = np.flatnonzero(rel_rank)
+            rows[hit, rel_rank[hit] - 1] = 0
+            flat = rows + (np.arange(batch) * (depth + 1))[:, None]
+            lines = run_lines(bq, pool.ravel().astype(str).tolist(), flat,
+                              descending_scores(brng, batch, depth), "bench_msmarco70")
+            f.write("\n".join(lines))
+            f.write("\n")
+            del lines
+            qrels.extend((q, str(d), 1) for q, d in zip(bq, pool[:, 0].tolist()))
+    os.replace(tmp, out / "run.txt")
+    write_qrels(out / "qrels.txt", qrels)
 
 
 def gen_msmarco13(out: Path, seed: int, sz: Sizes) -> None:
@@ -308,7 +348,10 @@ GENERATORS = {
     "msmarco13": gen_msmarco13,
     "adhoc": gen_adhoc,
     "ipso": gen_ipso,
+    "msmarco70": gen_msmarco70,
 }
+# written only when named (3.2 GB of disk): not part of "all data sets"
+OPT_IN = {"msmarco70"}
 
 
 def dataset_dir(name: str, data_dir: Path = DEFAULT_DATA, seed: int = DEFAULT_SEED,
@@ -343,7 +386,7 @@ def ensure(name: str, data_dir: Path = DEFAULT_DATA, seed: int = DEFAULT_SEED,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("names", nargs="*", metavar="NAME", help=f"data sets ({', '.join(GENERATORS)}); "
-                    "default all")
+                    f"default all but {', '.join(sorted(OPT_IN))} (opt-in: 3.2 GB)")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA,
                     help="cache directory (default bench/data)")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
@@ -351,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--force", action="store_true",
                     help="regenerate even if present")
     args = ap.parse_args(argv)
-    names = args.names or list(GENERATORS)
+    names = args.names or [x for x in GENERATORS if x not in OPT_IN]
     bad = [x for x in names if x not in GENERATORS]
     if bad:
         ap.error(f"unknown data set(s): {', '.join(bad)}")

@@ -70,6 +70,8 @@ class Case:
     data: str  # data set name for gen.ensure
     tools: dict[str, Tool]
     targets: list[Target] = field(default_factory=list)
+    # run only when named by --only (its data is large: e.g. 3.2 GB)
+    opt_in: bool = False
 
 
 @dataclass

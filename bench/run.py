@@ -1,6 +1,7 @@
 """ipsoeval benchmark harness.
 
-Runs every tool of every case (``bench/cases/*.py``) as a separate, cold
+Runs every tool of every case (``bench/cases/*.py``; opt-in cases, whose
+data is large, only when named by ``--only``) as a separate, cold
 process, ``--repeat`` times (interleaved: tool A, tool B, ..., then again),
 and reports the median wall time and the peak memory of that child (its own
 ``ru_maxrss`` from ``wait4``), ipsoeval's time as a ratio of each peer's, and
@@ -238,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         description="Benchmark ipsoeval against its peers (cold processes).")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--only", action="append", default=[], metavar="CASE",
-                    help="run only this case (repeatable, or comma-separated)")
+                    help="run only this case (repeatable, or comma-separated); "
+                    "opt-in cases (large data) run only when named here")
     ap.add_argument("--tools", default="", metavar="T,...",
                     help="only these peers (ipsoeval always runs)")
     ap.add_argument("--quick", action="store_true",
@@ -259,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     cases = load_cases()
     if args.list:
         for c in cases:
-            print(f"{c.name}\t[{c.data}] tools: {', '.join(c.tools)}")
+            opt = "  (opt-in: only with --only)" if c.opt_in else ""
+            print(f"{c.name}\t[{c.data}] tools: {', '.join(c.tools)}{opt}")
             print(f"\t{c.description}")
             for t in c.targets:
                 print(f"\ttarget: {t.text}")
@@ -269,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         ap.error(f"unknown case(s): {', '.join(sorted(unknown))} "
                  f"(see --list)")
-    selected = [c for c in cases if not only or c.name in only]
+    selected = [c for c in cases if c.name in only or (not only and not c.opt_in)]
 
     rows: list[Row] = []
     for case in selected:

@@ -128,7 +128,8 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
             if seen.count(r.name) > 1:
                 r.name = f"{r.name}[{r.path}]"
     return align(q, run_models, queries=queries, rel_level=rel_level, judged_only=judged_only,
-                 gains=gains, depth=depth, tie_break=tie_break, qindex=QrelsIndex(q))
+                 gains=gains, depth=depth, tie_break=tie_break, qindex=QrelsIndex(q),
+                 release_inputs=True)    # run_models is ours (the caller's objects are not changed)
 
 
 # --- evaluation --------------------------------------------------------------------

@@ -53,7 +53,8 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
             if names.count(r.name) > 1:
                 r.name = f"{r.name}[{r.path}]"
     return align(qrels, runs, queries=queries, rel_level=rel_level, judged_only=judged_only,
-                 gains=gains, depth=depth, tie_break=tie_break, qindex=QrelsIndex(qrels))
+                 gains=gains, depth=depth, tie_break=tie_break, qindex=QrelsIndex(qrels),
+                 release_inputs=True)    # the runs are read here for align alone
 
 
 @dataclass

@@ -155,6 +155,54 @@ def test_alignment_same_on_both_paths(tmp_path_factory, q, runs, queries, judged
         assert all(np.array_equal(x, y) for x, y in zip(a.judged_labels, b.judged_labels))
 
 
+@pytest.mark.parametrize("depth", [None, 2])
+def test_judged_only_beyond_the_cut_warns_on_both_paths(tmp_path, depth):
+    """The C pass counts judged rows among the kept rows of evaluated topics
+    only (rows it does not write stay unjudged): the one judged document
+    beyond -M, or in a topic not evaluated, leaves none retrieved."""
+    qp = _write(tmp_path, b"1 0 c 1\n", "qrels")
+    rp = _write(tmp_path, b"1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 c 1 1 t\n", "run")
+    a = _with("c", engine.load, qp, [rp], depth=depth)
+    b = _with("python", engine.load, qp, [rp], depth=depth)
+    _same(a, b, ALIGNED_FIELDS)
+    assert any("none of the retrieved" in w for w in a.warnings) == (depth == 2)
+
+
+@pytest.mark.parametrize("mode", ["c", "python"])
+def test_align_releases_the_runs_it_is_handed(tmp_path, mode, monkeypatch):
+    """align(release_inputs=True), as engine.load calls it, frees a run's
+    topic ids once coded and (compiled core) its other arrays once aligned:
+    nothing of align keeps the Run objects alive; the result is the same."""
+    import gc
+    import weakref
+
+    from ipsoeval import align as align_module
+    from ipsoeval.align import align
+    monkeypatch.setenv("IPSOEVAL_CORE", mode)
+    monkeypatch.setattr(align_module, "RELEASE_BYTES", 0)    # released whatever their size
+    qp = _write(tmp_path, b"1 0 a 1\n2 0 b 1\n", "qrels")
+    rp = _write(tmp_path, b"1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n2 Q0 b 1 1 t\n3 Q0 c 1 1 t\n", "run")
+    qrels = readers.read_qrels(qp)
+    keep = readers.read_run(rp)
+    expect = align(qrels, [keep], queries="qrels")
+    run = readers.read_run(rp)
+    refs = {f: weakref.ref(getattr(run, f).base if getattr(run, f).base is not None
+                           else getattr(run, f)) for f in ("qid", "docno", "score", "line")}
+    runs = [run]
+    del run
+    got = align(qrels, runs, queries="qrels", release_inputs=True)
+    gc.collect()
+    _same(got, expect, ALIGNED_FIELDS)
+    freed = {f for f, r in refs.items() if r() is None}
+    assert freed == ({"qid", "docno", "score", "line"} if mode == "c" else {"qid"})
+    assert runs[0].name == keep.name and runs[0].path == keep.path and len(runs[0].qid) == 0
+    assert len(keep.qid) == 4 and len(keep.docno) == 4          # a run not handed over: intact
+    monkeypatch.setattr(align_module, "RELEASE_BYTES", 1 << 20)  # small arrays are kept
+    runs = [readers.read_run(rp)]
+    align(qrels, runs, queries="qrels", release_inputs=True)
+    assert len(runs[0].qid) == 4 and len(runs[0].docno) == 4
+
+
 def test_duplicate_docno_falls_back_to_the_python_message(tmp_path):
     qp = _write(tmp_path, b"1 0 a 1\n", "qrels")
     rp = _write(tmp_path, b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n", "run")
@@ -198,10 +246,43 @@ def test_compressed_and_grown_tables(tmp_path, monkeypatch):
     monkeypatch.setattr(_fast, "CHUNK", 4096)
     monkeypatch.setattr(_fast, "BLOCK", 4096)     # many gzip blocks: the buffer ring turns
     a = _with("c", readers.read_run, p)
+    monkeypatch.setattr(_fast, "_cpus", lambda: 1)   # one buffer, inflated in turn
+    _same(_with("c", readers.read_run, p), a, RUN_FIELDS)
     b = _with("python", readers.read_run, p)
     c = _with("c", readers.read_run, plain)
     _same(a, b, ("name", "qid", "docno", "score", "line", "fmt"))
     _same(c, b, ("name", "qid", "docno", "score", "line", "fmt"))
+
+
+@pytest.mark.parametrize("cpus", [1, 2])
+@pytest.mark.parametrize("own_reader", [True, False])
+@pytest.mark.parametrize("shape", ["one", "members", "truncated", "trailing", "corrupt"])
+def test_gzip_readers_agree(tmp_path, monkeypatch, shape, own_reader, cpus):
+    """The C pass inflates with isal's reader straight into its blocks (or,
+    without it, igzip.open), in a second thread or (one CPU) in turn with the
+    parse: multi-member, truncated, corrupt and trailing bytes give the
+    Python reader's result or error."""
+    import gzip
+    pytest.importorskip("isal")
+    from isal import igzip
+    if not own_reader:
+        monkeypatch.delattr(igzip, "_IGzipReader")
+    monkeypatch.setattr(_fast, "_cpus", lambda: cpus)
+    rows = [f"{t} Q0 d{i} {i} {500 - i} tag\n" for t in range(2) for i in range(300)]
+    data = "".join(rows).encode()
+    comp = {"one": gzip.compress(data),
+            "members": gzip.compress(data[:5000]) + gzip.compress(data[5000:]),
+            "truncated": gzip.compress(data)[:-40],
+            "trailing": gzip.compress(data) + b"\x00\x00junk",
+            "corrupt": gzip.compress(data)[:200] + b"\xff" * 50 + gzip.compress(data)[250:],
+            }[shape]
+    p = _write(tmp_path, comp, "run.gz")
+    monkeypatch.setattr(_fast, "BLOCK", 1000)
+    a = _with("c", readers.read_run, p)
+    b = _with("python", readers.read_run, p)
+    _same(a, b, ("name", "qid", "docno", "score", "line", "fmt"))
+    if shape in ("one", "members"):
+        assert len(a.qid) == 600
 
 
 @pytest.mark.parametrize("tail", [b"\xff\xff\xff\xff", b"garbage\xff\xff\xff\x7f"])

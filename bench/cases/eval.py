@@ -92,6 +92,29 @@ EVAL_MSMARCO_GZ = Case(
     ],
 )
 
+EVAL_MSMARCO70 = Case(
+    name="eval-msmarco70",
+    description=(
+        "Ten times eval-msmarco: 69,800 queries x 1,000 docs (~70M lines, "
+        "3.2 GB, data set msmarco70), the same three measures. Opt-in: runs "
+        "only with --only eval-msmarco70 (writes 3.2 GB under bench/data)."),
+    data="msmarco70",
+    tools={
+        "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,
+                                      *_msmarco_files(ctx)]),
+        "trec_eval": Tool(lambda ctx: [trec_eval_bin(), *TE_MSMARCO, *_msmarco_files(ctx)],
+                          need_trec_eval),
+        "te-rust": Tool(lambda ctx: [te_rust_bin(), *TE_MSMARCO, *_msmarco_files(ctx)],
+                        need_te_rust),
+    },
+    targets=[
+        Target("time <= 1/10 of trec_eval", peer="trec_eval", max_ratio=1 / 10),
+        Target("peak <= 3 GB", max_peak_mb=3072),
+        Target("peak no faster than linear: <= 10 x eval-msmarco's"),
+    ],
+    opt_in=True,
+)
+
 EVAL_ADHOC_ONE = Case(
     name="eval-adhoc-1",
     description=(
@@ -135,5 +158,5 @@ EVAL_ADHOC = Case(
     ],
 )
 
-CASES = [EVAL_MSMARCO, EVAL_MSMARCO_GZ, EVAL_ADHOC_ONE, EVAL_ADHOC]
+CASES = [EVAL_MSMARCO, EVAL_MSMARCO_GZ, EVAL_MSMARCO70, EVAL_ADHOC_ONE, EVAL_ADHOC]
 
