@@ -44,3 +44,33 @@ def test_interval_map_analyze_three_runs_every_topic_undefined(tmp_path):
     assert "internal error" not in err and "Warning" not in err, err
     rows = [ln.split("\t") for ln in out.splitlines() if ln.startswith("ESL@10\tanova\t")]
     assert rows and rows[0][4] == "0"           # sig: no pair significant
+
+
+# --- a 1 MB docno widened every row of the C reader's table (issue 10, item 17) ---
+
+def test_c_reader_declines_a_long_id_instead_of_widening_every_row(tmp_path):
+    """One 1 MB docno in a 1,500-line run: the C pass must hand the file to
+    the Python reader (which stores long ids by prefix and serial) rather
+    than widen its (rows, words) table to 1 MB per row (2.7 GiB of address
+    space, 1.5 GB resident: `ipsoeval eval` measured 1,506,168 KB max RSS)."""
+    from ipsoeval import _fast, readers
+    if not _fast.enabled():
+        pytest.skip("compiled core not built")
+    widths = []
+    real = _fast._Table.widen
+
+    def spy(self, name, nbytes):
+        widths.append(nbytes)
+        return real(self, name, nbytes)
+
+    lines = [f"1 Q0 d{i} {i} {2000 - i} T" for i in range(1500)]
+    lines[700] = "1 Q0 " + "x" * 1_000_000 + " 5 3.3 T"
+    r = _write(tmp_path, "r", "\n".join(lines) + "\n")
+    mp = pytest.MonkeyPatch()
+    mp.setattr(_fast._Table, "widen", spy)
+    try:
+        run = readers.read_run(str(r))
+    finally:
+        mp.undo()
+    assert all(n <= readers.LONG_ID for n in widths), max(widths)
+    assert readers.id_bytes(run.docno[700]) == b"x" * 1_000_000
