@@ -74,3 +74,26 @@ def test_c_reader_declines_a_long_id_instead_of_widening_every_row(tmp_path):
         mp.undo()
     assert all(n <= readers.LONG_ID for n in widths), max(widths)
     assert readers.id_bytes(run.docno[700]) == b"x" * 1_000_000
+
+
+# --- an interrupted AP value-set build left gigabytes in ~/.cache (item 8) ------
+
+def test_interrupted_ap_build_leaves_no_partial_cache(tmp_path, monkeypatch):
+    """Ctrl-C during `interval-map -m AP` (N = 30: a 3.7 GB build) left its
+    .build-* directory (3.0 GB measured) in the cache for good; an interrupted
+    build must remove what it wrote."""
+    from ipsoeval.analyses import interval_valuesets as iv
+    real = iv.APSystem.build
+
+    def interrupted(self, sink, progress=None, threads=2):
+        def one_then_stop(i, lo, hi, vals, pops):
+            sink(i, lo, hi, vals, pops)
+            raise KeyboardInterrupt
+        return real(self, one_then_stop, progress, threads)
+
+    monkeypatch.setattr(iv.APSystem, "build", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        iv._ap_index(12, None, True, [])
+    root = iv.cache_root()
+    left = [p for p in root.rglob("*")] if root.exists() else []
+    assert not [p for p in left if p.is_file()], left

@@ -645,7 +645,12 @@ def _ap_index(N: int, progress: Progress, use_cache: bool, warnings: list) -> _A
                 shutil.rmtree(tmp, ignore_errors=True)
                 tmp = None
 
-    system.build(sink, progress)
+    try:
+        system.build(sink, progress)
+    except BaseException:      # interrupted or failed: no partial cache left behind
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        raise
     if tmp is not None:
         (tmp / "meta.json").write_text(json.dumps({"key": key, "slices": slices,
                                                    "version": CACHE_VERSION}))
