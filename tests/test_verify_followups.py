@@ -97,3 +97,51 @@ def test_interrupted_ap_build_leaves_no_partial_cache(tmp_path, monkeypatch):
     root = iv.cache_root()
     left = [p for p in root.rglob("*")] if root.exists() else []
     assert not [p for p in left if p.is_file()], left
+
+
+# --- AP@30 with --no-cache held 4.5 GB against a 2 GiB --max-memory (item 8) ------
+
+def _adhoc_args():
+    from pathlib import Path
+    td = Path(__file__).resolve().parent.parent / "testdata" / "adhoc"
+    return [td / "qrels.txt", td / "run-bm25.txt"]
+
+
+def test_ap_value_set_in_memory_is_checked_against_max_memory():
+    """`interval-map --no-cache -m AP` (N = 30) ran 263 s at a peak RSS of
+    4,546,456 KB although --max-memory defaults to 2 GiB: without the cache
+    the whole value set is held in memory, so its size is estimated first and
+    refused over the limit, naming --max-memory."""
+    code, _, err = invoke(["interval-map", "--no-cache", "-m", "AP", "-l", "1", *_adhoc_args()])
+    assert code == 2, err
+    assert "--max-memory" in err and "AP@30" in err
+
+
+def test_ap_value_set_estimate_tracks_the_measured_sizes():
+    """Distinct AP@N values counted by the builds: the estimate is within a
+    factor 1.5 of each."""
+    from ipsoeval.analyses import interval_valuesets as iv
+    for N, n in ((15, 22_646), (20, 644_203), (25, 18_269_373), (30, 426_560_857)):
+        assert n / 1.5 <= iv.ap_values_estimate(N) <= n * 1.5, N
+
+
+def test_building_a_large_ap_cache_is_announced_first(monkeypatch):
+    """The first `interval-map -m AP` at N = 30 writes a 3.7 GB cache (84 s):
+    a note on stderr says so before the build, with the directory and how to
+    remove it."""
+    from ipsoeval.analyses import interval_valuesets as iv
+
+    class Stop(Exception):
+        pass
+
+    def stop(*a, **k):
+        raise Stop
+
+    monkeypatch.setattr(iv.APSystem, "build", stop)
+    from click.testing import CliRunner
+    from ipsoeval.cli import cli
+    r = CliRunner().invoke(cli, ["interval-map", "-m", "AP", "-l", "1",
+                                 *map(str, _adhoc_args())], obj={"isatty": lambda: False})
+    err = r.stderr                     # the build was stopped: an internal error after the note
+    assert "Stop" in err and err.index("note: building the AP@30") < err.index("Stop"), err
+    assert "rm -r" in err and "--no-cache" in err and str(iv.cache_root()) in err

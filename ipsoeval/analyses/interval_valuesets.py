@@ -600,8 +600,34 @@ class _APIndex:
         return [int(x) for x in out]
 
 
-def _ap_index(N: int, progress: Progress, use_cache: bool, warnings: list) -> _APIndex:
-    key = f"AP-valueset-2|N={N}"
+# Distinct AP@N values counted by the builds: 22,646 (N = 15), 644,203 (20),
+# 18,269,373 (25), 426,560,857 (30); about x24 per 5 ranks.  Held in memory
+# (--no-cache) they cost about 11 bytes each (AP@30: 4,546,456 KB peak RSS).
+_AP_VALUES_30 = 426_560_857
+_AP_BYTES_PER_VALUE = 11
+
+
+def ap_values_estimate(N: int) -> float:
+    """About how many distinct values AP takes on the binary runs of length N."""
+    return _AP_VALUES_30 * 2.0 ** (0.92 * (N - 30))
+
+
+def _ap_cache_key(N: int) -> str:
+    return f"AP-valueset-2|N={N}"
+
+
+def ap_cache_pending(N: int) -> tuple[Path, float] | None:
+    """(cache directory, estimated bytes) when AP@N's value set would be built
+    and written to the cache now; None when it is cached already."""
+    d = _cache_dir(_ap_cache_key(N))
+    if (d / "meta.json").exists():
+        return None
+    return d, ap_values_estimate(N) * 9          # int64 value + uint8 population
+
+
+def _ap_index(N: int, progress: Progress, use_cache: bool, warnings: list,
+              max_bytes: int | None = None) -> _APIndex:
+    key = _ap_cache_key(N)
     d = _cache_dir(key)
     idx = _APIndex(N)
     if use_cache and (d / "meta.json").exists():
@@ -616,7 +642,6 @@ def _ap_index(N: int, progress: Progress, use_cache: bool, warnings: list) -> _A
             return idx
         except (OSError, ValueError, KeyError):
             idx = _APIndex(N)
-    system = APSystem(N)
     tmp = None
     if use_cache:
         try:
@@ -625,6 +650,10 @@ def _ap_index(N: int, progress: Progress, use_cache: bool, warnings: list) -> _A
         except OSError as e:
             warnings.append(f"cannot write the interval-map cache ({e}); continuing without it")
             tmp = None
+    if tmp is None:            # no cache: the whole value set stays in memory
+        check_budget(f"AP@{N}: the value set held in memory without the cache",
+                     ap_values_estimate(N) * _AP_BYTES_PER_VALUE, max_bytes)
+    system = APSystem(N)
     slices = []
 
     def sink(i, lo, hi, vals, pops):
@@ -1235,7 +1264,7 @@ def phi_values(spec: MapSpec, levels: np.ndarray, caps: np.ndarray | None = None
         nv = []
         nu = [_universe_size(spec, int(k)) for k in caps]
         if ties == "unq":
-            idx = _ap_index(N, progress, use_cache, warnings)
+            idx = _ap_index(N, progress, use_cache, warnings, max_bytes)
             sysk = APSystem.__new__(APSystem)
             sysk.N, sysk.L = N, math.lcm(*range(1, N + 1)) if N else 1
             keys = sysk.keys(levels > 0)
@@ -1247,7 +1276,7 @@ def phi_values(spec: MapSpec, levels: np.ndarray, caps: np.ndarray | None = None
         less, eq = system.count_runs(keys, caps)
         phis = [_ties_rank(ties, a, b) for a, b in zip(less, eq)]
         # |M(U)| still comes from the distinct value set
-        idx = _ap_index(N, progress, use_cache, warnings)
+        idx = _ap_index(N, progress, use_cache, warnings, max_bytes)
         nv = [idx.n_values(int(K)) for K in caps]
         return PhiResult(phis, nv, nu)
 

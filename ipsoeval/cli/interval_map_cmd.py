@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ipsoeval.analyses.topicset import common_topics
@@ -20,6 +22,20 @@ def _progress_factory(ctx):
         bars[label](done, total)
 
     return cb
+
+
+def _announce_ap_cache(measures) -> None:
+    """Say before a large AP value set is built and written to the disk cache."""
+    from ipsoeval.analyses import interval_valuesets as iv
+    for N in sorted({int(m.cutoff) for m in measures if m.family == "AP"}):
+        pending = iv.ap_cache_pending(N)
+        if pending and pending[1] >= 100 * 2**20:
+            d, size = pending
+            sys.stderr.write(
+                f"ipsoeval: note: building the AP@{N} value set once (minutes) and caching "
+                f"about {iv.format_bytes(size)} in {d} for later runs; remove it with "
+                f"`rm -r {d}`, or give --no-cache\n")
+            sys.stderr.flush()
 
 
 @click.command("interval-map")
@@ -92,6 +108,8 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_t
     aligned, note = common_topics(aligned)   # --queries intersection: shared topics
     if note:
         opt.warn(note)
+    if not no_cache:
+        _announce_ap_cache(plain)
     results = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
     for rs in results:
         rs.params.update(align_opts.as_params())
