@@ -170,3 +170,17 @@ def test_large_id_columns_with_repeats_encode_like_the_plain_path(kind):
         with pytest.raises(rm.InputError) as e:
             rm._series_words(bad, "<df>", "topic id")
         assert e.value.line == 50_001
+
+
+def test_int_words_equal_the_decimal_text():
+    """Integer ids become the words of their decimal text, for every digit
+    count (0 to 19 digits; the single-word path up to 8 digits)."""
+    from ipsoeval import readers_memory as rm
+    from ipsoeval.readers import id_bytes
+    vals = [0, 7, 10, 99, 12345678, 99999999, 100000000, 2**62, 2**63 - 1]
+    vals += [10**k + d for k in range(19) for d in (0, 1, -1) if 10**k + d >= 0]
+    rng = np.random.default_rng(1)
+    vals += rng.integers(0, 10**8, 500).tolist() + rng.integers(0, 2**63 - 1, 200).tolist()
+    for x in (np.array(vals, np.int64), np.array([v for v in vals if v < 10**8], np.int64)):
+        words = rm._int_words(x)
+        assert [id_bytes(w) for w in words] == [str(v).encode() for v in x.tolist()]
