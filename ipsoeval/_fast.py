@@ -99,6 +99,9 @@ class _Table:
             if st == 1:
                 self.grow()
             else:
+                from ipsoeval.readers import LONG_ID
+                if need > LONG_ID:     # a long id: the Python reader stores it by
+                    return False       # prefix and serial; widening costs need x rows
                 self.widen("qid" if st == 2 else "docno", need)
 
     def arrays(self):

@@ -65,6 +65,9 @@ def _f_test(ss_effect: float, ss_error: float, d1: float, d2: float, n: int, k: 
 def anova_oneway(X) -> OmnibusResult:
     X = complete(X)
     k, n = X.shape
+    if n == 0:                  # no topic complete in every run: undefined
+        return OmnibusResult(np.nan, np.nan, (k - 1.0, np.nan), 0, k,
+                             {"mse": np.nan, "means": np.full(k, np.nan)})
     grand = X.mean()
     means = X.mean(axis=1)
     ss_between = n * ((means - grand) ** 2).sum()
@@ -75,6 +78,9 @@ def anova_oneway(X) -> OmnibusResult:
 def anova_twoway(X) -> OmnibusResult:
     X = complete(X)
     k, n = X.shape
+    if n == 0:                  # no topic complete in every run: undefined
+        return OmnibusResult(np.nan, np.nan, (k - 1.0, np.nan), 0, k,
+                             {"mse": np.nan, "means": np.full(k, np.nan)})
     grand = X.mean()
     run_means = X.mean(axis=1)
     topic_means = X.mean(axis=0)
@@ -84,9 +90,17 @@ def anova_twoway(X) -> OmnibusResult:
     return _f_test(ss_runs, ss_err, k - 1.0, (k - 1.0) * (n - 1.0), n, k, run_means)
 
 
+def _no_topic(k: int) -> OmnibusResult:
+    """No topic complete in every run: the rank statistics are undefined."""
+    return OmnibusResult(np.nan, np.nan, (k - 1.0,), 0, k,
+                         {"mean_ranks": np.full(k, np.nan), "rank_var": np.nan})
+
+
 def kruskal(X) -> OmnibusResult:
     X = complete(X)
     k, n = X.shape
+    if n == 0:
+        return _no_topic(k)
     N = k * n
     ranks, tie = average_ranks(X.reshape(-1))
     ranks = ranks.reshape(k, n)
@@ -103,6 +117,8 @@ def kruskal(X) -> OmnibusResult:
 def friedman(X) -> OmnibusResult:
     X = complete(X)
     k, n = X.shape
+    if n == 0:
+        return _no_topic(k)
     ranks, tie = average_ranks(X.T)            # rank runs within each topic
     R = ranks.sum(axis=0)
     corr = 1.0 - float(tie.sum()) / (n * k * (k * k - 1.0))
@@ -152,7 +168,7 @@ def tukey_hsd(X, design: str = "anova", omnibus: OmnibusResult | None = None) ->
         var = res.extra["rank_var"]
         df = np.inf
     with np.errstate(divide="ignore", invalid="ignore"):
-        se = float(np.sqrt(var / n))
+        se = float(np.sqrt(np.float64(var) / n))     # n = 0 (no complete topic): nan
         stat = (centre[None, :] - centre[:, None]) / se
     if not np.isfinite(se) or se == 0:
         stat = np.where(centre[None, :] == centre[:, None], np.nan, stat)

@@ -95,21 +95,21 @@ MEASURES_BAD = ["P.1e400", "P.inf", "P@0", "P@-1", "P@99999999999999999999", "",
                 "P.5,,10", "P.", "P@5@5", "rbp_resid"]
 MEASURES_MAP = ["P@5", "P@10", "R@10", "AP@10", "RR@10", "RR@5", "Success@5", "ESL@10",
                 "DCG@5", "nDCG@10", "RBP(p=0.8)@5", "P", "RR", "AP", "nDCG", "R"]
-# interval-map with a measure without cutoff (N = the longest run) or a large
-# cutoff runs for minutes even on 2 topics x 8 documents (issue 10, item 8; the
-# analyses' area): make fuzz keeps them, the test suite leaves them out.
-KNOWN_SLOW_MEASURES = {"AP", "map", "R", "nDCG", "P", "RR", "official", "all_trec",
-                       "RBP(p=0.8)@100", "P@99999999999999999999", "P@2147483648",
-                       "bpref", "Rprec", "num_rel_ret", "iprec_at_recall", "set_F"}
-# open defects of issue 10 being fixed on other branches; the suite leaves them
-# out until those are merged (then empty this set), make fuzz keeps them:
-# P.1e400 / P.inf -> OverflowError exit 70 (measure names, item 7/17);
-# --gains 1:1e308 -> numpy overflow warning and inf/nan gains (item 17)
-KNOWN_OPEN_VALUES = {"P.1e400", "P.inf", "1:1e308", "0:0,1:1,2:1e300"}
-# sizes that ipso (-k, --depths, --enumerate) and interval-map (-N) take at
-# their word today, running for minutes (issue 10, items 8 and 17)
-KNOWN_SLOW_SIZES = {"99999999999999999999", "2147483648", "1000", "100", "1..100000000",
-                    "30", "60"}
+# interval-map -m AP / nDCG without a cutoff builds the value set at the
+# default N = 30 (AP: 84 s and a 3.7 GB cache, measured on the loaded 2-core
+# machine; progress is drawn on a terminal only): legitimate long work, over
+# the suite's time limit.  make fuzz keeps them (they count as timeouts there).
+# The other measures this set held (P, R, RR without cutoff; official, all_trec,
+# bpref, ...; RBP(p=0.8)@100 and huge cutoffs) now finish or are refused in
+# seconds and are fuzzed by the suite too (checked on branch verify).
+KNOWN_SLOW_MEASURES = {"AP", "map", "nDCG"}
+# defects of issue 10 the suite used to leave out until their fixes were
+# merged; all are fixed on main (P.1e400 / P.inf / --gains 1:1e308 are usage
+# errors), so the suite fuzzes them again.
+KNOWN_OPEN_VALUES: set[str] = set()
+# sizes ipso (-k, --depths, --enumerate) and interval-map (-N) once took at
+# their word; each is now bounded or refused in seconds (issue 10, items 8, 17)
+KNOWN_SLOW_SIZES: set[str] = set()
 GAINS = ["0:0,1:1,2:3", "0:0,1:1,2:2", "1:1e308", "1:1,1:5", "", "x", "1:nan", "-1:2",
          "1:-1", "2:inf", "1:", ":1", "0:0,1:1,2:1e300", "1:1,2:2,3:3,4:4"]
 TESTS = ["t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap", "anova", "kruskal",
