@@ -89,8 +89,9 @@ def _err(msg: str) -> None:
         pass
 
 
-def _quiet_stdout() -> None:
-    """After a closed pipe, point stdout at /dev/null so exit is quiet."""
+def quiet_stdout() -> None:
+    """Point standard output at /dev/null (after a closed pipe or a write
+    error), so that the exit is quiet."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -103,9 +104,9 @@ def _flush_stdout() -> int:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        _quiet_stdout()
+        quiet_stdout()
     except OSError as exc:
-        _quiet_stdout()
+        quiet_stdout()
         _err(f"ipsoeval: error: cannot write to standard output: {exc.strerror or exc}")
         return EXIT_INPUT
     return 0
@@ -137,7 +138,7 @@ def run_cli(group: click.Group, args, prog_name: str, extra: dict) -> int:
         _err(f"ipsoeval: error: {exc.format()}")
         return exc.exit_status
     except (BrokenPipeError, _PipeClosed):
-        _quiet_stdout()
+        quiet_stdout()
         return 0
     except KeyboardInterrupt:
         _err("ipsoeval: interrupted")

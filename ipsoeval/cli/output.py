@@ -15,6 +15,7 @@ import tempfile
 
 import click
 
+from ipsoeval.cli import quiet_stdout
 from ipsoeval.cli.environment import get_env
 from ipsoeval.cli.progress import clear_bars
 from ipsoeval.errors import GateFailed, InputError, UsageError
@@ -223,16 +224,6 @@ def write_output(path: str, text: str) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
-
-
-def quiet_stdout() -> None:
-    """Point standard output at /dev/null (after a closed pipe or a write error)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):
-        pass
 
 
 def write_stdout(ctx: click.Context | None, stream, text: str) -> None:
