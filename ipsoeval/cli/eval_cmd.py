@@ -32,7 +32,37 @@ def _debug_level(text: str | None):
     return lv, (qid if dot else None)
 
 
-@click.command("eval")
+# trec_eval's long options (getopt_long spellings) -> ours
+TREC_LONG = {
+    "--query_eval_wanted": "-q", "--complete_rel_info_wanted": "-c",
+    "--level_for_rel": "-l", "--nosummary": "-n", "--Debug_level": "-D",
+    "--Judged_docs_only": "-J", "--Number_docs_in_coll": "-N",
+    "--Max_retrieved_per_topic": "-M", "--Rel_info_format": "-R",
+    "--Results_format": "-T", "--Zscore": "-Z", "--version": "-v",
+}
+
+
+class _EvalCommand(click.Command):
+    """Reads trec_eval's long option spellings (``--nosummary``,
+    ``--level_for_rel=2``, ...) as the short options they stand for."""
+
+    def parse_args(self, ctx, args):
+        out = []
+        for i, a in enumerate(args):
+            if a == "--":
+                out.extend(args[i:])
+                break
+            name, eq, value = a.partition("=")
+            if name in TREC_LONG:
+                out.append(TREC_LONG[name])
+                if eq:
+                    out.append(value)
+            else:
+                out.append(a)
+        return super().parse_args(ctx, out)
+
+
+@click.command("eval", cls=_EvalCommand)
 @opt.qrels_and_runs
 @opt.measure_option
 @opt.per_query_option(help_text="Also print each topic's scores.")
@@ -54,6 +84,9 @@ def _debug_level(text: str | None):
 @click.option("-D", "--debug-level", metavar="N[.QID]", default=None,
               help="trec_eval -D: with .QID only that topic is evaluated; the level "
                    "itself is accepted and ignored.")
+@click.option("-T", "--results-format", type=click.Choice(["trec_results"]), default=None,
+              help="Run format (trec_eval -T): trec_results, the one trec_eval knows (the "
+                   "six-field TREC format; same as --run-format trec).")
 @click.option("--trec-eval-version", type=click.Choice(["9", "10"]), default=None,
               help="Topic rules of trec_eval 9.0.8 or 10.0 where they differ (default: "
                    "ipsoeval's topic set).")
@@ -63,7 +96,8 @@ def _debug_level(text: str | None):
 @out_.format_option(pipe_default="trec")
 @click.pass_context
 def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscores_file,
-            no_summary, num_docs_in_coll, debug_level, trec_eval_version, fmt, output):
+            no_summary, num_docs_in_coll, debug_level, results_format, trec_eval_version, fmt,
+            output):
     """Score runs against qrels, as trec_eval does.
 
     With no -m, trec_eval's default (official) measure set.  --format trec
@@ -74,6 +108,11 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
     from ipsoeval.trecmodes import evaluate as TM
 
     _, only_topic = _debug_level(debug_level)
+    if results_format:          # trec_eval -T trec_results: the six-field format
+        if align_opts.run_format not in ("auto", "trec"):
+            raise UsageError(f"-T {results_format} conflicts with --run-format "
+                             f"{align_opts.run_format}")
+        align_opts.run_format = "trec"
     version = trec_eval_version or "ipsoeval"
     concrete = out_.concrete_format(ctx, fmt, output, pipe_default="trec")
     if per_query and concrete == "trec" and len(runs) > 1:

@@ -61,6 +61,26 @@ class _QueriesOption(click.Option):
         return f"{opts} | -c", text
 
 
+def _output_not_an_input(output, qrels, runs) -> None:
+    """-o FILE must not name an input: it would be replaced by the output.
+    trec_eval's obsolete -o takes no argument, so ``trec_eval -o qrels run``
+    typed as ``ipsoeval eval -o qrels run`` would otherwise destroy the qrels."""
+    import os
+    if not output or output == "-":
+        return
+    for what, path in [("QRELS", qrels), *(("RUN", r) for r in runs)]:
+        if not path or path == "-":
+            continue
+        try:
+            same = os.path.samefile(output, path)
+        except OSError:
+            same = False
+        if same:
+            raise UsageError(f"-o/--output {output} is the {what} input; it would be replaced "
+                             f"by the output (trec_eval's obsolete -o takes no argument: "
+                             f"leave it out)")
+
+
 def alignment_options(*, paired: bool = True, gains: bool = True):
     """--queries/-c, -l, -J, --gains, -M, --tie-break, --run-format, --name.
     ``paired``: the command compares runs topic by topic (all but eval); it
@@ -78,6 +98,7 @@ def alignment_options(*, paired: bool = True, gains: bool = True):
             if kw.get("runs"):      # issue 13: a directory as RUN = every run file in it
                 from ipsoeval.inputs import expand_run_paths
                 kw["runs"] = tuple(expand_run_paths(kw["runs"]))
+            _output_not_an_input(kw.get("output"), kw.get("qrels"), kw.get("runs") or ())
             complete = kw.pop("complete")
             queries = kw.pop("queries")
             if complete:
