@@ -241,14 +241,22 @@ def interval_map(path: str, per_topic, means) -> None:
         nv = max([r.get("n_values") or 1 for r in rows] + [1])
         rescale = nv > 1 and np.nanmax(np.append(mapped, 0)) > 1     # φ in 1..n_values
         shown = (mapped - 1) / (nv - 1) if rescale else mapped
-        ax_m.bar(xs - 0.2, raw, width=0.4, label="original mean", color="#999999")
-        ax_m.bar(xs + 0.2, shown, width=0.4, color="#3b6fb6",
-                 label=f"interval mean, (φ − 1)/{nv - 1}" if rescale else "interval mean")
-        top = np.nanmax(np.concatenate([raw, shown, [0.01]]))
-        ax_m.set_ylim(0, top * 1.35)
+        label = f"interval mean, (φ − 1)/{nv - 1}" if rescale else "interval mean"
+        # a measure whose values exceed 1 (DCG, ESL) is not on the mapped
+        # mean's 0..1 axis: the interval mean gets its own axis on the right
+        ax_i = ax_m.twinx() if np.nanmax(np.append(raw, 0)) > 1 else ax_m
+        h_raw = ax_m.bar(xs - 0.2, raw, width=0.4, label="original mean", color="#999999")
+        h_int = ax_i.bar(xs + 0.2, shown, width=0.4, color="#3b6fb6", label=label)
+        for ax, vals in {ax_m: [raw], ax_i: [shown]}.items() if ax_i is not ax_m else \
+                {ax_m: [raw, shown]}.items():
+            ax.set_ylim(0, np.nanmax(np.concatenate([*vals, [0.01]])) * 1.35)
+        if ax_i is not ax_m:
+            ax_m.set_ylabel(f"original mean ({m})", fontsize=8)
+            ax_i.set_ylabel("interval mean", fontsize=8, color="#3b6fb6")
         ax_m.set_xticks(xs, runs, fontsize=8, rotation=20 if len(runs) > 4 else 0)
         ax_m.set_title(f"{m}: means before and after the map", fontsize=10)
-        ax_m.legend(fontsize=7, loc="upper center", ncols=2)
+        ax_m.legend([h_raw, h_int], ["original mean", label], fontsize=7, loc="upper center",
+                    ncols=2)
     _save(fig, path)
 
 
