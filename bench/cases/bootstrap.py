@@ -137,10 +137,11 @@ def main(argv: list[str]) -> int:
     secs = time.perf_counter() - t0
     if mode == "trials":
         print(f"trials\t{TRIALS}\truns\t{RUNS}\ttopics\t{TOPICS}\tmeasures\t{len(measures)}")
-        print(f"top_run\t{res[0].records[0]['run']}\tp_top\t{res[0].records[0]['p_top']}")
+        top = res.table("leaderboard").records[0]
+        print(f"top_run\t{top['run']}\tp_top\t{top['p_top']}")
     else:
         print(f"splits\t{SPLITS}\tpairs\t{RUNS * (RUNS - 1) // 2}\ttests\t4")
-        for r in res[2].records:
+        for r in res.table("split_half").records:
             print(f"{r['test']}\tagree\t{r['agree']:.1f}\tpartial\t{r['partial']:.1f}\t"
                   f"disagree\t{r['disagree']:.1f}\tpct_significant\t{r['pct_significant']:.1f}")
     print(f"seconds\t{secs:.3f}\tlimit\t{LIMITS[mode]:.0f}")
