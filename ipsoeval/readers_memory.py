@@ -292,7 +292,12 @@ def _flatten(d: dict, source: str):
 
 
 def _words_list(values: list, source: str, what: str) -> np.ndarray:
-    """Words of a list of ids (dict input): encoded per distinct value."""
+    """Words of a list of ids (dict input): by the compiled core when every
+    value is a valid str id, else encoded per distinct value."""
+    if _fast.enabled():
+        words = _fast.id_words(values)
+        if words is not None:
+            return words
     index: dict = {}
     codes = np.empty(len(values), dtype=np.int64)
     for i, v in enumerate(values):

@@ -373,6 +373,20 @@ def test_id_column_words_same_on_both_paths(values, as_str):
             _same(rc, rp, RUN_FIELDS)
 
 
+@settings(max_examples=150, deadline=None)
+@given(run=st.dictionaries(id_values.filter(lambda v: v == v), st.dictionaries(
+    id_values.filter(lambda v: v == v), st.floats(-5, 5), max_size=6), max_size=5))
+def test_dict_ids_same_on_both_paths(run):
+    """A {qid: {docno: score}} dict: the same Run (or error) on both paths."""
+    from ipsoeval import readers_memory as rm
+    rc = _words_or_error("c", rm.run_from, run, "r", "<dict>")
+    rp = _words_or_error("python", rm.run_from, run, "r", "<dict>")
+    if isinstance(rc, tuple) or isinstance(rp, tuple):
+        assert rc == rp
+    else:
+        _same(rc, rp, RUN_FIELDS)
+
+
 @settings(max_examples=200, deadline=None)
 @given(values=st.lists(st.one_of(st.integers(0, 10**9), st.integers(-2**63, 2**63 - 1)),
                        min_size=0, max_size=40),
