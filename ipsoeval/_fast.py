@@ -19,9 +19,8 @@ import os
 
 import numpy as np
 
+from ipsoeval._quick import CORE_API as API  # the compiled core's interface version
 from ipsoeval.model import UNJUDGED
-
-API = 5   # the compiled core's interface version (CORE_API in _core.c)
 
 try:
     from ipsoeval import _core
