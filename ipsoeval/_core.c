@@ -1,11 +1,13 @@
 /* ipsoeval._core: the compiled reading and alignment core.
  *
- * Two hot loops of ipsoeval in C, with no semantics of their own:
+ * The hot loops of ipsoeval in C, with no semantics of their own:
  *
  *   parse()      one pass over the bytes of a run or qrels file, filling
  *                caller-preallocated arrays (id words, numbers, line numbers);
  *   align_run()  per-topic duplicate check, qrels lookup, ranking (score
- *                descending, ties by docno), cut, judged-only filter.
+ *                descending, ties by docno), cut, judged-only filter;
+ *   id_scan(), id_fill(), int_fill()  the id words of an in-memory column
+ *                of str or of integers (a DataFrame's, a dict's).
  *
  * Both accept only input they are sure about (valid-input-only): anything
  * else is reported as "rejected" and the caller (ipsoeval/_fast.py) falls
@@ -1472,12 +1474,131 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     return res;
 }
 
+/* --- ids of an in-memory column (a DataFrame's, a dict's) ----------------- */
+
+/* The UTF-8 bytes of a list item, or NULL (with no Python error set) when the
+ * item is not a str or cannot be encoded. */
+static const unsigned char *id_utf8(PyObject *o, Py_ssize_t *len)
+{
+    const char *s;
+    if (!PyUnicode_Check(o))
+        return NULL;
+    s = PyUnicode_AsUTF8AndSize(o, len);
+    if (!s) {
+        PyErr_Clear();
+        return NULL;
+    }
+    return (const unsigned char *)s;
+}
+
+/* id_scan(list, longest) -> the longest id's byte length, or -1 (declined).
+ * Accepts only a non-empty list of str whose UTF-8 forms are 1..longest bytes
+ * with no byte <= 32 (blank, control, newline): anything else is left to the
+ * Python reader (ipsoeval/readers_memory.py), which says what is wrong. */
+static PyObject *py_id_scan(PyObject *self, PyObject *args)
+{
+    PyObject *list;
+    Py_ssize_t longest, n, i, k, len, most = 0;
+    if (!PyArg_ParseTuple(args, "O!n", &PyList_Type, &list, &longest))
+        return NULL;
+    n = PyList_GET_SIZE(list);
+    if (n == 0)
+        return PyLong_FromLong(-1);
+    for (i = 0; i < n; i++) {
+        const unsigned char *s = id_utf8(PyList_GET_ITEM(list, i), &len);
+        if (!s || len == 0 || len > longest)
+            return PyLong_FromLong(-1);
+        for (k = 0; k < len; k++)
+            if (s[k] <= 32)
+                return PyLong_FromLong(-1);
+        if (len > most)
+            most = len;
+    }
+    return PyLong_FromSsize_t(most);
+}
+
+/* id_fill(list, out, W): the ids of a list id_scan accepted into the zeroed
+ * (n, W) uint64 array out, each row holding its id's bytes (the layout of
+ * parse() and readers.load_words).  Returns 0, or -1 when the list changed. */
+static PyObject *py_id_fill(PyObject *self, PyObject *args)
+{
+    PyObject *list;
+    Py_buffer o;
+    Py_ssize_t W, n, i, len;
+    int rc = 0;
+    if (!PyArg_ParseTuple(args, "O!w*n", &PyList_Type, &list, &o, &W))
+        return NULL;
+    n = PyList_GET_SIZE(list);
+    if (W < 1 || o.len != n * W * 8) {
+        PyBuffer_Release(&o);
+        PyErr_SetString(PyExc_ValueError, "_core.id_fill: bad arguments");
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        const unsigned char *s = id_utf8(PyList_GET_ITEM(list, i), &len);
+        if (!s || len > W * 8) {
+            rc = -1;
+            break;
+        }
+        memcpy((unsigned char *)o.buf + i * W * 8, s, (size_t)len);
+    }
+    PyBuffer_Release(&o);
+    return PyLong_FromLong(rc);
+}
+
+/* int_fill(ints, out, W): non-negative int64 ids written in decimal into the
+ * zeroed (n, W) uint64 array out (the words of their text, as a file holds
+ * them).  Returns 0, or -1 (declined) for a negative id or one too wide. */
+static PyObject *py_int_fill(PyObject *self, PyObject *args)
+{
+    Py_buffer x, o;
+    Py_ssize_t W, n, i;
+    int rc = 0;
+    if (!PyArg_ParseTuple(args, "y*w*n", &x, &o, &W))
+        return NULL;
+    n = x.len / 8;
+    if (W < 1 || x.len % 8 || o.len != n * W * 8) {
+        PyBuffer_Release(&x);
+        PyBuffer_Release(&o);
+        PyErr_SetString(PyExc_ValueError, "_core.int_fill: bad arguments");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (i = 0; i < n; i++) {
+        int64_t v;
+        unsigned char tmp[24];
+        int k = 24;
+        memcpy(&v, (const unsigned char *)x.buf + i * 8, 8);
+        if (v < 0) {
+            rc = -1;
+            break;
+        }
+        uint64_t u = (uint64_t)v;
+        do {
+            tmp[--k] = (unsigned char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (24 - k > W * 8) {
+            rc = -1;
+            break;
+        }
+        memcpy((unsigned char *)o.buf + i * W * 8, tmp + k, (size_t)(24 - k));
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&o);
+    return PyLong_FromLong(rc);
+}
+
 static PyMethodDef methods[] = {
     {"parse", py_parse, METH_VARARGS, "Parse whole lines into preallocated arrays."},
     {"count_lines", py_count_lines, METH_VARARGS, "Count newlines in a byte range."},
     {"qtable", py_qtable, METH_VARARGS, "Build the qrels (topic, docno) hash table."},
     {"align_run", py_align_run, METH_VARARGS, "Align one run to the qrels."},
     {"fill", py_fill, METH_VARARGS, "Copy aligned labels into a (T, D) matrix."},
+    {"id_scan", py_id_scan, METH_VARARGS, "Longest id of a list of str, or -1 (declined)."},
+    {"id_fill", py_id_fill, METH_VARARGS, "Write the ids of a list of str as uint64 words."},
+    {"int_fill", py_int_fill, METH_VARARGS, "Write non-negative int64 ids in decimal as words."},
     {"eval_official", py_eval_official, METH_VARARGS,
      "trec_eval's official measures of runs, or None (declined)."},
     {NULL, NULL, 0, NULL},
@@ -1489,7 +1610,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
 
 /* Bumped whenever a function's arguments or results change: a stale build
  * (an editable install not rebuilt after a pull) is then not used at all. */
-#define CORE_API 4
+#define CORE_API 5
 
 PyMODINIT_FUNC PyInit__core(void)
 {

@@ -19,9 +19,8 @@ import os
 
 import numpy as np
 
+from ipsoeval._quick import CORE_API as API  # the compiled core's interface version
 from ipsoeval.model import UNJUDGED
-
-API = 4   # the compiled core's interface version (CORE_API in _core.c)
 
 try:
     from ipsoeval import _core
@@ -370,6 +369,32 @@ def read_run(path: str, run_format: str, name: str | None, data: bytes | None = 
             name = os.path.basename(path)
     return Run(path=display_name(path), name=name, qid=qid, docno=docno, score=score,
                line=line, fmt=fmt)
+
+
+# --- in-memory ids -----------------------------------------------------------------
+
+def id_words(values: list):
+    """(n, W) uint64 words of a list of str ids (the layout of readers.load_words),
+    or None when the C pass declines: anything but a str, an empty id, one
+    holding a byte <= 32 or longer than readers.LONG_ID bytes."""
+    from ipsoeval.readers import LONG_ID
+    most = _core.id_scan(values, LONG_ID)
+    if most < 0:
+        return None
+    w = max(1, (most + 7) // 8)
+    out = np.zeros((len(values), w), np.uint64)
+    return out if _core.id_fill(values, out, w) == 0 else None
+
+
+def int_words(x: np.ndarray):
+    """(n, W) uint64 words of non-negative int64 ids written in decimal, or
+    None (declined: a negative id)."""
+    x = np.ascontiguousarray(x, dtype=np.int64)
+    if len(x) == 0 or int(x.min()) < 0:
+        return None
+    w = max(1, (len(str(int(x.max()))) + 7) // 8)
+    out = np.zeros((len(x), w), np.uint64)
+    return out if _core.int_fill(x, out, w) == 0 else None
 
 
 # --- alignment -------------------------------------------------------------------

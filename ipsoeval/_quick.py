@@ -12,6 +12,8 @@ turns this off.
 import os
 import sys
 
+CORE_API = 5   # the compiled core's interface version (CORE_API in _core.c); _fast uses it too
+
 
 def quick_eval(args) -> bool:
     """Print the scores and return True, or return False (nothing printed)."""
@@ -35,7 +37,7 @@ def quick_eval(args) -> bool:
         from ipsoeval import _core
     except ImportError:
         return False
-    if getattr(_core, "API", None) != 4:          # a stale build (see ipsoeval/_fast.py)
+    if getattr(_core, "API", None) != CORE_API:   # a stale build (see ipsoeval/_fast.py)
         return False
     out = _evaluate(_core, os.fsencode(rest[0]), [os.fsencode(p) for p in rest[1:]])
     if out is None:

@@ -16,14 +16,19 @@ error here too: an empty id or one with a blank or control character, a
 non-integer label, a score that is not a finite number, a docno twice in a
 topic (found by the alignment, as for files).
 
-DataFrames are converted column-wise (ids factorised once, then encoded per
-distinct value); no Python loop over rows.
+DataFrames are converted column-wise; no Python loop over rows.  A column of
+str ids or of non-negative integer ids is encoded in one pass by the compiled
+core (:func:`ipsoeval._fast.id_words` / ``int_words``), which accepts only
+valid ids; anything else (and every column when the core is not built) takes
+the Python path below (a long column with repeats factorised once, then
+encoded per distinct value), which alone holds the error semantics.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ipsoeval import _fast
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import Qrels, Run
 from ipsoeval.readers import LABEL_MAX, LABEL_MIN, load_words
@@ -117,7 +122,14 @@ def _factorize_first(series) -> bool:
 
 def _series_words(series, source: str, what: str) -> np.ndarray:
     """Words of a DataFrame column of ids: integers are written in decimal with
-    numpy, strings joined into one buffer and cut like a file's tokens."""
+    numpy, strings by the compiled core (ipsoeval/_core.c) when every value is
+    a valid id, else joined into one buffer and cut like a file's tokens."""
+    if getattr(series.dtype, "name", "") != "category" and _fast.enabled():
+        arr = series.to_numpy()
+        if arr.dtype.kind in "OU":
+            words = _fast.id_words(arr.tolist())
+            if words is not None:
+                return words
     if _factorize_first(series):
         import pandas as pd
         codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=True)
@@ -174,6 +186,10 @@ def _series_words(series, source: str, what: str) -> np.ndarray:
 def _int_words(x: np.ndarray) -> np.ndarray:
     """Words of integer ids written in decimal (as a file would hold them)."""
     x = x.astype(np.int64) if x.dtype.kind == "u" and x.max(initial=0) < 2**63 else x
+    if x.dtype.kind == "i" and _fast.enabled():
+        words = _fast.int_words(x)
+        if words is not None:
+            return words
     if x.dtype.kind == "u" or (len(x) and x.min() < 0):
         return _encode_distinct(np.asarray(x).astype(str), "<ids>", "id", lambda i: i + 1)
     r = x.astype(np.int64)
@@ -276,7 +292,12 @@ def _flatten(d: dict, source: str):
 
 
 def _words_list(values: list, source: str, what: str) -> np.ndarray:
-    """Words of a list of ids (dict input): encoded per distinct value."""
+    """Words of a list of ids (dict input): by the compiled core when every
+    value is a valid str id, else encoded per distinct value."""
+    if _fast.enabled():
+        words = _fast.id_words(values)
+        if words is not None:
+            return words
     index: dict = {}
     codes = np.empty(len(values), dtype=np.int64)
     for i, v in enumerate(values):
