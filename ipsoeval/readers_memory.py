@@ -102,7 +102,11 @@ def _id_bytes(v, source, what, rows_of, i) -> bytes:
         raise InputError(f"missing {what}", path=source, line=rows_of(i))
     if isinstance(v, bytes):
         return v
-    return str(v).encode("utf-8")
+    try:
+        return str(v).encode("utf-8")
+    except UnicodeEncodeError as exc:      # a lone surrogate: no UTF-8 spelling
+        raise InputError(f"{what} is not valid text ({exc.reason} at character "
+                         f"{exc.start + 1})", path=source, line=rows_of(i)) from None
 
 
 _FACTORIZE_MIN = 65_536      # rows from which a column with repeats is factorised
@@ -164,8 +168,8 @@ def _series_words(series, source: str, what: str) -> np.ndarray:
             text = b"\n".join(arr.tolist())
         else:
             text = "\n".join(arr.tolist()).encode("utf-8")
-    except TypeError:        # not every value is a string: the general (slower) path
-        return _words_list(list(arr), source, what)
+    except (TypeError, UnicodeEncodeError):   # not every value is (encodable) text:
+        return _words_list(list(arr), source, what)   # the general path names the row
     buf = np.frombuffer(text, dtype=np.uint8)
     low = np.flatnonzero(buf <= 32)
     if len(low) != n - 1 or (n > 1 and (buf[low] != 10).any()):

@@ -294,3 +294,17 @@ def test_cli_directory_as_run_and_name_from_file(tmp_path):
     from ipsoeval.inputs import file_stem
     assert [file_stem(p) for p in ("x/bm25.run.gz", "-", "a.b.c", ".gz")] == \
         ["bm25", "stdin", "a.b", ".gz"]
+
+
+def test_an_id_that_is_not_valid_text_is_an_input_error_naming_the_row():
+    # a lone surrogate has no UTF-8 spelling: an InputError naming the entry,
+    # not a bare UnicodeEncodeError
+    import ipsoeval
+    from ipsoeval.errors import InputError
+    with pytest.raises(InputError, match=r"<qrels>:1: document id is not valid text"):
+        ipsoeval.evaluate({"q1": {"a\ud800": 1}}, {"r": {"q1": {"a": 1.0}}}, ["AP"])
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["a", "b\ud800"],
+                          "score": [1.0, 2.0]})
+    with pytest.raises(InputError, match=r":2: document id is not valid text"):
+        ipsoeval.evaluate({"q1": {"a": 1}}, frame, ["AP"])
