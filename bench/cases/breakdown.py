@@ -25,7 +25,8 @@ from harness import Case, Target, Tool, ipsoeval_cmd  # noqa: E402
 
 _READ_ONLY = (
     "import sys\n"
-    "import ipsoeval.cli.breakdown_cmd, ipsoeval.analyses.breakdown  # same start-up\n"
+    "import ipsoeval.cli.breakdown_cmd, ipsoeval.analyses.breakdown  # same start-up:\n"
+    "import ipsoeval.stats.tests  # its tests import scipy lazily (0.2 s), so the baseline too\n"
     "from ipsoeval import engine\n"
     "al = engine.load(sys.argv[1], sys.argv[2:], queries='qrels')\n"
     "print(len(al.runs), len(al.topics))\n"
