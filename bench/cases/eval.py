@@ -45,6 +45,18 @@ def _one_adhoc(ctx: Context) -> list[str]:
 MSMARCO_MEASURES = ["-m", "RR@10", "-m", "nDCG@10", "-m", "AP"]
 TE_MSMARCO = ["-m", "recip_rank", "-m", "ndcg_cut.10", "-m", "map"]
 
+def _msmarco_tools() -> dict:
+    """ipsoeval, trec_eval and trec-eval-rust on an MS MARCO-like data set."""
+    return {
+        "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,
+                                      *_msmarco_files(ctx)]),
+        "trec_eval": Tool(lambda ctx: [trec_eval_bin(), *TE_MSMARCO, *_msmarco_files(ctx)],
+                          need_trec_eval),
+        "te-rust": Tool(lambda ctx: [te_rust_bin(), *TE_MSMARCO, *_msmarco_files(ctx)],
+                        need_te_rust),
+    }
+
+
 EVAL_MSMARCO = Case(
     name="eval-msmarco",
     description=(
@@ -54,12 +66,7 @@ EVAL_MSMARCO = Case(
         "trec-eval-rust the same; pytrec_eval the same three; ranx mrr@10, ndcg@10, map."),
     data="msmarco",
     tools={
-        "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,
-                                      *_msmarco_files(ctx)]),
-        "trec_eval": Tool(lambda ctx: [trec_eval_bin(), *TE_MSMARCO, *_msmarco_files(ctx)],
-                          need_trec_eval),
-        "te-rust": Tool(lambda ctx: [te_rust_bin(), *TE_MSMARCO, *_msmarco_files(ctx)],
-                        need_te_rust),
+        **_msmarco_tools(),
         "pytrec_eval": Tool(lambda ctx: [ctx.python,
                                          peer_script("pytrec_eval_eval.py"),
                                          *_msmarco_files(ctx)],
@@ -99,14 +106,7 @@ EVAL_MSMARCO70 = Case(
         "3.2 GB, data set msmarco70), the same three measures. Opt-in: runs "
         "only with --only eval-msmarco70 (writes 3.2 GB under bench/data)."),
     data="msmarco70",
-    tools={
-        "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,
-                                      *_msmarco_files(ctx)]),
-        "trec_eval": Tool(lambda ctx: [trec_eval_bin(), *TE_MSMARCO, *_msmarco_files(ctx)],
-                          need_trec_eval),
-        "te-rust": Tool(lambda ctx: [te_rust_bin(), *TE_MSMARCO, *_msmarco_files(ctx)],
-                        need_te_rust),
-    },
+    tools=_msmarco_tools(),
     targets=[
         Target("time <= 1/10 of trec_eval", peer="trec_eval", max_ratio=1 / 10),
         Target("peak <= 3 GB", max_peak_mb=3072),
