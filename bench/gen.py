@@ -186,19 +186,25 @@ def msmarco_qids(rng: np.random.Generator, n: int) -> list[str]:
     return [str(q) for q in np.sort(distinct_ints(rng, 1, n, MSMARCO_MAX_QID)[0])]
 
 
+def _msmarco_batch(rng: np.random.Generator, n: int, depth: int):
+    """n MS MARCO-like rankings: the passage pool (column 0 = the relevant
+    passage, columns 1.. = retrieved non-relevant ones) and each rank's index
+    into the flattened pool (the relevant one where it was found)."""
+    pool = distinct_ints(rng, n, depth + 1, MSMARCO_NUM_PASSAGES)
+    rows = np.arange(1, depth + 1)[None, :].repeat(n, axis=0)
+    rel_rank = rank_of_relevant(rng, n, found_rate=0.65, depth=depth)
+    hit = np.flatnonzero(rel_rank)
+    rows[hit, rel_rank[hit] - 1] = 0
+    return pool, rows + (np.arange(n) * (depth + 1))[:, None]
+
+
 def gen_msmarco(out: Path, seed: int, sz: Sizes) -> None:
     """One MS MARCO-like run (rank distribution gives MRR@10 ~0.27, ~65% of
     queries retrieve their relevant passage) and its qrels."""
     rng = np.random.default_rng([seed, 1])
     n, depth = sz.msmarco_queries, sz.msmarco_depth
     qids = msmarco_qids(rng, n)
-    # Column 0 = the relevant passage, columns 1.. = retrieved non-relevant.
-    pool = distinct_ints(rng, n, depth + 1, MSMARCO_NUM_PASSAGES)
-    rows = np.arange(1, depth + 1)[None, :].repeat(n, axis=0)
-    rel_rank = rank_of_relevant(rng, n, found_rate=0.65, depth=depth)
-    hit = np.flatnonzero(rel_rank)
-    rows[hit, rel_rank[hit] - 1] = 0
-    flat = rows + (np.arange(n) * (depth + 1))[:, None]
+    pool, flat = _msmarco_batch(rng, n, depth)
     docnos = pool.ravel().astype(str).tolist()
     write_run(out / "run.txt", qids, docnos, flat,
               descending_scores(rng, n, depth), "bench_msmarco")
@@ -222,12 +228,7 @@ def gen_msmarco70(out: Path, seed: int, sz: Sizes) -> None:
         for b in range(MSMARCO70_BATCHES):
             brng = np.random.default_rng([seed, 5, b])
             bq = qids[b * batch:(b + 1) * batch]
-            pool = distinct_ints(brng, batch, depth + 1, MSMARCO_NUM_PASSAGES)
-            rows = np.arange(1, depth + 1)[None, :].repeat(batch, axis=0)
-            rel_rank = rank_of_relevant(brng, batch, found_rate=0.65, depth=depth)
-            hit = np.flatnonzero(rel_rank)
-            rows[hit, rel_rank[hit] - 1] = 0
-            flat = rows + (np.arange(batch) * (depth + 1))[:, None]
+            pool, flat = _msmarco_batch(brng, batch, depth)
             lines = run_lines(bq, pool.ravel().astype(str).tolist(), flat,
                               descending_scores(brng, batch, depth), "bench_msmarco70")
             f.write("\n".join(lines))
