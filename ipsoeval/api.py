@@ -346,19 +346,9 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
     wilcoxon, sign, randomization); ``report.gate`` is the ``--fail-if`` gate."""
     from ipsoeval.analyses import sigtest as st
 
-    test_list = st.parse_tests([tests] if isinstance(tests, str) else (tests or [])) \
-        or list(st.DEFAULT_TESTS)
-    gate = None
-    if gate_test is not None:
-        parsed = st.parse_tests([gate_test])
-        if len(parsed) != 1:
-            raise UsageError(f"gate_test takes one test (found {gate_test!r})")
-        gate = parsed[0]
-    options = st.Options(tests=test_list, baseline=baseline, all_pairs=all_pairs,
-                         correct=correct, alpha=alpha, alternative=alternative,
-                         samples=samples, seed=seed, scale=scale,
-                         fail_if=fail_if, gate_test=gate)
-    options.check()
+    options = st.make_options(tests, gate_test, baseline=baseline, all_pairs=all_pairs,
+                              correct=correct, alpha=alpha, alternative=alternative,
+                              samples=samples, seed=seed, scale=scale, fail_if=fail_if)
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import sigtest_scores

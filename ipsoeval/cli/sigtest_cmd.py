@@ -57,18 +57,10 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
 
     if len(runs) < 2 and not scores:
         raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
-    test_list = list(tests) or list(sigtest.DEFAULT_TESTS)
-    gate = None
-    if gate_test is not None:
-        parsed = sigtest.parse_tests([gate_test])
-        if len(parsed) != 1:
-            raise UsageError(f"--gate-test takes one test (found {gate_test!r})")
-        gate = parsed[0]
-    options = sigtest.Options(tests=test_list, baseline=baseline, all_pairs=all_pairs,
-                              correct=correct, alpha=alpha, alternative=alternative,
-                              samples=samples, seed=seed, scale=scale,
-                              fail_if=fail_if, gate_test=gate)
-    options.check()
+    options = sigtest.make_options(list(tests), gate_test, gate_option="--gate-test",
+                                   baseline=baseline, all_pairs=all_pairs, correct=correct,
+                                   alpha=alpha, alternative=alternative, samples=samples,
+                                   seed=seed, scale=scale, fail_if=fail_if)
     if scores:      # issue 13: the arguments are per-topic score files
         from ipsoeval.cli.scores_opts import run_sigtest
         return run_sigtest(ctx, [qrels, *runs], measures, options, align_opts, scores_format,

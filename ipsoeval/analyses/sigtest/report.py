@@ -51,6 +51,24 @@ def parse_tests(args) -> list[str]:
     return registry.parse(args, allowed=TESTS, command="sigtest")
 
 
+def make_options(tests=None, gate_test: str | None = None, *,
+                 gate_option: str = "gate_test", **kw) -> "Options":
+    """Validated Options from what a user gives: ``tests`` as ``--test`` takes
+    them (default :data:`DEFAULT_TESTS`), ``gate_test`` one test name
+    (``gate_option`` names it in the error); the other fields as they are."""
+    test_list = parse_tests([tests] if isinstance(tests, str) else (tests or [])) \
+        or list(DEFAULT_TESTS)
+    gate = None
+    if gate_test is not None:
+        parsed = parse_tests([gate_test])
+        if len(parsed) != 1:
+            raise UsageError(f"{gate_option} takes one test (found {gate_test!r})")
+        gate = parsed[0]
+    options = Options(tests=test_list, gate_test=gate, **kw)
+    options.check()
+    return options
+
+
 @dataclass
 class Options:
     tests: list[str] = field(default_factory=lambda: list(DEFAULT_TESTS))
