@@ -79,8 +79,8 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
                 tie_break: str = "trec", run_format: str = "auto", names=None,
                 name_from_file: bool = False):
     """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`."""
-    from ipsoeval import readers
-    from ipsoeval.align import QrelsIndex, align, parse_gains
+    from ipsoeval import engine, readers
+    from ipsoeval.align import parse_gains
     from ipsoeval.inputs import expand_run_paths, file_stem
     from ipsoeval.parallel import parallel_map
     from ipsoeval.readers_memory import qrels_from, run_from
@@ -122,14 +122,9 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
         return run_from(obj, nm if nm is not None else f"run{i + 1}")
 
     run_models = parallel_map(one, range(len(items))) if len(items) > 1 else [one(0)]
-    seen = [r.name for r in run_models]
-    if len(set(seen)) != len(seen):
-        for r in run_models:
-            if seen.count(r.name) > 1:
-                r.name = f"{r.name}[{r.path}]"
-    return align(q, run_models, queries=queries, rel_level=rel_level, judged_only=judged_only,
-                 gains=gains, depth=depth, tie_break=tie_break, qindex=QrelsIndex(q),
-                 release_inputs=True)    # run_models is ours (the caller's objects are not changed)
+    return engine.align_read(q, run_models, queries=queries, rel_level=rel_level,
+                             judged_only=judged_only, gains=gains, depth=depth,
+                             tie_break=tie_break)   # run_models is ours, not the caller's
 
 
 # --- evaluation --------------------------------------------------------------------

@@ -46,15 +46,20 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
     else:
         runs = [readers.read_run(run_paths[0], run_format=run_format,
                                  name=run_names[0] if run_names else None)]
+    return align_read(qrels, runs, queries=queries, rel_level=rel_level,
+                      judged_only=judged_only, gains=gains, depth=depth, tie_break=tie_break)
+
+
+def align_read(qrels, runs: list, **options) -> Aligned:
+    """Align runs that were read for this alone (they are handed over: align
+    frees their big arrays as it goes).  Runs sharing a name (the same tag in
+    several files) are told apart by their paths: ``tag[path]``."""
     names = [r.name for r in runs]
     if len(set(names)) != len(names):
-        # same tag in several files: tell them apart by file name
         for r in runs:
             if names.count(r.name) > 1:
                 r.name = f"{r.name}[{r.path}]"
-    return align(qrels, runs, queries=queries, rel_level=rel_level, judged_only=judged_only,
-                 gains=gains, depth=depth, tie_break=tie_break, qindex=QrelsIndex(qrels),
-                 release_inputs=True)    # the runs are read here for align alone
+    return align(qrels, runs, qindex=QrelsIndex(qrels), release_inputs=True, **options)
 
 
 @dataclass
