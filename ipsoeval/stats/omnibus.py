@@ -62,12 +62,17 @@ def _f_test(ss_effect: float, ss_error: float, d1: float, d2: float, n: int, k: 
                          {"mse": float(mse), "means": means})
 
 
+def _no_topic_f(k: int) -> OmnibusResult:
+    """No topic complete in every run: the F statistics are undefined."""
+    return OmnibusResult(np.nan, np.nan, (k - 1.0, np.nan), 0, k,
+                         {"mse": np.nan, "means": np.full(k, np.nan)})
+
+
 def anova_oneway(X) -> OmnibusResult:
     X = complete(X)
     k, n = X.shape
-    if n == 0:                  # no topic complete in every run: undefined
-        return OmnibusResult(np.nan, np.nan, (k - 1.0, np.nan), 0, k,
-                             {"mse": np.nan, "means": np.full(k, np.nan)})
+    if n == 0:
+        return _no_topic_f(k)
     grand = X.mean()
     means = X.mean(axis=1)
     ss_between = n * ((means - grand) ** 2).sum()
@@ -78,9 +83,8 @@ def anova_oneway(X) -> OmnibusResult:
 def anova_twoway(X) -> OmnibusResult:
     X = complete(X)
     k, n = X.shape
-    if n == 0:                  # no topic complete in every run: undefined
-        return OmnibusResult(np.nan, np.nan, (k - 1.0, np.nan), 0, k,
-                             {"mse": np.nan, "means": np.full(k, np.nan)})
+    if n == 0:
+        return _no_topic_f(k)
     grand = X.mean()
     run_means = X.mean(axis=1)
     topic_means = X.mean(axis=0)
