@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -618,16 +620,144 @@ typedef struct {
     int64_t *seg, *kept, *nrows;
 } Align;
 
+/* The qrels side and the options of the per-topic alignment. */
+typedef struct {
+    const uint64_t *qw;         /* qrels docnos, m x Wq words */
+    Py_ssize_t Wq;
+    const int32_t *qcodes;      /* qrels topic of each qrels row */
+    const int64_t *qlab;
+    const int32_t *qorder;      /* qrels rows grouped by topic ... */
+    const int64_t *qstart;      /* ... topic q: qorder[qstart[q]:qstart[q+1]] */
+    const int32_t *tab;         /* qrels hash table (qtable) */
+    uint64_t tmask;
+    int tshift;
+    int tie, judged_only;
+    long long depth;
+} TopicCtx;
+
+/* One topic of a run: its c rows idx[0..c) (file order) of the docno words w
+ * (width W) and scores.  The duplicate check, then -- for an evaluated topic
+ * (ev) -- the qrels label of each row (qrels topic qc, -1: none), the ranking
+ * (score descending, then the tie rule), the cut at depth and the judged-only
+ * filter; the labels go to dst.  Scratch: set (at least 2c + 2 entries, a
+ * power of two up to 16 more), ord and labk (c).  Returns the number of
+ * labels written, or -1 (a duplicate docno: declined). */
+static Py_ssize_t align_topic(const TopicCtx *X, const uint64_t *w, Py_ssize_t W,
+                              const double *score, const int32_t *idx, Py_ssize_t c, int32_t qc,
+                              int ev, int32_t *set, int32_t *ord, int32_t *labk, int32_t *dst)
+{
+    const uint64_t *qw = X->qw;
+    const Py_ssize_t Wq = X->Wq;
+    const int32_t *qcodes = X->qcodes, *tab = X->tab, *qorder = X->qorder;
+    const int64_t *qlab = X->qlab;
+    const int64_t q0 = qc >= 0 ? X->qstart[qc] : 0, q1 = qc >= 0 ? X->qstart[qc + 1] : 0;
+    const int tie = X->tie;
+    /* a topic with few judgments: compare with each (no table probe) */
+    const int few = q1 - q0 <= 8 && Wq == 1;
+    const int judge = ev && qc >= 0;
+    SortCtx ctx = {w, score, idx, W, tie};
+    Py_ssize_t hm = 16;
+    while (hm < 2 * c + 2)
+        hm <<= 1;
+    int sh = 64;
+    while (((Py_ssize_t)1 << (64 - sh)) < hm)
+        sh--;
+    memset(set, 0xff, sizeof(int32_t) * (size_t)hm);
+    /* one pass in file order: duplicate check (every topic) and the
+     * qrels label of each row (evaluated topics) from one hash */
+    for (Py_ssize_t k = 0; k < c; k++) {
+        const uint64_t *wi = w + (Py_ssize_t)idx[k] * W;
+        int nz = nz_words(wi, W);
+        uint64_t hw = hash_words(M2, wi, nz);
+        uint64_t h = hw >> sh;
+        int32_t lab = UNJUDGED_LABEL;
+        while (set[h] != -1) {
+            const uint64_t *wj = w + (Py_ssize_t)set[h] * W;
+            if (same_words(wi, wj, W))
+                return -1;
+            h = (h + 1) & (uint64_t)(hm - 1);
+        }
+        set[h] = idx[k];
+        if (!judge) {
+        } else if (few) {
+            if (nz <= 1)
+                for (int64_t j = q0; j < q1; j++)
+                    if (qw[qorder[j]] == wi[0]) {
+                        lab = (int32_t)qlab[qorder[j]];
+                        break;
+                    }
+        } else {
+            uint64_t t = ((hw ^ (((uint64_t)qc + 1) * M1)) * M2) >> X->tshift;
+            for (;;) {
+                int32_t cand = tab[t];
+                if (cand < 0)
+                    break;
+                if (qcodes[cand] == qc) {
+                    const uint64_t *wq = qw + (Py_ssize_t)cand * Wq;
+                    if (nz_words(wq, Wq) == nz && same_words(wq, wi, nz)) {
+                        lab = (int32_t)qlab[cand];
+                        break;
+                    }
+                }
+                t = (t + 1) & X->tmask;
+            }
+        }
+        /* a negative qrels label: pooled, not judged (model.POOLED) */
+        labk[k] = lab < 0 && lab != UNJUDGED_LABEL ? POOLED_LABEL : lab;
+    }
+    if (!ev)
+        return 0;
+    for (Py_ssize_t k = 0; k < c; k++)
+        ord[k] = (int32_t)k;
+    /* ranking: the usual run is already in score order, with at most
+     * the ties to order; otherwise one sort of the topic */
+    {
+        int by_score = 1;
+        for (Py_ssize_t k = 1; k < c; k++)
+            if (score[idx[k - 1]] < score[idx[k]]) {
+                by_score = 0;
+                break;
+            }
+        if (!by_score) {
+            qsort_r(ord, (size_t)c, sizeof(int32_t), cmp_rows, &ctx);
+        } else if (tie != 2) {
+            Py_ssize_t a = 0;
+            while (a < c) {
+                Py_ssize_t e = a + 1;
+                while (e < c && score[idx[e]] == score[idx[a]])
+                    e++;
+                if (e - a > 1) {
+                    for (Py_ssize_t k = a + 1; k < e; k++)
+                        if (cmp_rows(&ord[k - 1], &ord[k], &ctx) > 0) {
+                            qsort_r(ord + a, (size_t)(e - a), sizeof(int32_t), cmp_rows,
+                                    &ctx);
+                            break;
+                        }
+                }
+                a = e;
+            }
+        }
+    }
+    {
+        Py_ssize_t cut = c, o = 0;
+        if (X->depth > 0 && cut > X->depth)
+            cut = (Py_ssize_t)X->depth;
+        for (Py_ssize_t k = 0; k < cut; k++) {
+            int32_t lab = labk[ord[k]];
+            if (X->judged_only && lab < 0)
+                continue;
+            dst[o++] = lab;
+        }
+        return o;
+    }
+}
+
 static int align_core(const Align *A)
 {
-    const uint64_t *w = A->w, *qw = A->qw;
+    const uint64_t *w = A->w;
     const double *score = A->score;
-    const int32_t *codes = A->codes, *l2e = A->l2e, *l2q = A->l2q, *qcodes = A->qcodes,
-                  *tab = A->tab, *qorder = A->qorder;
-    const int64_t *qlab = A->qlab, *qstart = A->qstart;
-    const Py_ssize_t n = A->n, W = A->W, L = A->L, Wq = A->Wq, Q = A->Q, size = A->size;
-    const int tie = A->tie, judged_only = A->judged_only;
-    const long long depth = A->depth;
+    const int32_t *codes = A->codes, *l2e = A->l2e, *l2q = A->l2q;
+    const Py_ssize_t n = A->n, W = A->W, L = A->L, Q = A->Q, size = A->size;
     int32_t *out = A->out;
     int64_t *seg = A->seg, *kept = A->kept, *nrows = A->nrows;
     int rc = 0;
@@ -638,6 +768,8 @@ static int align_core(const Align *A)
     int tshift = 64;
     while (((uint64_t)1 << (64 - tshift)) < (uint64_t)size)
         tshift--;
+    const TopicCtx X = {A->qw, A->Wq, A->qcodes, A->qlab, A->qorder, A->qstart, A->tab, tmask,
+                        tshift, A->tie, A->judged_only, A->depth};
     first = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
         last = malloc(sizeof(int64_t) * (size_t)(L ? L : 1));
         if (!first || !last) {
@@ -705,113 +837,19 @@ static int align_core(const Align *A)
                 rc = -2;
                 goto out;
             }
-            SortCtx ctx = {w, score, idx, W, tie};
             for (Py_ssize_t l = 0; l < L && rc == 0; l++) {
-                Py_ssize_t c = nrows[l], s0 = seg[l];
-                int32_t qc = l2q[l];
-                int64_t q0 = qc >= 0 ? qstart[qc] : 0, q1 = qc >= 0 ? qstart[qc + 1] : 0;
-                /* a topic with few judgments: compare with each (no table probe) */
-                int few = q1 - q0 <= 8 && Wq == 1;
-                int judge = l2e[l] >= 0 && qc >= 0;
+                Py_ssize_t c = nrows[l], s0 = seg[l], got;
                 kept[l] = 0;
                 if (!c)
                     continue;
                 for (Py_ssize_t k = 0; k < c; k++)
                     idx[k] = perm ? perm[s0 + k] : (int32_t)(s0 + k);
-                Py_ssize_t hm = 16;
-                while (hm < 2 * c + 2)
-                    hm <<= 1;
-                int sh = 64;
-                while (((Py_ssize_t)1 << (64 - sh)) < hm)
-                    sh--;
-                memset(set, 0xff, sizeof(int32_t) * (size_t)hm);
-                /* one pass in file order: duplicate check (every topic) and the
-                 * qrels label of each row (evaluated topics) from one hash */
-                for (Py_ssize_t k = 0; k < c; k++) {
-                    const uint64_t *wi = w + (Py_ssize_t)idx[k] * W;
-                    int nz = nz_words(wi, W);
-                    uint64_t hw = hash_words(M2, wi, nz);
-                    uint64_t h = hw >> sh;
-                    int32_t lab = UNJUDGED_LABEL;
-                    while (set[h] != -1) {
-                        const uint64_t *wj = w + (Py_ssize_t)set[h] * W;
-                        if (same_words(wi, wj, W)) {
-                            rc = -1;
-                            goto out;
-                        }
-                        h = (h + 1) & (uint64_t)(hm - 1);
-                    }
-                    set[h] = idx[k];
-                    if (!judge) {
-                    } else if (few) {
-                        if (nz <= 1)
-                            for (int64_t j = q0; j < q1; j++)
-                                if (qw[qorder[j]] == wi[0]) {
-                                    lab = (int32_t)qlab[qorder[j]];
-                                    break;
-                                }
-                    } else {
-                        uint64_t t = ((hw ^ (((uint64_t)qc + 1) * M1)) * M2) >> tshift;
-                        for (;;) {
-                            int32_t cand = tab[t];
-                            if (cand < 0)
-                                break;
-                            if (qcodes[cand] == qc) {
-                                const uint64_t *wq = qw + (Py_ssize_t)cand * Wq;
-                                if (nz_words(wq, Wq) == nz && same_words(wq, wi, nz)) {
-                                    lab = (int32_t)qlab[cand];
-                                    break;
-                                }
-                            }
-                            t = (t + 1) & tmask;
-                        }
-                    }
-                    /* a negative qrels label: pooled, not judged (model.POOLED) */
-                    labk[k] = lab < 0 && lab != UNJUDGED_LABEL ? POOLED_LABEL : lab;
-                }
-                if (l2e[l] < 0)
-                    continue;
-                for (Py_ssize_t k = 0; k < c; k++)
-                    ord[k] = (int32_t)k;
-                /* ranking: the usual run is already in score order, with at most
-                 * the ties to order; otherwise one sort of the topic */
-                {
-                    int by_score = 1;
-                    for (Py_ssize_t k = 1; k < c; k++)
-                        if (score[idx[k - 1]] < score[idx[k]]) {
-                            by_score = 0;
-                            break;
-                        }
-                    if (!by_score) {
-                        qsort_r(ord, (size_t)c, sizeof(int32_t), cmp_rows, &ctx);
-                    } else if (tie != 2) {
-                        Py_ssize_t a = 0;
-                        while (a < c) {
-                            Py_ssize_t e = a + 1;
-                            while (e < c && score[idx[e]] == score[idx[a]])
-                                e++;
-                            if (e - a > 1) {
-                                for (Py_ssize_t k = a + 1; k < e; k++)
-                                    if (cmp_rows(&ord[k - 1], &ord[k], &ctx) > 0) {
-                                        qsort_r(ord + a, (size_t)(e - a), sizeof(int32_t),
-                                                cmp_rows, &ctx);
-                                        break;
-                                    }
-                            }
-                            a = e;
-                        }
-                    }
-                }
-                Py_ssize_t cut = c, o = 0;
-                if (depth > 0 && cut > depth)
-                    cut = (Py_ssize_t)depth;
-                for (Py_ssize_t k = 0; k < cut; k++) {
-                    int32_t lab = labk[ord[k]];
-                    if (judged_only && lab < 0)
-                        continue;
-                    out[s0 + o++] = lab;
-                }
-                kept[l] = o;
+                got = align_topic(&X, w, W, score, idx, c, l2q[l], l2e[l] >= 0, set, ord, labk,
+                                  out + s0);
+                if (got < 0)
+                    rc = -1;
+                else
+                    kept[l] = got;
             }
         }
 out:
@@ -1590,12 +1628,583 @@ static PyObject *py_int_fill(PyObject *self, PyObject *args)
     return PyLong_FromLong(rc);
 }
 
+/* --------------------------------------- read and align a run in one pass */
+
+/* A growing set of ids (run topics) with their per-topic results. */
+typedef struct {
+    uint64_t *w;                /* ids, L x W words (zero-padded) */
+    Py_ssize_t W, L, cap;
+    int64_t *nrows, *seg, *kept;
+    int32_t *qc;                /* qrels topic of each, or -1 */
+    int32_t *map;               /* open addressing over the ids, -1 empty */
+    Py_ssize_t msize;
+    int mshift;
+} IdSet;
+
+static void idset_free(IdSet *I)
+{
+    free(I->w);
+    free(I->nrows);
+    free(I->seg);
+    free(I->kept);
+    free(I->qc);
+    free(I->map);
+}
+
+static inline int same_id(const uint64_t *a, Py_ssize_t Wa, const uint64_t *b, Py_ssize_t Wb)
+{
+    int na = nz_words(a, Wa);
+    return na == nz_words(b, Wb) && same_words(a, b, na);
+}
+
+/* index of id (width W) in I, or -1 (then *slot is where it would go) */
+static Py_ssize_t idset_find(const IdSet *I, const uint64_t *id, Py_ssize_t W, Py_ssize_t *slot)
+{
+    uint64_t h = hash_words(M1, id, nz_words(id, W)) >> I->mshift;
+    for (;;) {
+        int32_t c = I->map[h];
+        if (c < 0) {
+            *slot = (Py_ssize_t)h;
+            return -1;
+        }
+        if (same_id(I->w + (Py_ssize_t)c * I->W, I->W, id, W))
+            return c;
+        h = (h + 1) & (uint64_t)(I->msize - 1);
+    }
+}
+
+static int idset_rehash(IdSet *I, Py_ssize_t msize)
+{
+    int32_t *map = malloc(sizeof(int32_t) * (size_t)msize);
+    if (!map)
+        return -1;
+    memset(map, 0xff, sizeof(int32_t) * (size_t)msize);
+    free(I->map);
+    I->map = map;
+    I->msize = msize;
+    I->mshift = 64;
+    while (((Py_ssize_t)1 << (64 - I->mshift)) < msize)
+        I->mshift--;
+    for (Py_ssize_t c = 0; c < I->L; c++) {
+        Py_ssize_t slot;
+        idset_find(I, I->w + c * I->W, I->W, &slot);
+        I->map[slot] = (int32_t)c;
+    }
+    return 0;
+}
+
+/* add id (width W, not present); its index, or -1 (out of memory) */
+static Py_ssize_t idset_add(IdSet *I, const uint64_t *id, Py_ssize_t W, int with_results)
+{
+    Py_ssize_t nz = nz_words(id, W), slot;
+    if (nz < 1)
+        nz = 1;
+    if (nz > I->W || I->L == I->cap) {
+        Py_ssize_t W2 = nz > I->W ? nz : I->W, cap2 = I->L == I->cap ? 2 * I->cap + 64 : I->cap;
+        uint64_t *w2 = calloc((size_t)cap2 * (size_t)W2, 8);
+        if (!w2)
+            return -1;
+        for (Py_ssize_t c = 0; c < I->L; c++)
+            memcpy(w2 + c * W2, I->w + c * I->W, (size_t)I->W * 8);
+        free(I->w);
+        I->w = w2;
+        I->W = W2;
+        if (cap2 != I->cap) {
+            if (with_results) {
+                int64_t *a = realloc(I->nrows, sizeof(int64_t) * (size_t)cap2);
+                if (!a)
+                    return -1;
+                I->nrows = a;
+                if (!(a = realloc(I->seg, sizeof(int64_t) * (size_t)cap2)))
+                    return -1;
+                I->seg = a;
+                if (!(a = realloc(I->kept, sizeof(int64_t) * (size_t)cap2)))
+                    return -1;
+                I->kept = a;
+            }
+            {
+                int32_t *q = realloc(I->qc, sizeof(int32_t) * (size_t)cap2);
+                if (!q)
+                    return -1;
+                I->qc = q;
+            }
+            I->cap = cap2;
+        }
+    }
+    if (2 * (I->L + 1) + 2 > I->msize) {
+        Py_ssize_t m = 64;
+        while (m < 4 * (I->L + 1) + 2)
+            m <<= 1;
+        if (idset_rehash(I, m))
+            return -1;
+    }
+    idset_find(I, id, W, &slot);
+    memcpy(I->w + I->L * I->W, id, (size_t)(W < I->W ? W : I->W) * 8);
+    I->map[slot] = (int32_t)I->L;
+    return I->L++;
+}
+
+/* widen rows [0, rows) of a zero-padded (cap x *W) word array to W2 words */
+static int widen_words(unsigned char **arr, Py_ssize_t *W, Py_ssize_t W2, Py_ssize_t cap,
+                       Py_ssize_t rows)
+{
+    unsigned char *b = calloc((size_t)cap, (size_t)W2 * 8);
+    if (!b)
+        return -1;
+    for (Py_ssize_t r = 0; r < rows; r++)
+        memcpy(b + r * W2 * 8, *arr + r * *W * 8, (size_t)*W * 8);
+    free(*arr);
+    *arr = b;
+    *W = W2;
+    return 0;
+}
+
+/* Per-topic scratch for up to cap rows. */
+typedef struct {
+    int32_t *idx, *set, *ord, *labk;
+} Scratch;
+
+static void scratch_free(Scratch *K)
+{
+    free(K->idx);
+    free(K->set);
+    free(K->ord);
+    free(K->labk);
+    memset(K, 0, sizeof(*K));
+}
+
+static int scratch_alloc(Scratch *K, Py_ssize_t cap)
+{
+    Py_ssize_t hs = 16;
+    while (hs < 2 * cap + 2)
+        hs <<= 1;
+    scratch_free(K);
+    K->idx = malloc(sizeof(int32_t) * (size_t)cap);
+    K->set = malloc(sizeof(int32_t) * (size_t)hs);
+    K->ord = malloc(sizeof(int32_t) * (size_t)cap);
+    K->labk = malloc(sizeof(int32_t) * (size_t)cap);
+    if (!K->idx || !K->set || !K->ord || !K->labk)
+        return -1;
+    for (Py_ssize_t k = 0; k < cap; k++)
+        K->idx[k] = (int32_t)k;
+    return 0;
+}
+
+/* A run being read and aligned: the state kept from one block of lines to
+ * the next (streamer(), stream_feed(), stream_result()). */
+typedef struct {
+    int kind, drop;             /* drop: the bytes fed are a mapped file's; parsed pages leave memory */
+    Py_ssize_t long_id;
+    Py_buffer bufs[7];          /* held: qrels topics, docnos, codes, labels, order, start, table */
+    int nbufs;
+    const uint64_t *qt;         /* the qrels topics, Q x Wt words */
+    Py_ssize_t Q, Wt;
+    TopicCtx X;
+    int32_t *out;               /* labels, out[out0 : out_end] (the feed's array) */
+    Py_ssize_t out0, out_end;
+    /* the row buffer: the open topic's rows [t0, P.row), rows [0, scan) seen */
+    Parse P;
+    IdSet qtopics;
+    Scratch K;
+    Py_ssize_t cap, t0, scan;
+    int32_t cur;
+    uint64_t *curq;
+    int state;                  /* 0 open, 1 finished, -1 declined */
+    /* results */
+    IdSet topics;
+    Py_ssize_t pos, rows;       /* labels written (from out0), rows read */
+    long long rows_eval, judged;
+    unsigned char *tag;         /* the last row's tag (trec layout) */
+    Py_ssize_t tag_l;
+} Stream;
+
+#define STREAM_ROWS 16384
+#define DROP_BYTES (4 << 20)
+
+
+/* Topic l's c rows (docno words dw, width Wd; scores num): aligned, their
+ * labels appended to S->out.  0 ok, -1 declined. */
+static int flush_topic(Stream *S, Py_ssize_t l, const uint64_t *dw, Py_ssize_t Wd,
+                       const double *num, Py_ssize_t c)
+{
+    IdSet *I = &S->topics;
+    int32_t qc = I->qc[l];
+    int32_t *dst = S->out + S->out0 + S->pos;
+    Py_ssize_t got;
+    if (S->out0 + S->pos + c > S->out_end)
+        return -1;
+    got = align_topic(&S->X, dw, Wd, num, S->K.idx, c, qc, qc >= 0, S->K.set, S->K.ord,
+                      S->K.labk, dst);
+    if (got < 0)                         /* a duplicate docno */
+        return -1;
+    I->nrows[l] = c;
+    I->seg[l] = S->out0 + S->pos;
+    I->kept[l] = got;
+    if (qc >= 0) {
+        S->rows_eval += c;
+        for (Py_ssize_t k = 0; k < got; k++)
+            S->judged += dst[k] != UNJUDGED_LABEL;
+    }
+    S->pos += got;
+    return 0;
+}
+
+static void stream_free(Stream *S)
+{
+    parse_free(&S->P);
+    idset_free(&S->qtopics);
+    idset_free(&S->topics);
+    scratch_free(&S->K);
+    free(S->curq);
+    free(S->tag);
+    for (int i = 0; i < S->nbufs; i++)
+        PyBuffer_Release(&S->bufs[i]);
+    S->nbufs = 0;
+}
+
+/* The row buffer, the qrels topics' map and the scratch; 0 ok, -1 declined
+ * (a qrels topic twice), -2 out of memory. */
+static int stream_init(Stream *S)
+{
+    S->cap = STREAM_ROWS;
+    S->cur = -1;
+    S->topics.W = S->qtopics.W = 1;
+    S->P.cap = S->cap;
+    S->P.Wq = S->P.Wd = 1;
+    S->P.tag_s = -1;
+    S->P.qw = calloc((size_t)S->cap, 8);
+    S->P.dw = calloc((size_t)S->cap, 8);
+    S->P.num = malloc((size_t)S->cap * 8);
+    S->curq = calloc(1, 8);
+    if (!S->P.qw || !S->P.dw || !S->P.num || !S->curq || idset_rehash(&S->topics, 64) ||
+        idset_rehash(&S->qtopics, 64) || scratch_alloc(&S->K, S->cap))
+        return -2;
+    for (Py_ssize_t q = 0; q < S->Q; q++) {        /* the qrels topics, in code order */
+        Py_ssize_t slot;
+        if (idset_find(&S->qtopics, S->qt + q * S->Wt, S->Wt, &slot) >= 0)
+            return -1;
+        if (idset_add(&S->qtopics, S->qt + q * S->Wt, S->Wt, 0) != q)
+            return -2;
+    }
+    return 0;
+}
+
+/* Read and align the whole lines s[lo:hi] of the run (kind: K_TREC or
+ * K_MSMARCO): the rows are parsed into a small buffer and each topic is
+ * aligned once its last row is read, so the run's rows never exist as
+ * arrays.  The open topic's rows wait for the next feed unless final.  Any
+ * input the two-step path (parse, then align_run) would not accept as it is
+ * declines, and so does a topic in two blocks of lines.
+ * 0 ok, -1 declined, -2 out of memory. */
+static int stream_feed(Stream *S, const unsigned char *s, Py_ssize_t blen, Py_ssize_t lo,
+                       Py_ssize_t hi, int final)
+{
+    Parse *P = &S->P;
+    Py_ssize_t dropped = lo;
+    long pagesize = sysconf(_SC_PAGESIZE);
+    int can_drop = S->drop && pagesize > 0 && (uintptr_t)s % (uintptr_t)pagesize == 0;
+    P->s = s;
+    P->blen = blen;
+    P->p = lo;
+    P->tag_s = -1;
+    for (;;) {
+        int st = parse_core(P, hi);
+        const uint64_t *qw = (const uint64_t *)P->qw, *dw = (const uint64_t *)P->dw;
+        const double *num = (const double *)P->num;
+        if (st == ST_REJECT)
+            return -1;
+        if (P->tag_s >= 0) {                       /* the tag of the last row so far */
+            unsigned char *t = realloc(S->tag, (size_t)P->tag_l + 1);
+            if (!t)
+                return -2;
+            memcpy(t, s + P->tag_s, (size_t)P->tag_l);
+            S->tag = t;
+            S->tag_l = P->tag_l;
+            P->tag_s = -1;
+        }
+        S->rows += P->row - S->scan;
+        /* rows [scan, P->row) are new: row r either continues topic cur (rows
+         * t0..r-1) or starts a topic, and topic cur is then whole */
+        for (Py_ssize_t r = S->scan; r < P->row; r++) {
+            const uint64_t *id = qw + r * P->Wq;
+            Py_ssize_t slot, l;
+            if (S->cur >= 0 && same_words(id, S->curq, P->Wq))
+                continue;
+            if (S->cur >= 0 && r > S->t0 &&
+                flush_topic(S, S->cur, dw + S->t0 * P->Wd, P->Wd, num + S->t0, r - S->t0))
+                return -1;
+            S->t0 = r;
+            if ((id[0] & 0xFFFFFF) == 0xBFBBEF ||                  /* a byte-order mark */
+                idset_find(&S->topics, id, P->Wq, &slot) >= 0)    /* a topic seen before */
+                return -1;
+            l = idset_add(&S->topics, id, P->Wq, 1);
+            if (l < 0)
+                return -2;
+            S->topics.qc[l] = (int32_t)idset_find(&S->qtopics, id, P->Wq, &slot);
+            S->topics.nrows[l] = S->topics.seg[l] = S->topics.kept[l] = 0;
+            S->cur = (int32_t)l;
+            memcpy(S->curq, id, (size_t)P->Wq * 8);
+        }
+        S->scan = P->row;
+        if (st == ST_DONE && final) {
+            if (S->cur >= 0 && P->row > S->t0 &&
+                flush_topic(S, S->cur, dw + S->t0 * P->Wd, P->Wd, num + S->t0, P->row - S->t0))
+                return -1;
+            S->t0 = S->scan = P->row = 0;
+            return 0;
+        }
+        /* the open topic's rows move to the front; the rows they leave are zeroed */
+        if (S->t0 > 0) {
+            Py_ssize_t keep = P->row - S->t0, t0 = S->t0;
+            memmove(P->qw, P->qw + t0 * P->Wq * 8, (size_t)(keep * P->Wq * 8));
+            memmove(P->dw, P->dw + t0 * P->Wd * 8, (size_t)(keep * P->Wd * 8));
+            memmove(P->num, (double *)P->num + t0, (size_t)keep * 8);
+            memset(P->qw + keep * P->Wq * 8, 0, (size_t)(t0 * P->Wq * 8));
+            memset(P->dw + keep * P->Wd * 8, 0, (size_t)(t0 * P->Wd * 8));
+            P->row = S->scan = keep;
+            S->t0 = 0;
+        }
+        if (can_drop && P->p - dropped >= DROP_BYTES) {   /* parsed bytes: the rows are copies */
+            Py_ssize_t a = dropped + (pagesize - dropped % pagesize) % pagesize;
+            Py_ssize_t b = P->p - P->p % pagesize;
+            if (b > a)
+                madvise((void *)(s + a), (size_t)(b - a), MADV_DONTNEED);
+            dropped = b > a ? b : dropped;
+        }
+        if (st == ST_DONE)
+            return 0;
+        if (st == ST_WIDE_Q || st == ST_WIDE_D) {
+            Py_ssize_t W2 = (P->need + 7) / 8;
+            if (P->need > S->long_id)
+                return -1;
+            if (st == ST_WIDE_Q) {
+                uint64_t *c2 = calloc((size_t)W2, 8);
+                if (!c2)
+                    return -2;
+                memcpy(c2, S->curq, (size_t)P->Wq * 8);
+                free(S->curq);
+                S->curq = c2;
+                if (widen_words(&P->qw, &P->Wq, W2, S->cap, P->row))
+                    return -2;
+            } else if (widen_words(&P->dw, &P->Wd, W2, S->cap, P->row)) {
+                return -2;
+            }
+        } else if (st == ST_FULL && P->row == S->cap) {   /* one topic fills the rows */
+            Py_ssize_t cap = S->cap, cap2 = 2 * cap;
+            unsigned char *a;
+            if (cap2 > 0x3fffffff)
+                return -2;
+            if (!(a = realloc(P->qw, (size_t)cap2 * (size_t)P->Wq * 8)))
+                return -2;
+            P->qw = a;
+            memset(a + cap * P->Wq * 8, 0, (size_t)(cap * P->Wq * 8));
+            if (!(a = realloc(P->dw, (size_t)cap2 * (size_t)P->Wd * 8)))
+                return -2;
+            P->dw = a;
+            memset(a + cap * P->Wd * 8, 0, (size_t)(cap * P->Wd * 8));
+            if (!(a = realloc(P->num, (size_t)cap2 * 8)))
+                return -2;
+            P->num = a;
+            S->cap = P->cap = cap2;
+            if (scratch_alloc(&S->K, cap2))
+                return -2;
+        }
+    }
+}
+
+static void streamer_destroy(PyObject *capsule)
+{
+    Stream *S = PyCapsule_GetPointer(capsule, "ipsoeval._core.Stream");
+    if (S) {
+        stream_free(S);
+        PyMem_Free(S);
+    }
+}
+
+/* streamer(kind, long_id, drop, qtopics, Wt, qdocno, Wq, qcodes, qlabels,
+ *          qorder, qstart, table, tie, judged_only, depth, out0) -> a streamer
+ * A run to be read and aligned by stream_feed() against the qrels (qtopics:
+ * the qrels topic ids, Q x Wt words, in code order; the rest as for
+ * align_run), its labels written to the feeds' out array from out0 on.
+ * drop: the bytes fed are a mapped file's, whose parsed pages may leave
+ * memory (MADV_DONTNEED). */
+static PyObject *py_streamer(PyObject *self, PyObject *args)
+{
+    Stream *S = PyMem_Calloc(1, sizeof(Stream));
+    Py_ssize_t Wt, Wq, out0;
+    int tie, judged_only, rc;
+    long long depth;
+    if (!S)
+        return PyErr_NoMemory();
+    S->nbufs = 7;
+    if (!PyArg_ParseTuple(args, "iniy*ny*ny*y*y*y*y*iiLn", &S->kind, &S->long_id, &S->drop,
+                          &S->bufs[0], &Wt, &S->bufs[1], &Wq, &S->bufs[2], &S->bufs[3],
+                          &S->bufs[4], &S->bufs[5], &S->bufs[6], &tie, &judged_only, &depth,
+                          &out0)) {
+        PyMem_Free(S);                  /* "y*" releases what it got on failure */
+        return NULL;
+    }
+    {
+        Py_buffer *B = S->bufs;
+        Py_ssize_t m = B[2].len / 4, size = B[6].len / 4, Q = B[5].len / 8 - 1;
+        if ((S->kind != K_TREC && S->kind != K_MSMARCO) || Wt < 1 || Wq < 1 ||
+            B[0].len != Q * Wt * 8 || B[1].len != m * Wq * 8 || B[3].len != m * 8 ||
+            B[4].len != m * 4 || B[5].len % 8 || B[5].len < 8 || size < 1 ||
+            (size & (size - 1)) || tie < 0 || tie > 2 || out0 < 0 || depth < 0) {
+            stream_free(S);
+            PyMem_Free(S);
+            PyErr_SetString(PyExc_ValueError, "_core.streamer: bad arguments");
+            return NULL;
+        }
+        int tshift = 64;
+        while (((uint64_t)1 << (64 - tshift)) < (uint64_t)size)
+            tshift--;
+        TopicCtx X = {(const uint64_t *)B[1].buf, Wq, (const int32_t *)B[2].buf,
+                      (const int64_t *)B[3].buf, (const int32_t *)B[4].buf,
+                      (const int64_t *)B[5].buf, (const int32_t *)B[6].buf,
+                      (uint64_t)size - 1, tshift, tie, judged_only, depth};
+        S->X = X;
+        S->qt = (const uint64_t *)B[0].buf;
+        S->Q = Q;
+        S->Wt = Wt;
+        S->out0 = out0;
+    }
+    rc = stream_init(S);
+    if (rc == -2) {
+        stream_free(S);
+        PyMem_Free(S);
+        return PyErr_NoMemory();
+    }
+    S->state = rc;
+    {
+        PyObject *cap = PyCapsule_New(S, "ipsoeval._core.Stream", streamer_destroy);
+        if (!cap) {
+            stream_free(S);
+            PyMem_Free(S);
+        }
+        return cap;
+    }
+}
+
+/* stream_feed(streamer, data, lo, hi, final, out) -> 0 ok, -1 declined
+ * Reads and aligns the whole lines data[lo:hi]; final: the last feed.  out:
+ * int32, at least out0 + the rows fed so far long (rows <= bytes / 6). */
+static PyObject *py_stream_feed(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    Py_buffer b, bo;
+    Py_ssize_t lo, hi;
+    int final, rc = -1;
+    Stream *S;
+    if (!PyArg_ParseTuple(args, "Oy*nniw*", &cap, &b, &lo, &hi, &final, &bo))
+        return NULL;
+    S = PyCapsule_GetPointer(cap, "ipsoeval._core.Stream");
+    if (!S || lo < 0 || hi > b.len || lo > hi || bo.len % 4 || S->out0 > bo.len / 4) {
+        PyBuffer_Release(&b);
+        PyBuffer_Release(&bo);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "_core.stream_feed: bad arguments");
+        return NULL;
+    }
+    if (S->state == 0) {
+        S->out = (int32_t *)bo.buf;
+        S->out_end = bo.len / 4;
+        Py_BEGIN_ALLOW_THREADS
+        rc = stream_feed(S, (const unsigned char *)b.buf, b.len, lo, hi, final);
+        Py_END_ALLOW_THREADS
+        S->out = NULL;
+        S->state = rc ? -1 : (final ? 1 : 0);
+    }
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&bo);
+    if (rc == -2)
+        return PyErr_NoMemory();
+    return PyLong_FromLong(rc ? -1 : 0);
+}
+
+/* stream_result(streamer) -> None (declined, or no rows) or
+ *   (L, W, topic_words, nrows, seg, kept, qcode, rows, rows_eval, judged, tag, written)
+ * The run's topics in first-appearance order: their ids (L x W words),
+ * rows, the start and length of their labels in out (int64) and their
+ * qrels topic (int32, or -1); tag: the last row's tag, or None. */
+static PyObject *py_stream_result(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    Stream *S;
+    if (!PyArg_ParseTuple(args, "O", &cap))
+        return NULL;
+    S = PyCapsule_GetPointer(cap, "ipsoeval._core.Stream");
+    if (!S)
+        return NULL;
+    if (S->state != 1 || !S->rows)
+        Py_RETURN_NONE;
+    {
+        IdSet *I = &S->topics;
+        Py_ssize_t L = I->L;
+        PyObject *tag = S->tag ? PyBytes_FromStringAndSize((const char *)S->tag, S->tag_l)
+                               : (Py_INCREF(Py_None), Py_None);
+        PyObject *res;
+        if (!tag)
+            return NULL;
+        res = Py_BuildValue("nny#y#y#y#y#nLLNn", L, I->W, (const char *)I->w, L * I->W * 8,
+                            (const char *)I->nrows, L * 8, (const char *)I->seg, L * 8,
+                            (const char *)I->kept, L * 8, (const char *)I->qc, L * 4, S->rows,
+                            S->rows_eval, S->judged, tag, S->pos);
+        return res;
+    }
+}
+
+/* topic_cut(data, pos, hi) -> the start of the first line at or after pos
+ * whose first field differs from the previous line's (a topic boundary of
+ * a run grouped by topic), or hi.  pos: the start of a line. */
+static PyObject *py_topic_cut(PyObject *self, PyObject *args)
+{
+    Py_buffer b;
+    Py_ssize_t pos, hi, cut;
+    if (!PyArg_ParseTuple(args, "y*nn", &b, &pos, &hi))
+        return NULL;
+    if (pos < 0 || hi > b.len || pos > hi) {
+        PyBuffer_Release(&b);
+        PyErr_SetString(PyExc_ValueError, "_core.topic_cut: bad range");
+        return NULL;
+    }
+    {
+        const unsigned char *s = (const unsigned char *)b.buf;
+        const unsigned char *prev = NULL;
+        Py_ssize_t plen = 0, p = pos;
+        cut = hi;
+        while (p < hi) {
+            const unsigned char *nl = memchr(s + p, '\n', (size_t)(hi - p));
+            Py_ssize_t e = nl ? nl - s : hi, a = p, z;
+            while (a < e && (s[a] == ' ' || s[a] == '\t'))
+                a++;
+            z = a;
+            while (z < e && s[z] > 32)
+                z++;
+            if (prev && (z - a != plen || memcmp(prev, s + a, (size_t)plen))) {
+                cut = p;
+                break;
+            }
+            prev = s + a;
+            plen = z - a;
+            p = e + 1;
+        }
+    }
+    PyBuffer_Release(&b);
+    return PyLong_FromSsize_t(cut);
+}
+
 static PyMethodDef methods[] = {
     {"parse", py_parse, METH_VARARGS, "Parse whole lines into preallocated arrays."},
     {"count_lines", py_count_lines, METH_VARARGS, "Count newlines in a byte range."},
     {"qtable", py_qtable, METH_VARARGS, "Build the qrels (topic, docno) hash table."},
     {"align_run", py_align_run, METH_VARARGS, "Align one run to the qrels."},
     {"fill", py_fill, METH_VARARGS, "Copy aligned labels into a (T, D) matrix."},
+    {"streamer", py_streamer, METH_VARARGS, "A run to read and align in one pass."},
+    {"stream_feed", py_stream_feed, METH_VARARGS, "Read and align whole lines of the run."},
+    {"stream_result", py_stream_result, METH_VARARGS,
+     "The topics and labels of a streamed run, or None (declined)."},
+    {"topic_cut", py_topic_cut, METH_VARARGS, "The next topic boundary of a run's lines."},
     {"id_scan", py_id_scan, METH_VARARGS, "Longest id of a list of str, or -1 (declined)."},
     {"id_fill", py_id_fill, METH_VARARGS, "Write the ids of a list of str as uint64 words."},
     {"int_fill", py_int_fill, METH_VARARGS, "Write non-negative int64 ids in decimal as words."},
@@ -1610,7 +2219,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
 
 /* Bumped whenever a function's arguments or results change: a stale build
  * (an editable install not rebuilt after a pull) is then not used at all. */
-#define CORE_API 5
+#define CORE_API 6
 
 PyMODINIT_FUNC PyInit__core(void)
 {

@@ -295,21 +295,29 @@ def _blocks(path: str):
 _DEFLATE_MAX_RATIO = 1032              # deflate's largest expansion factor
 
 
+def _inflated_size_hint(path: str, size: int) -> int:
+    """gzip's trailer: the inflated size mod 2**32 (0 for other formats)."""
+    try:
+        with open(path, "rb") as f:
+            gz = f.read(2) == b"\x1f\x8b"
+            f.seek(max(size - 4, 0))
+            isize = int.from_bytes(f.read(4), "little") if gz else 0
+    except OSError:
+        return 0
+    # only a hint: of a gzip file with trailing bytes it is noise -- never
+    # trust more than deflate can expand
+    return min(isize, size * _DEFLATE_MAX_RATIO)
+
+
 def _read_blocks(path: str, kind_of):
     """Compressed input: a decompressing block stream, parsed as it comes."""
     from ipsoeval.errors import InputError
     t = kind = None
     try:
         size = os.path.getsize(path)
-        with open(path, "rb") as f:          # gzip's trailer: the inflated size mod 2**32
-            gz = f.read(2) == b"\x1f\x8b"
-            f.seek(max(size - 4, 0))
-            isize = int.from_bytes(f.read(4), "little") if gz else 0
     except OSError:
         return None
-    # the trailer is only a hint: of another format, or of a gzip file with
-    # trailing bytes, it is noise -- never trust more than deflate can expand
-    isize = min(isize, size * _DEFLATE_MAX_RATIO)
+    isize = _inflated_size_hint(path, size)
     try:
         for block in _blocks(path):
             if t is None:
@@ -461,3 +469,195 @@ def align_run(qi, run, names, codes, t_index, q_pos, T, *, tie_break, judged_onl
     # mask of the segments: +112 MB at the peak on 7M lines)
     judged = int(np.count_nonzero(out != UNJUDGED))
     return present, counts, Piece(out, seg, kept, local), (int(nrows[ev].sum()), judged)
+
+
+# --- reading and aligning in one pass ----------------------------------------------
+
+class Streamed:
+    """A run read and aligned in one pass by the compiled core (stream_run):
+    what align() needs of it -- its topics, in first-appearance order, and
+    each one's labels, already ranked, cut and filtered.  Its rows never
+    exist as arrays (the two-step path holds ~28 bytes per line)."""
+
+    def __init__(self, path, name, fmt, names, nrows, kept, seg, out, rows_eval, judged):
+        self.path, self.name, self.fmt, self.names = path, name, fmt, names
+        self.nrows, self.kept, self.seg, self.out = nrows, kept, seg, out
+        self.overlap = (rows_eval, judged)
+
+    def aligned(self, t_index: dict, T: int):
+        """(present, counts, Piece, overlap), as align_run gives them."""
+        local = np.array([t_index.get(nm, -1) for nm in self.names], dtype=np.int32)
+        present = np.zeros(T, dtype=bool)
+        counts = np.zeros(T, dtype=np.int64)
+        ev = local >= 0
+        present[local[ev]] = self.nrows[ev] > 0
+        counts[local[ev]] = self.kept[ev]
+        return present, counts, Piece(self.out, self.seg, self.kept, local), self.overlap
+
+
+def _qrels_topics(qi) -> np.ndarray:
+    """The qrels topic ids as (Q, W) words, in the QrelsIndex's code order."""
+    qt = getattr(qi, "_core_topics", None)
+    if qt is None:
+        _, first = np.unique(qi.codes, return_index=True)
+        qt = qi._core_topics = np.ascontiguousarray(qi.qrels.qid[first], dtype=np.uint64)
+    return qt
+
+
+# bytes of the shortest line that is a row: "q Q0 d 1 1 t" + newline, "q\td\t1" + newline
+_MIN_ROW_BYTES = {0: 12, 1: 6}
+PART_BYTES = 8 << 20     # a file this size or larger is read in parts, one per thread
+
+
+def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: str,
+               judged_only: bool, depth: int | None):
+    """A Streamed run, or None (declined: read the run, then align it).
+
+    Only a file whose topics each occupy one block of lines is streamed,
+    with the same qrels lookup, duplicate check, ranking and cut as
+    align_run (one C function, align_topic, serves both).  A large plain
+    file is cut at topic boundaries into parts read side by side; a
+    compressed one is read as it is inflated."""
+    from ipsoeval.readers import ID_WORDS, LONG_ID, display_name
+    if (path == "-" or tie_break not in _TIE or (depth is not None and depth < 1)
+            or run_format not in ("auto", "trec", "msmarco")):
+        return None
+    q = qi.qrels
+    if q.docno.shape[1] >= ID_WORDS or q.qid.shape[1] >= ID_WORDS or len(q.qid) == 0:
+        return None                   # long qrels ids: stored by prefix and serial
+    tab, qdoc, qcodes, qlab, qorder, qstart = qrels_table(qi)
+    qt = _qrels_topics(qi)
+    d = 0 if depth is None else min(int(depth), 1 << 62)
+    qside = (LONG_ID, qt, qt.shape[1], qdoc, qdoc.shape[1], qcodes, qlab, qorder, qstart, tab,
+             _TIE[tie_break], int(bool(judged_only)), d)
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return None
+    with f:
+        try:
+            size = os.fstat(f.fileno()).st_size
+            plain = _is_plain(f)
+        except OSError:
+            return None
+        if size == 0:
+            return None
+        if not plain:
+            got = _stream_blocks(path, size, run_format, qside)
+        else:
+            try:
+                mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):
+                return None
+            try:
+                got = _stream_mapped(mm, size, run_format, qside)
+            finally:
+                mm.close()
+    if got is None:
+        return None
+    fmt, out, parts = got
+    names, raw = [], set()
+    nrows, kept, seg = [], [], []
+    rows = rows_eval = judged = 0
+    tag = None
+    q_pos = {t: i for i, t in enumerate(qi.topic_names)}
+    for L, W, words, nr, sg, kp, qc, n, n_eval, n_judged, t, _ in parts:
+        w = np.frombuffer(words, dtype=np.uint64).reshape(L, W)
+        qc = np.frombuffer(qc, dtype=np.int32)
+        for j in range(L):
+            b = w[j].tobytes().rstrip(b"\0")
+            nm = b.decode("utf-8", "replace")
+            # a topic in two parts, or one whose name maps otherwise: declined
+            if b in raw or q_pos.get(nm, -1) != qc[j]:
+                return None
+            raw.add(b)
+            names.append(nm)
+        nrows.append(np.frombuffer(nr, dtype=np.int64))
+        seg.append(np.frombuffer(sg, dtype=np.int64))
+        kept.append(np.frombuffer(kp, dtype=np.int64))
+        rows += n
+        rows_eval += n_eval
+        judged += n_judged
+        tag = t if n and t is not None else tag
+    if not rows or len(set(names)) != len(names):
+        return None
+    if name is None:
+        name = tag.decode("utf-8", "replace") if fmt == "trec" else os.path.basename(path)
+    return Streamed(display_name(path), name, fmt, names, np.concatenate(nrows),
+                    np.concatenate(kept), np.concatenate(seg), out, rows_eval, judged)
+
+
+def _format(head: bytes, run_format: str) -> str:
+    from ipsoeval.readers import sniff_run_format
+    return sniff_run_format(head) if run_format == "auto" else run_format
+
+
+def _stream_mapped(mm, size: int, run_format: str, qside):
+    """(format, out, part results) of a mapped plain file, or None."""
+    from ipsoeval.parallel import in_worker, workers
+    fmt = _format(mm[:65536], run_format)
+    kind = _KIND[fmt]
+    k = 1 if in_worker() or size < PART_BYTES else workers()
+    cuts = [0]
+    for i in range(1, k):
+        nl = mm.find(b"\n", size * i // k)
+        c = size if nl < 0 else _core.topic_cut(mm, nl + 1, size)
+        if c > cuts[-1]:
+            cuts.append(c)
+    if cuts[-1] < size:
+        cuts.append(size)
+    spans = list(zip(cuts[:-1], cuts[1:]))
+    # rows <= bytes / the shortest row line: out's pages past the rows are never touched
+    ends = np.cumsum([(hi - lo + 1) // _MIN_ROW_BYTES[kind] + 1 for lo, hi in spans])
+    out = np.empty(int(ends[-1]), dtype=np.int32)
+    drop = int(hasattr(mmap, "MADV_DONTNEED"))
+    got = [None] * len(spans)
+
+    def part(i):
+        lo, hi = spans[i]
+        st = _core.streamer(kind, qside[0], drop, *qside[1:], int(ends[i - 1]) if i else 0)
+        if _core.stream_feed(st, mm, lo, hi, 1, out[: int(ends[i])]) == 0:
+            got[i] = _core.stream_result(st)
+
+    if len(spans) > 1:
+        import threading
+        threads = [threading.Thread(target=part, args=(i,)) for i in range(1, len(spans))]
+        for t in threads:
+            t.start()
+        part(0)
+        for t in threads:
+            t.join()
+    else:
+        part(0)
+    return None if any(g is None for g in got) else (fmt, out, got)
+
+
+def _stream_blocks(path: str, size: int, run_format: str, qside):
+    """(format, out, [result]) of a compressed file, read as it is inflated, or None."""
+    from ipsoeval.errors import InputError
+    isize = _inflated_size_hint(path, size)
+    st = out = fmt = None
+    bound = 0
+    blocks = _blocks(path)
+    try:
+        for block in blocks:
+            if st is None:
+                fmt = _format(bytes(block[:65536]), run_format)
+                kind = _KIND[fmt]
+                per = _MIN_ROW_BYTES[kind]
+                st = _core.streamer(kind, qside[0], 0, *qside[1:], 0)
+                # pages never written cost no memory; a short hint grows in place
+                out = np.empty(max(isize, size * 3) // per + 1024, dtype=np.int32)
+            bound += len(block) // per + 1
+            if bound > len(out):
+                out.resize(max(bound, len(out) * 3 // 2), refcheck=False)   # in place
+            if _core.stream_feed(st, block, 0, len(block), 0, out) != 0:
+                return None
+    except (InputError, _Declined):
+        return None                       # corrupt data: the Python reader says so
+    finally:
+        blocks.close()
+    if st is None or _core.stream_feed(st, b"", 0, 0, 1, out) != 0:
+        return None
+    got = _core.stream_result(st)
+    return None if got is None else (fmt, out, [got])

@@ -352,11 +352,14 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     per_run = []
     run_topic_sets = []
     for r, run in enumerate(runs):
-        names, codes = group_ids(run.qid)
+        if isinstance(run, _fast.Streamed):  # read and aligned in one pass: its topics
+            names, codes = run.names, None
+        else:
+            names, codes = group_ids(run.qid)
+            if release_inputs:
+                runs[r] = _released(run, "qid")    # coded: the words go
         run_topic_sets.append(set(names))
         per_run.append((names, codes))
-        if release_inputs:
-            runs[r] = _released(run, "qid")    # coded: the words go
         del run
 
     q_set = set(q_topics)
@@ -420,6 +423,8 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     def one(task):
         r, lo, hi = task
         run, (names, codes) = runs[r], per_run[r]
+        if codes is None:                  # a Streamed run
+            return run.aligned(t_index, T)
         if fast and lo == 0 and hi == len(codes):   # compiled core: the whole run at once
             got = _fast.align_run(qi, run, names, codes, t_index, q_pos, T, tie_break=tie_break,
                                   judged_only=judged_only, depth=depth)
@@ -481,7 +486,9 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
 
     tasks = []
     for r in range(len(runs)):
-        cuts = [(0, len(per_run[r][1]))] if fast else _split_points(per_run[r][1])
+        codes = per_run[r][1]
+        cuts = [(0, 0)] if codes is None else (
+            [(0, len(codes))] if fast else _split_points(codes))
         tasks.extend((r, lo, hi) for lo, hi in cuts)
     results = parallel_map(one, tasks)
     in_run = np.zeros((len(runs), T), dtype=bool)

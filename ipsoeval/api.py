@@ -80,7 +80,7 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
                 name_from_file: bool = False):
     """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`."""
     from ipsoeval import engine, readers
-    from ipsoeval.align import parse_gains
+    from ipsoeval.align import QrelsIndex, parse_gains
     from ipsoeval.inputs import expand_run_paths, file_stem
     from ipsoeval.parallel import parallel_map
     from ipsoeval.readers_memory import qrels_from, run_from
@@ -111,6 +111,7 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
         q = readers.read_qrels(os.fspath(qrels))
     else:
         q = qrels_from(qrels)
+    qindex = QrelsIndex(q)
 
     def one(i):
         obj, nm = items[i]
@@ -118,11 +119,13 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
             p = os.fspath(obj)
             if nm is None and name_from_file:
                 nm = file_stem(p)
-            return readers.read_run(p, run_format=run_format, name=nm)
+            return engine.read_for_alignment(p, qindex, run_format=run_format, name=nm,
+                                             tie_break=tie_break, judged_only=judged_only,
+                                             depth=depth)
         return run_from(obj, nm if nm is not None else f"run{i + 1}")
 
     run_models = parallel_map(one, range(len(items))) if len(items) > 1 else [one(0)]
-    return engine.align_read(q, run_models, queries=queries, rel_level=rel_level,
+    return engine.align_read(q, run_models, qindex=qindex, queries=queries, rel_level=rel_level,
                              judged_only=judged_only, gains=gains, depth=depth,
                              tie_break=tie_break)   # run_models is ours, not the caller's
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ipsoeval import readers
+from ipsoeval import _fast, readers
 from ipsoeval.align import QrelsIndex, align, parse_gains
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import Measure, Requested, expand_all, parse_measure
@@ -37,20 +37,34 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
     if run_format not in ("auto", "trec", "msmarco"):
         raise UsageError(f"--run-format must be auto, trec or msmarco (found {run_format!r})")
     qrels = readers.read_qrels(qrels_path)
-    if len(run_paths) > 1:
-        # several files: read them side by side (each file then single-threaded)
-        runs = parallel_map(
-            lambda i: readers.read_run(run_paths[i], run_format=run_format,
-                                       name=run_names[i] if run_names else None),
-            range(len(run_paths)))
-    else:
-        runs = [readers.read_run(run_paths[0], run_format=run_format,
-                                 name=run_names[0] if run_names else None)]
-    return align_read(qrels, runs, queries=queries, rel_level=rel_level,
+    qindex = QrelsIndex(qrels)
+
+    def read(i):
+        return read_for_alignment(run_paths[i], qindex, run_format=run_format,
+                                  name=run_names[i] if run_names else None,
+                                  tie_break=tie_break, judged_only=judged_only, depth=depth)
+
+    # several files: read them side by side (each file then single-threaded)
+    runs = parallel_map(read, range(len(run_paths))) if len(run_paths) > 1 else [read(0)]
+    return align_read(qrels, runs, qindex=qindex, queries=queries, rel_level=rel_level,
                       judged_only=judged_only, gains=gains, depth=depth, tie_break=tie_break)
 
 
-def align_read(qrels, runs: list, **options) -> Aligned:
+def read_for_alignment(path: str, qindex: QrelsIndex, *, run_format: str = "auto",
+                       name: str | None = None, tie_break: str = "trec",
+                       judged_only: bool = False, depth: int | None = None):
+    """A run file read to be aligned to ``qindex``'s qrels by align_read with
+    the same options: read and aligned in one pass by the compiled core
+    (a ``_fast.Streamed``) when it can be, else a Run."""
+    if _fast.enabled():   # None: declined (compressed, not grouped by topic, ...)
+        got = _fast.stream_run(path, run_format, name, qindex, tie_break=tie_break,
+                               judged_only=judged_only, depth=depth)
+        if got is not None:
+            return got
+    return readers.read_run(path, run_format=run_format, name=name)
+
+
+def align_read(qrels, runs: list, qindex: QrelsIndex | None = None, **options) -> Aligned:
     """Align runs that were read for this alone (they are handed over: align
     frees their big arrays as it goes).  Runs sharing a name (the same tag in
     several files) are told apart by their paths: ``tag[path]``."""
@@ -59,7 +73,8 @@ def align_read(qrels, runs: list, **options) -> Aligned:
         for r in runs:
             if names.count(r.name) > 1:
                 r.name = f"{r.name}[{r.path}]"
-    return align(qrels, runs, qindex=QrelsIndex(qrels), release_inputs=True, **options)
+    return align(qrels, runs, qindex=qindex or QrelsIndex(qrels), release_inputs=True,
+                 **options)
 
 
 @dataclass

@@ -66,9 +66,17 @@ CORE_MODULES = {"test_readers", "test_edge_matrix", "test_measures_properties", 
                 "test_cli", "test_differential", "test_trust_align", "test_trust_syntax"}
 
 
+# The alignment tests also run the compiled core's two-step path (parse, then
+# align_run) with one-pass reading and alignment (stream_run) turned off:
+# "c" streams every plain file grouped by topic.
+TWO_STEP_MODULES = {"test_edge_matrix", "test_measures_properties", "test_trust_align"}
+
+
 def pytest_generate_tests(metafunc):
-    if metafunc.module.__name__.rsplit(".", 1)[-1] in CORE_MODULES:
-        metafunc.parametrize("core_path", ["c", "python"], indirect=True)
+    name = metafunc.module.__name__.rsplit(".", 1)[-1]
+    if name in CORE_MODULES:
+        modes = ["c", "python"] + (["c-two-step"] if name in TWO_STEP_MODULES else [])
+        metafunc.parametrize("core_path", modes, indirect=True)
 
 
 @pytest.fixture(autouse=True)
@@ -76,11 +84,13 @@ def core_path(request, monkeypatch):
     mode = getattr(request, "param", None)
     if mode is None:
         return os.environ.get("IPSOEVAL_CORE", "auto")
-    if mode == "c":
+    if mode in ("c", "c-two-step"):
         from ipsoeval import _fast
         if _fast._core is None:
             pytest.skip("compiled core not built")
-    monkeypatch.setenv("IPSOEVAL_CORE", mode)
+        if mode == "c-two-step":
+            monkeypatch.setattr(_fast, "stream_run", lambda *a, **k: None)
+    monkeypatch.setenv("IPSOEVAL_CORE", "c" if mode == "c-two-step" else mode)
     return mode
 
 
