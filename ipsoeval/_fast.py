@@ -619,16 +619,15 @@ def _stream_mapped(mm, size: int, run_format: str, qside):
         if _core.stream_feed(st, mm, lo, hi, 1, out[: int(ends[i])]) == 0:
             got[i] = _core.stream_result(st)
 
-    if len(spans) > 1:
-        import threading
-        threads = [threading.Thread(target=part, args=(i,)) for i in range(1, len(spans))]
-        for t in threads:
-            t.start()
+    import threading
+    threads = [threading.Thread(target=part, args=(i,)) for i in range(1, len(spans))]
+    for t in threads:
+        t.start()
+    try:
         part(0)
+    finally:                          # no part may outlive the mapping
         for t in threads:
             t.join()
-    else:
-        part(0)
     return None if any(g is None for g in got) else (fmt, out, got)
 
 

@@ -69,6 +69,10 @@ def usage_error(m):
     ("nDCG(b=2,dcg='exp-log2')@10", ["b=", "dcg="]),
     ("P@\u0661\u0660", ["cutoff"]),           # Arabic-Indic digits: not ASCII
     ("P.1_0", ["'1_0'"]),
+    # trec_eval compiles ndcg_p but does not list it ("illegal measure"): an
+    # unknown name, not an ndcg parameter list 'p'
+    ("ndcg_p", ["unknown measure 'ndcg_p'", "did you mean 'ndcg'"]),
+    ("ndcg.p", ["level=gain pairs", "'p'"]),
 ])
 def test_bad_measure_is_a_usage_error(m, words):
     err = usage_error(m)

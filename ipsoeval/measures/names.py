@@ -377,11 +377,16 @@ def _te_param_arg(text: str) -> Requested | None:
         raw = text[len(name) + 1:]
         fam = te[name]
         tp = fam.trec_params
-        if tp.to_params is not None:
-            meas = make(fam, None, tp.to_params(raw, text), text)
-            return Requested(meas, f"{name}_{raw}", True, text, te_family=name,
-                             te_explicit=True)
-        tp.check(raw, text)
+        try:
+            if tp.to_params is not None:
+                meas = make(fam, None, tp.to_params(raw, text), text)
+                return Requested(meas, f"{name}_{raw}", True, text, te_family=name,
+                                 te_explicit=True)
+            tp.check(raw, text)
+        except UsageError:
+            if text[len(name)] == "_":   # NAME_X that is no parameter list: another name
+                return None              # (ndcg_p: trec_eval says "illegal measure")
+            raise
         meas = Measure(fam.name, None, (("te", raw),))
         return Requested(meas, meas.name, True, text, te_family=name, te_explicit=True)
     return None
