@@ -101,9 +101,9 @@ def phi_values(spec: MapSpec, levels: np.ndarray, caps: np.ndarray | None = None
 
     if meth == "group":
         gs = GroupSystem(spec, rational=spec.family == "RBP")
-        check_budget(f"{spec.name or spec.family}: the exact value set", gs.estimate_bytes(Q),
-                     max_bytes)
         mode = "unq" if ties == "unq" else "count"
+        check_budget(f"{spec.name or spec.family}: the exact value set",
+                     gs.estimate_bytes(Q, mode), max_bytes)
         a, b = gs.count(levels, caps, mode, progress)
         phis = a if ties == "unq" else [ties_rank(ties, x, y) for x, y in zip(a, b)]
         nv = [gs.n_values(int(K)) for K in caps]
