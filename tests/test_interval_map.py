@@ -195,3 +195,22 @@ def test_kendall_tau_b_float_noise_is_a_tie():
                   0.1359126984126984, 0.1431972789115646, 0.22335600907029476])
     y = np.array([389.0, 328.0, 405.0, 194.0, 212.0, 389.0])
     assert im.kendall_tau_b(x, y) == pytest.approx(1.0)
+
+
+def test_values_listing_too_long_is_refused_before_mapping(monkeypatch):
+    """interval-map --values -m nDCG (N = 30, graded: 6.9e13 values) once
+    mapped every run for ~37 s before refusing to list the value set; the
+    count is known at once, so the refusal comes first."""
+    from conftest import TESTDATA, invoke
+
+    from ipsoeval.analyses.interval_map import valuesets
+
+    def no_mapping(*a, **k):
+        raise AssertionError("mapped before refusing the listing")
+
+    monkeypatch.setattr(valuesets, "phi_values", no_mapping)
+    d = TESTDATA / "adhoc"
+    code, _, err = invoke(["interval-map", "--values", "-m", "nDCG", d / "qrels.txt",
+                           d / "run-bm25.txt"])
+    assert code == 2
+    assert "distinct values at N=30, more than --values lists" in err

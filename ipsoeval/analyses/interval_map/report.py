@@ -255,6 +255,8 @@ def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | N
                     len(aligned.runs) * len(aligned.topics) * int(m0.cutoff) * 24,
                     opts.max_memory)
     plan = _plan(aligned, measure, opts)
+    if opts.values:                  # a listing too long is refused before the mapping
+        iv.check_listing(plan.spec)
     values = plan.measure.compute(aligned)
     Rn, T, N = plan.levels.shape
     phi = [[None] * T for _ in range(Rn)]

@@ -165,7 +165,23 @@ def _ap(spec: MapSpec, levels, caps, ties: str, progress: Progress, use_cache: b
     return PhiResult(phis, [memo.n_values[int(K)] for K in caps], nu)
 
 
-def value_listing(spec: MapSpec, K: int | None = None, limit: int = 2_000_000,
+LISTING_LIMIT = 2_000_000       # values --values lists at most
+
+
+def check_listing(spec: MapSpec, K: int | None = None, limit: int = LISTING_LIMIT):
+    """UsageError when --values would list more than ``limit`` values (known
+    at once where the value set is counted by groups); before any mapping."""
+    N = spec.N
+    K = N if K is None else min(K, N)
+    if spec.family != "generic" and method_of(spec, False) == "group" \
+            and spec.family != "RBP":
+        n = GroupSystem(spec, rational=False).n_values(K)
+        if n > limit:
+            raise UsageError(f"{spec.name}: {n} distinct values at N={N}, more than --values "
+                             f"lists ({limit}); use a smaller cutoff or -N")
+
+
+def value_listing(spec: MapSpec, K: int | None = None, limit: int = LISTING_LIMIT,
                   progress: Progress = None):
     """Distinct values of M(U) ascending with the number of universe runs
     attaining each: (values float64, multiplicities int64).  For R-dependent
@@ -174,9 +190,8 @@ def value_listing(spec: MapSpec, K: int | None = None, limit: int = 2_000_000,
     K = N if K is None else min(K, N)
     meth = method_of(spec, False)
     if meth == "group" and spec.family != "RBP":
+        check_listing(spec, K, limit)
         gs = GroupSystem(spec, rational=False)
-        if gs.n_values(K) > limit:
-            raise UsageError(f"{spec.name}: {gs.n_values(K)} distinct values at N={N}, more than --values lists ({limit})")
         hi, m = gs.listing(K)
         return hi, m
     if meth == "closed" and spec.family in CLOSED:
