@@ -115,17 +115,9 @@ def _is_plain(f) -> bool:
     return not any(head.startswith(m) for m, _, _ in _MAGIC)
 
 
-def _read(path: str, kind_of, data: bytes | None):
-    """Parse a file with the C pass: (table, kind) or None (declined)."""
-    if path == "-" and data is None:
-        return None                       # stdin: read once, by the Python reader
-    if data is not None:
-        buf = memoryview(data)
-        if not len(buf):
-            return None
-        kind = _KIND[kind_of(bytes(buf[:65536]))]
-        t = _Table(_core.count_lines(buf, 0, len(buf)) + 1, kind)
-        return (t, kind) if t.feed(buf, 0, len(buf), kind) and t.row else None
+def _probe(path: str):
+    """(size, the file mapped) for a plain file, (size, None) for a
+    compressed one, or None (declined: unreadable, empty)."""
     try:
         f = open(path, "rb")
     except OSError:
@@ -139,11 +131,30 @@ def _read(path: str, kind_of, data: bytes | None):
         if size == 0:
             return None
         if not plain:
-            return _read_blocks(path, kind_of)
+            return size, None
         try:
-            mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            return size, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError):
             return None
+
+
+def _read(path: str, kind_of, data: bytes | None):
+    """Parse a file with the C pass: (table, kind) or None (declined)."""
+    if path == "-" and data is None:
+        return None                       # stdin: read once, by the Python reader
+    if data is not None:
+        buf = memoryview(data)
+        if not len(buf):
+            return None
+        kind = _KIND[kind_of(bytes(buf[:65536]))]
+        t = _Table(_core.count_lines(buf, 0, len(buf)) + 1, kind)
+        return (t, kind) if t.feed(buf, 0, len(buf), kind) and t.row else None
+    got = _probe(path)
+    if got is None:
+        return None
+    size, mm = got
+    if mm is None:
+        return _read_blocks(path, kind_of)
     try:
         if hasattr(mmap, "MADV_SEQUENTIAL"):
             mm.madvise(mmap.MADV_SEQUENTIAL)
@@ -530,29 +541,17 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     d = 0 if depth is None else min(int(depth), 1 << 62)
     qside = (LONG_ID, qt, qt.shape[1], qdoc, qdoc.shape[1], qcodes, qlab, qorder, qstart, tab,
              _TIE[tie_break], int(bool(judged_only)), d)
-    try:
-        f = open(path, "rb")
-    except OSError:
+    got = _probe(path)
+    if got is None:
         return None
-    with f:
+    size, mm = got
+    if mm is None:
+        got = _stream_blocks(path, size, run_format, qside)
+    else:
         try:
-            size = os.fstat(f.fileno()).st_size
-            plain = _is_plain(f)
-        except OSError:
-            return None
-        if size == 0:
-            return None
-        if not plain:
-            got = _stream_blocks(path, size, run_format, qside)
-        else:
-            try:
-                mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-            except (OSError, ValueError):
-                return None
-            try:
-                got = _stream_mapped(mm, size, run_format, qside)
-            finally:
-                mm.close()
+            got = _stream_mapped(mm, size, run_format, qside)
+        finally:
+            mm.close()
     if got is None:
         return None
     fmt, out, parts = got
@@ -595,6 +594,8 @@ def _format(head: bytes, run_format: str) -> str:
 def _stream_mapped(mm, size: int, run_format: str, qside):
     """(format, out, part results) of a mapped plain file, or None."""
     from ipsoeval.parallel import in_worker, workers
+    if hasattr(mmap, "MADV_SEQUENTIAL"):
+        mm.madvise(mmap.MADV_SEQUENTIAL)
     fmt = _format(mm[:65536], run_format)
     kind = _KIND[fmt]
     k = 1 if in_worker() or size < PART_BYTES else workers()
