@@ -47,6 +47,8 @@ class Tool:
     argv: Callable[[Context], Command | list[Command]]
     # Returns None when the tool can run here, else why not ("not installed").
     available: Callable[[], str | None] = lambda: None
+    # repetitions at most, whatever --repeat says (a peer that takes minutes)
+    max_repeat: int | None = None
 
 
 @dataclass

@@ -118,6 +118,9 @@ def run_case(case: Case, args: argparse.Namespace) -> list[Row]:
             row = rows[name]
             if row.status != "ok":
                 continue  # failed once: do not retry
+            limit = case.tools[name].max_repeat
+            if limit is not None and rep >= limit:
+                continue
             print(f"  {case.name}: {name} [{rep + 1}/{args.repeat}] ...",
                   file=sys.stderr, end="", flush=True)
             out = out_dir / f"{name}.txt"
