@@ -529,13 +529,14 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     align_run (one C function, align_topic, serves both).  A large plain
     file is cut at topic boundaries into parts read side by side; a
     compressed one is read as it is inflated."""
-    from ipsoeval.readers import ID_WORDS, LONG_ID, display_name
+    from ipsoeval.readers import LONG_ID, display_name
     if (path == "-" or tie_break not in _TIE or (depth is not None and depth < 1)
             or run_format not in ("auto", "trec", "msmarco")):
         return None
-    q = qi.qrels
-    if q.docno.shape[1] >= ID_WORDS or q.qid.shape[1] >= ID_WORDS or len(q.qid) == 0:
-        return None                   # long qrels ids: stored by prefix and serial
+    if len(qi.qrels.qid) == 0:
+        return None
+    # a long qrels id (over LONG_ID bytes, stored by prefix and serial: ID_WORDS
+    # words, the last one non-zero) never equals a run's: the run's longer ids decline
     tab, qdoc, qcodes, qlab, qorder, qstart = qrels_table(qi)
     qt = _qrels_topics(qi)
     d = 0 if depth is None else min(int(depth), 1 << 62)
