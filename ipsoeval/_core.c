@@ -5,11 +5,15 @@
  *   parse()      one pass over the bytes of a run or qrels file, filling
  *                caller-preallocated arrays (id words, numbers, line numbers);
  *   align_run()  per-topic duplicate check, qrels lookup, ranking (score
- *                descending, ties by docno), cut, judged-only filter;
+ *                descending, ties by docno), cut, judged-only filter
+ *                (align_topic(), one topic);
+ *   streamer(), stream_feed(), stream_result()  a run read and aligned in
+ *                one pass: parse() into a small buffer, align_topic() on
+ *                each topic as soon as its last line is read;
  *   id_scan(), id_fill(), int_fill()  the id words of an in-memory column
  *                of str or of integers (a DataFrame's, a dict's).
  *
- * Both accept only input they are sure about (valid-input-only): anything
+ * All accept only input they are sure about (valid-input-only): anything
  * else is reported as "rejected" and the caller (ipsoeval/_fast.py) falls
  * back to the pure-Python reader or alignment on the same bytes, which
  * produces the one and only error message (FILE:LINE).  So this file holds

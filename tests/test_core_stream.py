@@ -1,5 +1,5 @@
 """Reading and aligning a run in one pass (``_fast.stream_run``, the C
-``stream_align``) against the two-step compiled path (``parse``, then
+``streamer``/``stream_feed``) against the two-step compiled path (``parse``, then
 ``align_run``) and the pure-Python reader and alignment: the same Aligned
 result, or the same error, on generated runs -- grouped by topic or not,
 valid or broken, read whole or cut into parts read side by side."""
