@@ -17,8 +17,9 @@ PAIRS = TrecParams(K.check_gain_pairs)
 # --- trec_eval's DCG: gain / log2(rank + 1) ------------------------------------------
 
 def _dcg_log2(ctx: K.Context, g: np.ndarray, k: int | None) -> np.ndarray:
-    """Sum of g / log2(rank + 1) over the top k, per (run, topic)."""
-    D = ctx.al.labels.shape[2]
+    """Sum of g / log2(rank + 1) over the top k, per (run, topic); g holds
+    the gains of the top D >= min(k, depth) ranks."""
+    D = g.shape[2]
     flat = np.flatnonzero(g.ravel())
     cell, i = np.divmod(flat, D)
     if k is not None:
@@ -30,7 +31,7 @@ def _dcg_log2(ctx: K.Context, g: np.ndarray, k: int | None) -> np.ndarray:
 
 def dcg_trec(ctx: K.Context, k: int | None) -> np.ndarray:
     """Sum of gain / log2(rank + 1) over the documents with a non-zero gain."""
-    return _dcg_log2(ctx, ctx.gains(), k)
+    return _dcg_log2(ctx, ctx.gains_top(k), k)
 
 
 def idcg_trec(ctx: K.Context, k: int | None) -> np.ndarray:
@@ -50,8 +51,8 @@ def ndcg_trec(ctx: K.Context, k: int | None) -> np.ndarray:
 # --- Jarvelin-Kekalainen: no discount before rank b, log_b(rank) after --------------
 
 def dcg_jk(ctx: K.Context, b: float, k: int | None) -> np.ndarray:
-    g = ctx.gains()
-    return K.seq_sum(g / K.jk_discounts(ctx.depth, b), k)
+    g = ctx.gains_top(k)
+    return K.seq_sum(g / K.jk_discounts(g.shape[2], b), k)
 
 
 def ndcg_jk(ctx: K.Context, b: float, k: int | None) -> np.ndarray:
