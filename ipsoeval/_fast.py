@@ -613,13 +613,17 @@ def _stream_mapped(mm, size: int, run_format: str, qside):
     ends = np.cumsum([(hi - lo + 1) // _MIN_ROW_BYTES[kind] + 1 for lo, hi in spans])
     out = np.empty(int(ends[-1]), dtype=np.int32)
     drop = int(hasattr(mmap, "MADV_DONTNEED"))
-    got = [None] * len(spans)
+    got: list = [None] * len(spans)
+    failed: list = []
 
     def part(i):
         lo, hi = spans[i]
-        st = _core.streamer(kind, qside[0], drop, *qside[1:], int(ends[i - 1]) if i else 0)
-        if _core.stream_feed(st, mm, lo, hi, 1, out[: int(ends[i])]) == 0:
-            got[i] = _core.stream_result(st)
+        try:
+            st = _core.streamer(kind, qside[0], drop, *qside[1:], int(ends[i - 1]) if i else 0)
+            if _core.stream_feed(st, mm, lo, hi, 1, out[: int(ends[i])]) == 0:
+                got[i] = _core.stream_result(st)
+        except BaseException as exc:    # MemoryError: raised in the caller's thread
+            failed.append(exc)
 
     import threading
     threads = [threading.Thread(target=part, args=(i,)) for i in range(1, len(spans))]
@@ -630,6 +634,8 @@ def _stream_mapped(mm, size: int, run_format: str, qside):
     finally:                          # no part may outlive the mapping
         for t in threads:
             t.join()
+    if failed:
+        raise failed[0]
     return None if any(g is None for g in got) else (fmt, out, got)
 
 

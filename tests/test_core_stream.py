@@ -248,3 +248,24 @@ def test_stream_peak_memory_is_a_fraction_of_the_file(tmp_path):
     assert size > 35e6
     assert grown["stream"] < 0.8 * size, (grown, size)
     assert grown["stream"] < grown["two-step"] / 2, (grown, size)
+
+
+def test_a_part_out_of_memory_is_raised_in_the_caller(tmp_path, monkeypatch):
+    """A part read on another thread that runs out of memory raises
+    MemoryError in the caller (the CLI's "out of memory" exit), not a
+    thread's traceback on stderr."""
+    qp = _write(tmp_path, _qrels_for(40, 200), "qrels")
+    rp = _write(tmp_path, _grouped(40, 200), "run")
+    real = _fast._core.stream_feed
+    calls = []
+
+    def feed(st, data, lo, hi, final, out):
+        calls.append(lo)
+        if lo > 0:
+            raise MemoryError
+        return real(st, data, lo, hi, final, out)
+
+    monkeypatch.setattr(_fast._core, "stream_feed", feed)
+    with pytest.raises(MemoryError):
+        _load("stream", monkeypatch, qp, [rp], parts=2)
+    assert len(calls) == 2
