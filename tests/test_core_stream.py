@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_core_paths import ALIGNED_FIELDS
+from test_core_paths import _same as same_fields
 
 from ipsoeval import _fast, engine, readers
 from ipsoeval.errors import InputError
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
 
-ALIGNED_FIELDS = ("runs", "topics", "labels", "n_ret", "num_rel", "num_nonrel", "in_run",
-                  "warnings")
 MODES = ("stream", "two-step", "python")
 
 
@@ -48,15 +48,9 @@ def _load(mode, monkeypatch, qp, rps, parts=1, block=None, **kw):
 
 
 def _same(a, b):
-    if isinstance(a, tuple) or isinstance(b, tuple):
-        assert a == b
+    same_fields(a, b, ALIGNED_FIELDS)
+    if isinstance(a, tuple):
         return
-    for f in ALIGNED_FIELDS:
-        x, y = getattr(a, f), getattr(b, f)
-        if isinstance(x, np.ndarray):
-            assert x.shape == y.shape and np.array_equal(x, y), f
-        else:
-            assert x == y, f
     assert len(a.judged_labels) == len(b.judged_labels)
     assert all(np.array_equal(x, y) for x, y in zip(a.judged_labels, b.judged_labels))
 
