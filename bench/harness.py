@@ -49,6 +49,8 @@ class Tool:
     available: Callable[[], str | None] = lambda: None
     # repetitions at most, whatever --repeat says (a peer that takes minutes)
     max_repeat: int | None = None
+    # run by --smoke (every tool of ipsoeval's own that takes seconds on quick data)
+    smoke: bool = True
 
 
 @dataclass

@@ -37,6 +37,7 @@ RESULTS = BENCH_DIR / "results.tsv"
 DEFAULT_DATA = BENCH_DIR / "data"
 DEFAULT_SEED = 42
 SUBJECT = "ipsoeval"
+PEERS = {"trec_eval", "te-rust", "pytrec_eval", "ranx"}   # other programs (not --smoke)
 COLUMNS = ["case", "tool", "status", "repeats", "median_s", "min_s", "max_s",
            "cpu_s", "peak_mb", "ratio", "target", "verdict", "size", "seed", "when"]
 
@@ -103,6 +104,8 @@ def run_case(case: Case, args: argparse.Namespace) -> list[Row]:
     commands = {}
     for name, tool in case.tools.items():
         if args.tools and name not in args.tools and name != SUBJECT:
+            continue
+        if args.smoke and (name in PEERS or not tool.smoke):
             continue
         why = tool.available()
         if why:
@@ -267,7 +270,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds before one process is killed (default 1800)")
     ap.add_argument("--strict", action="store_true",
                     help="exit 1 if ipsoeval fails or misses a target")
+    ap.add_argument("--smoke", action="store_true",
+                    help="check that every case's own tools run (quick data, once, no "
+                    "peers, no targets, results.tsv untouched): exit 1 if one fails")
     args = ap.parse_args(argv)
+    args.quick = args.quick or args.smoke
     args.repeat = args.repeat or (1 if args.quick else 3)
     args.tools = {t for t in args.tools.split(",") if t}
 
@@ -294,6 +301,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"case {case.name}", file=sys.stderr, flush=True)
         rows.extend(run_case(case, args))
     print_table(rows, {c.name: c.description for c in selected})
+    if args.smoke:
+        bad = [f"{r.case}: {r.tool}: {r.status}" for r in rows if r.status.startswith("failed")]
+        print("\n".join(["", *bad]) if bad else "\nsmoke: every tool ran")
+        return 1 if bad else 0
     write_results(rows, args)
     print(f"\nresults: {RESULTS}")
 

@@ -31,7 +31,7 @@ def _case(slug: str, measure: str, seconds: float, cached: bool = False,
                      f"relevance, {how}; the whole process, reading and aligning the runs "
                      f"included."),
         data="adhoc",
-        tools={"ipsoeval": Tool(_cmd(measure, cached=cached))},
+        tools={"ipsoeval": Tool(_cmd(measure, cached=cached), smoke=measure != "AP")},
         targets=[Target(f"time <= {seconds:g} s", max_seconds=seconds),
                  Target(f"peak <= {peak_gb:g} GB", max_peak_mb=peak_gb * 1024)],
     )
