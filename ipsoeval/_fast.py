@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import mmap
 import os
+import threading
 
 import numpy as np
 
@@ -233,7 +234,6 @@ def _gzip_blocks(path: str):
         raise _Declined from None
 
     import queue
-    import threading
 
     q: queue.Queue = queue.Queue(maxsize=QUEUED)
     stop = threading.Event()
@@ -428,8 +428,16 @@ class Piece:
         _core.fill(labels_r, labels_r.shape[1], self.out, self.seg, self.kept, self.local)
 
 
+_BUILD = threading.Lock()     # runs read side by side share one qrels table
+
+
 def qrels_table(qi):
     """The C hash table of a QrelsIndex (built once, kept on the index)."""
+    with _BUILD:
+        return _qrels_table(qi)
+
+
+def _qrels_table(qi):
     tab = getattr(qi, "_core_table", None)
     if tab is None:
         q = qi.qrels
@@ -508,11 +516,12 @@ class Streamed:
 
 def _qrels_topics(qi) -> np.ndarray:
     """The qrels topic ids as (Q, W) words, in the QrelsIndex's code order."""
-    qt = getattr(qi, "_core_topics", None)
-    if qt is None:
-        _, first = np.unique(qi.codes, return_index=True)
-        qt = qi._core_topics = np.ascontiguousarray(qi.qrels.qid[first], dtype=np.uint64)
-    return qt
+    with _BUILD:
+        qt = getattr(qi, "_core_topics", None)
+        if qt is None:
+            _, first = np.unique(qi.codes, return_index=True)
+            qt = qi._core_topics = np.ascontiguousarray(qi.qrels.qid[first], dtype=np.uint64)
+        return qt
 
 
 # bytes of the shortest line that is a row: "q Q0 d 1 1 t" + newline, "q\td\t1" + newline
@@ -625,7 +634,6 @@ def _stream_mapped(mm, size: int, run_format: str, qside):
         except BaseException as exc:    # MemoryError: raised in the caller's thread
             failed.append(exc)
 
-    import threading
     threads = [threading.Thread(target=part, args=(i,)) for i in range(1, len(spans))]
     for t in threads:
         t.start()

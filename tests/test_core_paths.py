@@ -340,6 +340,13 @@ def _same_words(a, b):
         assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
 
 
+def _same_run_from(obj, where):
+    """rm.run_from(obj) on both paths: the same Run, or the same error."""
+    from ipsoeval import readers_memory as rm
+    _same(_words_or_error("c", rm.run_from, obj, "r", where),
+          _words_or_error("python", rm.run_from, obj, "r", where), RUN_FIELDS)
+
+
 id_values = st.one_of(st.sampled_from(ID_ATOMS), st.text(max_size=12),
                       st.sampled_from([None, float("nan"), 7, b"d1", 1.5]))
 
@@ -365,12 +372,7 @@ def test_id_column_words_same_on_both_paths(values, as_str):
     _same_words(c, p)
     if values and not isinstance(p, tuple):
         df = pd.DataFrame({"qid": col, "docno": col, "score": np.arange(len(col), 0, -1.0)})
-        rc = _words_or_error("c", rm.run_from, df, "r", "<df>")
-        rp = _words_or_error("python", rm.run_from, df, "r", "<df>")
-        if isinstance(rc, tuple) or isinstance(rp, tuple):
-            assert rc == rp
-        else:
-            _same(rc, rp, RUN_FIELDS)
+        _same_run_from(df, "<df>")
 
 
 @settings(max_examples=150, deadline=None)
@@ -378,13 +380,7 @@ def test_id_column_words_same_on_both_paths(values, as_str):
     id_values.filter(lambda v: v == v), st.floats(-5, 5), max_size=6), max_size=5))
 def test_dict_ids_same_on_both_paths(run):
     """A {qid: {docno: score}} dict: the same Run (or error) on both paths."""
-    from ipsoeval import readers_memory as rm
-    rc = _words_or_error("c", rm.run_from, run, "r", "<dict>")
-    rp = _words_or_error("python", rm.run_from, run, "r", "<dict>")
-    if isinstance(rc, tuple) or isinstance(rp, tuple):
-        assert rc == rp
-    else:
-        _same(rc, rp, RUN_FIELDS)
+    _same_run_from(run, "<dict>")
 
 
 @settings(max_examples=200, deadline=None)

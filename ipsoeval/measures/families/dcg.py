@@ -107,22 +107,23 @@ def ndcg_pairs(ctx: K.Context, pairs) -> np.ndarray:
     return out
 
 
-def ndcg(ctx: K.Context, m) -> np.ndarray:
+def _by_form(ctx: K.Context, m, exp, pairs, trec, jk) -> np.ndarray:
+    """The DCG form a measure names: dcg='exp-log2', trec_eval's gain pairs,
+    b= (Jarvelin-Kekalainen) or trec_eval's log2 discount."""
     if m.param("dcg") == "exp-log2":
-        return ndcg_exp(ctx, m.k)
+        return exp(ctx, m.k)
     if m.param("te") is not None:
-        return ndcg_pairs(ctx, K.gain_pairs(m)[0])
+        return pairs(ctx, K.gain_pairs(m)[0])
     b = m.param("b")
-    return ndcg_trec(ctx, m.k) if b is None else ndcg_jk(ctx, float(b), m.k)
+    return trec(ctx, m.k) if b is None else jk(ctx, float(b), m.k)
+
+
+def ndcg(ctx: K.Context, m) -> np.ndarray:
+    return _by_form(ctx, m, ndcg_exp, ndcg_pairs, ndcg_trec, ndcg_jk)
 
 
 def dcg(ctx: K.Context, m) -> np.ndarray:
-    if m.param("dcg") == "exp-log2":
-        return dcg_exp(ctx, m.k)
-    if m.param("te") is not None:
-        return dcg_pairs(ctx, K.gain_pairs(m)[0])
-    b = m.param("b")
-    return dcg_trec(ctx, m.k) if b is None else dcg_jk(ctx, float(b), m.k)
+    return _by_form(ctx, m, dcg_exp, dcg_pairs, dcg_trec, dcg_jk)
 
 
 def ideal_dcg(ctx: K.Context, m) -> np.ndarray:
