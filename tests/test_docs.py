@@ -5,6 +5,7 @@ import re
 import click
 import pytest
 from conftest import ROOT
+from test_examples import examples
 
 from ipsoeval.cli import cli
 
@@ -43,19 +44,8 @@ def test_help_runs(name, cli_invoke):
     assert code == 0 and "Usage:" in out
 
 
-def _examples():
-    """(where, command line) of every shell example in the README and the man pages."""
-    pages = [ROOT / "README.md", *sorted((ROOT / "man").glob("*.1"))]
-    for page in pages:
-        text = page.read_text().replace("\\-", "-").replace("\\e", "\\").replace("\\\\", "\\")
-        text = re.sub(r"\|\n\s+", "| ", text)            # a pipeline continued on the next line
-        for line in text.splitlines():
-            if line.startswith("ipsoeval "):
-                yield page.name, line
-
-
 def test_examples_never_sort_a_header_into_the_data():
-    piped = [(p, ln) for p, ln in _examples() if "| sort" in ln]
+    piped = [(p, ln) for p, _, ln in examples() if "| sort" in ln]
     assert piped
     for page, line in piped:
         head = line.split("| sort")[0]
