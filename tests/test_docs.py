@@ -61,3 +61,25 @@ def test_eval_q_with_several_runs_in_the_trec_layout_warns(cli_invoke):
     assert code == 0 and err == ""
     code, out, err = cli_invoke(["eval", "-q", "-m", "P@5", "--format", "tsv", qrels, run, run])
     assert code == 0 and err == ""
+
+
+def test_no_binary_or_large_file_tracked_outside_the_data_folders():
+    """Issue 22: a 296 KB wheel was committed at the repository root.  Only
+    tests/data and testdata hold binary or large files (compressed inputs)."""
+    import shutil
+    import subprocess
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                           check=True).stdout.decode("utf-8", "surrogateescape").split("\0")
+    bad = []
+    for name in filter(None, files):
+        if name.startswith(("tests/data/", "testdata/")):
+            continue
+        path = ROOT / name
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        if len(data) > 1_000_000 or b"\0" in data[:65536]:
+            bad.append(f"{name} ({len(data)} bytes)")
+    assert not bad, f"binary or large files tracked outside tests/data and testdata: {bad}"
