@@ -33,7 +33,7 @@ from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
-           "interval_map", "InputWarning", "read_scores"]
+           "interval_map", "InputWarning", "read_scores", "experiment"]
 
 
 class InputWarning(UserWarning):
@@ -265,10 +265,9 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     eval``'s own default is trec_eval's ``"intersection"``.
     """
     from ipsoeval import engine
-
-    if isinstance(measures, str):
-        measures = [measures]
-    requested = engine.requested(list(measures) if measures else None)
+    from ipsoeval.interop import measure_names
+    measures = measure_names(measures)          # ir_measures objects as their names
+    requested = engine.requested(measures or None)
     aligned = load_inputs(qrels, runs, queries=queries, rel_level=rel_level,
                           judged_only=judged_only, gains=gains, depth=depth,
                           tie_break=tie_break, run_format=run_format, names=names,
@@ -322,11 +321,15 @@ def _baseline(res, baseline):
 
 def _requested(res, measures):
     from ipsoeval import engine
-    if measures is None:
-        names = res.measures
-    else:
-        names = [measures] if isinstance(measures, str) else list(measures)
+    from ipsoeval.interop import measure_names
+    names = res.measures if measures is None else measure_names(measures)
     return engine.requested(names)
+
+
+def _names(measures):
+    """Measure names from names or ir_measures objects (None stays None)."""
+    from ipsoeval.interop import measure_names
+    return measure_names(measures)
 
 
 def _score_set(res):
@@ -350,7 +353,7 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import sigtest_scores
-        out = sigtest_scores(ts, options, measures=measures)
+        out = sigtest_scores(ts, options, measures=_names(measures))
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
     else:
@@ -385,7 +388,7 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import bootstrap_scores
-        report = bootstrap_scores(ts, options, measures=measures)
+        report = bootstrap_scores(ts, options, measures=_names(measures))
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
     else:
@@ -437,7 +440,8 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import ipso_scores
-        rep, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs,
+        rep, notes = ipso_scores(ts, alpha=alpha, measures=_names(measures),
+                                 all_pairs=all_pairs,
                                  correct=correct, baseline=baseline)
         return _report(rep, warnings=notes, params=dict(ts.params))
     if len(res.runs) < 2:
@@ -494,11 +498,10 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
     ts = _score_set(res)
     if ts is not None:          # P@k, RR@k, Success@k: the map is a function of the value
         from ipsoeval.scores import interval_map_scores
-        report = interval_map_scores(ts, measures, options)
+        report = interval_map_scores(ts, _names(measures), options)
         _warn(report.warnings)
         return _report(report, warnings=list(ts.notes), params=dict(ts.params))
-    names = res.measures if measures is None else (
-        [measures] if isinstance(measures, str) else list(measures))
+    names = res.measures if measures is None else _names(measures)
     plain = [im.at_cutoff(m, N, default_N=30) for m in names]
     aligned, notes = _common(res)
     report = im.run(aligned, plain, options)
@@ -520,3 +523,10 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
     ts = rd([paths] if _is_path(paths) else list(paths), fmt=fmt, queries=queries, scale=scale)
     _warn(ts.warnings)           # the format notes stay in ts.notes
     return ts
+
+
+def experiment(runs, qrels, measures, **kw):
+    """``pyterrier.Experiment`` on result frames, by ipsoeval, plus permissibility,
+    the sign test and the outcomes breakdown: see :func:`ipsoeval.interop.experiment`."""
+    from ipsoeval.interop import experiment as _experiment
+    return _experiment(runs, qrels, measures, **kw)
