@@ -67,6 +67,9 @@ def command(ctx, runs, human, auto, measures, method, baseline, all_pairs, corre
     check_stdin_once([human, auto, *runs])
     h_al, h_warn = opt.aligned_and_warnings(human, runs, align_opts)
     a_al, a_warn = opt.aligned_and_warnings(auto, runs, align_opts)
+    # the topics first: an input error is the one line printed
+    ppi.split_topics(h_al.topics, a_al.topics, human_name=display_name(human),
+                     auto_name=display_name(auto))
     seen = set()
     # the human qrels cover a sample of the topics by design: runs' topics
     # beyond them are expected (the auto side still reports topics beyond all)
@@ -80,7 +83,7 @@ def command(ctx, runs, human, auto, measures, method, baseline, all_pairs, corre
     h_sc = engine.evaluate(h_al, requested)
     a_sc = engine.evaluate(a_al, requested)
     report = ppi.run(h_sc, a_sc, options, human_name=display_name(human),
-                     auto_name=display_name(auto), warn=out_.warn)
+                     auto_name=display_name(auto))
     for rs in report.tables:
         rs.params.update(align_opts.as_params())
     if plot:
