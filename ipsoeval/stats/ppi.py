@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import norm
 
-__all__ = ["MeanCI", "lambda_hat", "ppi_mean", "classical_mean", "welch_z"]
+__all__ = ["MeanCI", "lambda_hat", "ppi_mean", "classical_mean", "welch_t"]
 
 
 @dataclass
@@ -119,9 +119,13 @@ def classical_mean(y, alpha: float = 0.05) -> MeanCI:
     return _finish(est, se, alpha, np.zeros(y.shape[:-1]))
 
 
-def welch_z(a, b):
-    """(difference of means a − b, its Welch standard error, two-sided normal
-    p-value): variances with divisor n − 1; NaN when a side has < 2 units."""
+def welch_t(a, b):
+    """Welch's unequal-variances t test of mean(a) = mean(b) on the last axis:
+    (difference a − b, its standard error, two-sided p-value), variances with
+    divisor n − 1 and the Welch–Satterthwaite degrees of freedom
+    (``scipy.stats.ttest_ind(a, b, equal_var=False)``); NaN when a side has
+    fewer than 2 units.  Zero standard error: p is 1 for equal means, else 0."""
+    from scipy.stats import t as student_t
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     na, nb = a.shape[-1], b.shape[-1]
@@ -130,8 +134,10 @@ def welch_z(a, b):
         nan = np.full(shape, np.nan)
         return nan, nan.copy(), nan.copy()
     d = a.mean(axis=-1) - b.mean(axis=-1)
-    se = np.sqrt(a.var(axis=-1, ddof=1) / na + b.var(axis=-1, ddof=1) / nb)
+    va, vb = a.var(axis=-1, ddof=1) / na, b.var(axis=-1, ddof=1) / nb
+    se = np.sqrt(va + vb)
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = 2.0 * norm.sf(np.abs(d) / se)
+        df = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
+        p = 2.0 * student_t.sf(np.abs(d) / se, df)
     p = np.where(se > 0, p, np.where(d == 0, 1.0, 0.0))
     return d, se, p

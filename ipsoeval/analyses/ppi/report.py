@@ -22,8 +22,8 @@ Output: a :class:`~ipsoeval.results.Report` with the tables
   statistic, ``--correct`` over the pairs × measures of each method, and
   ``significant``;
 - ``selection``: per run and measure, the auto-label mean on the human topics
-  against the rest (Welch's z); a warning when one differs beyond the
-  interval, Bonferroni-corrected over the checks -- the human topics then do
+  against the rest (Welch's t test); a warning when one differs at level
+  alpha, Bonferroni-corrected over the checks -- the human topics then do
   not look like a random subset and the intervals are not to be trusted.
 
 The statistics are :mod:`ipsoeval.stats.ppi`.
@@ -230,7 +230,7 @@ def analyse(runs: Sequence[str], human_topics: Sequence[str], auto_topics: Seque
                         "ci_high": _f(e.ci_high[k]), "width": _f(e.ci_high[k] - e.ci_low[k]),
                         "lambda": _f(e.lam[k]) if meth == options.method else None,
                         "p_value": _f(e.p_value[k])})
-        d, se, p = sp.welch_z(A[:, lab], A[:, unl])
+        d, se, p = sp.welch_t(A[:, lab], A[:, unl])
         for r, run in enumerate(runs):
             sel_rows.append({"run": run, "measure": m.name,
                              "mean_human": _f(A[r, lab].mean()),
@@ -260,8 +260,8 @@ def analyse(runs: Sequence[str], human_topics: Sequence[str], auto_topics: Seque
         warnings.append(
             f"the human-judged topics do not look like a random subset of the topics: on "
             f"{len(flagged)} of {len(sel_rows)} run/measure check(s) the auto-label mean on "
-            f"them differs from the rest beyond the {1 - options.alpha:.0%} interval "
-            f"(Bonferroni; e.g. {worst['run']} {worst['measure']}: {worst['mean_human']:.4f} "
+            f"them differs from the rest at level {options.alpha:g} (Welch's t test, "
+            f"Bonferroni; e.g. {worst['run']} {worst['measure']}: {worst['mean_human']:.4f} "
             f"on the {n} human topics, {worst['mean_rest']:.4f} on the other {len(unl)}); "
             f"the intervals assume a random subset (see table selection)")
 
@@ -296,7 +296,7 @@ def analyse(runs: Sequence[str], human_topics: Sequence[str], auto_topics: Seque
         COMMAND, list(SELECTION_COLUMNS), sel_rows, params=dict(params), id="selection",
         title="Are the human topics a random subset? Auto-label means, human topics vs the rest",
         description="per run and measure: the auto-label mean on the human-judged topics and "
-                    "on the rest, their difference and Welch z p-value",
+                    "on the rest, their difference and Welch's t-test p-value",
         table_hints=hints))
     display.append("selection")
     if warn is not None:
