@@ -524,9 +524,7 @@ def ppi(human, auto, *, measures=None, method: str = "ppi++", baseline: str | No
     if list(human.runs) != list(auto.runs):
         raise UsageError(f"ppi needs the same runs under both qrels (human: "
                          f"{', '.join(human.runs)}; auto: {', '.join(auto.runs)})")
-    requested = _requested(human, measures)
-    for r in requested:
-        pp.check_measure(r.measure)
+    requested = pp.select_measures(_requested(human, measures))
     options.baseline = _baseline(human, baseline)
     h_al, h_notes = _common(human)
     a_al, a_notes = _common(auto)

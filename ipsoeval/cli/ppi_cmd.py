@@ -56,9 +56,7 @@ def command(ctx, runs, human, auto, measures, method, baseline, all_pairs, corre
     options = ppi.Options(method=method, baseline=baseline, all_pairs=all_pairs,
                           correct=correct, alpha=alpha)
     options.check()
-    requested = engine.requested(measures)          # usage errors before reading files
-    for r in requested:
-        ppi.check_measure(r.measure)
+    requested = ppi.select_measures(engine.requested(measures))   # before reading files
     if "-" in runs:
         raise UsageError("ppi reads every run twice (once per qrels): give the runs as "
                          "files, not '-' (standard input may be --human or --auto)")

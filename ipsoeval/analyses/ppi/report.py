@@ -44,6 +44,7 @@ from ipsoeval.stats import ppi as sp
 
 __all__ = ["COMMAND", "METHODS", "ESTIMATE_COLUMNS", "DIFFERENCE_COLUMNS",
            "SELECTION_COLUMNS", "Options", "MeasureInput", "split_topics", "check_measure",
+           "select_measures",
            "analyse", "run"]
 
 COMMAND = "ppi"
@@ -102,6 +103,25 @@ def check_measure(measure) -> None:
                 "gm": "a geometric mean", "sum": "a sum", "count": "a count"}.get(agg, agg)
         raise UsageError(f"ppi estimates a mean over topics; {measure.name} is aggregated as "
                          f"{kind} (choose a measure averaged over topics, e.g. AP, nDCG@10)")
+
+
+_GROUPS = ("all_trec", "set", "official")
+
+
+def select_measures(requested) -> list:
+    """The requested measures ppi can estimate: a measure named on its own must
+    be averaged over topics (else a usage error); a group (official, all_trec,
+    set) keeps those of its measures that are."""
+    out = []
+    for r in requested:
+        if r.source in _GROUPS and getattr(r.measure, "agg", "mean") != "mean":
+            continue
+        check_measure(r.measure)
+        out.append(r)
+    if not out:
+        raise UsageError("ppi estimates a mean over topics: none of the measures asked for "
+                         "is averaged over topics (e.g. AP, nDCG@10, P@10)")
+    return out
 
 
 def split_topics(human_topics: Sequence[str], auto_topics: Sequence[str], *,
@@ -266,6 +286,8 @@ def analyse(runs: Sequence[str], human_topics: Sequence[str], auto_topics: Seque
             f"the intervals assume a random subset (see table selection)")
 
     params = dict(options.as_params())
+    if pairs and not options.all_pairs:
+        params["baseline"] = runs[pairs[0][0]]
     params.update(runs=len(runs), measures=[m.name for m in measures], human_topics=n,
                   auto_topics=N, unlabelled_topics=int(len(unl)),
                   correction_family="pairs x measures, per method",
