@@ -323,3 +323,24 @@ def test_plot(coll, tmp_path):
     img = imread(str(path))
     assert img.shape[0] > 200 and img.shape[1] > 400
     assert float(img[..., :3].std()) > 0.05
+
+
+def test_api_errors(coll):
+    import ipsoeval
+    human, auto, runs = coll
+    with _nowarn():
+        h = ipsoeval.evaluate(human, runs[:2], ["P@5"])
+        a = ipsoeval.evaluate(auto, runs, ["P@5"])
+        with pytest.raises(ipsoeval.UsageError, match="same runs"):
+            ipsoeval.ppi(h, a)
+        a = ipsoeval.evaluate(auto, runs[:2], ["P@5"])
+        with pytest.raises(ipsoeval.UsageError, match="--method"):
+            ipsoeval.ppi(h, a, method="x")
+        with pytest.raises(ipsoeval.UsageError, match="aggregated as"):
+            ipsoeval.ppi(h, a, measures=["ESL@10"])
+        # swapped: the auto qrels' topics are not all human topics
+        with pytest.raises(ipsoeval.InputError, match="not in the auto qrels"):
+            ipsoeval.ppi(a, h)
+        rep = ipsoeval.ppi(h, a, measures=["P@5", "official"], baseline="sys1")
+        assert rep.table("differences").records[0]["run_a"] == "sys1"
+        assert "AP" in {r["measure"] for r in rep.table().records}
