@@ -24,8 +24,9 @@ from ipsoeval.errors import UsageError
                                              "measures`).")
 @click.option("--method", type=click.Choice(list(ppi.METHODS)), default="ppi++",
               show_default=True,
-              help="ppi++: the power-tuned estimate (lambda estimated, never worse than the "
-                   "human topics alone); ppi: the classical prediction-powered one "
+              help="ppi++: the power-tuned estimate (lambda estimated; asymptotically never "
+                   "worse than the human topics alone); ppi: the classical "
+                   "prediction-powered one "
                    "(lambda = 1).")
 @opt.baseline_option(help_text="Compare every other run against this run (paired "
                                "differences).")
