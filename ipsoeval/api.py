@@ -33,7 +33,7 @@ from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
-           "interval_map", "InputWarning", "read_scores", "experiment"]
+           "interval_map", "InputWarning", "read_scores", "experiment", "ppi"]
 
 
 class InputWarning(UserWarning):
@@ -507,6 +507,33 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
     report = im.run(aligned, plain, options)
     _warn(report.warnings)
     return _report(report, warnings=notes, params=dict(res.params))
+
+
+def ppi(human, auto, *, measures=None, method: str = "ppi++", baseline: str | None = None,
+        all_pairs: bool = False, correct: str = "none", alpha: float = 0.05) -> Report:
+    """``ipsoeval ppi``: prediction-powered estimates of each run's mean over
+    topics from ``human`` and ``auto``, two :class:`EvalResult` of the same
+    runs, one under the human qrels and one under the machine-labelled qrels
+    (every human topic among the auto ones).  ``method``: ``"ppi++"``
+    (power-tuned, default) or ``"ppi"`` (classical)."""
+    from ipsoeval import engine
+    from ipsoeval.analyses import ppi as pp
+
+    options = pp.Options(method=method, baseline=baseline, all_pairs=all_pairs,
+                         correct=correct, alpha=alpha)
+    options.check()
+    _need_aligned(human, "ppi")
+    _need_aligned(auto, "ppi")
+    if list(human.runs) != list(auto.runs):
+        raise UsageError(f"ppi needs the same runs under both qrels (human: "
+                         f"{', '.join(human.runs)}; auto: {', '.join(auto.runs)})")
+    requested = pp.select_measures(_requested(human, measures))
+    options.baseline = _baseline(human, baseline)
+    h_al, h_notes = _common(human)
+    a_al, a_notes = _common(auto)
+    out = pp.run(engine.evaluate(h_al, requested), engine.evaluate(a_al, requested), options)
+    _warn(out.warnings)
+    return _report(out, warnings=h_notes + a_notes, params=dict(auto.params))
 
 
 def _need_aligned(res, what: str) -> None:

@@ -42,6 +42,8 @@ GOLDEN_CASES = {
     "sigtest": ["sigtest", "-m", "AP", "-m", "P@10", "--test", "t,sign,randomization",
                 *FILES],
     "bootstrap": ["bootstrap", "-m", "AP", "-m", "P@10", "--seed", "1", *FILES],
+    "ppi": ["ppi", "--human", "testdata/ppi/human.qrels", "--auto", "testdata/ppi/auto.qrels",
+            "-m", "AP", "-m", "P@10", A, B],
 }
 
 
@@ -104,6 +106,8 @@ COMBOS = {
     "bootstrap": [["-m", "AP"], ["-m", "AP", "--ranks"], ["-m", "AP", "--split-half", "5"],
                   ["-m", "AP", "-m", "P@10", "--baseline", "bm25"],
                   ["-m", "AP", "--split-half", "4", "--test", "sign,t"]],
+    "ppi": [["-m", "AP"], ["-m", "AP", "-m", "P@10", "--method", "ppi", "--correct", "holm"],
+            ["-m", "P@5", "--all-pairs", "--alpha", "0.1"]],
 }
 SCORES = "{scores}"         # per-topic scores (eval -q --format tsv), made by a fixture
 SCORES_COMBOS = [
@@ -123,6 +127,10 @@ def _cases():
                 yield pytest.param(["ipso", *extra], id="ipso " + " ".join(extra))
             elif cmd == "measures":
                 yield pytest.param(["measures"], id="measures")
+            elif cmd == "ppi":
+                yield pytest.param(["ppi", "--human", "testdata/ppi/human.qrels", "--auto",
+                                    "testdata/ppi/auto.qrels", *extra, A, B],
+                                   id=" ".join([cmd, *extra]))
             else:
                 yield pytest.param([cmd, *extra, *FILES], id=" ".join([cmd, *extra]))
     for args in SCORES_COMBOS:
