@@ -143,3 +143,13 @@ def rbo(x, y, p: float = 0.9) -> float:
     X = (in_top(x) * in_top(y)).sum(axis=0)
     w = p ** d
     return float(X[-1] / n * p ** n + (1.0 - p) / p * float((X / d * w).sum()))
+
+
+def competition_ranks(x) -> np.ndarray:
+    """1-based ranks, highest value first; tied values (the stats tie rule)
+    share the best rank of their group (1, 2, 2, 4)."""
+    x = np.asarray(x, dtype=np.float64).reshape(-1)
+    if x.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    start, _ = _groups(_snap(x))
+    return start.astype(np.int64)
