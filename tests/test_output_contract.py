@@ -42,6 +42,7 @@ GOLDEN_CASES = {
     "sigtest": ["sigtest", "-m", "AP", "-m", "P@10", "--test", "t,sign,randomization",
                 *FILES],
     "bootstrap": ["bootstrap", "-m", "AP", "-m", "P@10", "--seed", "1", *FILES],
+    "agree": ["agree", Q, f"{AD}/qrels-b.txt", A, B, "-m", "AP", "-m", "P@5"],
 }
 
 
@@ -105,6 +106,13 @@ COMBOS = {
                   ["-m", "AP", "-m", "P@10", "--baseline", "bm25"],
                   ["-m", "AP", "--split-half", "4", "--test", "sign,t"]],
 }
+# agree takes two qrels: whole argument lists
+AGREE_COMBOS = [
+    ["agree", Q, f"{AD}/qrels-b.txt"],
+    ["agree", Q, f"{AD}/qrels-b.txt", A, B, "-m", "AP", "-m", "P@10", "--correct", "holm"],
+    ["agree", f"{AD}/qrels-b.txt", Q, A, B, A, "--name", "x", "--name", "y", "--name", "z",
+     "-m", "nDCG@10", "--test", "sign"],
+]
 SCORES = "{scores}"         # per-topic scores (eval -q --format tsv), made by a fixture
 SCORES_COMBOS = [
     ["sigtest", "--scores", "-m", "AP", SCORES],
@@ -125,6 +133,8 @@ def _cases():
                 yield pytest.param(["measures"], id="measures")
             else:
                 yield pytest.param([cmd, *extra, *FILES], id=" ".join([cmd, *extra]))
+    for args in AGREE_COMBOS:
+        yield pytest.param(args, id=" ".join(args))
     for args in SCORES_COMBOS:
         yield pytest.param(args, id=" ".join(a for a in args if a != SCORES))
 
