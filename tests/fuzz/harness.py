@@ -35,7 +35,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap"]
+SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
+               "agree"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -185,6 +186,23 @@ def _qrels_and_runs(ch, nruns):
     return enc(qrels), [enc(r) for r in runs], tags, topics
 
 
+def _second_qrels(ch, qrels: bytes) -> bytes:
+    """A second assessor's qrels for agree: labels changed, judgments dropped, added."""
+    out = []
+    for ln in qrels.decode().splitlines():
+        f = ln.split()
+        if ch.coin(0.1):
+            continue
+        if len(f) == 4 and ch.coin(0.3):
+            f[3] = ch.choice(["0", "1", "2", "3", "-1", "5"])
+        out.append(" ".join(f))
+    if ch.coin(0.2):
+        out.append(f"extra{ch.randint(0, 3)} 0 dx 1")
+    if ch.coin(0.05):
+        out = [f"other 0 o{i} 1" for i in range(3)]      # nothing shared
+    return ("\n".join(out) + "\n").encode()
+
+
 def _mutate_lines(ch, data: bytes) -> tuple[bytes, str]:
     lines = data.split(b"\n")
     i = ch.randint(0, max(len(lines) - 2, 0))
@@ -276,9 +294,12 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         return case
     nruns = {"eval": ch.randint(1, 3), "sigtest": ch.choice([1, 2, 2, 3]),
              "ipso": ch.choice([1, 2, 2, 2, 3]), "breakdown": ch.choice([1, 2, 2, 3]),
-             "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3)}[cmd]
-    qrels, runs, tags, topics = _qrels_and_runs(ch, nruns)
-    files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs)]
+             "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3),
+             "agree": ch.choice([0, 0, 1, 2, 3])}[cmd]
+    qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1))
+    files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs[:nruns])]
+    if cmd == "agree":      # QRELS_A QRELS_B [RUN...]: B relabels, drops and adds judgments
+        files.insert(1, ("qrelsb", _second_qrels(ch, qrels)))
     named = []
     for name, data in files:
         if ch.coin(p_mut * 0.6):
@@ -304,7 +325,9 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         named[ch.randint(0, len(named) - 1)] = ch.choice(["missing", ".", "", "/dev/null"])
     absurd = p_mut * 0.4
     ms = MEASURES_MAP if cmd == "interval-map" else MEASURES_OK
-    if cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map")):
+    if cmd == "agree" and not nruns and not ch.coin(absurd * 0.3):
+        pass                                # -m needs runs
+    elif cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "agree")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
             if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
@@ -432,6 +455,18 @@ def _command_options(ch, case, absurd, tags):
             case.gate = True
         if ch.coin(0.15):
             a += ["--gate-test", _pick(ch, TESTS, absurd, ["t", "sign"])]
+    elif cmd == "agree":
+        if ch.coin(0.3):
+            a += ["--test", _pick(ch, TESTS, absurd, ["t", "sign", "wilcoxon", "randomization"])]
+        if ch.coin(0.2):
+            a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+        a += ["--samples", _pick(ch, INTS, absurd, ["10", "100", "1000"])]
+        if ch.coin(0.2):
+            a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+        if ch.coin(0.2):
+            a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
     elif cmd == "bootstrap":
         a += ["--samples", _pick(ch, INTS + ["1e20"], absurd, ["10", "50", "100"])]
         if ch.coin(0.2):
