@@ -420,3 +420,36 @@ def test_plot(tmp_path):
                            "--plot", str(png)])
     assert code == 0, err
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+ids = hs.text(alphabet="abcXYZ019-_.", min_size=1, max_size=20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.dictionaries(hs.tuples(ids, ids), hs.integers(-1, 3), min_size=1, max_size=40),
+       hs.dictionaries(hs.tuples(ids, ids), hs.integers(-1, 3), max_size=40),
+       hs.lists(hs.integers(-1, 3), max_size=40), hs.randoms(use_true_random=False))
+def test_shared_judgments_match_a_dict(a, extra_b, relabel, rnd):
+    """The judgments both qrels share, found by the hashed index, equal those a
+    plain dict finds (ids longer than one 8-byte word, shared prefixes)."""
+    import tempfile
+    from pathlib import Path
+    keys = list(a)
+    rnd.shuffle(keys)
+    b = {k: (relabel[i] if i < len(relabel) else a[k]) for i, k in enumerate(keys[:30])}
+    b.update({k: v for k, v in extra_b.items() if k not in b})
+    with tempfile.TemporaryDirectory() as d:
+        qa = _write(Path(d) / "a", [f"{q} 0 {doc} {lab}" for (q, doc), lab in a.items()])
+        qb = _write(Path(d) / "b", [f"{q} 0 {doc} {lab}" for (q, doc), lab in b.items()])
+        code, out, err = invoke(["agree", qa, qb, "--table", "confusion"])
+    shared = [(a[k], b[k]) for k in a if k in b and a[k] >= 0 and b[k] >= 0]
+    if not shared:
+        assert code == 3 and "share no judged" in err
+        return
+    assert code == 0, err
+    got = {(int(r["label_a"]), int(r["label_b"])): int(r["count"]) for r in _tsv(out)}
+    want = {}
+    for pair in shared:
+        want[pair] = want.get(pair, 0) + 1
+    assert {k: v for k, v in got.items() if v} == want
+    assert sum(got.values()) == len(shared)
