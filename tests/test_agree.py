@@ -453,3 +453,24 @@ def test_shared_judgments_match_a_dict(a, extra_b, relabel, rnd):
         want[pair] = want.get(pair, 0) + 1
     assert {k: v for k, v in got.items() if v} == want
     assert sum(got.values()) == len(shared)
+
+
+def test_undefined_mean_and_lower_is_better(tmp_path):
+    """ESL@5 (lower is better) is undefined for a run that finds nothing: that
+    run has no rank and is left out of the correlations, with a warning."""
+    qa = _write(tmp_path / "a", ["1 0 r 1", "1 0 s 0", "2 0 r 1", "2 0 s 1"])
+    qb = _write(tmp_path / "b", ["1 0 r 1", "1 0 s 1", "2 0 r 1", "2 0 s 0"])
+    runs = []
+    for name, docs in (("early", ["r", "s", "x"]), ("late", ["x", "y", "r", "s"]),
+                       ("none", ["x", "y", "z"])):
+        lines = [f"{q} Q0 {d} {i} {10 - i} {name}" for q in "12" for i, d in enumerate(docs)]
+        runs.append(_write(tmp_path / name, lines))
+    code, out, err = invoke(["agree", qa, qb, *runs, "-m", "ESL@5", "--table", "means"])
+    assert code == 0, err
+    assert "1 run(s) with an undefined mean" in err
+    ranks = {r["run"]: (r["rank_under_a"], r["rank_under_b"]) for r in _tsv(out)}
+    assert ranks == {"early": ("1", "1"), "late": ("2", "2"), "none": ("", "")}
+    code, out, err = invoke(["agree", qa, qb, *runs, "-m", "ESL@5", "--table", "rankings"])
+    row = _tsv(out)[0]
+    assert row["runs"] == "2" and float(row["kendall_tau"]) == 1.0
+    assert float(row["tau_ap_sym"]) == 1.0 and float(row["rbo"]) == pytest.approx(1.0)

@@ -189,9 +189,11 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
         ma = np.asarray(scores_a.aggregate(m), dtype=np.float64)
         mb = np.asarray(scores_b.aggregate(m), dtype=np.float64)
         sign = 1.0 if m.higher_is_better else -1.0
-        ra = rc.competition_ranks(sign * np.nan_to_num(ma, nan=-np.inf * sign))
-        rb = rc.competition_ranks(sign * np.nan_to_num(mb, nan=-np.inf * sign))
         ok = ~(np.isnan(ma) | np.isnan(mb))
+        ra = np.zeros(len(runs), dtype=np.int64)      # ranks among the runs ranked
+        rb = np.zeros(len(runs), dtype=np.int64)
+        ra[ok] = rc.competition_ranks(sign * ma[ok])
+        rb[ok] = rc.competition_ranks(sign * mb[ok])
         for i, r in enumerate(runs):
             means_rec.append({"run": r, "measure": m.name, "mean_under_a": _f(ma[i]),
                               "mean_under_b": _f(mb[i]),
