@@ -59,10 +59,10 @@ def cohen_kappa(a, b, weights: str | None = None) -> float:
     values, inv = np.unique(np.concatenate([a, b]), return_inverse=True)
     k = values.size
     ia, ib = inv[:a.size], inv[a.size:]
-    O = np.zeros((k, k))
-    np.add.at(O, (ia, ib), 1.0)
-    O /= a.size
-    E = np.outer(O.sum(axis=1), O.sum(axis=0))
+    obs = np.zeros((k, k))
+    np.add.at(obs, (ia, ib), 1.0)
+    obs /= a.size
+    E = np.outer(obs.sum(axis=1), obs.sum(axis=0))
     v = values.astype(np.float64)
     diff = v[:, None] - v[None, :]
     if weights is None:
@@ -74,7 +74,7 @@ def cohen_kappa(a, b, weights: str | None = None) -> float:
     expected = float((W * E).sum())
     if expected == 0.0:
         return float("nan")
-    return 1.0 - float((W * O).sum()) / expected
+    return 1.0 - float((W * obs).sum()) / expected
 
 
 def krippendorff_alpha(a, b, level: str = "interval") -> float:
