@@ -341,3 +341,47 @@ def ppi(path: str, estimates) -> None:
         ax.set_title(f"{m}: human topics, machine labels, both", fontsize=10)
         ax.legend(fontsize=7, loc="best")
     _save(fig, path)
+
+
+# --- agree ---------------------------------------------------------------------------------
+
+def agree(path: str, means, rankings) -> None:
+    """Per measure: each run's mean under QRELS_A (x) against its mean under
+    QRELS_B (y), with the diagonal y = x and the rank correlations in the title."""
+    measures: list[str] = []
+    for r in means.records:
+        if r["measure"] not in measures:
+            measures.append(r["measure"])
+    measures = measures[:MAX_PANELS]
+    if not measures:
+        raise UsageError("--plot: no run means to draw")
+    corr = {r["measure"]: r for r in rankings.records}
+    cols = 1 if len(measures) == 1 else (2 if len(measures) <= 4 else 3)
+    nrow = (len(measures) + cols - 1) // cols
+    fig = _figure(4.6 * cols, 4.2 * nrow)
+
+    def fmt(v):
+        return "–" if v is None else f"{v:.3f}"
+
+    for ax, m in zip(_grid(fig, len(measures)), measures):
+        rows = [r for r in means.records if r["measure"] == m
+                and r["mean_under_a"] is not None and r["mean_under_b"] is not None]
+        x = np.array([r["mean_under_a"] for r in rows], dtype=np.float64)
+        y = np.array([r["mean_under_b"] for r in rows], dtype=np.float64)
+        ax.scatter(x, y, s=22, color="#3b6fb6", zorder=3)
+        if len(rows) <= 30:
+            for r, xi, yi in zip(rows, x, y):
+                ax.annotate(r["run"], (xi, yi), xytext=(3, 3), textcoords="offset points",
+                            fontsize=7)
+        if len(rows):
+            lo = float(min(x.min(), y.min()))
+            hi = float(max(x.max(), y.max()))
+            pad = (hi - lo) * 0.05 or 0.01
+            ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="#888888",
+                    linewidth=0.8, linestyle="--", zorder=1)
+        c = corr.get(m, {})
+        ax.set_title(f"{m}: τ {fmt(c.get('kendall_tau'))}, τ_AP {fmt(c.get('tau_ap_sym'))}, "
+                     f"RBO {fmt(c.get('rbo'))}", fontsize=9)
+        ax.set_xlabel("mean under QRELS_A", fontsize=8)
+        ax.set_ylabel("mean under QRELS_B", fontsize=8)
+    _save(fig, path)

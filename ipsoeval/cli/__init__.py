@@ -34,6 +34,7 @@ COMMANDS = {
     "sigtest": "sigtest_cmd",
     "bootstrap": "bootstrap_cmd",
     "ppi": "ppi_cmd",
+    "agree": "agree_cmd",
 }
 
 

@@ -39,6 +39,7 @@ TABLE_IDS = {
     "sigtest": ("tests", "flips"),
     "bootstrap": ("leaderboard", "rank_probabilities", "split_half"),
     "ppi": ("estimates", "differences", "selection"),
+    "agree": ("agreement", "confusion", "rankings", "means", "changes"),
 }
 
 

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
-               "ppi"]
+               "ppi", "agree"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -209,6 +209,21 @@ def _human_and_auto(ch, qrels: bytes, topics) -> tuple[bytes, bytes]:
         human = ["zz8 0 dzz 1"]                      # no topic in common
     enc = lambda ls: ("\n".join(ls) + "\n").encode()  # noqa: E731
     return enc(auto), enc(human)
+def _second_qrels(ch, qrels: bytes) -> bytes:
+    """A second assessor's qrels for agree: labels changed, judgments dropped, added."""
+    out = []
+    for ln in qrels.decode().splitlines():
+        f = ln.split()
+        if ch.coin(0.1):
+            continue
+        if len(f) == 4 and ch.coin(0.3):
+            f[3] = ch.choice(["0", "1", "2", "3", "-1", "5"])
+        out.append(" ".join(f))
+    if ch.coin(0.2):
+        out.append(f"extra{ch.randint(0, 3)} 0 dx 1")
+    if ch.coin(0.05):
+        out = [f"other 0 o{i} 1" for i in range(3)]      # nothing shared
+    return ("\n".join(out) + "\n").encode()
 
 
 def _mutate_lines(ch, data: bytes) -> tuple[bytes, str]:
@@ -303,12 +318,14 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     nruns = {"eval": ch.randint(1, 3), "sigtest": ch.choice([1, 2, 2, 3]),
              "ipso": ch.choice([1, 2, 2, 2, 3]), "breakdown": ch.choice([1, 2, 2, 3]),
              "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3),
-             "ppi": ch.choice([1, 2, 2, 3])}[cmd]
-    qrels, runs, tags, topics = _qrels_and_runs(ch, nruns)
-    files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs)]
+             "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3])}[cmd]
+    qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1))
+    files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs[:nruns])]
     if cmd == "ppi":            # qrels = the auto qrels; a human qrels beside it
         qrels, human = _human_and_auto(ch, qrels, topics)
         files = [("qrels", qrels), ("human", human)] + files[1:]
+    if cmd == "agree":      # QRELS_A QRELS_B [RUN...]: B relabels, drops and adds judgments
+        files.insert(1, ("qrelsb", _second_qrels(ch, qrels)))
     named = []
     for name, data in files:
         if ch.coin(p_mut * 0.6):
@@ -335,7 +352,10 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     absurd = p_mut * 0.4
     ms = MEASURES_MAP if cmd == "interval-map" else MEASURES_PPI if cmd == "ppi" \
         else MEASURES_OK
-    if cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "ppi")):
+    if cmd == "agree" and not nruns and not ch.coin(absurd * 0.3):
+        pass                                # -m needs runs
+    elif cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "ppi",
+                                                          "agree")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
             if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
@@ -479,6 +499,18 @@ def _command_options(ch, case, absurd, tags):
             a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
         if ch.coin(0.2):
             a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+    elif cmd == "agree":
+        if ch.coin(0.3):
+            a += ["--test", _pick(ch, TESTS, absurd, ["t", "sign", "wilcoxon", "randomization"])]
+        if ch.coin(0.2):
+            a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+        a += ["--samples", _pick(ch, INTS, absurd, ["10", "100", "1000"])]
+        if ch.coin(0.2):
+            a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+        if ch.coin(0.2):
+            a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
     elif cmd == "bootstrap":
         a += ["--samples", _pick(ch, INTS + ["1e20"], absurd, ["10", "50", "100"])]
         if ch.coin(0.2):
