@@ -106,9 +106,11 @@ def sandbox(tmp_path_factory):
     for names, src in (
             (("run1.txt", "run1", "base.run", "old.run", "base.txt",
               "champion.run", "a.run", "baseline.run", "runs/production.run", "runs/bm25.run",
+              "bm25.run",
               "runs/bm25.txt"), bm25),
             (("run2.txt", "run2", "new.run", "new.txt", "challenger.run", "b.run",
-              "candidate.run", "runs/candidate.run", "runs/neural.run", "runs/neural.txt"),
+              "candidate.run", "runs/candidate.run", "runs/neural.run", "runs/neural.txt",
+              "neural.run"),
              neural)):
         _copy(src, *names, root=root)
     (root / "run.xz").write_bytes(lzma.compress(bm25.read_bytes()))
@@ -119,6 +121,11 @@ def sandbox(tmp_path_factory):
     for n in ("prefs.test", "prefs.results.test", "qrels.123", "results.test", "qrels.test",
               "zscores_file"):
         _copy(TE / n, n, root=root)
+    # human and machine (LLM) qrels: ppi's and agree's examples
+    for n in ("human.qrels", "qrels.human", "qrels.human.txt"):
+        _copy(TESTDATA / "ppi" / "human.qrels", n, root=root)
+    for n in ("llm.qrels", "qrels.llm", "qrels.llm.txt", "auto.qrels"):
+        _copy(TESTDATA / "ppi" / "auto.qrels", n, root=root)
     _copy(TE / "qrels.test", "qrels", root=root)
     _copy(TE / "results.test", "run", root=root)
     _copy(TE / "prefs.test", "prefs", root=root)
