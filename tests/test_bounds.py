@@ -8,9 +8,6 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from ipsoeval import api
 from ipsoeval.measures.bounds import bounds
