@@ -42,9 +42,11 @@ where a family declares its shape (``Family.bounds``):
     documents below k only add to the ideal, and are fixed at the lowest
     gain (for the maximum) or the highest (for the minimum).  The best
     label need not be 0 or L (a document at an intermediate label can add
-    less to the ideal than to the DCG).  Their number is C(u+L, L): past
-    ``MAX_CANDIDATES`` per ranking the bounds are left undefined (NaN) with
-    a warning, never guessed.
+    less to the ideal than to the DCG).  Their number is C(u+L, L); past
+    ``MAX_CANDIDATES`` per ranking, nDCG's extremes are found by
+    :func:`ndcg_extremes` (a fractional programme solved exactly by
+    Dinkelbach's method over a dynamic programme, below), the other
+    families' bounds are left undefined (NaN) with a warning, never guessed.
 ``exhaustive``
     Every completion, up to ``MAX_CANDIDATES`` per ranking (else NaN and a
     warning): the default for a family that declares nothing.
@@ -138,6 +140,124 @@ def _candidates(kind: str, u: int, lv: np.ndarray, order: np.ndarray | None,
     raise ValueError(f"unknown bounds kind {kind!r}")
 
 
+def _discounts(m, n: int) -> np.ndarray:
+    """nDCG's discount of 0-based ranks 0..n-1 (log2(rank+1), or b='s J-K form)."""
+    from ipsoeval.measures import kernels as K
+    b = m.param("b")
+    if b is not None and m.param("dcg") != "exp-log2" and m.param("te") is None:
+        return K.jk_discounts(max(n, 1), float(b))[:n]
+    return K.log2_discounts(max(n, 1))[:n]
+
+
+def ndcg_extremes(al: Aligned, m, r: int, t: int, pos: np.ndarray, lv: np.ndarray):
+    """Labellings of the unjudged documents at ``pos`` of ranking (r, t) with the
+    largest and the smallest nDCG, or None (negative gains).
+
+    nDCG = N(x)/I(x): N the DCG of the ranking, I the ideal DCG of the judged
+    documents and the unjudged ones at their labels x.  The best labelling
+    is a non-increasing sequence of gains in rank order (a falling one, for
+    the worst: the ``sorted`` argument above), so it is fixed by the number
+    of documents at each gain.  Dinkelbach's method: for a ratio t, maximise
+    N(x) - t·I(x); if the maximum is 0, t is the largest ratio, else t
+    becomes N(x)/I(x) of the maximiser, which strictly increases t, and x
+    ranges over a finite set.  For a given t the maximum is a dynamic
+    programme over the gains from the highest: with p unjudged documents
+    (the first p in rank order) at the gains seen so far, the judged
+    documents at those gains and these p fill the first ideal ranks, so p
+    alone is the state, and each gain's step is a running maximum (O(gains
+    × u)).  The smallest value is the same with the highest gains given to
+    the last unjudged documents."""
+    order = _gain_order(al, m, lv)                   # levels by increasing gain
+    gain = dict(zip(lv.tolist(), _level_gains(al, m, lv).tolist()))
+    if min(gain.values()) < 0:
+        return None
+    k = m.k
+    u = len(pos)
+    rank = al.labels[r, t]
+    n_rank = int(al.n_ret[r, t])
+    cut = n_rank if k is None else min(k, n_rank)
+    jl = al.judged_labels[t]
+    pos_levels = sorted({gain[x] for x in lv.tolist() if gain[x] > 0}, reverse=True)
+    rep = {}
+    for x in order.tolist():                          # a label of each gain
+        rep[gain[x]] = x
+    zero = min(gain.values())                         # documents left out: the lowest gain
+    J = [int(sum(1 for x in jl.tolist() if gain.get(int(x), 0.0) == g)) for g in pos_levels]
+    n_ideal = sum(J) + u
+    idisc = _discounts(m, max(n_ideal, 1))
+    ik = n_ideal if k is None else min(k, n_ideal)
+    Dk = np.concatenate([[0.0], np.cumsum(np.where(np.arange(n_ideal) < ik,
+                                                   1.0 / idisc[:n_ideal], 0.0))])
+    rdisc = _discounts(m, max(n_rank, 1))
+    judged_pos = [i for i in range(n_rank) if i < cut and rank[i] >= 0]
+    n_fix = sum(gain.get(int(rank[i]), 0.0) / rdisc[i] for i in judged_pos)
+    JJ = np.concatenate([[0], np.cumsum(J)]).astype(np.int64)
+
+    def solve(w, sign, tval):
+        """max over counts of sign·(N - t·I); returns (labels along w, N, I)."""
+        Wc = np.concatenate([[0.0], np.cumsum(w)])
+        F = np.full(u + 1, -np.inf)
+        F[0] = 0.0
+        back = []
+        for li, g in enumerate(pos_levels):
+            H = F - sign * g * Wc + sign * tval * g * Dk[JJ[li] + np.arange(u + 1)]
+            best = np.maximum.accumulate(H)
+            arg = np.zeros(u + 1, dtype=np.int64)
+            cur = 0
+            for p in range(u + 1):
+                if H[p] > H[cur]:
+                    cur = p
+                arg[p] = cur
+            back.append(arg)
+            F = best + sign * g * Wc - sign * tval * g * Dk[JJ[li + 1] + np.arange(u + 1)]
+        final = F + sign * zero * (Wc[u] - Wc)
+        p = int(np.argmax(final))
+        counts = []
+        for arg in reversed(back):
+            q = int(arg[p])
+            counts.append(p - q)
+            p = q
+        counts.reverse()
+        labs, N, I, start = [], n_fix, 0.0, 0
+        for li, (g, c) in enumerate(zip(pos_levels, counts)):
+            labs += [rep[g]] * c
+            N += g * (Wc[start + c] - Wc[start])
+            I += g * (Dk[JJ[li + 1] + start + c] - Dk[JJ[li] + start])
+            start += c
+        labs += [rep[zero]] * (u - start)
+        N += zero * (Wc[u] - Wc[start])
+        return labs, N, I
+
+    w_rank = np.array([1.0 / rdisc[i] if i < cut else 0.0 for i in pos.tolist()])
+    out = []
+    for sign, w in ((1.0, w_rank), (-1.0, w_rank[::-1])):
+        # t: the ratio of a labelling (max: 0 is below every value; min: all at the top)
+        if sign > 0:
+            tval = 0.0
+        else:
+            _, N, I = solve(w, 1.0, 0.0)          # every document at the top gain
+            tval = N / I if I > 0 else 0.0
+        for _ in range(200):
+            labs, N, I = solve(w, sign, tval)
+            out.append(labs if sign > 0 else labs[::-1])
+            if sign * (N - tval * I) <= 1e-13 * max(1.0, abs(N)) or I <= 0:
+                break
+            tval = N / I
+    return np.array(out, dtype=np.int64).reshape(len(out), u)
+
+
+def _level_gains(al: Aligned, m, lv: np.ndarray) -> np.ndarray:
+    """The gain nDCG gives each level (as _gain_order weighs them)."""
+    g = al.gains(lv).astype(np.float64)
+    if m.param("te") is not None:
+        from ipsoeval.measures import kernels as K
+        pairs = K.gain_pairs(m)[0]
+        g = np.array([pairs.get(int(x), float(y)) for x, y in zip(lv, g)])
+    if m.param("dcg") == "exp-log2":
+        g = np.where(g > 0, np.exp2(np.maximum(g, 0.0)) - 1.0, 0.0)
+    return g
+
+
 def completed(al: Aligned, cells: list[tuple[int, int]], positions: list[np.ndarray],
               labellings: list[np.ndarray]) -> Aligned:
     """One run whose topics are the completions: ranking ``cells[n]`` with the
@@ -215,6 +335,10 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
         pos = np.flatnonzero(unj[r, t])
         n_top = None if k is None else int(np.count_nonzero(pos < k))
         labs = _candidates(kind, len(pos), lv, order, n_top)
+        if labs is None and m.family == "nDCG":
+            labs = ndcg_extremes(al, m, int(r), int(t), pos, lv)
+            if labs is not None:      # the uniform labellings too (all-0 among them)
+                labs = np.concatenate([labs, _candidates("uniform", len(pos), lv, None, None)])
         if labs is None:
             low[r, t] = high[r, t] = np.nan
             skipped += 1
