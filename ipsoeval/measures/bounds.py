@@ -194,7 +194,7 @@ def ndcg_extremes(al: Aligned, m, r: int, t: int, pos: np.ndarray, lv: np.ndarra
     JJ = np.concatenate([[0], np.cumsum(J)]).astype(np.int64)
 
     def solve(w, sign, tval):
-        """max over counts of sign·(N - t·I); returns (labels along w, N, I)."""
+        """max over counts of sign·(dcg - t·idcg); returns (labels along w, dcg, idcg)."""
         Wc = np.concatenate([[0.0], np.cumsum(w)])
         F = np.full(u + 1, -np.inf)
         F[0] = 0.0
@@ -218,15 +218,15 @@ def ndcg_extremes(al: Aligned, m, r: int, t: int, pos: np.ndarray, lv: np.ndarra
             counts.append(p - q)
             p = q
         counts.reverse()
-        labs, N, I, start = [], n_fix, 0.0, 0
+        labs, dcg, idcg, start = [], n_fix, 0.0, 0
         for li, (g, c) in enumerate(zip(pos_levels, counts)):
             labs += [rep[g]] * c
-            N += g * (Wc[start + c] - Wc[start])
-            I += g * (Dk[JJ[li + 1] + start + c] - Dk[JJ[li] + start])
+            dcg += g * (Wc[start + c] - Wc[start])
+            idcg += g * (Dk[JJ[li + 1] + start + c] - Dk[JJ[li] + start])
             start += c
         labs += [rep[zero]] * (u - start)
-        N += zero * (Wc[u] - Wc[start])
-        return labs, N, I
+        dcg += zero * (Wc[u] - Wc[start])
+        return labs, dcg, idcg
 
     w_rank = np.array([1.0 / rdisc[i] if i < cut else 0.0 for i in pos.tolist()])
     out = []
@@ -235,14 +235,14 @@ def ndcg_extremes(al: Aligned, m, r: int, t: int, pos: np.ndarray, lv: np.ndarra
         if sign > 0:
             tval = 0.0
         else:
-            _, N, I = solve(w, 1.0, 0.0)          # every document at the top gain
-            tval = N / I if I > 0 else 0.0
+            _, dcg, idcg = solve(w, 1.0, 0.0)          # every document at the top gain
+            tval = dcg / idcg if idcg > 0 else 0.0
         for _ in range(200):
-            labs, N, I = solve(w, sign, tval)
+            labs, dcg, idcg = solve(w, sign, tval)
             out.append(labs if sign > 0 else labs[::-1])
-            if sign * (N - tval * I) <= 1e-13 * max(1.0, abs(N)) or I <= 0:
+            if sign * (dcg - tval * idcg) <= 1e-13 * max(1.0, abs(dcg)) or idcg <= 0:
                 break
-            tval = N / I
+            tval = dcg / idcg
     return np.array(out, dtype=np.int64).reshape(len(out), u)
 
 
