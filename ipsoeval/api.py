@@ -379,16 +379,21 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
             tests=None, correct: str = "none", alpha: float = 0.05,
             alternative: str = "two-sided", samples: int = 100_000, seed: int = 42,
             scale: str = "original", fail_if: str | None = None,
-            gate_test: str | None = None) -> Report:
+            gate_test: str | None = None, bounds: bool = False) -> Report:
     """``ipsoeval sigtest`` on an :class:`EvalResult` (or per-topic scores from
     :func:`read_scores`).  ``tests`` as ``--test`` takes them (default t,
-    wilcoxon, sign, randomization); ``report.gate`` is the ``--fail-if`` gate."""
+    wilcoxon, sign, randomization); ``report.gate`` is the ``--fail-if`` gate;
+    ``bounds=True`` is ``--bounds`` (p_bounds, survives_bounds)."""
     from ipsoeval.analyses import sigtest as st
 
     options = st.make_options(tests, gate_test, baseline=baseline, all_pairs=all_pairs,
                               correct=correct, alpha=alpha, alternative=alternative,
-                              samples=samples, seed=seed, scale=scale, fail_if=fail_if)
+                              samples=samples, seed=seed, scale=scale, fail_if=fail_if,
+                              bounds=bounds)
     ts = _score_set(res)
+    if ts is not None and bounds:
+        raise UsageError("bounds=True needs runs and qrels (per-topic scores have no "
+                         "unjudged documents to label)")
     if ts is not None:
         from ipsoeval.scores import sigtest_scores
         out = sigtest_scores(ts, options, measures=measures)
