@@ -117,8 +117,8 @@ def _candidates(kind: str, u: int, lv: np.ndarray, order: np.ndarray | None,
     if kind == "prefix":
         c = np.arange(u + 1)[:, None]
         pos = np.arange(u)[None, :]
-        first = np.where(pos < c, hi, lo)
-        last = np.where(pos >= u - c, hi, lo)
+        first = np.where(pos < c, hi, lo).astype(np.int32)
+        last = np.where(pos >= u - c, hi, lo).astype(np.int32)
         return np.concatenate([first, last])
     if kind == "sorted":
         n = u if n_top is None else min(n_top, u)
@@ -259,33 +259,40 @@ def _level_gains(al: Aligned, m, lv: np.ndarray) -> np.ndarray:
 
 
 def completed(al: Aligned, cells: list[tuple[int, int]], positions: list[np.ndarray],
-              labellings: list[np.ndarray]) -> Aligned:
+              labellings: list[np.ndarray], depth: int | None = None) -> Aligned:
     """One run whose topics are the completions: ranking ``cells[n]`` with the
     documents at ``positions[n]`` labelled ``labellings[n]`` (rows), the
-    topic's qrels grown by those judgments."""
-    D = al.labels.shape[2]
-    rows, n_ret, num_rel, num_nonrel, judged = [], [], [], [], []
+    topic's qrels grown by those judgments.  ``depth``: only the top ranks
+    are kept (a measure cut at that rank sees no more; the documents below
+    still enter the qrels)."""
+    D = al.labels.shape[2] if depth is None else min(depth, al.labels.shape[2])
+    N = sum(len(labs) for labs in labellings)
+    lab = np.empty((1, N, D), dtype=al.labels.dtype)
+    n_ret = np.empty(N, dtype=np.int64)
+    num_rel = np.empty(N, dtype=np.int64)
+    num_nonrel = np.empty(N, dtype=np.int64)
+    judged: list[np.ndarray] = []
+    start = 0
     for (r, t), pos, labs in zip(cells, positions, labellings):
-        base = al.labels[r, t]
-        block = np.repeat(base[None, :], len(labs), axis=0)
-        block[:, pos] = labs
-        rows.append(block)
-        n_ret.append(np.full(len(labs), al.n_ret[r, t]))
+        end = start + len(labs)
+        block = lab[0, start:end]
+        block[:] = al.labels[r, t, :D]
+        keep = pos < D
+        block[:, pos[keep]] = labs[:, keep]
+        n_ret[start:end] = al.n_ret[r, t]
         rel = np.count_nonzero(labs >= al.rel_level, axis=1)
-        num_rel.append(al.num_rel[t] + rel)
-        num_nonrel.append(al.num_nonrel[t] + labs.shape[1] - rel
-                          - np.count_nonzero(labs < 0, axis=1))
+        num_rel[start:end] = al.num_rel[t] + rel
+        num_nonrel[start:end] = al.num_nonrel[t] + labs.shape[1] - rel \
+            - np.count_nonzero(labs < 0, axis=1)
         jl = al.judged_labels[t]
-        for row in labs:
-            judged.append(-np.sort(-np.concatenate([jl, row.astype(jl.dtype)])))
-    lab = np.concatenate(rows).astype(al.labels.dtype)[None, :, :] if rows \
-        else np.zeros((1, 0, D), al.labels.dtype)
-    N = lab.shape[1]
+        both = np.concatenate([np.broadcast_to(jl[None, :], (len(labs), len(jl))),
+                               labs.astype(jl.dtype)], axis=1)
+        both.sort(axis=1)
+        judged.extend(both[:, ::-1])          # each row descending, as align builds them
+        start = end
     return dataclasses.replace(
         al, runs=[al.runs[0] if al.runs else ""], topics=[str(i) for i in range(N)],
-        labels=lab, n_ret=np.concatenate(n_ret)[None, :].astype(np.int64),
-        num_rel=np.concatenate(num_rel).astype(np.int64),
-        num_nonrel=np.concatenate(num_nonrel).astype(np.int64),
+        labels=lab, n_ret=n_ret[None, :], num_rel=num_rel, num_nonrel=num_nonrel,
         judged_labels=judged, in_run=None, warnings=[])
 
 
@@ -309,7 +316,8 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
         return low, high
     lv = levels(al)
     order = _gain_order(al, m, lv) if kind == "sorted" else None
-    k = m.k if m.fam.cutoff != "none" and m.fam.cutoff_kind == "rank" else None
+    k = m.k if (m.fam.cutoff != "none" and m.fam.cutoff_kind == "rank"
+                and m.param("te") is None) else None
     skipped = 0
     batch: list = []
     size = 0
@@ -319,7 +327,7 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
         if not batch:
             return
         cells = [b[0] for b in batch]
-        sub = completed(al, cells, [b[1] for b in batch], [b[2] for b in batch])
+        sub = completed(al, cells, [b[1] for b in batch], [b[2] for b in batch], depth=k)
         vals = np.asarray(m.compute(sub), dtype=np.float64)[0]
         start = 0
         for (r, t), _, labs in batch:
@@ -330,7 +338,7 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
             high[r, t] = ok.max() if len(ok) else np.nan
         batch, size = [], 0
 
-    D = al.labels.shape[2]
+    D = al.labels.shape[2] if k is None else min(k, al.labels.shape[2])
     for r, t in todo:
         pos = np.flatnonzero(unj[r, t])
         n_top = None if k is None else int(np.count_nonzero(pos < k))
@@ -344,7 +352,7 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
             skipped += 1
             continue
         batch.append(((int(r), int(t)), pos, labs))
-        size += len(labs) * D
+        size += len(labs) * (D + len(pos) + len(al.judged_labels[t]))   # ranks, qrels
         if size >= CHUNK:
             flush()
     flush()
