@@ -359,3 +359,13 @@ def test_sigtest_bounds_usage(tmp_path):
     code, _, err = invoke(["sigtest", qrels, a, b, "-m", "P@2", "--bounds", "--scale",
                            "both"])
     assert code == 2 and "--bounds" in err
+
+
+def test_paper_formats_show_low_and_high(tmp_path):
+    qrels, a, b = _files(tmp_path)
+    code, out, _ = invoke(["eval", qrels, a, b, "-m", "P@2", "--bounds", "--format",
+                           "markdown"])
+    assert code == 0
+    assert "| run | P@2 | P@2 (low) | P@2 (high) |" in out
+    assert "| A | **0.7500** | **0.7500** | **1.0000** |" in out
+    assert "| B | 0.0000 | 0.0000 | 0.5000 |" in out
