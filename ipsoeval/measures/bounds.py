@@ -92,18 +92,8 @@ def unjudged_mask(al: Aligned) -> np.ndarray:
 
 def _gain_order(al: Aligned, m, lv: np.ndarray) -> np.ndarray:
     """The levels from the lowest gain to the highest, as the measure weighs them
-    (trec_eval's level=gain pairs over --gains over the label); ties by label."""
-    g = al.gains(lv).astype(np.float64)
-    if m.param("te") is not None:
-        from ipsoeval.measures import kernels as K
-        try:
-            pairs = K.gain_pairs(m)[0]
-        except Exception:          # not a gain-pair parameter string
-            pairs = {}
-        g = np.array([pairs.get(int(x), float(y)) for x, y in zip(lv, g)])
-    if m.param("dcg") == "exp-log2":
-        g = np.where(g > 0, np.exp2(np.maximum(g, 0.0)) - 1.0, 0.0)
-    return lv[np.lexsort((lv, g))]
+    (:func:`_level_gains`); ties by label."""
+    return lv[np.lexsort((lv, _level_gains(al, m, lv)))]
 
 
 def _candidates(kind: str, u: int, lv: np.ndarray, order: np.ndarray | None,
@@ -247,7 +237,8 @@ def ndcg_extremes(al: Aligned, m, r: int, t: int, pos: np.ndarray, lv: np.ndarra
 
 
 def _level_gains(al: Aligned, m, lv: np.ndarray) -> np.ndarray:
-    """The gain nDCG gives each level (as _gain_order weighs them)."""
+    """The gain the measure gives each level: trec_eval's level=gain pairs over
+    --gains over the label; 2^gain - 1 for dcg='exp-log2'."""
     g = al.gains(lv).astype(np.float64)
     if m.param("te") is not None:
         from ipsoeval.measures import kernels as K
@@ -305,9 +296,10 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
         values = m.compute(al)
     values = np.asarray(values)
     kind = getattr(m.fam, "bounds", "exhaustive")
-    if m.kind == "text" or kind == "none":
-        return values.astype(np.float64) if m.kind != "text" else values, \
-            values.astype(np.float64) if m.kind != "text" else values
+    if m.kind == "text":
+        return values, values
+    if kind == "none":
+        return values.astype(np.float64), values.astype(np.float64)
     low = values.astype(np.float64).copy()
     high = low.copy()
     unj = unjudged_mask(al)
