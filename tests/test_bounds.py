@@ -369,3 +369,38 @@ def test_paper_formats_show_low_and_high(tmp_path):
     assert "| run | P@2 | P@2 (low) | P@2 (high) |" in out
     assert "| A | **0.7500** | **0.7500** | **1.0000** |" in out
     assert "| B | 0.0000 | 0.0000 | 0.5000 |" in out
+
+
+@settings(max_examples=10)
+@given(st.lists(st.lists(st.one_of(st.none(), st.integers(0, 2)), min_size=1, max_size=5),
+                min_size=4, max_size=4))
+def test_several_runs_and_topics_each_ranking_on_its_own(rankings_):
+    """Two runs × two topics in one evaluation (completions batched across
+    rankings) give each ranking the bounds it has alone."""
+    qrels, runs = {}, {"r0": {}, "r1": {}}
+    for n, ranked in enumerate(rankings_):
+        t, run = f"t{n % 2}", f"r{n // 2}"
+        qrels.setdefault(t, {"top": 2})
+        runs[run][t] = {}
+        for i, lab in enumerate(ranked):
+            doc = f"{run}d{i}"
+            runs[run][t][doc] = 100.0 - i
+            if lab is not None:
+                qrels[t][doc] = lab
+    ms = ["AP", "nDCG@3", "P@2", "bpref", "ndcg_rel"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = api.evaluate(qrels, runs, ms, bounds=True)
+    for n, ranked in enumerate(rankings_):
+        t, run = f"t{n % 2}", f"r{n // 2}"
+        other = f"r{1 - n // 2}"
+        extra = [2] + [lab for i, lab in enumerate(rankings_[(1 - n // 2) * 2 + n % 2])
+                       if lab is not None and f"{other}d{i}" in qrels[t]]
+        alone, got, _ = _case(ranked, extra, measures=ms)
+        r, c = res.runs.index(run), res.topics.index(t)
+        for m in alone.scores.measures:
+            if m.family == "runid":
+                continue
+            lo, hi = res.matrix_bounds(m.name)
+            np.testing.assert_array_equal([lo[r, c], hi[r, c]],
+                                          [got[m.name][0][0, 0], got[m.name][1][0, 0]])
