@@ -33,7 +33,7 @@ from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
-           "interval_map", "InputWarning", "read_scores"]
+           "interval_map", "InputWarning", "read_scores", "experiment", "ppi", "agree"]
 
 
 class InputWarning(UserWarning):
@@ -301,10 +301,9 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     eval``'s own default is trec_eval's ``"intersection"``.
     """
     from ipsoeval import engine
-
-    if isinstance(measures, str):
-        measures = [measures]
-    requested = engine.requested(list(measures) if measures else None)
+    from ipsoeval.interop import measure_names
+    measures = measure_names(measures)          # ir_measures objects as their names
+    requested = engine.requested(measures or None)
     aligned = load_inputs(qrels, runs, queries=queries, rel_level=rel_level,
                           judged_only=judged_only, gains=gains, depth=depth,
                           tie_break=tie_break, run_format=run_format, names=names,
@@ -363,11 +362,15 @@ def _baseline(res, baseline):
 
 def _requested(res, measures):
     from ipsoeval import engine
-    if measures is None:
-        names = res.measures
-    else:
-        names = [measures] if isinstance(measures, str) else list(measures)
+    from ipsoeval.interop import measure_names
+    names = res.measures if measures is None else measure_names(measures)
     return engine.requested(names)
+
+
+def _names(measures):
+    """Measure names from names or ir_measures objects (None stays None)."""
+    from ipsoeval.interop import measure_names
+    return measure_names(measures)
 
 
 def _score_set(res):
@@ -396,7 +399,7 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
                          "unjudged documents to label)")
     if ts is not None:
         from ipsoeval.scores import sigtest_scores
-        out = sigtest_scores(ts, options, measures=measures)
+        out = sigtest_scores(ts, options, measures=_names(measures))
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
     else:
@@ -431,7 +434,7 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import bootstrap_scores
-        report = bootstrap_scores(ts, options, measures=measures)
+        report = bootstrap_scores(ts, options, measures=_names(measures))
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
     else:
@@ -483,7 +486,8 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import ipso_scores
-        rep, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs,
+        rep, notes = ipso_scores(ts, alpha=alpha, measures=_names(measures),
+                                 all_pairs=all_pairs,
                                  correct=correct, baseline=baseline)
         return _report(rep, warnings=notes, params=dict(ts.params))
     if len(res.runs) < 2:
@@ -540,16 +544,42 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
     ts = _score_set(res)
     if ts is not None:          # P@k, RR@k, Success@k: the map is a function of the value
         from ipsoeval.scores import interval_map_scores
-        report = interval_map_scores(ts, measures, options)
+        report = interval_map_scores(ts, _names(measures), options)
         _warn(report.warnings)
         return _report(report, warnings=list(ts.notes), params=dict(ts.params))
-    names = res.measures if measures is None else (
-        [measures] if isinstance(measures, str) else list(measures))
+    names = res.measures if measures is None else _names(measures)
     plain = [im.at_cutoff(m, N, default_N=30) for m in names]
     aligned, notes = _common(res)
     report = im.run(aligned, plain, options)
     _warn(report.warnings)
     return _report(report, warnings=notes, params=dict(res.params))
+
+
+def ppi(human, auto, *, measures=None, method: str = "ppi++", baseline: str | None = None,
+        all_pairs: bool = False, correct: str = "none", alpha: float = 0.05) -> Report:
+    """``ipsoeval ppi``: prediction-powered estimates of each run's mean over
+    topics from ``human`` and ``auto``, two :class:`EvalResult` of the same
+    runs, one under the human qrels and one under the machine-labelled qrels
+    (every human topic among the auto ones).  ``method``: ``"ppi++"``
+    (power-tuned, default) or ``"ppi"`` (classical)."""
+    from ipsoeval import engine
+    from ipsoeval.analyses import ppi as pp
+
+    options = pp.Options(method=method, baseline=baseline, all_pairs=all_pairs,
+                         correct=correct, alpha=alpha)
+    options.check()
+    _need_aligned(human, "ppi")
+    _need_aligned(auto, "ppi")
+    if list(human.runs) != list(auto.runs):
+        raise UsageError(f"ppi needs the same runs under both qrels (human: "
+                         f"{', '.join(human.runs)}; auto: {', '.join(auto.runs)})")
+    requested = pp.select_measures(_requested(human, measures))
+    options.baseline = _baseline(human, baseline)
+    h_al, h_notes = _common(human)
+    a_al, a_notes = _common(auto)
+    out = pp.run(engine.evaluate(h_al, requested), engine.evaluate(a_al, requested), options)
+    _warn(out.warnings)
+    return _report(out, warnings=h_notes + a_notes, params=dict(auto.params))
 
 
 def _need_aligned(res, what: str) -> None:
@@ -566,3 +596,63 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
     ts = rd([paths] if _is_path(paths) else list(paths), fmt=fmt, queries=queries, scale=scale)
     _warn(ts.warnings)           # the format notes stay in ts.notes
     return ts
+
+
+def experiment(runs, qrels, measures, **kw):
+    """``pyterrier.Experiment`` on result frames, by ipsoeval, plus permissibility,
+    the sign test and the outcomes breakdown: see :func:`ipsoeval.interop.experiment`."""
+    from ipsoeval.interop import experiment as _experiment
+    return _experiment(runs, qrels, measures, **kw)
+def agree(qrels_a, qrels_b, runs=None, measures=None, *, test: str = "t",
+          correct: str = "none", alpha: float = 0.05, samples: int = 100_000, seed: int = 42,
+          rbo_p: float = 0.9, queries: str = "qrels", rel_level: int = 1,
+          judged_only: bool = False, gains=None, depth: int | None = None,
+          tie_break: str = "trec", run_format: str = "auto", names=None,
+          name_from_file: bool = False) -> Report:
+    """``ipsoeval agree``: how far apart two qrels are.  ``qrels_a``/``qrels_b``
+    are paths or in-memory qrels (as :func:`evaluate` takes them); ``runs``
+    (optional, two or more, as :func:`evaluate` takes them) with ``measures``
+    add the rank correlations and the pairs whose significance changes."""
+    from ipsoeval import engine, readers
+    from ipsoeval.analyses import agree as ag
+    from ipsoeval.inputs import expand_run_paths, file_stem
+    from ipsoeval.readers_memory import qrels_from, run_from
+
+    options = ag.make_options(test, correct=correct, alpha=alpha, samples=samples, seed=seed,
+                              rbo_p=rbo_p)
+    if measures is not None:
+        measures = [measures] if isinstance(measures, str) else list(measures)
+    items = []
+    if runs is not None:
+        for obj, nm in _run_items(runs):
+            if _is_path(obj):
+                items.extend((p, nm) for p in expand_run_paths([os.fspath(obj)]))
+            else:
+                items.append((obj, nm))
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(items):
+            raise UsageError(f"names given for {len(names)} run(s), but there are {len(items)}")
+        items = [(obj, n) for (obj, _), n in zip(items, names)]
+    options.check([nm or "" for _, nm in items] if items else None)
+    requested = engine.requested(measures) if items and measures else measures
+    readers.check_stdin_once([os.fspath(x) for x in [qrels_a, qrels_b] + [o for o, _ in items]
+                              if _is_path(x)])
+    qs = [readers.read_qrels(os.fspath(q)) if _is_path(q) else qrels_from(q)
+          for q in (qrels_a, qrels_b)]
+    models = []
+    for i, (obj, nm) in enumerate(items):
+        if _is_path(obj):
+            p = os.fspath(obj)
+            if nm is None and name_from_file:
+                nm = file_stem(p)
+            models.append(readers.read_run(p, run_format=run_format, name=nm))
+        else:
+            models.append(run_from(obj, nm if nm is not None else f"run{i + 1}"))
+    if isinstance(gains, dict):
+        gains = ",".join(f"{int(k)}:{float(v)!r}" for k, v in gains.items())
+    align = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
+             "gains": gains, "depth": depth, "tie_break": tie_break}
+    report = ag.run(qs[0], qs[1], models, requested, options, align=align)
+    _warn(report.warnings)
+    return report

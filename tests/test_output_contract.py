@@ -42,6 +42,9 @@ GOLDEN_CASES = {
     "sigtest": ["sigtest", "-m", "AP", "-m", "P@10", "--test", "t,sign,randomization",
                 *FILES],
     "bootstrap": ["bootstrap", "-m", "AP", "-m", "P@10", "--seed", "1", *FILES],
+    "ppi": ["ppi", "--human", "testdata/ppi/human.qrels", "--auto", "testdata/ppi/auto.qrels",
+            "-m", "AP", "-m", "P@10", A, B],
+    "agree": ["agree", Q, f"{AD}/qrels-b.txt", A, B, "-m", "AP", "-m", "P@5"],
 }
 
 
@@ -104,7 +107,16 @@ COMBOS = {
     "bootstrap": [["-m", "AP"], ["-m", "AP", "--ranks"], ["-m", "AP", "--split-half", "5"],
                   ["-m", "AP", "-m", "P@10", "--baseline", "bm25"],
                   ["-m", "AP", "--split-half", "4", "--test", "sign,t"]],
+    "ppi": [["-m", "AP"], ["-m", "AP", "-m", "P@10", "--method", "ppi", "--correct", "holm"],
+            ["-m", "P@5", "--all-pairs", "--alpha", "0.1"]],
 }
+# agree takes two qrels: whole argument lists
+AGREE_COMBOS = [
+    ["agree", Q, f"{AD}/qrels-b.txt"],
+    ["agree", Q, f"{AD}/qrels-b.txt", A, B, "-m", "AP", "-m", "P@10", "--correct", "holm"],
+    ["agree", f"{AD}/qrels-b.txt", Q, A, B, A, "--name", "x", "--name", "y", "--name", "z",
+     "-m", "nDCG@10", "--test", "sign"],
+]
 SCORES = "{scores}"         # per-topic scores (eval -q --format tsv), made by a fixture
 SCORES_COMBOS = [
     ["sigtest", "--scores", "-m", "AP", SCORES],
@@ -123,8 +135,14 @@ def _cases():
                 yield pytest.param(["ipso", *extra], id="ipso " + " ".join(extra))
             elif cmd == "measures":
                 yield pytest.param(["measures"], id="measures")
+            elif cmd == "ppi":
+                yield pytest.param(["ppi", "--human", "testdata/ppi/human.qrels", "--auto",
+                                    "testdata/ppi/auto.qrels", *extra, A, B],
+                                   id=" ".join([cmd, *extra]))
             else:
                 yield pytest.param([cmd, *extra, *FILES], id=" ".join([cmd, *extra]))
+    for args in AGREE_COMBOS:
+        yield pytest.param(args, id=" ".join(args))
     for args in SCORES_COMBOS:
         yield pytest.param(args, id=" ".join(a for a in args if a != SCORES))
 

@@ -267,6 +267,15 @@ def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
     """Read and align the inputs, choose the topic set (:func:`topicset.select`;
     ``paired``: the command compares runs topic by topic) and print the
     warnings to stderr."""
+    al, warnings = aligned_and_warnings(qrels, runs, opts, paired=paired)
+    for w in warnings:
+        warn(w)
+    return al
+
+
+def aligned_and_warnings(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
+    """:func:`load_aligned` returning its warnings instead of printing them
+    (ppi aligns the runs to two qrels and prints their notes once)."""
     from ipsoeval import engine
     from ipsoeval.analyses.topicset import select
 
@@ -282,10 +291,7 @@ def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
     al = engine.load(qrels, runs, queries=opts.queries, rel_level=opts.rel_level,
                      judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
                      tie_break=opts.tie_break, run_format=opts.run_format, run_names=names)
-    al, warnings = select(al, paired=paired)
-    for w in warnings:
-        warn(w)
-    return al
+    return select(al, paired=paired)
 
 
 def progress(label: str, ctx: click.Context | None = None):

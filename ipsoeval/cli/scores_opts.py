@@ -69,6 +69,18 @@ def load(files, align_opts, scores_format: str, scores_scale):
     return ts
 
 
+def measures_or_only(ts, measures, command: str) -> list[str]:
+    """-m as given; without -m, the one measure the score files share (said on
+    stderr), else a usage error that lists the measures found (issue 22)."""
+    if measures:
+        return list(measures)
+    if len(ts.measures) == 1:
+        _note(f"{command} --scores: using the scores' only measure, {ts.measures[0]}")
+        return list(ts.measures)
+    raise UsageError(f"Missing option '-m' / '--measure': the scores hold "
+                     f"{len(ts.measures)} measures ({', '.join(ts.measures)})")
+
+
 def _note(message: str) -> None:
     try:
         sys.stderr.write(f"ipsoeval: note: {message}\n")
@@ -92,8 +104,9 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
     from ipsoeval.scores import sigtest_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
+    measures = measures_or_only(ts, measures, "sigtest")
     options.baseline = _baseline(options.baseline, ts)
-    report = sigtest_scores(ts, options, measures=list(measures) or None)
+    report = sigtest_scores(ts, options, measures=measures)
     if plot:
         from ipsoeval.cli import plot_opts
         plot_opts.sigtest(plot, report.table("tests"), list(ts.runs), ts.matrices)
@@ -137,7 +150,8 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
     from ipsoeval.scores import interval_map_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
-    report = interval_map_scores(ts, list(measures) or None, options)
+    measures = measures_or_only(ts, measures, "interval-map")
+    report = interval_map_scores(ts, measures, options)
     per = means = None
     if plot:
         per = interval_map_scores(ts, list(measures) or None, dataclasses.replace(

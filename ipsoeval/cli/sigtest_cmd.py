@@ -14,8 +14,9 @@ from ipsoeval.errors import UsageError
 
 @click.command("sigtest")
 @qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
-@opt.measure_option(required=True, help_text="Measure to compare, e.g. AP, nDCG@10, P@10, "
-                                             "RR@10 (repeatable; see `ipsoeval measures`).")
+@opt.measure_option(help_text="Measure to compare, e.g. AP, nDCG@10, P@10, "
+                                             "RR@10 (repeatable; see `ipsoeval measures`).  Required, "
+                                  "except with --scores whose files hold one measure.")
 @opt.baseline_option
 @opt.all_pairs_option
 @opt.test_option(allowed=sigtest.TESTS, command="sigtest",
@@ -59,6 +60,8 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     from ipsoeval import engine
     from ipsoeval.analyses import validate
 
+    if not measures and not scores:
+        raise UsageError("Missing option '-m' / '--measure'.")
     if len(runs) < 2 and not scores:
         raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
     options = sigtest.make_options(list(tests), gate_test, gate_option="--gate-test",

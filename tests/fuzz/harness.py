@@ -35,7 +35,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap"]
+SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
+               "ppi", "agree"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -93,6 +94,10 @@ MEASURES_BAD = ["P.1e400", "P.inf", "P@0", "P@-1", "P@99999999999999999999", "",
                 "P@5\n", "ndcg_cut.0", "P.1.5", "P_1.5", "RBP(p=0.8,p=0.5)", "P@１",
                 "RBP(p=0.8)@100", "nope", "P(", "P()", "ESL(n=0)@10", "P@2147483648",
                 "P.5,,10", "P.", "P@5@5", "rbp_resid"]
+# ppi estimates means over topics: mostly measures averaged over topics, some not
+MEASURES_PPI = ["P@5", "P@10", "nDCG@10", "AP", "RR@10", "R@10", "Success@5", "map", "P_5",
+                "RBP(p=0.8)@10", "DCG(b=2)@10", "ndcg_cut.10", "recip_rank", "Rprec", "official",
+                "ESL@10", "num_rel_ret"]
 MEASURES_MAP = ["P@5", "P@10", "R@10", "AP@10", "RR@10", "RR@5", "Success@5", "ESL@10",
                 "DCG@5", "nDCG@10", "RBP(p=0.8)@5", "P", "RR", "AP", "nDCG", "R"]
 # interval-map -m AP / nDCG without a cutoff builds the value set at the
@@ -183,6 +188,42 @@ def _qrels_and_runs(ch, nruns):
         runs[i] = out or [f"{topics[0]} Q0 x 1 1 {tags[i]}"]
     enc = lambda lines: ("\n".join(lines) + "\n").encode()  # noqa: E731
     return enc(qrels), [enc(r) for r in runs], tags, topics
+
+
+def _human_and_auto(ch, qrels: bytes, topics) -> tuple[bytes, bytes]:
+    """ppi's two qrels from one: the auto qrels relabel some judgments; the
+    human qrels keep a subset of the topics (now and then a topic the auto
+    qrels lack, or none in common)."""
+    lines = qrels.decode().splitlines()
+    auto = []
+    for ln in lines:
+        f = ln.split()
+        if ch.coin(0.2):
+            f[3] = ch.choice(["0", "1", "2"])
+        auto.append(" ".join(f))
+    keep = {t for t in topics if ch.coin(0.5)} or {topics[0]}
+    human = [ln for ln in lines if ln.split()[0] in keep]
+    if ch.coin(0.1):
+        human.append("zz9 0 dzz 1")                  # a human topic the auto qrels lack
+    if ch.coin(0.05):
+        human = ["zz8 0 dzz 1"]                      # no topic in common
+    enc = lambda ls: ("\n".join(ls) + "\n").encode()  # noqa: E731
+    return enc(auto), enc(human)
+def _second_qrels(ch, qrels: bytes) -> bytes:
+    """A second assessor's qrels for agree: labels changed, judgments dropped, added."""
+    out = []
+    for ln in qrels.decode().splitlines():
+        f = ln.split()
+        if ch.coin(0.1):
+            continue
+        if len(f) == 4 and ch.coin(0.3):
+            f[3] = ch.choice(["0", "1", "2", "3", "-1", "5"])
+        out.append(" ".join(f))
+    if ch.coin(0.2):
+        out.append(f"extra{ch.randint(0, 3)} 0 dx 1")
+    if ch.coin(0.05):
+        out = [f"other 0 o{i} 1" for i in range(3)]      # nothing shared
+    return ("\n".join(out) + "\n").encode()
 
 
 def _mutate_lines(ch, data: bytes) -> tuple[bytes, str]:
@@ -276,9 +317,15 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         return case
     nruns = {"eval": ch.randint(1, 3), "sigtest": ch.choice([1, 2, 2, 3]),
              "ipso": ch.choice([1, 2, 2, 2, 3]), "breakdown": ch.choice([1, 2, 2, 3]),
-             "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3)}[cmd]
-    qrels, runs, tags, topics = _qrels_and_runs(ch, nruns)
-    files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs)]
+             "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3),
+             "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3])}[cmd]
+    qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1))
+    files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs[:nruns])]
+    if cmd == "ppi":            # qrels = the auto qrels; a human qrels beside it
+        qrels, human = _human_and_auto(ch, qrels, topics)
+        files = [("qrels", qrels), ("human", human)] + files[1:]
+    if cmd == "agree":      # QRELS_A QRELS_B [RUN...]: B relabels, drops and adds judgments
+        files.insert(1, ("qrelsb", _second_qrels(ch, qrels)))
     named = []
     for name, data in files:
         if ch.coin(p_mut * 0.6):
@@ -303,8 +350,12 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     if ch.coin(p_mut * 0.05):
         named[ch.randint(0, len(named) - 1)] = ch.choice(["missing", ".", "", "/dev/null"])
     absurd = p_mut * 0.4
-    ms = MEASURES_MAP if cmd == "interval-map" else MEASURES_OK
-    if cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map")):
+    ms = MEASURES_MAP if cmd == "interval-map" else MEASURES_PPI if cmd == "ppi" \
+        else MEASURES_OK
+    if cmd == "agree" and not nruns and not ch.coin(absurd * 0.3):
+        pass                                # -m needs runs
+    elif cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "ppi",
+                                                          "agree")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
             if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
@@ -316,6 +367,11 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         a += ["--gains", ch.choice(GAINS[:2])]
     _command_options(ch, case, absurd, tags)
     _format_and_output(ch, case)
+    if cmd == "ppi":            # --auto QRELS --human HUMAN, the runs as operands
+        flags = ["--auto", named[0], "--human", named[1]]
+        if ch.coin(0.5):
+            flags = flags[2:] + flags[:2]
+        named = flags + named[2:]
     if ch.coin(0.5):
         a += named
     else:                                   # options after the operands
@@ -436,6 +492,29 @@ def _command_options(ch, case, absurd, tags):
             a += ["--gate-test", _pick(ch, TESTS, absurd, ["t", "sign"])]
         if ch.coin(0.2):
             a += ["--bounds"]
+    elif cmd == "ppi":
+        if ch.coin(0.3):
+            a += ["--method", _pick(ch, ["ppi++", "ppi", "x", ""], absurd, ["ppi++", "ppi"])]
+        if ch.coin(0.2):
+            a += ["--baseline", baseline()]
+        if ch.coin(0.2):
+            a += ["--all-pairs"]
+        if ch.coin(0.2):
+            a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+    elif cmd == "agree":
+        if ch.coin(0.3):
+            a += ["--test", _pick(ch, TESTS, absurd, ["t", "sign", "wilcoxon", "randomization"])]
+        if ch.coin(0.2):
+            a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+        a += ["--samples", _pick(ch, INTS, absurd, ["10", "100", "1000"])]
+        if ch.coin(0.2):
+            a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+        if ch.coin(0.2):
+            a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
     elif cmd == "bootstrap":
         a += ["--samples", _pick(ch, INTS + ["1e20"], absurd, ["10", "50", "100"])]
         if ch.coin(0.2):
