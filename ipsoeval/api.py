@@ -153,6 +153,7 @@ class EvalResult:
     params: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     paths: list[str] | None = None     # the file of each run, when each came from one
+    bounds: dict | None = None         # evaluate(bounds=True): {measure: (low, high)}
 
     @property
     def runs(self) -> list[str]:
@@ -206,6 +207,31 @@ class EvalResult:
                 out[r][name] = _value(m.kind, agg[i])
         return out
 
+    def matrix_bounds(self, measure: str) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high): (runs, topics) arrays of ``measure``'s smallest and largest
+        value over the labellings of the unjudged retrieved documents
+        (``evaluate(..., bounds=True)``; ipsoeval eval --bounds)."""
+        if self.bounds is None:
+            raise ValueError("bounds were not computed: evaluate(..., bounds=True)")
+        lo, hi = self.bounds[self._measure(measure).name]
+        return np.array(lo, dtype=np.float64), np.array(hi, dtype=np.float64)
+
+    def mean_bounds(self) -> dict[str, dict[str, tuple[Any, Any]]]:
+        """{run: {measure: (low, high)}}: the ``all`` rows' low and high (each
+        aggregated by the measure's rule, as :meth:`mean`)."""
+        if self.bounds is None:
+            raise ValueError("bounds were not computed: evaluate(..., bounds=True)")
+        mask = self.mask
+        out: dict[str, dict[str, tuple[Any, Any]]] = {r: {} for r in self.runs}
+        for name in self.measures:
+            m = self._measure(name)
+            if m.agg == "none" or m.name not in self.bounds:
+                continue
+            lo, hi = (m.aggregate(x, mask) for x in self.bounds[m.name])
+            for i, r in enumerate(self.runs):
+                out[r][name] = (_value(m.kind, lo[i]), _value(m.kind, hi[i]))
+        return out
+
     def per_query(self) -> dict[str, dict[str, dict[str, Any]]]:
         """{run: {qid: {measure: value}}}: what ``ipsoeval eval -q`` prints per topic."""
         mask = self.mask
@@ -225,14 +251,20 @@ class EvalResult:
         """The records ``ipsoeval eval`` prints (run, qid, measure, value; ``all`` rows last)."""
         from ipsoeval.analyses.evaluate import eval_results
         rs, _ = eval_results(self.scores, per_query=per_query, runid=False,
-                             params=dict(self.params))
+                             params=dict(self.params), bounds=self.bounds is not None)
         rs.id = "scores"
         return rs
 
     def to_frame(self, mean: bool = False):
         """A long pandas DataFrame ``run, qid, measure, value`` (per topic; with
-        ``mean=True`` the ``all`` rows too).  pandas is an optional extra."""
+        ``mean=True`` the ``all`` rows too), and ``low, high`` when evaluated
+        with ``bounds=True``.  pandas is an optional extra."""
         from ipsoeval.results import _frame
+        if self.bounds is not None:
+            rs = self.to_table(per_query=True)
+            recs = [{c: rec.get(c) for c in rs.columns} for rec in rs.records
+                    if mean or rec["qid"] != "all"]
+            return _frame(list(rs.columns), recs)
         recs = [{"run": r, "qid": q, "measure": m, "value": v}
                 for r, qs in self.per_query().items() for q, ms in qs.items()
                 for m, v in ms.items()]
@@ -249,9 +281,13 @@ class EvalResult:
 def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: int = 1,
              judged_only: bool = False, gains=None, depth: int | None = None,
              tie_break: str = "trec", run_format: str = "auto", names=None,
-             name_from_file: bool = False) -> EvalResult:
+             name_from_file: bool = False, bounds: bool = False) -> EvalResult:
     """Score ``runs`` against ``qrels`` on ``measures`` (names as ``-m`` takes them;
-    None: trec_eval's default set).
+    None: trec_eval's default set).  ``bounds=True`` also computes each value's
+    ``low`` and ``high`` over the labellings of the unjudged retrieved documents
+    (``ipsoeval eval --bounds``): :meth:`EvalResult.matrix_bounds`,
+    :meth:`EvalResult.mean_bounds`, and ``low``/``high`` columns in
+    ``to_table``/``to_frame``.
 
     ``qrels``: a path, ``{qid: {docno: label}}`` or a DataFrame
     (``query_id, doc_id, relevance`` or ``qid, docno, label``).  ``runs``: a
@@ -275,13 +311,18 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     scores = engine.evaluate(aligned, requested)
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
               "gains": _gains_text(aligned.gain_map), "depth": depth, "tie_break": tie_break}
+    bnd = None
+    if bounds:
+        from ipsoeval.analyses.evaluate import measure_bounds
+        params["bounds"] = True
+        bnd = measure_bounds(scores, aligned.warnings)
     _warn(aligned.warnings)
     given = [runs] if _is_path(runs) else runs
     paths = None
     if isinstance(given, (list, tuple)) and all(_is_path(r) for r in given) \
             and len(given) == len(aligned.runs):
         paths = [os.fspath(r) for r in given]
-    return EvalResult(aligned, scores, params, list(aligned.warnings), paths)
+    return EvalResult(aligned, scores, params, list(aligned.warnings), paths, bnd)
 
 
 def _gains_text(gmap) -> str | None:
@@ -341,16 +382,21 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
             tests=None, correct: str = "none", alpha: float = 0.05,
             alternative: str = "two-sided", samples: int = 100_000, seed: int = 42,
             scale: str = "original", fail_if: str | None = None,
-            gate_test: str | None = None) -> Report:
+            gate_test: str | None = None, bounds: bool = False) -> Report:
     """``ipsoeval sigtest`` on an :class:`EvalResult` (or per-topic scores from
     :func:`read_scores`).  ``tests`` as ``--test`` takes them (default t,
-    wilcoxon, sign, randomization); ``report.gate`` is the ``--fail-if`` gate."""
+    wilcoxon, sign, randomization); ``report.gate`` is the ``--fail-if`` gate;
+    ``bounds=True`` is ``--bounds`` (p_bounds, survives_bounds)."""
     from ipsoeval.analyses import sigtest as st
 
     options = st.make_options(tests, gate_test, baseline=baseline, all_pairs=all_pairs,
                               correct=correct, alpha=alpha, alternative=alternative,
-                              samples=samples, seed=seed, scale=scale, fail_if=fail_if)
+                              samples=samples, seed=seed, scale=scale, fail_if=fail_if,
+                              bounds=bounds)
     ts = _score_set(res)
+    if ts is not None and bounds:
+        raise UsageError("bounds=True needs runs and qrels (per-topic scores have no "
+                         "unjudged documents to label)")
     if ts is not None:
         from ipsoeval.scores import sigtest_scores
         out = sigtest_scores(ts, options, measures=_names(measures))

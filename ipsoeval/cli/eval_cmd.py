@@ -90,14 +90,18 @@ class _EvalCommand(click.Command):
 @click.option("--trec-eval-version", type=click.Choice(["9", "10"]), default=None,
               help="Topic rules of trec_eval 9.0.8 or 10.0 where they differ (default: "
                    "ipsoeval's topic set).")
+@opt.bounds_option(help_text="Add low and high: each value when the unjudged retrieved "
+                             "documents are labelled the worst and the best way (every "
+                             "label from 0 to the highest judged one); trec layout: "
+                             "NAME_low and NAME_high lines.")
 @click.option("-v", "print_version", is_flag=True, is_eager=True, expose_value=False,
               callback=_print_version, help="Print the version on stderr and exit "
                                             "(trec_eval -v).")
 @out_.format_option(pipe_default="trec")
 @click.pass_context
 def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscores_file,
-            no_summary, num_docs_in_coll, debug_level, results_format, trec_eval_version, fmt,
-            output):
+            no_summary, num_docs_in_coll, debug_level, results_format, trec_eval_version, bounds,
+            fmt, output):
     """Score runs against qrels, as trec_eval does.
 
     With no -m, trec_eval's default (official) measure set.  --format trec
@@ -121,6 +125,13 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
     params = {"measures": list(measures), "per_query": per_query, "rel_format": rel_format,
               "zscores": zscores_file, "no_summary": no_summary,
               "trec_eval_version": trec_eval_version, **align_opts.as_params()}
+    if bounds:
+        params["bounds"] = True
+        for given, what in ((rel_format != "qrels", f"-R {rel_format}"),
+                            (zscores_file, "-Z"), (only_topic is not None, "-D N.QID"),
+                            (trec_eval_version == "9", "--trec-eval-version 9")):
+            if given:
+                raise UsageError(f"--bounds does not combine with {what}")
     if rel_format != "qrels":
         mm = TM.parse_measures(rel_format, measures)   # usage errors before reading
         zs = _zscores(zscores_file)
@@ -137,7 +148,7 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
                   output, pipe_default="trec")
         return
     _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
-                num_docs_in_coll, only_topic, version, fmt, output, params)
+                num_docs_in_coll, only_topic, version, fmt, output, params, bounds)
 
 
 def _load(qrels, runs, align_opts, *, quiet_missing: bool):
@@ -179,7 +190,7 @@ def _zscores(path):
 
 
 def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
-                num_docs_in_coll, only_topic, version, fmt, output, params):
+                num_docs_in_coll, only_topic, version, fmt, output, params, bounds=False):
     import numpy as np
 
     from ipsoeval import engine
@@ -209,7 +220,7 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     params["measures"] = [r.measure.name for r in reqs]
     v9_complete = version == "9" and queries == "qrels" and present is not None
     if zs is None and only_topic is None and not v9_complete:
-        rs, warnings = eval_results(scores, per_query=per_query, params=params)
+        rs, warnings = eval_results(scores, per_query=per_query, params=params, bounds=bounds)
         if no_summary:
             rs.records = [rec for rec in rs.records if rec["qid"] != "all"]
         out_.emit(ctx, Report("eval", [without_runid(rs)], warnings=warnings), fmt, output,

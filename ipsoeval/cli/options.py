@@ -255,6 +255,14 @@ def correct_option(f=None, *, help_text: str = "Multiple-comparison correction a
     return deco(f) if f is not None else deco
 
 
+def bounds_option(f=None, *, help_text: str):
+    """--bounds: what the unjudged retrieved documents could change
+    (ipsoeval.measures.bounds)."""
+    def deco(g):
+        return click.option("--bounds", is_flag=True, help=help_text)(g)
+    return deco(f) if f is not None else deco
+
+
 def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
     """Read and align the inputs, choose the topic set (:func:`topicset.select`;
     ``paired``: the command compares runs topic by topic) and print the

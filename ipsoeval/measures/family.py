@@ -80,6 +80,7 @@ class Family:
     respell: Callable | None = None      # respell(typed params) -> (family, params): ir_measures
     scale_of: Callable | None = None     # scale(measure) where parameters change it
     example: str | None = None           # for ``ipsoeval measures`` (default: derived)
+    bounds: str = "exhaustive"           # --bounds search shape (ipsoeval.measures.bounds)
     param_names: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):

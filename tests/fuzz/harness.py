@@ -413,6 +413,8 @@ def _command_options(ch, case, absurd, tags):
     if cmd == "eval":
         if ch.coin(0.3):
             a += ["-q"]
+        if ch.coin(0.2):
+            a += ["--bounds"]
     elif cmd == "breakdown":
         if ch.coin(0.4):
             a += ["-k", _pick(ch, INTS, absurd, ["1", "5", "10"])]
@@ -488,6 +490,8 @@ def _command_options(ch, case, absurd, tags):
             case.gate = True
         if ch.coin(0.15):
             a += ["--gate-test", _pick(ch, TESTS, absurd, ["t", "sign"])]
+        if ch.coin(0.2):
+            a += ["--bounds"]
     elif cmd == "ppi":
         if ch.coin(0.3):
             a += ["--method", _pick(ch, ["ppi++", "ppi", "x", ""], absurd, ["ppi++", "ppi"])]

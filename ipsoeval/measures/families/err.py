@@ -35,5 +35,5 @@ FAMILIES = (
     Family("ERR", "expected reciprocal rank (Chapelle et al. 2009) as gdeval/ir_measures: "
            "sum R_i/i prod_{j<i}(1-R_j), R = (2^label - 1)/2^gmax, gmax = 4",
            "ordinal", err, cutoff="optional", params=(GMAX,), example="ERR@20",
-           other_names=("err",)),
+           other_names=("err",), bounds="uniform"),
 )

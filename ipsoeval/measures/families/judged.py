@@ -29,9 +29,9 @@ def unjudged(ctx: K.Context, m) -> np.ndarray:
 FAMILIES = (
     Family("Judged", "judged documents in the top k, divided by min(k, documents retrieved); "
            "0 for an empty ranking (ir_measures' Judged; qrels labels < 0 count as unjudged)",
-           "ratio", judged_at, cutoff="required", other_names=("judged",)),
+           "ratio", judged_at, cutoff="required", other_names=("judged",), bounds="none"),
     Family("Unjudged", "fraction of the top k that is unjudged (not in the qrels or "
            "label < 0), divided by k (trec_eval unj)", "interval", unjudged,
            cutoff="required", higher_is_better=False,
-           trec=TrecName("unj", 56, ("all_trec",), (5, 10, 20))),
+           trec=TrecName("unj", 56, ("all_trec",), (5, 10, 20)), bounds="none"),
 )

@@ -41,5 +41,5 @@ FAMILIES = (
            "'>' above 9, '-' not in the qrels, '.' negative label (pooled, unjudged); "
            "per topic only", "nominal", relstring, kind="text", agg="none",
            trec_plain=TrecName("relstring", 12, ("all_trec",)),
-           trec_params=TrecParams(_check, "trec_eval N"), example="relstring.20"),
+           trec_params=TrecParams(_check, "trec_eval N"), example="relstring.20", bounds="none"),
 )
