@@ -33,6 +33,7 @@ COMMANDS = {
     "interval-map": "interval_map_cmd",
     "sigtest": "sigtest_cmd",
     "bootstrap": "bootstrap_cmd",
+    "leaderboard": "leaderboard_cmd",
 }
 
 
