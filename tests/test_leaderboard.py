@@ -295,9 +295,9 @@ def test_rank_interval_top_group_resolution_by_definition(higher):
                   [next(r["letters"] for r in board if r["run"] == a) for a in runs])
     res = rep.table("resolution").records[0]
     sep = sum(1 for r in rep.table("pairs").records if r["significant"])
-    assert res["separated"] == sep and res["pairs"] == 21
+    assert res["n_separated"] == sep and res["n_pairs"] == 21 and res["n_runs"] == 7
     assert res["resolution"] == sep / 21
-    assert res["top_group"] == sum(r["top_group"] for r in board)
+    assert res["n_top_group"] == sum(r["top_group"] for r in board)
 
 
 def test_incomplete_topics_are_dropped_with_a_warning():

@@ -42,6 +42,7 @@ GOLDEN_CASES = {
     "sigtest": ["sigtest", "-m", "AP", "-m", "P@10", "--test", "t,sign,randomization",
                 *FILES],
     "bootstrap": ["bootstrap", "-m", "AP", "-m", "P@10", "--seed", "1", *FILES],
+    "leaderboard": ["leaderboard", "-m", "AP", "-m", "P@10", "--samples", "999", *FILES],
 }
 
 
@@ -104,6 +105,8 @@ COMBOS = {
     "bootstrap": [["-m", "AP"], ["-m", "AP", "--ranks"], ["-m", "AP", "--split-half", "5"],
                   ["-m", "AP", "-m", "P@10", "--baseline", "bm25"],
                   ["-m", "AP", "--split-half", "4", "--test", "sign,t"]],
+    "leaderboard": [["-m", "AP", "--samples", "99"],
+                    ["-m", "AP", "-m", "P@10", "--samples", "50", "--alpha", "0.5", "-c"]],
 }
 SCORES = "{scores}"         # per-topic scores (eval -q --format tsv), made by a fixture
 SCORES_COMBOS = [
@@ -112,6 +115,7 @@ SCORES_COMBOS = [
     ["bootstrap", "--scores", "-m", "P@10", SCORES],
     ["bootstrap", "--scores", "--split-half", "3", SCORES],
     ["ipso", "--scores", SCORES],
+    ["leaderboard", "--scores", "--samples", "99", SCORES],
     ["interval-map", "--scores", "-m", "P@10", "-q", "--values", "--analyze", SCORES],
 ]
 

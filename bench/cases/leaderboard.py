@@ -74,8 +74,8 @@ def main(argv: list[str]) -> int:
     res = rep.table("resolution").records[0]
     print(f"runs\t{runs}\ttopics\t{topics}\tsamples\t{samples}\t"
           f"core\t{'compiled' if randhsd.compiled() else 'numpy'}")
-    print(f"separated\t{res['separated']}\tof\t{res['pairs']}\t"
-          f"tukey_separated\t{res['tukey_separated']}\tletters\t{res['letters']}")
+    print(f"separated\t{res['n_separated']}\tof\t{res['n_pairs']}\t"
+          f"tukey_separated\t{res['n_tukey_separated']}\tletters\t{res['n_letters']}")
     print(f"seconds\t{secs:.3f}\tlimit\t{LIMIT:.0f}")
     return 0 if quick or secs <= LIMIT else 1
 

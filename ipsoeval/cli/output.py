@@ -38,6 +38,7 @@ TABLE_IDS = {
     "interval-map": ("scores", "values", "value_quantiles", "tau", "tau_measures", "flips"),
     "sigtest": ("tests", "flips"),
     "bootstrap": ("leaderboard", "rank_probabilities", "split_half"),
+    "leaderboard": ("leaderboard", "pairs", "resolution"),
 }
 
 

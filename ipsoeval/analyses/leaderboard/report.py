@@ -50,9 +50,9 @@ COLUMNS = ["run", "measure", "rank", "mean", "ci_low", "ci_high", "rank_low", "r
 PAIR_COLUMNS = ["run_a", "run_b", "measure", "mean_a", "mean_b", "diff", "p_value",
                 "significant", "tukey_statistic", "tukey_p_value", "tukey_significant",
                 "permissible"]
-RESOLUTION_COLUMNS = ["measure", "runs", "topics", "pairs", "separated", "resolution",
-                      "tukey_separated", "tukey_resolution", "best", "top_group", "letters",
-                      "permissible"]
+RESOLUTION_COLUMNS = ["measure", "n", "n_runs", "n_pairs", "n_separated", "resolution",
+                      "n_tukey_separated", "tukey_resolution", "best", "n_top_group",
+                      "n_letters", "permissible"]
 
 # Cells (runs × topics × samples) per second and thread, measured on the bench
 # machine (bench case leaderboard-100x5000); only for the estimate shown before
@@ -190,10 +190,10 @@ def _one(runs: list[str], m: MeasureInput, options: Options, progress: Progress 
     sep = int(np.triu(sig, 1).sum())
     tsep = int(np.triu(tsig, 1).sum())
     tokens = {t for s in shows for t in cld.parse(s)}
-    summary = {"measure": m.name, "runs": k, "topics": n, "pairs": npairs, "separated": sep,
-               "resolution": sep / npairs, "tukey_separated": tsep,
+    summary = {"measure": m.name, "n": n, "n_runs": k, "n_pairs": npairs, "n_separated": sep,
+               "resolution": sep / npairs, "n_tukey_separated": tsep,
                "tukey_resolution": tsep / npairs, "best": runs[best],
-               "top_group": int((~sig[best]).sum()), "letters": len(tokens),
+               "n_top_group": int((~sig[best]).sum()), "n_letters": len(tokens),
                "permissible": perm_ok}
     return rows, pairs, summary
 
