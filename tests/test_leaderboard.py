@@ -329,3 +329,18 @@ def test_constant_scores_nothing_separated():
     assert all(r["p_value"] == 1.0 and not r["significant"] for r in rep.table("pairs").records)
     assert {r["letters"] for r in rep.table("leaderboard").records} == {"a"}
     assert any("Tukey HSD" in w for w in rep.warnings)
+
+
+def test_two_runs_is_the_paired_randomization_test_of_scipy():
+    # with k = 2, permuting a topic's two scores flips the sign of its difference:
+    # the randomised HSD is the two-sided paired permutation test of the mean
+    from scipy import stats as ss
+    rng = np.random.default_rng(8)
+    a = rng.random(10)
+    b = a + rng.normal(0.15, 0.2, 10)
+    exact = ss.permutation_test((b, a), lambda x, y: np.mean(x - y), permutation_type="samples",
+                                n_resamples=np.inf, alternative="two-sided").pvalue
+    B = 100_000
+    null = randhsd.ranges(np.array([a, b]), B, 1)
+    p = randhsd.pvalues(np.array([a.mean(), b.mean()]), null, 1e-12)[0, 1]
+    assert abs(p - exact) < 5 * math.sqrt(exact * (1 - exact) / B) + 2 / B
