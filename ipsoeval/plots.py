@@ -318,14 +318,12 @@ def leaderboard(path: str, board) -> None:
         colors = np.where(top, "#2a7f3f", "#3b6fb6")
         ax.hlines(y, lo, hi, colors=colors, linewidth=2)
         ax.scatter(mean, y, c=colors, s=18, zorder=3)
-        right = np.nanmax(np.concatenate([hi, mean])) if np.isfinite(mean).any() else 1.0
         for yi, r in zip(y, rows):
             ax.annotate(r["letters"], (1.0, yi), xycoords=("axes fraction", "data"),
                         xytext=(4, 0), textcoords="offset points", va="center", fontsize=7,
                         family="monospace")
         ax.set_yticks(y, [r["run"] for r in rows], fontsize=7 if len(rows) > 30 else 8)
         ax.set_ylim(len(rows) - 0.5, -0.5)
-        ax.axvline(right, color="none")
         ax.set_xlabel(f"mean {m} ({(board.params.get('ci_level') or 0.95):.0%} CI); "
                       "green: not significantly different from the best", fontsize=8)
         ax.set_title(f"{m}: randomised Tukey HSD letter groups "
