@@ -1,5 +1,6 @@
-"""Randomised Tukey HSD (Carterette 2012, TOIS 30(1) §4; Sakai 2018, *Laboratory
-Experiments in Information Retrieval*, §4.4).
+"""Randomised Tukey HSD (Carterette 2012, "Multiple testing in statistical
+analysis of systems-based information retrieval experiments", ACM TOIS 30(1);
+Sakai 2018, *Laboratory Experiments in Information Retrieval*).
 
 The null hypothesis: on every topic the k runs' scores are exchangeable.  A
 sample permutes each topic's row of scores across the runs (independently per

@@ -4,7 +4,7 @@ Input: per-topic score matrices (runs × topics) per measure.  Per measure:
 
 - each run's mean with its t confidence interval (``--ci``);
 - every pair of runs tested with the **randomised Tukey HSD** (Carterette
-  2012, TOIS 30(1); Sakai 2018, §4.4): one null distribution, the range of the
+  2012, TOIS 30(1); Sakai 2018): one null distribution, the range of the
   run means when each topic's scores are permuted across the runs, serves
   every pair, so the family-wise error rate over all k(k−1)/2 pairs is
   controlled (:mod:`ipsoeval.stats.randhsd`);
