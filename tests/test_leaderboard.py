@@ -344,3 +344,13 @@ def test_two_runs_is_the_paired_randomization_test_of_scipy():
     null = randhsd.ranges(np.array([a, b]), B, 1)
     p = randhsd.pvalues(np.array([a.mean(), b.mean()]), null, 1e-12)[0, 1]
     assert abs(p - exact) < 5 * math.sqrt(exact * (1 - exact) / B) + 2 / B
+
+
+@pytest.mark.parametrize("k, df", [(3, 1001.0), (10, 5000.0), (50, 20000.0)])
+def test_ptukey_large_df_against_scipy(k, df):
+    # df > 1000 takes the Wilson-Hilferty bounds of the integration range
+    from scipy import stats as ss
+
+    from ipsoeval.stats import ptukey
+    q = np.array([1.0, 2.5, 3.5, 4.5, 5.5, 6.5])
+    assert np.abs(ptukey.sf(q, k, df) - ss.studentized_range.sf(q, k, df)).max() < 1e-9
