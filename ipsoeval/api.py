@@ -14,7 +14,7 @@ Inputs go through the readers and the alignment the command line uses (same
 ties, duplicates, ``-J``/``-M``/``-l``/``-c`` semantics), so the API and the
 CLI give identical numbers.  Analyses return a :class:`~ipsoeval.results.Report`.
 Per-topic scores from any tool (``ipsoeval.read_scores``) feed ``sigtest``,
-``bootstrap`` and ``ipso``'s sign test as well.  Nothing here prints:
+``bootstrap``, ``leaderboard`` and ``ipso``'s sign test as well.  Nothing here prints:
 input warnings are Python warnings (:class:`InputWarning`) and are kept in
 ``.warnings``.  See docs/api.md.
 """
@@ -33,7 +33,8 @@ from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
-           "interval_map", "InputWarning", "read_scores", "experiment", "ppi", "agree"]
+           "interval_map", "InputWarning", "read_scores", "experiment", "ppi", "agree",
+           "leaderboard"]
 
 
 class InputWarning(UserWarning):
@@ -446,6 +447,34 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
         aligned, notes = _common(res)
         scores = engine.evaluate(aligned, requested)
         report = bs.run(scores, options)
+        params = dict(res.params)
+    _warn(report.warnings)
+    return _report(report, warnings=notes, params=params)
+
+
+def leaderboard(res, *, measures=None, samples: int = 10_000, seed: int = 42,
+                alpha: float = 0.05, ci: float = 0.95, progress=None) -> Report:
+    """``ipsoeval leaderboard``: each run's mean, CI and rank interval, every
+    pair tested with the randomised Tukey HSD (``samples``, ``seed``) beside
+    Tukey HSD from the two-way ANOVA, letter groups and the rank resolution.
+    Tables ``leaderboard`` (primary), ``pairs`` and ``resolution``.
+    ``progress``: an optional ``cb(done, total)``."""
+    from ipsoeval.analyses import leaderboard as lb
+
+    options = lb.Options(samples=samples, seed=seed, alpha=alpha, ci=ci)
+    options.check()
+    ts = _score_set(res)
+    if ts is not None:
+        from ipsoeval.scores import leaderboard_scores
+        report = leaderboard_scores(ts, options, measures=measures, progress=progress)
+        notes = list(ts.notes) + list(ts.warnings)
+        params = dict(ts.params)
+    else:
+        from ipsoeval import engine
+        options.check(list(res.runs))
+        requested = _requested(res, measures)
+        aligned, notes = _common(res)
+        report = lb.run(engine.evaluate(aligned, requested), options, progress=progress)
         params = dict(res.params)
     _warn(report.warnings)
     return _report(report, warnings=notes, params=params)

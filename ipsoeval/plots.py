@@ -385,3 +385,40 @@ def agree(path: str, means, rankings) -> None:
         ax.set_xlabel("mean under QRELS_A", fontsize=8)
         ax.set_ylabel("mean under QRELS_B", fontsize=8)
     _save(fig, path)
+
+
+# --- leaderboard ---------------------------------------------------------------------------
+
+def leaderboard(path: str, board) -> None:
+    """Per measure: each run's mean with its CI, best at the top, the letters
+    beside it (runs sharing a letter are not significantly different) and the
+    top group highlighted."""
+    measures = []
+    for r in board.records:
+        if r["measure"] not in measures:
+            measures.append(r["measure"])
+    measures = measures[:MAX_PANELS]
+    R = max(1, max(sum(1 for r in board.records if r["measure"] == m) for m in measures))
+    fig = _figure(7.5, 0.8 + 0.28 * max(4, R) * len(measures))
+    axes = fig.subplots(len(measures), 1, squeeze=False)[:, 0]
+    for ax, m in zip(axes, measures):
+        rows = [r for r in board.records if r["measure"] == m]
+        y = np.arange(len(rows))
+        mean = np.array([np.nan if r["mean"] is None else r["mean"] for r in rows])
+        lo = np.array([np.nan if r["ci_low"] is None else r["ci_low"] for r in rows])
+        hi = np.array([np.nan if r["ci_high"] is None else r["ci_high"] for r in rows])
+        top = np.array([bool(r["top_group"]) for r in rows])
+        colors = np.where(top, "#2a7f3f", "#3b6fb6")
+        ax.hlines(y, lo, hi, colors=colors, linewidth=2)
+        ax.scatter(mean, y, c=colors, s=18, zorder=3)
+        for yi, r in zip(y, rows):
+            ax.annotate(r["letters"], (1.0, yi), xycoords=("axes fraction", "data"),
+                        xytext=(4, 0), textcoords="offset points", va="center", fontsize=7,
+                        family="monospace")
+        ax.set_yticks(y, [r["run"] for r in rows], fontsize=7 if len(rows) > 30 else 8)
+        ax.set_ylim(len(rows) - 0.5, -0.5)
+        ax.set_xlabel(f"mean {m} ({(board.params.get('ci_level') or 0.95):.0%} CI); "
+                      "green: not significantly different from the best", fontsize=8)
+        ax.set_title(f"{m}: randomised Tukey HSD letter groups "
+                     f"(alpha {board.params.get('alpha')})", fontsize=10)
+    _save(fig, path)

@@ -45,6 +45,7 @@ GOLDEN_CASES = {
     "ppi": ["ppi", "--human", "testdata/ppi/human.qrels", "--auto", "testdata/ppi/auto.qrels",
             "-m", "AP", "-m", "P@10", A, B],
     "agree": ["agree", Q, f"{AD}/qrels-b.txt", A, B, "-m", "AP", "-m", "P@5"],
+    "leaderboard": ["leaderboard", "-m", "AP", "-m", "P@10", "--samples", "999", *FILES],
 }
 
 
@@ -109,6 +110,8 @@ COMBOS = {
                   ["-m", "AP", "--split-half", "4", "--test", "sign,t"]],
     "ppi": [["-m", "AP"], ["-m", "AP", "-m", "P@10", "--method", "ppi", "--correct", "holm"],
             ["-m", "P@5", "--all-pairs", "--alpha", "0.1"]],
+    "leaderboard": [["-m", "AP", "--samples", "99"],
+                    ["-m", "AP", "-m", "P@10", "--samples", "50", "--alpha", "0.5", "-c"]],
 }
 # agree takes two qrels: whole argument lists
 AGREE_COMBOS = [
@@ -124,6 +127,7 @@ SCORES_COMBOS = [
     ["bootstrap", "--scores", "-m", "P@10", SCORES],
     ["bootstrap", "--scores", "--split-half", "3", SCORES],
     ["ipso", "--scores", SCORES],
+    ["leaderboard", "--scores", "--samples", "99", SCORES],
     ["interval-map", "--scores", "-m", "P@10", "-q", "--values", "--analyze", SCORES],
 ]
 

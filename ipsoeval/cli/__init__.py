@@ -35,6 +35,7 @@ COMMANDS = {
     "bootstrap": "bootstrap_cmd",
     "ppi": "ppi_cmd",
     "agree": "agree_cmd",
+    "leaderboard": "leaderboard_cmd",
 }
 
 

@@ -40,6 +40,7 @@ TABLE_IDS = {
     "bootstrap": ("leaderboard", "rank_probabilities", "split_half"),
     "ppi": ("estimates", "differences", "selection"),
     "agree": ("agreement", "confusion", "rankings", "means", "changes"),
+    "leaderboard": ("leaderboard", "pairs", "resolution"),
 }
 
 

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
-               "ppi", "agree"]
+               "ppi", "agree", "leaderboard"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -318,7 +318,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     nruns = {"eval": ch.randint(1, 3), "sigtest": ch.choice([1, 2, 2, 3]),
              "ipso": ch.choice([1, 2, 2, 2, 3]), "breakdown": ch.choice([1, 2, 2, 3]),
              "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3),
-             "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3])}[cmd]
+             "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3]),
+             "leaderboard": ch.randint(1, 4)}[cmd]
     qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1))
     files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs[:nruns])]
     if cmd == "ppi":            # qrels = the auto qrels; a human qrels beside it
@@ -355,7 +356,7 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     if cmd == "agree" and not nruns and not ch.coin(absurd * 0.3):
         pass                                # -m needs runs
     elif cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "ppi",
-                                                          "agree")):
+                                                          "agree", "leaderboard")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
             if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
@@ -515,6 +516,8 @@ def _command_options(ch, case, absurd, tags):
             a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
         if ch.coin(0.2):
             a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
+    elif cmd == "leaderboard":
+        _leaderboard_options(ch, case, absurd)
     elif cmd == "bootstrap":
         a += ["--samples", _pick(ch, INTS + ["1e20"], absurd, ["10", "50", "100"])]
         if ch.coin(0.2):
@@ -547,6 +550,19 @@ def _command_options(ch, case, absurd, tags):
             a += ["--queries-file", qf]
             if ch.coin(0.3):
                 a += ["--queries-file", ch.choice(["-", "qf", "B=qf"])]
+
+
+def _leaderboard_options(ch, case, absurd):
+    a = case.args
+    a += ["--samples", _pick(ch, INTS + ["1e20"], absurd, ["10", "99", "1000"])]
+    if ch.coin(0.2):
+        a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+    if ch.coin(0.2):
+        a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.5"])]
+    if ch.coin(0.2):
+        a += ["--ci", _pick(ch, FLOATS, absurd, ["0.95", "0.9"])]
+    if ch.coin(0.15):
+        a += ["--table", ch.choice(["leaderboard", "pairs", "resolution", "list", "x"])]
 
 
 def _format_and_output(ch, case):
