@@ -77,8 +77,11 @@ def _run_items(runs) -> list[tuple[Any, str | None]]:
 def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
                 judged_only: bool = False, gains=None, depth: int | None = None,
                 tie_break: str = "trec", run_format: str = "auto", names=None,
-                name_from_file: bool = False):
-    """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`."""
+                name_from_file: bool = False, labels: str = "integer",
+                samples: int | None = None, seed: int | None = None):
+    """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`.
+    ``labels``: integer, gain or probability (``--labels``); ``samples``/``seed``:
+    the Monte Carlo draws under probability labels (``--samples``, ``--seed``)."""
     from ipsoeval import engine, readers
     from ipsoeval.align import QrelsIndex, parse_gains
     from ipsoeval.inputs import expand_run_paths, file_stem
@@ -108,9 +111,9 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
     paths = [os.fspath(x) for x in [qrels] + [o for o, _ in items] if _is_path(x)]
     readers.check_stdin_once(paths)
     if _is_path(qrels):
-        q = readers.read_qrels(os.fspath(qrels))
+        q = readers.read_qrels(os.fspath(qrels), labels=labels)
     else:
-        q = qrels_from(qrels)
+        q = qrels_from(qrels, labels=labels)
     qindex = QrelsIndex(q)
 
     def one(i):
@@ -125,9 +128,10 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
         return run_from(obj, nm if nm is not None else f"run{i + 1}")
 
     run_models = parallel_map(one, range(len(items))) if len(items) > 1 else [one(0)]
-    return engine.align_read(q, run_models, qindex=qindex, queries=queries, rel_level=rel_level,
-                             judged_only=judged_only, gains=gains, depth=depth,
-                             tie_break=tie_break)   # run_models is ours, not the caller's
+    al = engine.align_read(q, run_models, qindex=qindex, queries=queries, rel_level=rel_level,
+                           judged_only=judged_only, gains=gains, depth=depth,
+                           tie_break=tie_break)   # run_models is ours, not the caller's
+    return engine.monte_carlo_options(al, samples, seed)
 
 
 # --- evaluation --------------------------------------------------------------------
@@ -249,7 +253,8 @@ class EvalResult:
 def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: int = 1,
              judged_only: bool = False, gains=None, depth: int | None = None,
              tie_break: str = "trec", run_format: str = "auto", names=None,
-             name_from_file: bool = False) -> EvalResult:
+             name_from_file: bool = False, labels: str = "integer",
+             samples: int | None = None, seed: int | None = None) -> EvalResult:
     """Score ``runs`` against ``qrels`` on ``measures`` (names as ``-m`` takes them;
     None: trec_eval's default set).
 
@@ -262,7 +267,11 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     ``--run-format``, ``--name``, ``--name-from-file``); the default topic
     set is the analyses' (docs/conventions.md, "Topic sets"): ``"qrels"``, every
     qrels topic, a missing one an empty ranking (trec_eval ``-c``); ``ipsoeval
-    eval``'s own default is trec_eval's ``"intersection"``.
+    eval``'s own default is trec_eval's ``"intersection"``.  ``labels``
+    (``--labels``): ``"integer"`` (trec_eval), ``"gain"`` (real gains >= 0) or
+    ``"probability"`` (probabilities of relevance: every measure is its
+    expectation, exact or Monte Carlo over ``samples`` labelings drawn with
+    ``seed``; ``ipsoeval measures`` says which).
     """
     from ipsoeval import engine
 
@@ -272,10 +281,12 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     aligned = load_inputs(qrels, runs, queries=queries, rel_level=rel_level,
                           judged_only=judged_only, gains=gains, depth=depth,
                           tie_break=tie_break, run_format=run_format, names=names,
-                          name_from_file=name_from_file)
+                          name_from_file=name_from_file, labels=labels, samples=samples,
+                          seed=seed)
     scores = engine.evaluate(aligned, requested)
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
-              "gains": _gains_text(aligned.gain_map), "depth": depth, "tie_break": tie_break}
+              "gains": None if labels != "integer" else _gains_text(aligned.gain_map),
+              "depth": depth, "tie_break": tie_break, "labels": labels}
     _warn(aligned.warnings)
     given = [runs] if _is_path(runs) else runs
     paths = None

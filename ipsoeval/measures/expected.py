@@ -1,0 +1,332 @@
+"""Expected measures under ``--labels probability`` (ipsoeval.labels).
+
+A label is the probability p that its document is relevant, the documents
+independently; a relevant document gains 1 and an unjudged one is
+non-relevant.  A measure's per-topic value is its expectation over the 2^n
+labelings of the topic's n judged documents.
+
+Exact where a closed form or a dynamic programme exists (each family's
+``expected`` kernel; ``ipsoeval measures`` says which):
+
+* linear in the labels: P@k, DCG, RBP, Success (1 - prod(1 - p)), SetP, the
+  counts;
+* RR@k = sum_i p_i / i * prod_{j<i} (1 - p_j);
+* R@k = E[X / (X + Y)], X the relevant documents in the top k, Y the other
+  relevant judged ones (0 when X = 0): with x^(X+Y-1) integrated over
+  [0, 1] it is  int_0^1 G(x) sum_{i in top k} p_i / (1 - p_i + p_i x) dx,
+  G(x) = prod over the topic's judged documents of (1 - p + p x), the
+  probability generating function of R;
+* AP@k = sum_i p_i / i * E[(1 + A_i) / (1 + A_i + B_i)], A_i the relevant
+  documents above rank i, B_i the other relevant judged documents below or
+  unretrieved (independent): (1 + a)/(1 + a + b) = int_0^1 (1 + a) x^(a+b) dx,
+  so the term is  int_0^1 G(x) / (1 - p_i + p_i x) * (1 + x S_i(x)) dx  with
+  S_i(x) = sum_{j above i} p_j / (1 - p_j + p_j x);
+* nDCG@k = sum_i p_i / log2(i + 1) * E[1 / IDCG_k(1 + R_-i)], R_-i the
+  relevant judged documents other than i (its Poisson-binomial law: G(x)
+  divided by document i's factor, the division run in the stable direction).
+
+The integrands are polynomials of degree < n, so Gauss-Legendre quadrature
+with ceil(n/2) + 1 nodes is exact (to rounding).  Only judged retrieved
+documents enter the sums; the rest costs nothing.
+
+Every other measure (and the other forms of the exact ones: b=, dcg=,
+trec_eval's LEVEL=GAIN strings) is a Monte Carlo mean over ``samples``
+labelings drawn with ``seed`` (each labeling scored by the integer-label
+kernel), with its standard error (:func:`standard_errors`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+
+import numpy as np
+
+from ipsoeval.errors import UsageError
+from ipsoeval.measures import kernels as K
+
+DEFAULT_SAMPLES = 1000
+DEFAULT_SEED = 42
+_CHUNK = 1 << 21          # floats per temporary block (cells x entries x nodes)
+
+
+# --- what is known of the labels -------------------------------------------------
+
+def probs(ctx: K.Context) -> np.ndarray:
+    """Probability of relevance of every retrieved document, (R, T, D); 0 unjudged."""
+    def make():
+        lab = ctx.al.labels
+        return np.where(lab >= 0, ctx.al.label_values[np.maximum(lab, 0)], 0.0)
+    return ctx._get(("prob",), make)
+
+
+def topic_probs(ctx: K.Context) -> list[np.ndarray]:
+    """The probabilities of every judged document of each topic."""
+    return ctx._get(("tprob",), lambda: [ctx.al.label_values[j] for j in ctx.al.judged_labels])
+
+
+def _entries(ctx: K.Context, k: int | None):
+    """Judged retrieved documents of the top k, per topic group: a list of
+    (topics, cells (R, Tg) flattened, p (C, n), rank (C, n)) where cells
+    hold their judged documents left-aligned (p = 0 padding) and every topic
+    of a group has the same number of judged documents."""
+    def make():
+        lab = ctx.al.labels if k is None else ctx.al.labels[:, :, :k]
+        R_, T_, D = lab.shape
+        n_t = np.array([len(j) for j in ctx.al.judged_labels], dtype=np.int64)
+        groups = []
+        for n in np.unique(n_t):
+            if n == 0:
+                continue
+            tg = np.flatnonzero(n_t == n)
+            sub = lab[:, tg, :].reshape(R_ * len(tg), D)
+            judged = sub >= 0
+            cnt = judged.sum(axis=1)
+            width = max(1, int(cnt.max()) if cnt.size else 1)
+            c, i = np.nonzero(judged)
+            pos = np.cumsum(judged, axis=1)[c, i] - 1 if len(c) else c
+            p = np.zeros((len(sub), width))
+            rank = np.ones((len(sub), width))
+            p[c, pos] = ctx.al.label_values[sub[c, i]]
+            rank[c, pos] = i + 1.0
+            codes = np.full((len(sub), width), -1, dtype=np.int64)
+            codes[c, pos] = sub[c, i]
+            groups.append((tg, int(n), p, rank, codes))
+        return groups
+    return ctx._get(("entries", k), make)
+
+
+@lru_cache(maxsize=64)
+def _nodes(m: int):
+    x, w = np.polynomial.legendre.leggauss(m)
+    return (x + 1.0) / 2.0, w / 2.0          # on [0, 1]
+
+
+def _pgf(tp: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """G(x) per topic: tp (Tg, n) probabilities, x (m,) -> (Tg, m)."""
+    out = np.ones((tp.shape[0], len(x)))
+    for j in range(tp.shape[1]):
+        out *= 1.0 - tp[:, j:j + 1] + tp[:, j:j + 1] * x[None, :]
+    return out
+
+
+def _integrate(ctx, k, per_entry):
+    """sum over groups/cells of int_0^1 G(x) * per_entry(p, rank, x) dx, where
+    per_entry returns (C, m) for a block of cells.  Result (R, T)."""
+    R_, T_ = ctx.al.n_ret.shape
+    out = np.zeros((R_, T_))
+    tps = topic_probs(ctx)
+    for tg, n, p, rank, _ in _entries(ctx, k):
+        x, w = _nodes(n // 2 + 1)
+        G = _pgf(np.stack([tps[t] for t in tg]), x) * w[None, :]    # (Tg, m)
+        Gc = np.tile(G, (R_, 1))                                    # cell order (r, t)
+        res = np.zeros(len(p))
+        step = max(1, _CHUNK // max(1, p.shape[1] * len(x)))
+        for lo in range(0, len(p), step):
+            hi = lo + step
+            res[lo:hi] = (Gc[lo:hi] * per_entry(p[lo:hi], rank[lo:hi], x)).sum(axis=1)
+        out[:, tg] = res.reshape(R_, len(tg))
+    return out
+
+
+# --- exact kernels ------------------------------------------------------------------
+
+def _no_rel_param(m) -> None:
+    if m.param("rel") is not None:
+        raise UsageError(f"{m.name}: rel= does not apply to --labels probability (a label "
+                         f"is the probability that the document is relevant)")
+
+
+def _cut(ctx, k):
+    return probs(ctx) if k is None else probs(ctx)[:, :, :k]
+
+
+def e_precision(ctx, m):
+    return _cut(ctx, m.k).sum(axis=2) / float(m.k)
+
+
+def e_count(ctx, m):
+    return _cut(ctx, m.k).sum(axis=2)
+
+
+def e_num_rel(ctx, m):
+    tot = np.array([float(p.sum()) for p in topic_probs(ctx)])
+    return np.broadcast_to(tot[None, :], ctx.al.n_ret.shape).astype(np.float64)
+
+
+def e_nonrel_judged(ctx, m):
+    lab = ctx.al.labels
+    return np.where(lab >= 0, 1.0 - probs(ctx), 0.0).sum(axis=2)
+
+
+def e_set_p(ctx, m):
+    return K.safe_div(probs(ctx).sum(axis=2), ctx.al.n_ret.astype(np.float64))
+
+
+def e_success(ctx, m):
+    return 1.0 - np.prod(1.0 - _cut(ctx, m.k), axis=2)
+
+
+def e_rr(ctx, m):
+    p = _cut(ctx, m.k)
+    if p.shape[2] == 0:
+        return np.zeros(p.shape[:2])
+    stay = np.ones(p.shape)
+    stay[:, :, 1:] = np.cumprod(1.0 - p[:, :, :-1], axis=2)
+    return (p * stay / np.arange(1, p.shape[2] + 1, dtype=np.float64)).sum(axis=2)
+
+
+def e_dcg(ctx, m):
+    if m.param("b") is not None or m.param("dcg") is not None or m.param("te") is not None:
+        return None
+    p = _cut(ctx, m.k)
+    return (p / K.log2_discounts(max(p.shape[2], 1))[:p.shape[2]]).sum(axis=2)
+
+
+def e_rbp(ctx, m):
+    p_ = float(m.get("p"))
+    g = _cut(ctx, m.k)
+    return (g * ((1.0 - p_) * p_ ** np.arange(g.shape[2], dtype=np.float64))).sum(axis=2)
+
+
+def e_recall(ctx, m):
+    def per_entry(p, rank, x):
+        return (p[:, :, None] / (1.0 - p[:, :, None] + p[:, :, None] * x)).sum(axis=1)
+    return _integrate(ctx, m.k, per_entry)
+
+
+def e_ap(ctx, m):
+    def per_entry(p, rank, x):
+        P = p[:, :, None]
+        f = 1.0 / (1.0 - P + P * x)                    # (C, n, m)
+        s = np.cumsum(P * f, axis=1) - P * f            # sum over entries above
+        return ((P / rank[:, :, None]) * f * (1.0 + x * s)).sum(axis=1)
+    return _integrate(ctx, m.k, per_entry)
+
+
+def _leave_one_out(tp: np.ndarray) -> np.ndarray:
+    """Per topic (Tg, n): the law of R without each document, (Tg, n, n)
+    (P(R_-j = r), r = 0..n-1), by dividing G's coefficients by the document's
+    factor (1 - p) + p x in the stable direction."""
+    Tg, n = tp.shape
+    a = np.zeros((Tg, n + 1))
+    a[:, 0] = 1.0
+    for j in range(n):                                 # coefficients of G
+        pj = tp[:, j:j + 1]
+        a[:, 1:] = a[:, 1:] * (1.0 - pj) + a[:, :-1] * pj
+        a[:, 0] *= 1.0 - pj[:, 0]
+    A = np.repeat(a[:, None, :], n, axis=1)            # (Tg, n, n+1)
+    p = tp[:, :, None]
+    q = np.zeros((Tg, n, n))
+    fwd = (tp <= 0.5)[:, :, None]
+    # forward (p <= 1/2): q_0 = a_0/(1-p), q_r = (a_r - p q_{r-1})/(1-p)
+    qf = np.zeros((Tg, n, n))
+    one_m = np.where(fwd, 1.0 - p, 1.0)
+    qf[:, :, 0:1] = A[:, :, 0:1] / one_m
+    for r in range(1, n):
+        qf[:, :, r:r + 1] = (A[:, :, r:r + 1] - p * qf[:, :, r - 1:r]) / one_m
+    # backward (p > 1/2): q_{n-1} = a_n/p, q_{r-1} = (a_r - (1-p) q_r)/p
+    qb = np.zeros((Tg, n, n))
+    pp = np.where(fwd, 1.0, p)
+    qb[:, :, n - 1:n] = A[:, :, n:n + 1] / pp
+    for r in range(n - 1, 0, -1):
+        qb[:, :, r - 1:r] = (A[:, :, r:r + 1] - (1.0 - p) * qb[:, :, r:r + 1]) / pp
+    q = np.where(fwd, qf, qb)
+    return np.clip(q, 0.0, 1.0)
+
+
+def e_ndcg(ctx, m):
+    if m.param("b") is not None or m.param("dcg") is not None or m.param("te") is not None:
+        return None
+    k = m.k
+    lab = ctx.al.labels if k is None else ctx.al.labels[:, :, :k]
+    tps = topic_probs(ctx)
+    # c[code] = E[1 / IDCG_k(1 + R_-doc)] for every judged document
+    c = np.zeros(len(ctx.al.label_values))
+    n_t = np.array([len(j) for j in ctx.al.judged_labels], dtype=np.int64)
+    for n in np.unique(n_t):
+        if n == 0:
+            continue
+        tg = np.flatnonzero(n_t == n)
+        step = max(1, _CHUNK // int(n * n + 1))
+        kk = int(n) if k is None else min(int(n), k)
+        idcg = np.cumsum(1.0 / K.log2_discounts(kk))           # IDCG of 1..kk relevant
+        inv = 1.0 / idcg[np.minimum(np.arange(1, int(n) + 1), kk) - 1]   # f(1 + r)
+        for lo in range(0, len(tg), step):
+            part = tg[lo:lo + step]
+            tp = np.stack([tps[t] for t in part])
+            q = _leave_one_out(tp)                              # (Tg, n, n)
+            codes = np.stack([ctx.al.judged_labels[t] for t in part])
+            c[codes] = q @ inv
+    pc = np.where(lab >= 0, ctx.al.label_values[np.maximum(lab, 0)]
+                  * c[np.maximum(lab, 0)], 0.0)
+    return (pc / K.log2_discounts(max(pc.shape[2], 1))[:pc.shape[2]]).sum(axis=2)
+
+
+# --- Monte Carlo -------------------------------------------------------------------
+
+def monte_carlo(ctx: K.Context, m) -> np.ndarray:
+    """Mean of the integer-label measure over ``samples`` labelings drawn with
+    ``seed`` (every measure draws the same labelings); the standard error is
+    kept for :func:`standard_errors`."""
+    al = ctx.al
+    samples = int(al.params.get("samples", DEFAULT_SAMPLES))
+    rng = np.random.default_rng(int(al.params.get("seed", DEFAULT_SEED)))
+    p = al.label_values
+    lab = al.labels
+    judged = lab >= 0
+    safe = np.maximum(lab, 0)
+    total = np.zeros(al.n_ret.shape)
+    total2 = np.zeros(al.n_ret.shape)
+    for _ in range(samples):
+        rel = (rng.random(len(p)) < p).astype(np.int32)
+        labels = np.where(judged, rel[safe], lab).astype(np.int32)
+        jl = [np.sort(rel[j].astype(np.int64))[::-1] for j in al.judged_labels]
+        num_rel = np.array([int(j.sum()) for j in jl], dtype=np.int64)
+        sample = dataclasses.replace(
+            al, labels=labels, rel_level=1, num_rel=num_rel,
+            num_nonrel=np.array([len(j) for j in jl], dtype=np.int64) - num_rel,
+            judged_labels=jl, gain_map=None, label_mode="integer", label_values=None)
+        v = np.asarray(m.compute(sample), dtype=np.float64)
+        total += v
+        total2 += v * v
+    mean = total / samples
+    var = np.maximum(total2 / samples - mean * mean, 0.0)
+    se = np.sqrt(var / max(samples - 1, 1)) if samples > 1 else np.full(mean.shape, np.nan)
+    ctx._cache[("mc_se", m.name)] = se
+    return mean
+
+
+def expectation(ctx: K.Context, m) -> np.ndarray:
+    """The expected per-topic value of ``m`` under probability labels."""
+    fam = m.fam
+    if fam.kind == "text" and fam.name != "runid":
+        raise UsageError(f"{m.name} is not defined under --labels probability (it prints "
+                         f"the labels)")
+    _no_rel_param(m)
+    if fam.expected is not None:
+        got = fam.expected(ctx, m)
+        if got is not None:
+            return np.asarray(got, dtype=np.float64)
+    return monte_carlo(ctx, m)
+
+
+def standard_errors(ctx: K.Context, measures) -> dict:
+    """{measure name: (runs, topics) standard errors} of the Monte Carlo measures."""
+    return {m.name: ctx._cache[("mc_se", m.name)] for m in measures
+            if ("mc_se", m.name) in ctx._cache}
+
+
+def status(fam) -> str:
+    """How ``ipsoeval measures`` says a family is computed under probability labels."""
+    if fam.kind == "text" and fam.name != "runid":
+        return "not defined"
+    if fam.expected is None:
+        return "Monte Carlo"
+    return "exact" + (f" ({fam.expected_note})" if fam.expected_note else "")
+
+
+def label_independent(ctx, m):
+    """Measures that do not look at the labels (num_q, num_ret, Judged ...)."""
+    return m.fam.kernel(ctx, m)
+

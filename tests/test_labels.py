@@ -1,0 +1,249 @@
+"""--labels gain|probability (ipsoeval/labels.py, ipsoeval/measures/expected.py).
+
+Every expected measure is checked against brute force: all 2^n labelings
+of a topic's n judged documents, each one an integer qrels topic scored by
+the integer-label path (trec_eval's numbers, checked elsewhere against
+trec_eval), weighted by its probability."""
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+import ipsoeval.api as api
+from ipsoeval.errors import InputError, UsageError
+from tests.conftest import invoke as _invoke
+
+
+class _Res:
+    def __init__(self, got):
+        self.exit_code, self.stdout, self.stderr = got
+
+
+def invoke(args):
+    return _Res(_invoke(args))
+
+EXACT = ["P@1", "P@3", "P@10", "R@1", "R@5", "R", "RR@1", "RR@4", "RR", "AP", "AP@3", "AP@8",
+         "map", "gm_map", "map_cut.5", "nDCG@1", "nDCG@3", "nDCG@10", "nDCG", "ndcg",
+         "ndcg_cut.5", "DCG@4", "DCG", "Success@1", "Success@5", "RBP", "RBP(p=0.5)@5",
+         "recip_rank", "recall.5", "P.3", "NumRelRet", "NumRel", "NumRet",
+         "num_nonrel_judged_ret", "SetP", "Judged@5", "RBPresid@5", "R(judged_only=True)@3",
+         "AP(judged_only=True)", "P(judged_only=True)@2"]
+MONTE_CARLO = ["bpref", "infAP", "ERR@5", "Rprec", "iprec_at_recall.0.5", "SetF", "ndcg_rel",
+               "nDCG(dcg='exp-log2')@5", "ESL@5", "yaap", "RelP@3"]
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _topic(rng, n, pool=24):
+    """n judged documents (probabilities with 0, 1 and 1/2 likely) and a ranking
+    with unjudged documents, some judged ones left out, or empty."""
+    docs = [f"d{i:02d}" for i in range(pool)]
+    judged = rng.choice(pool, n, replace=False)
+    choices = [0.0, 1.0, 0.5, None, None, None]
+    probs = {}
+    for j in judged:
+        c = choices[int(rng.integers(len(choices)))]
+        probs[docs[j]] = float(rng.random()) if c is None else c
+    depth = int(rng.integers(0, pool + 1))
+    ranked = rng.choice(pool, depth, replace=False)
+    return probs, {docs[j]: float(depth - i) for i, j in enumerate(ranked)}
+
+
+def _brute(probs: dict, ranking: dict, measures) -> dict:
+    """Expected value of each measure over every labeling: one integer qrels
+    topic per labeling, all scored by one call of the integer path."""
+    docs = list(probs)
+    qrels, run, weights = {}, {}, []
+    for b, bits in enumerate(itertools.product([0, 1], repeat=len(docs))):
+        w = 1.0
+        for d, bit in zip(docs, bits):
+            w *= probs[d] if bit else 1.0 - probs[d]
+        if w == 0:
+            continue
+        qrels[f"q{b}"] = dict(zip(docs, bits))
+        if ranking:
+            run[f"q{b}"] = dict(ranking)
+        weights.append((f"q{b}", w))
+    if not run:          # an empty ranking everywhere: a dummy topic outside the qrels
+        run = {"zz": {"x": 1.0}}
+    res = api.evaluate(qrels, run, measures, queries="qrels")
+    col = {t: i for i, t in enumerate(res.topics)}
+    w = np.array([x for _, x in weights])
+    idx = [col[t] for t, _ in weights]
+    return {m: float(np.dot(res.matrix(m)[0, idx], w)) for m in res.measures}, res.measures
+
+
+def _expected(probs, ranking, measures, **kw):
+    run = {"t": dict(ranking)} if ranking else {"zz": {"x": 1.0}}
+    return api.evaluate({"t": probs}, run, measures, labels="probability", queries="qrels",
+                        **kw)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_exact_expectations_equal_enumeration(seed):
+    rng = np.random.default_rng(seed)
+    n = 14 if seed < 3 else int(rng.integers(1, 11))
+    probs, ranking = _topic(rng, n)
+    want, names = _brute(probs, ranking, EXACT)
+    got = _expected(probs, ranking, EXACT)
+    for m in names:
+        g = float(got.matrix(m)[0, got.topics.index("t")])
+        assert g == pytest.approx(want[m], abs=1e-12), (m, probs, ranking)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_monte_carlo_within_five_standard_errors(seed):
+    rng = np.random.default_rng(100 + seed)
+    probs, ranking = _topic(rng, int(rng.integers(1, 8)), pool=12)
+    want, names = _brute(probs, ranking, MONTE_CARLO)
+    al = api.load_inputs({"t": probs}, {"t": ranking} if ranking else {"zz": {"x": 1.0}},
+                         labels="probability", samples=4000, seed=seed)
+    from ipsoeval import engine
+    sc = engine.evaluate(al, MONTE_CARLO)
+    t = al.topics.index("t")
+    for m in sc.values:
+        v, se = sc.values[m][0, t], sc.stderr[m][0, t]
+        if np.isnan(want[m]):
+            continue
+        assert abs(v - want[m]) <= 5 * se + 1e-12, (m, v, want[m], se)
+
+
+def test_monte_carlo_is_deterministic_for_a_seed():
+    probs = {"a": 0.3, "b": 0.6, "c": 0.9}
+    ranking = {"a": 3.0, "x": 2.0, "c": 1.0}
+    one = _expected(probs, ranking, ["bpref"], samples=200, seed=7).matrix("bpref")
+    two = _expected(probs, ranking, ["bpref"], samples=200, seed=7).matrix("bpref")
+    three = _expected(probs, ranking, ["bpref"], samples=200, seed=8).matrix("bpref")
+    assert np.array_equal(one, two) and not np.array_equal(one, three)
+
+
+def test_integer_valued_gain_labels_equal_the_integer_path_with_identity_gains():
+    rng = np.random.default_rng(5)
+    ms = ["all_trec", "nDCG@5", "DCG", "RBP", "ERR@10", "P(rel=2)@5", "AP(rel=2)", "R@3"]
+    for _ in range(10):
+        qrels = {f"q{t}": {f"d{i}": int(rng.integers(0, 4)) for i in rng.choice(30, 12, False)}
+                 for t in range(3)}
+        run = {q: {f"d{i}": float(rng.random()) for i in rng.choice(30, 20, False)}
+               for q in qrels}
+        for level in (1, 2):
+            ref = api.evaluate(qrels, run, ms, rel_level=level,
+                               gains={0: 0, 1: 1, 2: 2, 3: 3})
+            got = api.evaluate({q: {d: float(v) for d, v in j.items()} for q, j in qrels.items()},
+                               run, ms, rel_level=level, labels="gain")
+            assert got.measures == ref.measures
+            for m in ref.measures:
+                if m.startswith("relstring"):
+                    continue
+                np.testing.assert_array_equal(got.matrix(m), ref.matrix(m), err_msg=m)
+
+
+def test_fractional_gains_threshold_at_the_relevance_level():
+    qrels = {"q": {"a": 0.5, "b": 2.5, "c": 1.0, "d": 0.0}}
+    run = {"q": {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0}}
+    r = api.evaluate(qrels, run, ["P@4", "NumRel", "DCG@4", "P(rel=2)@4"], labels="gain")
+    assert r.matrix("P@4")[0, 0] == 0.5                 # b (2.5) and c (1.0) are >= 1
+    assert r.matrix("NumRel")[0, 0] == 2
+    assert r.matrix("P(rel=2)@4")[0, 0] == 0.25
+    want = 0.5 / np.log2(2) + 2.5 / np.log2(3) + 1.0 / np.log2(4)
+    assert r.matrix("DCG@4")[0, 0] == pytest.approx(want, abs=1e-15)
+    r2 = api.evaluate(qrels, run, ["P@4"], labels="gain", rel_level=3)
+    assert r2.matrix("P@4")[0, 0] == 0.0
+
+
+def _files(tmp_path, qrels_text, run_text="q 0 a 1 2.0 r\nq 0 b 2 1.0 r\n"):
+    q = tmp_path / "qrels"
+    q.write_text(qrels_text)
+    r = tmp_path / "run"
+    r.write_text(run_text)
+    return str(q), str(r)
+
+
+@pytest.mark.parametrize("mode,text,msg", [
+    ("probability", "q 0 a 0.5\nq 0 b 1.5\n", "probability outside [0, 1]"),
+    ("probability", "q 0 a -0.1\n", "probability outside [0, 1]"),
+    ("gain", "q 0 a 2.5\nq 0 b -1\n", "negative gain"),
+    ("gain", "q 0 a nan\n", "label is not a finite number"),
+    ("integer", "q 0 a 0.5\n", "label is not an integer"),
+])
+def test_bad_labels_are_one_line_with_file_and_line(tmp_path, mode, text, msg):
+    q, r = _files(tmp_path, text)
+    res = invoke(["eval", "--labels", mode, q, r])
+    assert res.exit_code == 3
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and msg in lines[0]
+    bad = next(i for i, ln in enumerate(text.splitlines(), 1)
+               if ln.split()[3] in ("1.5", "-0.1", "-1", "nan", "0.5"))
+    assert f"{q}:{bad}:" in lines[0]
+
+
+def test_api_bad_labels():
+    with pytest.raises(InputError, match="probability outside"):
+        api.evaluate({"q": {"a": 2.0}}, {"q": {"a": 1.0}}, ["P@1"], labels="probability")
+    with pytest.raises(InputError, match="negative gain"):
+        api.evaluate({"q": {"a": -2.0}}, {"q": {"a": 1.0}}, ["P@1"], labels="gain")
+    with pytest.raises(UsageError, match="--labels"):
+        api.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["P@1"], labels="fuzzy")
+
+
+def test_probability_usage_errors(tmp_path):
+    q, r = _files(tmp_path, "q 0 a 0.5\nq 0 b 0.25\n")
+    for args, msg in [(["-l", "2"], "does not apply"), (["--gains", "1:2"], "--gains"),
+                      (["-m", "P(rel=2)@5"], "rel= does not apply"),
+                      (["-m", "relstring"], "not defined")]:
+        res = invoke(["eval", "--labels", "probability", *args, q, r])
+        assert res.exit_code == 2, (args, res.stderr)
+        assert msg in res.stderr
+
+
+def test_eval_cli_probability_prints_expectations_and_monte_carlo_error(tmp_path):
+    q, r = _files(tmp_path, "q 0 a 0.5\nq 0 b 0.25\nq 0 c 1\n")
+    res = invoke(["eval", "--labels", "probability", "-m", "P@2", "-m", "AP", "-m", "bpref",
+                  "--samples", "500", "--seed", "3", "--format", "tsv", q, r])
+    assert res.exit_code == 0, res.stderr
+    rows = {ln.split("\t")[2]: float(ln.split("\t")[3])
+            for ln in res.stdout.splitlines()[1:] if ln.split("\t")[1] == "all"}
+    assert rows["P@2"] == pytest.approx(0.375, abs=1e-15)
+    # AP = E[(1[a] + 1[b](1[a]+1)/2) / R], R = 1 + 1[a] + 1[b]: enumerated by hand
+    ap = 0
+    for a, b in itertools.product([0, 1], repeat=2):
+        w = (0.5 if a else 0.5) * (0.25 if b else 0.75)
+        ap += w * (a + b * (a + 1) / 2) / (1 + a + b)
+    assert rows["AP"] == pytest.approx(ap, abs=1e-15)
+    assert "Monte Carlo" in res.stderr and "bpref" in res.stderr and "standard error" in \
+        res.stderr
+
+
+def test_measures_lists_the_probability_status():
+    res = invoke(["measures", "--format", "tsv"])
+    head = res.stdout.splitlines()[0].split("\t")
+    assert "probability" in head
+    col = head.index("probability")
+    rows = {ln.split("\t")[0]: ln.split("\t")[col] for ln in res.stdout.splitlines()[1:]}
+    assert rows["AP"] == "exact" and rows["RR"] == "exact" and rows["P"] == "exact"
+    assert rows["nDCG"].startswith("exact")
+    assert rows["bpref"] == "Monte Carlo"
+    assert rows["relstring"] == "not defined"
+
+
+@pytest.mark.parametrize("cmd", ["ipso", "interval-map", "breakdown"])
+def test_analyses_that_need_integer_labels_refuse(tmp_path, cmd):
+    q, r = _files(tmp_path, "q 0 a 0.5\nq 0 b 0.25\n")
+    res = invoke([cmd, "--labels", "probability", q, r, r])
+    assert res.exit_code == 2 and "--labels" in res.stderr
+
+
+def test_sigtest_and_bootstrap_take_expected_scores(tmp_path):
+    q, r = _files(tmp_path, "q 0 a 0.5\nq 0 b 0.25\nq2 0 a 0.3\n",
+                  "q 0 a 1 2.0 r\nq 0 b 2 1.0 r\nq2 0 a 1 1 r\n")
+    r2 = tmp_path / "run2"
+    r2.write_text("q 0 b 1 2.0 s\nq 0 a 2 1.0 s\nq2 0 x 1 1 s\n")
+    for cmd in (["sigtest", "-m", "AP"], ["bootstrap", "-m", "RR", "--samples", "200"]):
+        res = invoke([*cmd, "--labels", "probability", q, r, str(r2)])
+        assert res.exit_code == 0, res.stderr
