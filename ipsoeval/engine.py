@@ -149,6 +149,9 @@ def evaluate(aligned: Aligned, measures, *, text_ok: bool = False) -> Scores:
                 raise UsageError(f"{r.measure.name} is text per topic, printed by "
                                  f"ipsoeval eval -q only")
         reqs = [r for r in reqs if r.measure.kind != "text" or r.measure.family == "runid"]
+    if aligned.label_mode == "probability":   # prints labels: only when asked for by name
+        reqs = [r for r in reqs if r.measure.family != "relstring"
+                or r.source not in ("all_trec", "set", "official")]
     ctx = Context(aligned)
     scores = Scores(aligned, reqs)
     unique: dict[str, Measure] = {}

@@ -90,14 +90,17 @@ class _EvalCommand(click.Command):
 @click.option("--trec-eval-version", type=click.Choice(["9", "10"]), default=None,
               help="Topic rules of trec_eval 9.0.8 or 10.0 where they differ (default: "
                    "ipsoeval's topic set).")
+@opt.samples_option(default=1000, help_text="Monte Carlo labelings per measure without an "
+                   "exact expectation under --labels probability.")
+@opt.seed_option
 @click.option("-v", "print_version", is_flag=True, is_eager=True, expose_value=False,
               callback=_print_version, help="Print the version on stderr and exit "
                                             "(trec_eval -v).")
 @out_.format_option(pipe_default="trec")
 @click.pass_context
 def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscores_file,
-            no_summary, num_docs_in_coll, debug_level, results_format, trec_eval_version, fmt,
-            output):
+            no_summary, num_docs_in_coll, debug_level, results_format, trec_eval_version,
+            samples, seed, fmt, output):
     """Score runs against qrels, as trec_eval does.
 
     With no -m, trec_eval's default (official) measure set.  --format trec
@@ -122,6 +125,8 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
               "zscores": zscores_file, "no_summary": no_summary,
               "trec_eval_version": trec_eval_version, **align_opts.as_params()}
     if rel_format != "qrels":
+        if align_opts.labels != "integer":
+            raise UsageError(f"-R {rel_format} reads integer labels (--labels integer)")
         mm = TM.parse_measures(rel_format, measures)   # usage errors before reading
         zs = _zscores(zscores_file)
         names = _run_names(runs, align_opts)
@@ -151,7 +156,8 @@ def _load(qrels, runs, align_opts, *, quiet_missing: bool):
     o = align_opts
     al = engine.load(qrels, runs, queries=o.queries, rel_level=o.rel_level,
                      judged_only=o.judged_only, gains=o.gains, depth=o.depth,
-                     tie_break=o.tie_break, run_format=o.run_format, run_names=names)
+                     tie_break=o.tie_break, run_format=o.run_format, run_names=names,
+                     labels=o.labels, samples=o.samples, seed=o.seed)
     for w in al.warnings:
         if "missing from the run" not in w:
             out_.warn(w)
@@ -206,6 +212,9 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     if num_docs_in_coll is not None:
         al.params["num_docs_in_coll"] = num_docs_in_coll
     scores = engine.evaluate(al, reqs, text_ok=True)
+    from ipsoeval.measures.expected import monte_carlo_notes
+    for note in monte_carlo_notes(scores):
+        out_.warn(note)
     params["measures"] = [r.measure.name for r in reqs]
     v9_complete = version == "9" and queries == "qrels" and present is not None
     if zs is None and only_topic is None and not v9_complete:

@@ -317,6 +317,25 @@ def standard_errors(ctx: K.Context, measures) -> dict:
             if ("mc_se", m.name) in ctx._cache}
 
 
+def monte_carlo_notes(scores) -> list[str]:
+    """One line per Monte Carlo measure: the draws, the seed and the standard
+    errors (of a topic's value, and of a run's mean over its topics)."""
+    al = scores.aligned
+    out = []
+    mask = scores.mask()
+    for name, se in scores.stderr.items():
+        n = mask.sum(axis=1)
+        s2 = np.where(mask, se * se, 0.0).sum(axis=1)
+        mean_se = np.sqrt(s2) / np.maximum(n, 1)
+        top = float(np.max(np.where(mask, se, 0.0))) if se.size else 0.0
+        out.append(f"{name} is a Monte Carlo estimate under --labels probability "
+                   f"({al.params.get('samples')} labelings, --seed "
+                   f"{al.params.get('seed')}): standard error of a run's mean up to "
+                   f"{float(mean_se.max()) if len(mean_se) else 0.0:.6f}, of a topic's "
+                   f"value up to {top:.6f}")
+    return out
+
+
 def status(fam) -> str:
     """How ``ipsoeval measures`` says a family is computed under probability labels."""
     if fam.kind == "text" and fam.name != "runid":
