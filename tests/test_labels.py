@@ -126,22 +126,31 @@ def test_monte_carlo_is_deterministic_for_a_seed():
 
 def test_integer_valued_gain_labels_equal_the_integer_path_with_identity_gains():
     rng = np.random.default_rng(5)
-    ms = ["all_trec", "nDCG@5", "DCG", "RBP", "ERR@10", "P(rel=2)@5", "AP(rel=2)", "R@3"]
+    ms = ["all_trec", "nDCG@5", "DCG", "RBP", "ERR@10", "P(rel=2)@5", "AP(rel=2)", "R@3",
+          "nDCG(dcg='exp-log2')@5", "ndcg_rel", "Rndcg", "G", "ideal_dcg"]
+    levels = [0, 2, 3]          # a gap: the gain codes (0, 1, 2) are not the labels
     for _ in range(10):
-        qrels = {f"q{t}": {f"d{i}": int(rng.integers(0, 4)) for i in rng.choice(30, 12, False)}
-                 for t in range(3)}
+        qrels = {f"q{t}": {f"d{i}": levels[int(rng.integers(0, 3))]
+                           for i in rng.choice(30, 12, False)} for t in range(3)}
         run = {q: {f"d{i}": float(rng.random()) for i in rng.choice(30, 20, False)}
                for q in qrels}
         for level in (1, 2):
-            ref = api.evaluate(qrels, run, ms, rel_level=level,
-                               gains={0: 0, 1: 1, 2: 2, 3: 3})
+            ref = api.evaluate(qrels, run, ms, rel_level=level, gains={2: 2, 3: 3})
             got = api.evaluate({q: {d: float(v) for d, v in j.items()} for q, j in qrels.items()},
                                run, ms, rel_level=level, labels="gain")
             assert got.measures == ref.measures
             for m in ref.measures:
-                if m.startswith("relstring"):
-                    continue
                 np.testing.assert_array_equal(got.matrix(m), ref.matrix(m), err_msg=m)
+    with pytest.raises(UsageError, match="LEVEL=GAIN"):
+        api.evaluate({"q": {"a": 1.5}}, {"q": {"a": 1.0}}, ["ndcg.1=2"], labels="gain")
+
+
+def test_relstring_under_gain_labels_prints_the_integer_part(tmp_path):
+    q, r = _files(tmp_path, "q 0 a 2.5\nq 0 b 0\nq 0 c 12\n",
+                  "q 0 a 1 4 r\nq 0 x 2 3 r\nq 0 b 3 2 r\nq 0 c 4 1 r\n")
+    res = invoke(["eval", "-q", "--labels", "gain", "-m", "relstring", "--format", "tsv", q, r])
+    assert res.exit_code == 0, res.stderr
+    assert "\t2-0>" in res.stdout
 
 
 def test_fractional_gains_threshold_at_the_relevance_level():
