@@ -52,12 +52,18 @@ _CHUNK = 1 << 21          # floats per temporary block (cells x entries x nodes)
 
 # --- what is known of the labels -------------------------------------------------
 
-def probs(ctx: K.Context) -> np.ndarray:
-    """Probability of relevance of every retrieved document, (R, T, D); 0 unjudged."""
+def probs(ctx: K.Context, k: int | None = None) -> np.ndarray:
+    """Probability of relevance of every retrieved document of the top k,
+    (R, T, min(k, D)); 0 unjudged."""
+    if k is not None and k >= ctx.depth:
+        k = None
+    if k is not None and ("prob", None) in ctx._cache:
+        return ctx._cache[("prob", None)][:, :, :k]
+
     def make():
-        lab = ctx.al.labels
+        lab = ctx.al.labels if k is None else ctx.al.labels[:, :, :k]
         return np.where(lab >= 0, ctx.al.label_values[np.maximum(lab, 0)], 0.0)
-    return ctx._get(("prob",), make)
+    return ctx._get(("prob", k), make)
 
 
 def topic_probs(ctx: K.Context) -> list[np.ndarray]:
@@ -67,39 +73,69 @@ def topic_probs(ctx: K.Context) -> list[np.ndarray]:
 
 def _entries(ctx: K.Context, k: int | None):
     """Judged retrieved documents of the top k, per topic group: a list of
-    (topics, cells (R, Tg) flattened, p (C, n), rank (C, n)) where cells
-    hold their judged documents left-aligned (p = 0 padding) and every topic
-    of a group has the same number of judged documents."""
+    (topics, n, p (C, w), rank (C, w)) where the C = R x len(topics) cells
+    (run-major) hold their judged documents left-aligned (p = 0 padding) and
+    every topic of a group has the same number n of judged documents."""
     def make():
         lab = ctx.al.labels if k is None else ctx.al.labels[:, :, :k]
         R_, T_, D = lab.shape
+        flat = np.flatnonzero((lab >= 0).ravel())    # (run, topic, rank) order
+        codes = lab.ravel()[flat] if lab.flags.c_contiguous else lab[(lab >= 0)]
+        cell_all, i = np.divmod(flat, D)
+        r, t = np.divmod(cell_all, T_)
+        vals = ctx.al.label_values[codes]
         n_t = np.array([len(j) for j in ctx.al.judged_labels], dtype=np.int64)
         groups = []
-        for n in np.unique(n_t):
+        for n in sorted(set(n_t.tolist())):   # (np.unique would import numpy.ma: 70 ms)
             if n == 0:
                 continue
             tg = np.flatnonzero(n_t == n)
-            sub = lab[:, tg, :].reshape(R_ * len(tg), D)
-            judged = sub >= 0
-            cnt = judged.sum(axis=1)
-            width = max(1, int(cnt.max()) if cnt.size else 1)
-            c, i = np.nonzero(judged)
-            pos = np.cumsum(judged, axis=1)[c, i] - 1 if len(c) else c
-            p = np.zeros((len(sub), width))
-            rank = np.ones((len(sub), width))
-            p[c, pos] = ctx.al.label_values[sub[c, i]]
-            rank[c, pos] = i + 1.0
-            codes = np.full((len(sub), width), -1, dtype=np.int64)
-            codes[c, pos] = sub[c, i]
-            groups.append((tg, int(n), p, rank, codes))
+            slot = np.full(T_, -1, dtype=np.int64)
+            slot[tg] = np.arange(len(tg))
+            keep = slot[t] >= 0
+            cell = r[keep] * len(tg) + slot[t[keep]]
+            C = R_ * len(tg)
+            head = np.ones(len(cell), dtype=bool)
+            head[1:] = cell[1:] != cell[:-1]
+            starts = np.flatnonzero(head)
+            pos = np.arange(len(cell)) - np.repeat(starts, np.diff(np.append(starts, len(cell))))
+            width = max(1, int(pos.max()) + 1 if len(pos) else 1)
+            p = np.zeros((C, width))
+            rank = np.ones((C, width))
+            p[cell, pos] = vals[keep]
+            rank[cell, pos] = i[keep] + 1.0
+            groups.append((tg, int(n), p, rank))
         return groups
     return ctx._get(("entries", k), make)
 
 
+def _rows(arrays, topics, n: int) -> np.ndarray:
+    """The arrays of these topics (each of length n) as a (len(topics), n) matrix."""
+    return np.concatenate([arrays[t] for t in topics]).reshape(len(topics), n)
+
+
 @lru_cache(maxsize=64)
 def _nodes(m: int):
-    x, w = np.polynomial.legendre.leggauss(m)
-    return (x + 1.0) / 2.0, w / 2.0          # on [0, 1]
+    """Gauss-Legendre nodes and weights on [0, 1] (exact for degree < 2m):
+    Newton's method on the Legendre recurrence (numpy.polynomial's leggauss
+    gives the same to rounding, but its import costs ~50 ms)."""
+    k = np.arange(1, m + 1, dtype=np.float64)
+    x = np.cos(np.pi * (k - 0.25) / (m + 0.5))
+    for _ in range(100):
+        p0, p1 = np.ones(m), x.copy()
+        for j in range(2, m + 1):
+            p0, p1 = p1, ((2 * j - 1) * x * p1 - (j - 1) * p0) / j
+        dp = m * (x * p1 - p0) / (x * x - 1.0) if m > 1 else np.ones(m)
+        step = p1 / dp
+        x = x - step
+        if np.max(np.abs(step)) < 1e-16:
+            break
+    p0, p1 = np.ones(m), x.copy()
+    for j in range(2, m + 1):
+        p0, p1 = p1, ((2 * j - 1) * x * p1 - (j - 1) * p0) / j
+    dp = m * (x * p1 - p0) / (x * x - 1.0) if m > 1 else np.ones(m)
+    w = 2.0 / ((1.0 - x * x) * dp * dp)
+    return (x[::-1] + 1.0) / 2.0, w[::-1] / 2.0
 
 
 def _pgf(tp: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -116,9 +152,9 @@ def _integrate(ctx, k, per_entry):
     R_, T_ = ctx.al.n_ret.shape
     out = np.zeros((R_, T_))
     tps = topic_probs(ctx)
-    for tg, n, p, rank, _ in _entries(ctx, k):
+    for tg, n, p, rank in _entries(ctx, k):
         x, w = _nodes(n // 2 + 1)
-        G = _pgf(np.stack([tps[t] for t in tg]), x) * w[None, :]    # (Tg, m)
+        G = _pgf(_rows(tps, tg, n), x) * w[None, :]                 # (Tg, m)
         Gc = np.tile(G, (R_, 1))                                    # cell order (r, t)
         res = np.zeros(len(p))
         step = max(1, _CHUNK // max(1, p.shape[1] * len(x)))
@@ -138,7 +174,7 @@ def _no_rel_param(m) -> None:
 
 
 def _cut(ctx, k):
-    return probs(ctx) if k is None else probs(ctx)[:, :, :k]
+    return probs(ctx, k)
 
 
 def e_precision(ctx, m):
@@ -155,8 +191,7 @@ def e_num_rel(ctx, m):
 
 
 def e_nonrel_judged(ctx, m):
-    lab = ctx.al.labels
-    return np.where(lab >= 0, 1.0 - probs(ctx), 0.0).sum(axis=2)
+    return np.count_nonzero(ctx.al.labels >= 0, axis=2) - probs(ctx).sum(axis=2)
 
 
 def e_set_p(ctx, m):
@@ -244,7 +279,7 @@ def e_ndcg(ctx, m):
     # c[code] = E[1 / IDCG_k(1 + R_-doc)] for every judged document
     c = np.zeros(len(ctx.al.label_values))
     n_t = np.array([len(j) for j in ctx.al.judged_labels], dtype=np.int64)
-    for n in np.unique(n_t):
+    for n in sorted(set(n_t.tolist())):
         if n == 0:
             continue
         tg = np.flatnonzero(n_t == n)
@@ -254,12 +289,11 @@ def e_ndcg(ctx, m):
         inv = 1.0 / idcg[np.minimum(np.arange(1, int(n) + 1), kk) - 1]   # f(1 + r)
         for lo in range(0, len(tg), step):
             part = tg[lo:lo + step]
-            tp = np.stack([tps[t] for t in part])
+            tp = _rows(tps, part, int(n))
             q = _leave_one_out(tp)                              # (Tg, n, n)
-            codes = np.stack([ctx.al.judged_labels[t] for t in part])
+            codes = _rows(ctx.al.judged_labels, part, int(n))
             c[codes] = q @ inv
-    pc = np.where(lab >= 0, ctx.al.label_values[np.maximum(lab, 0)]
-                  * c[np.maximum(lab, 0)], 0.0)
+    pc = probs(ctx, k) * np.where(lab >= 0, c[np.maximum(lab, 0)], 0.0)
     return (pc / K.log2_discounts(max(pc.shape[2], 1))[:pc.shape[2]]).sum(axis=2)
 
 
