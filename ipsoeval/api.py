@@ -140,7 +140,7 @@ def _value(kind: str, v):
     v = float(v)
     if math.isnan(v):
         return None
-    return int(round(v)) if kind == "int" else v
+    return int(v) if kind == "int" and v.is_integer() else v   # expected counts: reals
 
 
 @dataclass
@@ -192,6 +192,12 @@ class EvalResult:
     def matrix(self, measure: str) -> np.ndarray:
         """(runs, topics) per-topic scores of ``measure`` (a copy; NaN = undefined)."""
         return np.array(self.scores.matrix(self._measure(measure).name), dtype=np.float64)
+
+    def standard_error(self, measure: str) -> np.ndarray | None:
+        """(runs, topics) standard errors of a Monte Carlo measure under
+        ``labels="probability"``; None where the value is exact."""
+        se = self.scores.stderr.get(self._measure(measure).name)
+        return None if se is None else np.array(se, dtype=np.float64)
 
     @property
     def matrices(self) -> dict[str, np.ndarray]:
@@ -287,13 +293,15 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
               "gains": None if labels != "integer" else _gains_text(aligned.gain_map),
               "depth": depth, "tie_break": tie_break, "labels": labels}
-    _warn(aligned.warnings)
+    from ipsoeval.measures.expected import monte_carlo_notes
+    notes = monte_carlo_notes(scores)
+    _warn(list(aligned.warnings) + notes)
     given = [runs] if _is_path(runs) else runs
     paths = None
     if isinstance(given, (list, tuple)) and all(_is_path(r) for r in given) \
             and len(given) == len(aligned.runs):
         paths = [os.fspath(r) for r in given]
-    return EvalResult(aligned, scores, params, list(aligned.warnings), paths)
+    return EvalResult(aligned, scores, params, list(aligned.warnings) + notes, paths)
 
 
 def _gains_text(gmap) -> str | None:

@@ -228,6 +228,20 @@ def test_eval_cli_probability_prints_expectations_and_monte_carlo_error(tmp_path
         res.stderr
 
 
+def test_expected_counts_print_as_reals_and_api_standard_errors(tmp_path):
+    q, r = _files(tmp_path, "q 0 a 0.5\nq 0 b 0.25\nq 0 c 1\n")
+    res = invoke(["eval", "--labels", "probability", "-m", "num_rel", "-m", "num_rel_ret",
+                  "-m", "num_ret", "--format", "trec", q, r])
+    assert res.exit_code == 0, res.stderr
+    got = {ln.split()[0]: ln.split()[2] for ln in res.stdout.splitlines()}
+    assert got == {"num_rel": "1.7500", "num_rel_ret": "0.7500", "num_ret": "2"}
+    res = api.evaluate(q, r, ["AP", "bpref"], labels="probability", samples=100)
+    assert res.standard_error("AP") is None
+    se = res.standard_error("bpref")
+    assert se.shape == (1, 1) and se[0, 0] > 0
+    assert any("bpref is a Monte Carlo estimate" in w for w in res.warnings)
+
+
 def test_measures_lists_the_probability_status():
     res = invoke(["measures", "--format", "tsv"])
     head = res.stdout.splitlines()[0].split("\t")
@@ -256,3 +270,42 @@ def test_sigtest_and_bootstrap_take_expected_scores(tmp_path):
     for cmd in (["sigtest", "-m", "AP"], ["bootstrap", "-m", "RR", "--samples", "200"]):
         res = invoke([*cmd, "--labels", "probability", q, r, str(r2)])
         assert res.exit_code == 0, res.stderr
+    res = invoke(["bootstrap", "-m", "bpref", "--samples", "50", "--labels", "probability",
+                  q, r, str(r2)])
+    assert res.exit_code == 0 and "bpref is a Monte Carlo estimate (1000 labelings" \
+        in res.stderr.replace("under --labels probability ", "")
+    res = invoke(["sigtest", "-m", "AP", "--scale", "interval", "--labels", "probability",
+                  q, r, str(r2)])
+    assert res.exit_code == 2 and "--labels integer" in res.stderr
+
+
+# --- adversarial: hypothesis picks the probabilities and the ranking ----------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PROB = st.one_of(st.sampled_from([0.0, 1.0, 0.5, 1e-12, 1 - 1e-12, 1e-300]),
+                  st.floats(0, 1, allow_nan=False))
+
+
+@st.composite
+def _topics(draw):
+    n = draw(st.integers(1, 9))
+    probs = {f"d{i}": draw(_PROB) for i in range(n)}
+    pool = list(probs) + [f"u{i}" for i in range(draw(st.integers(0, 4)))]
+    ranked = draw(st.permutations(pool))
+    ranked = ranked[:draw(st.integers(0, len(ranked)))]
+    return probs, {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_topics())
+def test_exact_expectations_adversarial(topic):
+    probs, ranking = topic
+    ms = ["P@2", "R@3", "R", "RR@3", "RR", "AP", "AP@2", "nDCG@2", "nDCG", "DCG@3",
+          "Success@2", "RBP", "NumRelRet", "NumRel", "SetP"]
+    want, names = _brute(probs, ranking, ms)
+    got = _expected(probs, ranking, ms)
+    for m in names:
+        g = float(got.matrix(m)[0, got.topics.index("t")])
+        assert g == pytest.approx(want[m], abs=1e-12), (m, probs, ranking)

@@ -66,7 +66,7 @@ class _EvalCommand(click.Command):
 @opt.qrels_and_runs
 @opt.measure_option
 @opt.per_query_option(help_text="Also print each topic's scores.")
-@opt.alignment_options(paired=False)
+@opt.alignment_options(paired=False, label_samples=True)
 @click.option("-R", "--rel-format", type=click.Choice(["qrels", "prefs", "qrels_prefs",
                                                        "qrels_jg"]),
               default="qrels", show_default=True,

@@ -93,14 +93,16 @@ LABELS_HELP = ("What a qrels label is: an integer (trec_eval), a real gain >= 0,
 
 
 def alignment_options(*, paired: bool = True, gains: bool = True,
-                      integer_labels: str | None = None):
+                      integer_labels: str | None = None, label_samples: bool = False):
     """--queries/-c, -l, -J, --gains, -M, --tie-break, --run-format, --name, --labels.
     ``paired``: the command compares runs topic by topic (all but eval); it
     decides the default topic set (:func:`topicset.default_queries`).
     ``integer_labels``: the command's name when its analysis needs integer
     labels (--labels gain/probability is then a usage error).  A command's
-    own --seed and --samples (if any) also drive the Monte Carlo measures of
-    --labels probability."""
+    own --seed (if any) also seeds the Monte Carlo measures of --labels
+    probability; ``label_samples``: its --samples is their number of draws
+    (eval), else 1000 (sigtest's and bootstrap's --samples count their own
+    resamples)."""
     from ipsoeval.analyses.topicset import default_queries as _default
     default_queries = _default(paired)
     topics_help = ("the qrels topics every run has" if paired
@@ -127,7 +129,7 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
                 depth=kw.pop("depth"), tie_break=kw.pop("tie_break"),
                 run_format=kw.pop("run_format"), names=kw.pop("name"),
                 name_from_file=kw.pop("name_from_file"), labels=kw.pop("labels"),
-                samples=kw.get("samples"), seed=kw.get("seed"))
+                samples=kw.get("samples") if label_samples else None, seed=kw.get("seed"))
             if integer_labels and kw["align_opts"].labels != "integer":
                 raise UsageError(f"{integer_labels} needs integer labels (--labels integer): "
                                  f"its analysis counts relevant documents by their labels")

@@ -447,6 +447,12 @@ def run_aligned(aligned, measures, options: Options, progress: Callable | None =
         if not m.higher_is_better:
             lower.add(m.name)
     map_warnings: list[str] = list(scale_notes)
+    from ipsoeval.measures.expected import monte_carlo_notes
+    map_warnings += monte_carlo_notes(scores)      # --labels probability
+    if options.scale != "original" and aligned.label_mode != "integer":
+        from ipsoeval.errors import UsageError
+        raise UsageError(f"--scale {options.scale} maps measures through their integer-label "
+                         f"values (interval-map): it needs --labels integer")
     if options.scale != "original":
         from ipsoeval.analyses.interval_map import mapped_matrices
         interval = mapped_matrices(aligned, [m for m in scores.measures if m.name in mats],
