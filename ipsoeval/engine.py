@@ -160,11 +160,13 @@ def evaluate(aligned: Aligned, measures, *, text_ok: bool = False) -> Scores:
     # arrays most measures share, computed once before the measures run side by side
     if aligned.labels.size and aligned.label_mode != "probability":
         ctx.rel_positions(aligned.rel_level)
-    values = parallel_map(lambda m: m.compute(aligned, ctx), list(unique.values()))
-    scores.values.update(zip(unique, values))
-    if aligned.label_mode == "probability":
-        from ipsoeval.measures.expected import standard_errors
+    if aligned.label_mode == "probability":   # expected values; Monte Carlo ones share draws
+        from ipsoeval.measures.expected import expectations, standard_errors
+        values = expectations(ctx, list(unique.values()))
         scores.stderr = standard_errors(ctx, list(unique.values()))
+    else:
+        values = parallel_map(lambda m: m.compute(aligned, ctx), list(unique.values()))
+    scores.values.update(zip(unique, values))
     return scores
 
 

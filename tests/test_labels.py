@@ -31,7 +31,7 @@ EXACT = ["P@1", "P@3", "P@10", "R@1", "R@5", "R", "RR@1", "RR@4", "RR", "AP", "A
          "num_nonrel_judged_ret", "SetP", "Judged@5", "RBPresid@5", "R(judged_only=True)@3",
          "AP(judged_only=True)", "P(judged_only=True)@2"]
 MONTE_CARLO = ["bpref", "infAP", "ERR@5", "Rprec", "iprec_at_recall.0.5", "SetF", "ndcg_rel",
-               "nDCG(dcg='exp-log2')@5", "ESL@5", "yaap", "RelP@3"]
+               "nDCG(dcg='exp-log2')@5", "yaap", "RelP@3", "Rprec(judged_only=True)"]
 
 
 @pytest.fixture(autouse=True)
@@ -204,7 +204,8 @@ def test_probability_usage_errors(tmp_path):
     q, r = _files(tmp_path, "q 0 a 0.5\nq 0 b 0.25\n")
     for args, msg in [(["-l", "2"], "does not apply"), (["--gains", "1:2"], "--gains"),
                       (["-m", "P(rel=2)@5"], "rel= does not apply"),
-                      (["-m", "relstring"], "not defined")]:
+                      (["-m", "relstring"], "not defined"),
+                      (["-m", "ESL@5"], "has no expectation")]:
         res = invoke(["eval", "--labels", "probability", *args, q, r])
         assert res.exit_code == 2, (args, res.stderr)
         assert msg in res.stderr
@@ -251,7 +252,7 @@ def test_measures_lists_the_probability_status():
     assert rows["AP"] == "exact" and rows["RR"] == "exact" and rows["P"] == "exact"
     assert rows["nDCG"].startswith("exact")
     assert rows["bpref"] == "Monte Carlo"
-    assert rows["relstring"] == "not defined"
+    assert rows["relstring"] == "not defined" and rows["ESL"] == "not defined"
 
 
 @pytest.mark.parametrize("cmd", [["ipso", "-m", "AP"], ["interval-map", "-m", "AP"],

@@ -299,10 +299,11 @@ def e_ndcg(ctx, m):
 
 # --- Monte Carlo -------------------------------------------------------------------
 
-def monte_carlo(ctx: K.Context, m) -> np.ndarray:
-    """Mean of the integer-label measure over ``samples`` labelings drawn with
-    ``seed`` (every measure draws the same labelings); the standard error is
-    kept for :func:`standard_errors`."""
+def _monte_carlo(ctx: K.Context, measures) -> dict:
+    """Means of the integer-label measures over ``samples`` labelings drawn with
+    ``seed``, every measure scored on the same labelings (one integer Aligned
+    per labeling); the standard errors are kept for :func:`standard_errors`."""
+    from ipsoeval.measures.kernels import Context
     al = ctx.al
     samples = int(al.params.get("samples", DEFAULT_SAMPLES))
     rng = np.random.default_rng(int(al.params.get("seed", DEFAULT_SEED)))
@@ -310,39 +311,74 @@ def monte_carlo(ctx: K.Context, m) -> np.ndarray:
     lab = al.labels
     judged = lab >= 0
     safe = np.maximum(lab, 0)
-    total = np.zeros(al.n_ret.shape)
-    total2 = np.zeros(al.n_ret.shape)
+    n_t = np.array([len(j) for j in al.judged_labels], dtype=np.int64)
+    ends = np.cumsum(n_t)
+    starts = ends - n_t
+    codes = (np.concatenate(al.judged_labels) if len(n_t) else np.zeros(0)).astype(np.int64)
+    within = np.arange(len(codes)) - np.repeat(starts, n_t)
+    total = {m.name: np.zeros(al.n_ret.shape) for m in measures}
+    total2 = {m.name: np.zeros(al.n_ret.shape) for m in measures}
     for _ in range(samples):
         rel = (rng.random(len(p)) < p).astype(np.int32)
         labels = np.where(judged, rel[safe], lab).astype(np.int32)
-        jl = [np.sort(rel[j].astype(np.int64))[::-1] for j in al.judged_labels]
-        num_rel = np.array([int(j.sum()) for j in jl], dtype=np.int64)
+        cs = np.concatenate([[0], np.cumsum(rel[codes], dtype=np.int64)])
+        num_rel = cs[ends] - cs[starts]
+        ones_first = (within < np.repeat(num_rel, n_t)).astype(np.int64)   # sorted descending
+        jl = np.split(ones_first, starts[1:]) if len(n_t) else []
         sample = dataclasses.replace(
-            al, labels=labels, rel_level=1, num_rel=num_rel,
-            num_nonrel=np.array([len(j) for j in jl], dtype=np.int64) - num_rel,
+            al, labels=labels, rel_level=1, num_rel=num_rel, num_nonrel=n_t - num_rel,
             judged_labels=jl, gain_map=None, label_mode="integer", label_values=None)
-        v = np.asarray(m.compute(sample), dtype=np.float64)
-        total += v
-        total2 += v * v
-    mean = total / samples
-    var = np.maximum(total2 / samples - mean * mean, 0.0)
-    se = np.sqrt(var / max(samples - 1, 1)) if samples > 1 else np.full(mean.shape, np.nan)
-    ctx._cache[("mc_se", m.name)] = se
-    return mean
+        sctx = Context(sample)
+        for m in measures:
+            v = np.asarray(m.compute(sample, sctx), dtype=np.float64)
+            total[m.name] += v
+            total2[m.name] += v * v
+    out = {}
+    for m in measures:
+        mean = total[m.name] / samples
+        var = np.maximum(total2[m.name] / samples - mean * mean, 0.0)
+        ctx._cache[("mc_se", m.name)] = (np.sqrt(var / (samples - 1)) if samples > 1
+                                         else np.full(mean.shape, np.nan))
+        out[m.name] = mean
+    return out
 
 
-def expectation(ctx: K.Context, m) -> np.ndarray:
-    """The expected per-topic value of ``m`` under probability labels."""
+def _exact(ctx: K.Context, m):
+    """The exact expectation of ``m``, or None when it is Monte Carlo."""
     fam = m.fam
-    if fam.kind == "text" and fam.name != "runid":
-        raise UsageError(f"{m.name} is not defined under --labels probability (it prints "
-                         f"the labels)")
+    why = _undefined(fam)
+    if why:
+        raise UsageError(f"{m.name} is not defined under --labels probability ({why})")
     _no_rel_param(m)
+    if m.param("judged_only"):            # ir_measures: unjudged documents removed first
+        from ipsoeval.measures.family import Measure
+        plain = Measure(m.family, m.cutoff, tuple(kv for kv in m.params if kv[0] != "judged_only"))
+        return _exact(K.judged_only_context(ctx), plain)
     if fam.expected is not None:
         got = fam.expected(ctx, m)
         if got is not None:
             return np.asarray(got, dtype=np.float64)
-    return monte_carlo(ctx, m)
+    return None
+
+
+def expectations(ctx: K.Context, measures) -> list[np.ndarray]:
+    """The expected per-topic values of ``measures`` under probability labels:
+    exact where :func:`_exact` knows how, else one Monte Carlo run for all."""
+    out, mc = {}, []
+    for m in measures:
+        v = _exact(ctx, m)
+        if v is None:
+            mc.append(m)
+        else:
+            out[m.name] = v
+    if mc:
+        out.update(_monte_carlo(ctx, mc))
+    return [out[m.name] for m in measures]
+
+
+def expectation(ctx: K.Context, m) -> np.ndarray:
+    """The expected per-topic value of ``m`` under probability labels."""
+    return expectations(ctx, [m])[0]
 
 
 def standard_errors(ctx: K.Context, measures) -> dict:
@@ -370,9 +406,19 @@ def monte_carlo_notes(scores) -> list[str]:
     return out
 
 
+def _undefined(fam) -> str | None:
+    """Why a family has no expected value under probability labels (None: it has)."""
+    if fam.kind == "text" and fam.name != "runid":
+        return "it prints the labels"
+    if fam.agg == "mean_defined":
+        return ("it is undefined on the labelings without a relevant document, so it "
+                "has no expectation")
+    return None
+
+
 def status(fam) -> str:
     """How ``ipsoeval measures`` says a family is computed under probability labels."""
-    if fam.kind == "text" and fam.name != "runid":
+    if _undefined(fam):
         return "not defined"
     if fam.expected is None:
         return "Monte Carlo"

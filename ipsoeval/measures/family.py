@@ -205,15 +205,15 @@ class Measure:
         """Per-topic values, float64 (runs, topics); NaN where undefined."""
         from ipsoeval.measures import kernels as K
         ctx = ctx or K.Context(aligned)
+        mode = ctx.al.label_mode
+        if mode == "probability":              # an expected value (measures/expected.py)
+            from ipsoeval.measures.expected import expectation
+            return expectation(ctx, self)
         if self.param("judged_only"):          # ir_measures: unjudged documents removed
             plain = Measure(self.family, self.cutoff,
                             tuple(kv for kv in self.params if kv[0] != "judged_only"))
             jctx = K.judged_only_context(ctx)
             return plain.compute(jctx.al, jctx)
-        mode = ctx.al.label_mode
-        if mode == "probability":
-            from ipsoeval.measures.expected import expectation
-            return expectation(ctx, self)
         if mode == "gain" and self.param("rel") is not None:   # -l in gain codes
             from ipsoeval.labels import code_level
             level = code_level(ctx.al.label_values, float(self.param("rel")))
