@@ -63,7 +63,8 @@ class Aligned:
     topics: list[str]               # evaluated topic ids, strcmp order, length T
     labels: np.ndarray              # int32 (R, T, D)
     n_ret: np.ndarray               # int64 (R, T): documents retrieved
-    rel_level: int                  # label >= rel_level is relevant
+    rel_level: int                  # label >= rel_level is relevant (gain labels: a code;
+                                    # probability labels: 0, every judged document may be)
     num_rel: np.ndarray             # int64 (T,): R, relevant documents in qrels
     num_nonrel: np.ndarray          # int64 (T,): judged non-relevant documents
     judged_labels: list[np.ndarray]  # per topic: labels of all judged docs, sorted descending
