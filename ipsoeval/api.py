@@ -323,10 +323,14 @@ def _report(report: Report, *, warnings=(), params=None) -> Report:
     return report
 
 
-def _common(res: EvalResult):
+def _common(res: EvalResult, what: str | None = None):
     """The topics an analysis uses (topicset.select); the note when they differ
-    from the evaluated ones (the alignment's own warnings were given by evaluate)."""
+    from the evaluated ones (the alignment's own warnings were given by evaluate).
+    ``what``: an analysis that counts relevant documents by their integer labels."""
     from ipsoeval.analyses.topicset import common_topics
+    if what is not None and res.aligned.label_mode != "integer":
+        raise UsageError(f"{what} needs integer labels (labels=\"integer\"): its analysis "
+                         f"counts relevant documents by their labels")
     aligned, note = common_topics(res.aligned)
     notes = [note] if note else []
     _warn(notes)
@@ -436,7 +440,7 @@ def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = F
                          per_query=per_query)
     options.check()
     options.baseline = _baseline(res, baseline)
-    aligned, notes = _common(res)
+    aligned, notes = _common(res, "breakdown")
     out = bd.run(aligned, options)
     _warn(out.warnings)
     return _report(out, warnings=notes, params=dict(res.params))
@@ -484,7 +488,7 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
                          per_query=per_query, samples=samples, seed=seed)
     options.check()
     options.baseline = _baseline(res, baseline)
-    aligned, notes = _common(res)
+    aligned, notes = _common(res, "ipso")
     report = ip.run(aligned, options, gains_given=res.params.get("gains") is not None,
                     rel_level_given=res.params.get("rel_level", 1) != 1,
                     graded_given=graded is not None)
@@ -519,7 +523,7 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
     names = res.measures if measures is None else (
         [measures] if isinstance(measures, str) else list(measures))
     plain = [im.at_cutoff(m, N, default_N=30) for m in names]
-    aligned, notes = _common(res)
+    aligned, notes = _common(res, "interval-map")
     report = im.run(aligned, plain, options)
     _warn(report.warnings)
     return _report(report, warnings=notes, params=dict(res.params))

@@ -263,6 +263,18 @@ def test_analyses_that_need_integer_labels_refuse(tmp_path, cmd):
     assert res.exit_code == 2 and "--labels" in res.stderr
 
 
+def test_api_analyses_and_labels():
+    res = api.evaluate({"q": {"a": 0.5, "b": 0.2}, "r": {"a": 0.9}},
+                       {"A": {"q": {"a": 2.0, "b": 1.0}, "r": {"a": 1.0}},
+                        "B": {"q": {"b": 2.0, "a": 1.0}, "r": {"x": 1.0}}},
+                       ["AP", "P@1"], labels="probability")
+    api.sigtest(res, measures=["AP"])
+    api.bootstrap(res, measures=["AP"], samples=50)
+    for f in (api.breakdown, api.ipso, api.interval_map):
+        with pytest.raises(UsageError, match="integer labels"):
+            f(res)
+
+
 def test_sigtest_and_bootstrap_take_expected_scores(tmp_path):
     q, r = _files(tmp_path, "q 0 a 0.5\nq 0 b 0.25\nq2 0 a 0.3\n",
                   "q 0 a 1 2.0 r\nq 0 b 2 1.0 r\nq2 0 a 1 1 r\n")
