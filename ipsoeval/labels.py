@@ -40,6 +40,7 @@ def encode(values: np.ndarray, line: np.ndarray, path: str, mode: str,
 
     def where(i, what):
         shown = texts(i) if texts is not None else repr(float(v[i]))
+        shown = shown[:-2] if shown.endswith(".0") else shown
         raise InputError(f"{what} ({shown})", path=path, line=int(line[i]))
 
     bad = ~np.isfinite(v)
