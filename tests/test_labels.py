@@ -382,3 +382,22 @@ def test_large_topics_against_direct_dynamic_programmes(seed):
             r = np.arange(len(law)) + 1
             want += p / np.log2(rank + 1) * float((law / idcg[np.minimum(r, k or n) - 1]).sum())
         assert got.matrix(name)[0, 0] == pytest.approx(want, abs=1e-12), name
+
+
+def test_files_and_dicts_agree(tmp_path):
+    """The file readers (compiled run pass, real qrels labels) give the dicts' numbers."""
+    rng = np.random.default_rng(11)
+    qrels, runs = {}, {}
+    for t in range(6):
+        probs, ranking = _topic(rng, int(rng.integers(1, 10)))
+        qrels[f"q{t}"], runs[f"q{t}"] = probs, ranking or {"zz": 1.0}
+    q, r = tmp_path / "qrels", tmp_path / "run"
+    q.write_text("".join(f"{t} 0 {d} {p!r}\n" for t, j in qrels.items() for d, p in j.items()))
+    r.write_text("".join(f"{t} Q0 {d} {i + 1} {s!r} x\n" for t, rk in runs.items()
+                         for i, (d, s) in enumerate(sorted(rk.items(), key=lambda x: -x[1]))))
+    ms = ["AP", "nDCG@5", "RR", "R@3", "P@2"]
+    a = api.evaluate(str(q), str(r), ms, labels="probability")
+    b = api.evaluate(qrels, runs, ms, labels="probability")
+    assert a.topics == b.topics
+    for m in ms:
+        np.testing.assert_allclose(a.matrix(m), b.matrix(m), rtol=0, atol=1e-15, err_msg=m)
