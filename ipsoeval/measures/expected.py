@@ -393,12 +393,15 @@ def monte_carlo_notes(scores) -> list[str]:
     al = scores.aligned
     out = []
     mask = scores.mask()
+    shown = {}
+    for r in scores.requested:                 # the name as asked for (iprec_at_recall_0.10)
+        shown.setdefault(r.measure.name, r.label.strip() or r.measure.name)
     for name, se in scores.stderr.items():
         n = mask.sum(axis=1)
         s2 = np.where(mask, se * se, 0.0).sum(axis=1)
         mean_se = np.sqrt(s2) / np.maximum(n, 1)
         top = float(np.max(np.where(mask, se, 0.0))) if se.size else 0.0
-        out.append(f"{name} is a Monte Carlo estimate under --labels probability "
+        out.append(f"{shown.get(name, name)} is a Monte Carlo estimate under --labels probability "
                    f"({al.params.get('samples')} labelings, --seed "
                    f"{al.params.get('seed')}): standard error of a run's mean up to "
                    f"{float(mean_se.max()) if len(mean_se) else 0.0:.6f}, of a topic's "
