@@ -239,10 +239,12 @@ def e_ap(ctx, m):
     return _integrate(ctx, m.k, per_entry)
 
 
-def _leave_one_out(tp: np.ndarray) -> np.ndarray:
-    """Per topic (Tg, n): the law of R without each document, (Tg, n, n)
-    (P(R_-j = r), r = 0..n-1), by dividing G's coefficients by the document's
-    factor (1 - p) + p x in the stable direction."""
+def _leave_one_out(tp: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """Per topic (Tg, n) and document j: E[f(R_-j)], R_-j the relevant judged
+    documents other than j and f (n,) a function of r = 0..n-1.  The law of
+    R_-j is G's coefficients divided by j's factor (1 - p) + p x, in the
+    stable direction (errors shrink by p/(1-p) or (1-p)/p each step), one
+    coefficient at a time (memory O(Tg n))."""
     Tg, n = tp.shape
     a = np.zeros((Tg, n + 1))
     a[:, 0] = 1.0
@@ -250,24 +252,24 @@ def _leave_one_out(tp: np.ndarray) -> np.ndarray:
         pj = tp[:, j:j + 1]
         a[:, 1:] = a[:, 1:] * (1.0 - pj) + a[:, :-1] * pj
         a[:, 0] *= 1.0 - pj[:, 0]
-    A = np.repeat(a[:, None, :], n, axis=1)            # (Tg, n, n+1)
-    p = tp[:, :, None]
-    q = np.zeros((Tg, n, n))
-    fwd = (tp <= 0.5)[:, :, None]
+    fwd = tp <= 0.5
+    out = np.zeros((Tg, n))
     # forward (p <= 1/2): q_0 = a_0/(1-p), q_r = (a_r - p q_{r-1})/(1-p)
-    qf = np.zeros((Tg, n, n))
-    one_m = np.where(fwd, 1.0 - p, 1.0)
-    qf[:, :, 0:1] = A[:, :, 0:1] / one_m
+    one_m = np.where(fwd, 1.0 - tp, 1.0)
+    q = a[:, 0:1] / one_m
+    acc = np.clip(q, 0.0, 1.0) * f[0]
     for r in range(1, n):
-        qf[:, :, r:r + 1] = (A[:, :, r:r + 1] - p * qf[:, :, r - 1:r]) / one_m
+        q = (a[:, r:r + 1] - tp * q) / one_m
+        acc += np.clip(q, 0.0, 1.0) * f[r]
+    out = np.where(fwd, acc, 0.0)
     # backward (p > 1/2): q_{n-1} = a_n/p, q_{r-1} = (a_r - (1-p) q_r)/p
-    qb = np.zeros((Tg, n, n))
-    pp = np.where(fwd, 1.0, p)
-    qb[:, :, n - 1:n] = A[:, :, n:n + 1] / pp
+    pp = np.where(fwd, 1.0, tp)
+    q = a[:, n:n + 1] / pp
+    acc = np.clip(q, 0.0, 1.0) * f[n - 1]
     for r in range(n - 1, 0, -1):
-        qb[:, :, r - 1:r] = (A[:, :, r:r + 1] - (1.0 - p) * qb[:, :, r:r + 1]) / pp
-    q = np.where(fwd, qf, qb)
-    return np.clip(q, 0.0, 1.0)
+        q = (a[:, r:r + 1] - (1.0 - tp) * q) / pp
+        acc += np.clip(q, 0.0, 1.0) * f[r - 1]
+    return np.where(fwd, out, acc)
 
 
 def e_ndcg(ctx, m):
@@ -283,16 +285,15 @@ def e_ndcg(ctx, m):
         if n == 0:
             continue
         tg = np.flatnonzero(n_t == n)
-        step = max(1, _CHUNK // int(n * n + 1))
+        step = max(1, _CHUNK // int(8 * n + 8))
         kk = int(n) if k is None else min(int(n), k)
         idcg = np.cumsum(1.0 / K.log2_discounts(kk))           # IDCG of 1..kk relevant
         inv = 1.0 / idcg[np.minimum(np.arange(1, int(n) + 1), kk) - 1]   # f(1 + r)
         for lo in range(0, len(tg), step):
             part = tg[lo:lo + step]
             tp = _rows(tps, part, int(n))
-            q = _leave_one_out(tp)                              # (Tg, n, n)
             codes = _rows(ctx.al.judged_labels, part, int(n))
-            c[codes] = q @ inv
+            c[codes] = _leave_one_out(tp, inv)
     pc = probs(ctx, k) * np.where(lab >= 0, c[np.maximum(lab, 0)], 0.0)
     return (pc / K.log2_discounts(max(pc.shape[2], 1))[:pc.shape[2]]).sum(axis=2)
 
