@@ -78,8 +78,11 @@ def _run_items(runs) -> list[tuple[Any, str | None]]:
 def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
                 judged_only: bool = False, gains=None, depth: int | None = None,
                 tie_break: str = "trec", run_format: str = "auto", names=None,
-                name_from_file: bool = False):
-    """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`."""
+                name_from_file: bool = False, labels: str = "integer",
+                samples: int | None = None, seed: int | None = None):
+    """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`.
+    ``labels``: integer, gain or probability (``--labels``); ``samples``/``seed``:
+    the Monte Carlo draws under probability labels (``--samples``, ``--seed``)."""
     from ipsoeval import engine, readers
     from ipsoeval.align import QrelsIndex, parse_gains
     from ipsoeval.inputs import expand_run_paths, file_stem
@@ -109,9 +112,9 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
     paths = [os.fspath(x) for x in [qrels] + [o for o, _ in items] if _is_path(x)]
     readers.check_stdin_once(paths)
     if _is_path(qrels):
-        q = readers.read_qrels(os.fspath(qrels))
+        q = readers.read_qrels(os.fspath(qrels), labels=labels)
     else:
-        q = qrels_from(qrels)
+        q = qrels_from(qrels, labels=labels)
     qindex = QrelsIndex(q)
 
     def one(i):
@@ -126,9 +129,10 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
         return run_from(obj, nm if nm is not None else f"run{i + 1}")
 
     run_models = parallel_map(one, range(len(items))) if len(items) > 1 else [one(0)]
-    return engine.align_read(q, run_models, qindex=qindex, queries=queries, rel_level=rel_level,
-                             judged_only=judged_only, gains=gains, depth=depth,
-                             tie_break=tie_break)   # run_models is ours, not the caller's
+    al = engine.align_read(q, run_models, qindex=qindex, queries=queries, rel_level=rel_level,
+                           judged_only=judged_only, gains=gains, depth=depth,
+                           tie_break=tie_break)   # run_models is ours, not the caller's
+    return engine.monte_carlo_options(al, samples, seed)
 
 
 # --- evaluation --------------------------------------------------------------------
@@ -137,7 +141,7 @@ def _value(kind: str, v):
     v = float(v)
     if math.isnan(v):
         return None
-    return int(round(v)) if kind == "int" else v
+    return int(v) if kind == "int" and v.is_integer() else v   # expected counts: reals
 
 
 @dataclass
@@ -190,6 +194,12 @@ class EvalResult:
     def matrix(self, measure: str) -> np.ndarray:
         """(runs, topics) per-topic scores of ``measure`` (a copy; NaN = undefined)."""
         return np.array(self.scores.matrix(self._measure(measure).name), dtype=np.float64)
+
+    def standard_error(self, measure: str) -> np.ndarray | None:
+        """(runs, topics) standard errors of a Monte Carlo measure under
+        ``labels="probability"``; None where the value is exact."""
+        se = self.scores.stderr.get(self._measure(measure).name)
+        return None if se is None else np.array(se, dtype=np.float64)
 
     @property
     def matrices(self) -> dict[str, np.ndarray]:
@@ -282,7 +292,8 @@ class EvalResult:
 def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: int = 1,
              judged_only: bool = False, gains=None, depth: int | None = None,
              tie_break: str = "trec", run_format: str = "auto", names=None,
-             name_from_file: bool = False, bounds: bool = False) -> EvalResult:
+             name_from_file: bool = False, bounds: bool = False, labels: str = "integer",
+             samples: int | None = None, seed: int | None = None) -> EvalResult:
     """Score ``runs`` against ``qrels`` on ``measures`` (names as ``-m`` takes them;
     None: trec_eval's default set).  ``bounds=True`` also computes each value's
     ``low`` and ``high`` over the labellings of the unjudged retrieved documents
@@ -299,31 +310,42 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     ``--run-format``, ``--name``, ``--name-from-file``); the default topic
     set is the analyses' (docs/conventions.md, "Topic sets"): ``"qrels"``, every
     qrels topic, a missing one an empty ranking (trec_eval ``-c``); ``ipsoeval
-    eval``'s own default is trec_eval's ``"intersection"``.
+    eval``'s own default is trec_eval's ``"intersection"``.  ``labels``
+    (``--labels``): ``"integer"`` (trec_eval), ``"gain"`` (real gains >= 0) or
+    ``"probability"`` (probabilities of relevance: every measure is its
+    expectation, exact or Monte Carlo over ``samples`` labelings drawn with
+    ``seed``; ``ipsoeval measures`` says which).
     """
     from ipsoeval import engine
     from ipsoeval.interop import measure_names
+    if bounds and labels != "integer":
+        raise UsageError(f"bounds=True does not combine with labels={labels!r} (the bounds "
+                         f"range over integer labels)")
     measures = measure_names(measures)          # ir_measures objects as their names
     requested = engine.requested(measures or None)
     aligned = load_inputs(qrels, runs, queries=queries, rel_level=rel_level,
                           judged_only=judged_only, gains=gains, depth=depth,
                           tie_break=tie_break, run_format=run_format, names=names,
-                          name_from_file=name_from_file)
+                          name_from_file=name_from_file, labels=labels, samples=samples,
+                          seed=seed)
     scores = engine.evaluate(aligned, requested)
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
-              "gains": _gains_text(aligned.gain_map), "depth": depth, "tie_break": tie_break}
+              "gains": None if labels != "integer" else _gains_text(aligned.gain_map),
+              "depth": depth, "tie_break": tie_break, "labels": labels}
+    from ipsoeval.measures.expected import monte_carlo_notes
+    notes = monte_carlo_notes(scores)
     bnd = None
     if bounds:
         from ipsoeval.analyses.evaluate import measure_bounds
         params["bounds"] = True
         bnd = measure_bounds(scores, aligned.warnings)
-    _warn(aligned.warnings)
+    _warn(list(aligned.warnings) + notes)
     given = [runs] if _is_path(runs) else runs
     paths = None
     if isinstance(given, (list, tuple)) and all(_is_path(r) for r in given) \
             and len(given) == len(aligned.runs):
         paths = [os.fspath(r) for r in given]
-    return EvalResult(aligned, scores, params, list(aligned.warnings), paths, bnd)
+    return EvalResult(aligned, scores, params, list(aligned.warnings) + notes, paths, bnd)
 
 
 def _gains_text(gmap) -> str | None:
@@ -345,10 +367,14 @@ def _report(report: Report, *, warnings=(), params=None) -> Report:
     return report
 
 
-def _common(res: EvalResult):
+def _common(res: EvalResult, what: str | None = None):
     """The topics an analysis uses (topicset.select); the note when they differ
-    from the evaluated ones (the alignment's own warnings were given by evaluate)."""
+    from the evaluated ones (the alignment's own warnings were given by evaluate).
+    ``what``: an analysis that counts relevant documents by their integer labels."""
     from ipsoeval.analyses.topicset import common_topics
+    if what is not None and res.aligned.label_mode != "integer":
+        raise UsageError(f"{what} needs integer labels (labels=\"integer\"): its analysis "
+                         f"counts relevant documents by their labels")
     aligned, note = common_topics(res.aligned)
     notes = [note] if note else []
     _warn(notes)
@@ -495,7 +521,7 @@ def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = F
                          per_query=per_query)
     options.check()
     options.baseline = _baseline(res, baseline)
-    aligned, notes = _common(res)
+    aligned, notes = _common(res, "breakdown")
     out = bd.run(aligned, options)
     _warn(out.warnings)
     return _report(out, warnings=notes, params=dict(res.params))
@@ -544,7 +570,7 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
                          per_query=per_query, samples=samples, seed=seed)
     options.check()
     options.baseline = _baseline(res, baseline)
-    aligned, notes = _common(res)
+    aligned, notes = _common(res, "ipso")
     report = ip.run(aligned, options, gains_given=res.params.get("gains") is not None,
                     rel_level_given=res.params.get("rel_level", 1) != 1,
                     graded_given=graded is not None)
@@ -578,7 +604,7 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
         return _report(report, warnings=list(ts.notes), params=dict(ts.params))
     names = res.measures if measures is None else _names(measures)
     plain = [im.at_cutoff(m, N, default_N=30) for m in names]
-    aligned, notes = _common(res)
+    aligned, notes = _common(res, "interval-map")
     report = im.run(aligned, plain, options)
     _warn(report.warnings)
     return _report(report, warnings=notes, params=dict(res.params))

@@ -66,7 +66,7 @@ class _EvalCommand(click.Command):
 @opt.qrels_and_runs
 @opt.measure_option
 @opt.per_query_option(help_text="Also print each topic's scores.")
-@opt.alignment_options(paired=False)
+@opt.alignment_options(paired=False, label_samples=True)
 @click.option("-R", "--rel-format", type=click.Choice(["qrels", "prefs", "qrels_prefs",
                                                        "qrels_jg"]),
               default="qrels", show_default=True,
@@ -94,6 +94,9 @@ class _EvalCommand(click.Command):
                              "documents are labelled the worst and the best way (every "
                              "label from 0 to the highest judged one); trec layout: "
                              "NAME_low and NAME_high lines.")
+@opt.samples_option(default=1000, help_text="Monte Carlo labelings per measure without an "
+                   "exact expectation under --labels probability.")
+@opt.seed_option
 @click.option("-v", "print_version", is_flag=True, is_eager=True, expose_value=False,
               callback=_print_version, help="Print the version on stderr and exit "
                                             "(trec_eval -v).")
@@ -101,7 +104,7 @@ class _EvalCommand(click.Command):
 @click.pass_context
 def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscores_file,
             no_summary, num_docs_in_coll, debug_level, results_format, trec_eval_version, bounds,
-            fmt, output):
+            samples, seed, fmt, output):
     """Score runs against qrels, as trec_eval does.
 
     With no -m, trec_eval's default (official) measure set.  --format trec
@@ -129,10 +132,13 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
         params["bounds"] = True
         for given, what in ((rel_format != "qrels", f"-R {rel_format}"),
                             (zscores_file, "-Z"), (only_topic is not None, "-D N.QID"),
-                            (trec_eval_version == "9", "--trec-eval-version 9")):
+                            (trec_eval_version == "9", "--trec-eval-version 9"),
+                            (align_opts.labels != "integer", f"--labels {align_opts.labels}")):
             if given:
                 raise UsageError(f"--bounds does not combine with {what}")
     if rel_format != "qrels":
+        if align_opts.labels != "integer":
+            raise UsageError(f"-R {rel_format} reads integer labels (--labels integer)")
         mm = TM.parse_measures(rel_format, measures)   # usage errors before reading
         zs = _zscores(zscores_file)
         names = _run_names(runs, align_opts)
@@ -162,7 +168,8 @@ def _load(qrels, runs, align_opts, *, quiet_missing: bool):
     o = align_opts
     al = engine.load(qrels, runs, queries=o.queries, rel_level=o.rel_level,
                      judged_only=o.judged_only, gains=o.gains, depth=o.depth,
-                     tie_break=o.tie_break, run_format=o.run_format, run_names=names)
+                     tie_break=o.tie_break, run_format=o.run_format, run_names=names,
+                     labels=o.labels, samples=o.samples, seed=o.seed)
     for w in al.warnings:
         if "missing from the run" not in w:
             out_.warn(w)
@@ -217,6 +224,9 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     if num_docs_in_coll is not None:
         al.params["num_docs_in_coll"] = num_docs_in_coll
     scores = engine.evaluate(al, reqs, text_ok=True)
+    from ipsoeval.measures.expected import monte_carlo_notes
+    for note in monte_carlo_notes(scores):
+        out_.warn(note)
     params["measures"] = [r.measure.name for r in reqs]
     v9_complete = version == "9" and queries == "qrels" and present is not None
     if zs is None and only_topic is None and not v9_complete:

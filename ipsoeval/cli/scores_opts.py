@@ -45,9 +45,9 @@ def scores_options(f):
 def _check_align(align_opts) -> None:
     if (align_opts.judged_only or align_opts.depth is not None or align_opts.rel_level != 1
             or align_opts.gains is not None or align_opts.tie_break != "trec"
-            or align_opts.run_format != "auto"):
-        raise UsageError("-J, -M, -l, --gains, --tie-break and --run-format apply to runs, "
-                         "not to --scores (--queries and --name do)")
+            or align_opts.run_format != "auto" or align_opts.labels != "integer"):
+        raise UsageError("-J, -M, -l, --gains, --tie-break, --run-format and --labels apply "
+                         "to runs and qrels, not to --scores (--queries and --name do)")
 
 
 def load(files, align_opts, scores_format: str, scores_scale):

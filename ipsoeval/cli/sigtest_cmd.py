@@ -68,6 +68,9 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
                                    baseline=baseline, all_pairs=all_pairs, correct=correct,
                                    alpha=alpha, alternative=alternative, samples=samples,
                                    seed=seed, scale=scale, fail_if=fail_if, bounds=bounds)
+    if bounds and align_opts.labels != "integer":
+        raise UsageError(f"--bounds does not combine with --labels {align_opts.labels} (the "
+                         f"bounds range over integer labels)")
     if scores and bounds:
         raise UsageError("--bounds needs QRELS and runs (per-topic --scores files have no "
                          "unjudged documents to label)")

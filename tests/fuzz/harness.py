@@ -147,7 +147,21 @@ class Case:
         return h.hexdigest()[:12]
 
 
-def _qrels_and_runs(ch, nruns):
+# --labels gain|probability (issue 19): real labels, a few out of the mode's range
+REAL_LABELS = {"gain": ["0", "0.5", "2.25", "1e-3", "3", "1", ".75"],
+               "probability": ["0", "0.25", "1", "0.999", ".5", "1e-3", "1.0"]}
+BAD_REAL_LABELS = ["-0.5", "1.5", "nan", "inf", "1e400", "-1", "x"]
+
+
+def _label(ch, labels: str) -> str:
+    if labels == "integer":
+        return ch.choice(['0', '1', '1', '2', '3', '-1'])
+    if ch.coin(0.005):
+        return ch.choice(BAD_REAL_LABELS)
+    return ch.choice(REAL_LABELS[labels])
+
+
+def _qrels_and_runs(ch, nruns, labels: str = "integer"):
     ntopics = ch.randint(1, 6)
     topics = [ch.choice(["1", "2", "3", "401", "q7", "10", "0", "-5", "1.0"]) + str(i)
               for i in range(ntopics)]
@@ -156,7 +170,7 @@ def _qrels_and_runs(ch, nruns):
         ndocs = ch.randint(0, 10)
         docs = [f"d{t}-{j}" for j in range(ndocs)]
         for d in docs:
-            qrels.append(f"{t} 0 {d} {ch.choice(['0', '1', '1', '2', '3', '-1'])}")
+            qrels.append(f"{t} 0 {d} {_label(ch, labels)}")
         if not docs:
             qrels.append(f"{t} 0 only{t} 1")
     tags = [ch.choice(TAGS) if ch.coin(0.3) else "AB"[i % 2] + str(i) for i in range(nruns)]
@@ -320,7 +334,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
              "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3),
              "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3]),
              "leaderboard": ch.randint(1, 4)}[cmd]
-    qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1))
+    labels = ch.choice(["gain", "probability"]) if ch.coin(0.15) else "integer"
+    qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1), labels)
     files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs[:nruns])]
     if cmd == "ppi":            # qrels = the auto qrels; a human qrels beside it
         qrels, human = _human_and_auto(ch, qrels, topics)
@@ -364,6 +379,11 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
                 m = "P@5"
             a += ["-m", m]
     _alignment(ch, case, absurd, tags, nruns)
+    if labels != "integer" or ch.coin(0.03):
+        a += ["--labels", labels if not ch.coin(absurd * 0.2) else
+              ch.choice(["integer", "gain", "probability", "fuzzy"])]
+        if cmd == "eval" and labels == "probability":
+            a += ["--samples", ch.choice(["20", "50"]), "--seed", ch.choice(["0", "7"])]
     if cmd == "ipso" and "--gains" not in a and ch.coin(0.6):
         a += ["--gains", ch.choice(GAINS[:2])]
     _command_options(ch, case, absurd, tags)

@@ -20,8 +20,8 @@ def _value(kind: str, v):
     if kind == "text":                 # relstring: a string per topic
         return str(v)
     v = float(v)
-    if kind == "int":
-        return int(round(v))
+    if kind == "int" and v.is_integer():   # an expected count (--labels probability) is not
+        return int(v)
     if math.isnan(v):
         return None
     return float(v)

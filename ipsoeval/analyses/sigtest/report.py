@@ -529,6 +529,12 @@ def run_aligned(aligned, measures, options: Options, progress: Callable | None =
         if not m.higher_is_better:
             lower.add(m.name)
     map_warnings: list[str] = list(scale_notes)
+    from ipsoeval.measures.expected import monte_carlo_notes
+    map_warnings += monte_carlo_notes(scores)      # --labels probability
+    if options.scale != "original" and aligned.label_mode != "integer":
+        from ipsoeval.errors import UsageError
+        raise UsageError(f"--scale {options.scale} maps measures through their integer-label "
+                         f"values (interval-map): it needs --labels integer")
     bnd = None
     if options.bounds:
         from ipsoeval.measures.bounds import bounds as measure_bounds

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import JUDGED_ONLY, REL
@@ -51,7 +52,7 @@ FAMILIES = (
     Family("P", "precision: relevant documents in the top k, divided by k", "interval",
            precision, cutoff="required", params=(REL, JUDGED_ONLY),
            trec=TrecName("P", 11, ("official", "all_trec"), DEFAULT_CUTS),
-           other_names=("precision", "prec", "p"), bounds="uniform"),
+           other_names=("precision", "prec", "p"), bounds="uniform", expected=E.e_precision),
     Family("RelP", "relative precision: relevant documents in the top k divided by "
            "min(k, R) (trec_eval relative_P)", "ordinal", relative_p, cutoff="required",
            params=(REL,), trec=TrecName("relative_P", 28, ("all_trec",), DEFAULT_CUTS),

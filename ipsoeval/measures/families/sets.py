@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ipsoeval.errors import UsageError
+from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
 from ipsoeval.measures.family import Family, TrecName, TrecParams
 from ipsoeval.measures.params import BETA, JUDGED_ONLY, REL, RELATIVE
@@ -85,7 +86,7 @@ def _set_p_respell(params: dict):
 FAMILIES = (
     Family("SetP", "set precision: relevant retrieved / retrieved (trec_eval set_P)",
            "ordinal", set_p, params=(REL, JUDGED_ONLY, RELATIVE), respell=_set_p_respell,
-           trec_plain=TrecName("set_P", 30, SET), other_names=("setp",), bounds="uniform"),
+           trec_plain=TrecName("set_P", 30, SET), other_names=("setp",), bounds="uniform", expected=E.e_set_p),
     Family("SetRelP", "relative set precision: relevant retrieved / min(retrieved, R) "
            "(trec_eval set_relative_P)", "ordinal", set_relative_p, params=(REL,),
            trec_plain=TrecName("set_relative_P", 31, SET), bounds="prefix"),
