@@ -33,6 +33,8 @@ COMMANDS = {
     "interval-map": "interval_map_cmd",
     "sigtest": "sigtest_cmd",
     "bootstrap": "bootstrap_cmd",
+    "power": "power_cmd",
+    "meta": "meta_cmd",
 }
 
 
