@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from scipy import optimize, special, stats
 
 MAX_TOPICS = 10_000_000
@@ -48,7 +49,11 @@ def residual_variance(X) -> tuple[float, int, int]:
     if k < 2 or n < 2:
         return math.nan, k, n
     res = anova_twoway(C)
-    return float(res.extra["mse"]), k, n
+    var = float(res.extra["mse"])
+    # rounding leaves ~1e-33 where the runs differ by a constant on every topic
+    if var <= 1e-24 * max(float(np.mean(C * C)), 1e-300):
+        var = 0.0
+    return var, k, n
 
 
 def t_power(n, delta: float, variance: float, alpha: float = 0.05) -> float:
@@ -60,7 +65,9 @@ def t_power(n, delta: float, variance: float, alpha: float = 0.05) -> float:
     df = n - 1.0
     nc = math.sqrt(n) * abs(delta) / math.sqrt(2.0 * variance)
     crit = stats.t.ppf(1.0 - alpha / 2.0, df)
-    return float(stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc))
+    # the lower tail P(T' <= -crit; nc) as P(T' >= crit; -nc): scipy's nct.cdf
+    # returns NaN for some far lower tails (df 3, nc 8) where the sf form does not
+    return float(stats.nct.sf(crit, df, nc) + stats.nct.sf(crit, df, -nc))
 
 
 def anova_power(n, m: int, delta: float, variance: float, alpha: float = 0.05) -> float:
@@ -130,11 +137,18 @@ def ci_topics(width: float, variance: float, alpha: float = 0.05) -> int | None:
 def _invert(f, target: float) -> float:
     """δ > 0 with f(δ) = target, f increasing from f(0) = α-ish to 1."""
     hi = 1e-6
-    while f(hi) < target:
-        hi *= 2.0
-        if hi > 1e12:
+    while True:
+        v = f(hi)
+        if math.isnan(v) or hi > 1e12:
             return math.nan
-    return float(optimize.brentq(lambda d: f(d) - target, 0.0, hi, xtol=1e-14, rtol=1e-12))
+        if v >= target:
+            break
+        hi *= 2.0
+    try:
+        return float(optimize.brentq(lambda d: f(d) - target, 0.0, hi, xtol=1e-14,
+                                     rtol=1e-12))
+    except ValueError:          # NaN inside the bracket
+        return math.nan
 
 
 def t_detectable(n: int, variance: float, alpha: float = 0.05, power: float = 0.8) -> float:

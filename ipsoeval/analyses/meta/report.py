@@ -38,7 +38,7 @@ from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry
 from ipsoeval.stats.rankcorr import tau_ap
 
-__all__ = ["Options", "run", "run_aligned", "TESTS", "DEFAULT_TESTS", "SUMMARY_COLUMNS",
+__all__ = ["Options", "run", "run_aligned", "parse_tests", "ranking_scores", "TESTS", "DEFAULT_TESTS", "SUMMARY_COLUMNS",
            "ASL_COLUMNS", "SWAP_COLUMNS", "CORRELATION_COLUMNS"]
 
 TESTS = registry.TWO_SAMPLE
