@@ -42,6 +42,10 @@ GOLDEN_CASES = {
     "sigtest": ["sigtest", "-m", "AP", "-m", "P@10", "--test", "t,sign,randomization",
                 *FILES],
     "bootstrap": ["bootstrap", "-m", "AP", "-m", "P@10", "--seed", "1", *FILES],
+    "power": ["power", "-m", "AP", "-m", "P@10", "--delta", "0.05,0.1", *FILES],
+    # three runs: the adhoc pair and bm25 again under another name
+    "meta": ["meta", "-m", "AP", "-m", "P@10", "--samples", "200", "--splits", "20",
+             "--name", "bm25", "--name", "neural", "--name", "bm25b", *FILES, A],
 }
 
 
@@ -104,6 +108,8 @@ COMBOS = {
     "bootstrap": [["-m", "AP"], ["-m", "AP", "--ranks"], ["-m", "AP", "--split-half", "5"],
                   ["-m", "AP", "-m", "P@10", "--baseline", "bm25"],
                   ["-m", "AP", "--split-half", "4", "--test", "sign,t"]],
+    "power": [["-m", "AP"], ["-m", "AP", "--design", "ci", "--half-width", "0.1"],
+              ["-m", "AP", "-m", "P@10", "--delta", "0.02,0.1", "--systems", "5"]],
 }
 SCORES = "{scores}"         # per-topic scores (eval -q --format tsv), made by a fixture
 SCORES_COMBOS = [
@@ -112,6 +118,8 @@ SCORES_COMBOS = [
     ["bootstrap", "--scores", "-m", "P@10", SCORES],
     ["bootstrap", "--scores", "--split-half", "3", SCORES],
     ["ipso", "--scores", SCORES],
+    ["power", "--scores", SCORES],
+    ["meta", "--scores", "--samples", "100", "--splits", "10", SCORES, SCORES, SCORES],
     ["interval-map", "--scores", "-m", "P@10", "-q", "--values", "--analyze", SCORES],
 ]
 

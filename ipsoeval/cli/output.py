@@ -38,6 +38,8 @@ TABLE_IDS = {
     "interval-map": ("scores", "values", "value_quantiles", "tau", "tau_measures", "flips"),
     "sigtest": ("tests", "flips"),
     "bootstrap": ("leaderboard", "rank_probabilities", "split_half"),
+    "power": ("power", "curve"),
+    "meta": ("summary", "asl", "swap", "correlation"),
 }
 
 
