@@ -161,8 +161,11 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
     for m in names:
         M = mats[m]
         A, B = M[ia], M[ib]
-        with np.errstate(invalid="ignore"):
-            diff = np.nanmean(B - A, axis=1) if n_topics else np.full(len(ia), np.nan)
+        D = B - A
+        ok = ~np.isnan(D)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            diff = np.where(ok.any(axis=1), np.where(ok, D, 0.0).sum(axis=1)
+                            / np.maximum(ok.sum(axis=1), 1), np.nan)
         for test in options.tests:
             res = registry.run(test, A, B, samples=options.samples, seed=options.seed)
             p = np.asarray(res.pvalue, dtype=np.float64).reshape(-1)
