@@ -201,12 +201,14 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options,
                     "(topics x runs), over the topics defined for every run",
         "method": "Sakai 2016 (topic set size design), exact noncentral t and F",
     }
+    main = ResultSet(command="power", columns=list(COLUMNS), records=records, params=params,
+                     id="power", title="Topic set size design (Sakai 2016)",
+                     description="per measure, delta and design: topics needed, power now, "
+                                 "minimal detectable difference now",
+                     table_hints={"digits": 4})
+    main.view = _view(main, options)
     tables = [
-        ResultSet(command="power", columns=list(COLUMNS), records=records, params=params,
-                  id="power", title="Topic set size design (Sakai 2016)",
-                  description="per measure, delta and design: topics needed, power now, "
-                              "minimal detectable difference now",
-                  table_hints={"digits": 4}),
+        main,
         ResultSet(command="power", columns=list(CURVE_COLUMNS), records=curve,
                   params=dict(params), id="curve", title="Power against the number of topics",
                   description="power of the t and anova designs at numbers of topics up to "
@@ -214,6 +216,30 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options,
                   table_hints={"digits": 4}),
     ]
     return Report("power", tables, primary="power", warnings=warnings, display=["power"])
+
+
+VIEW_COLUMNS = ["measure", "design", "delta", "topics", "residual_variance", "topics_needed",
+                "power", "min_detectable", "expected_half_width"]
+
+
+def _view(rs: ResultSet, options: Options) -> ResultSet:
+    """The table people see: the settings in the title, not in every row."""
+    designs = {r["design"] for r in rs.records}
+    cols = [c for c in VIEW_COLUMNS
+            if not (c in ("power", "min_detectable") and designs <= {"ci"})
+            and not (c == "expected_half_width" and "ci" not in designs)]
+    ms = sorted({r["systems"] for r in rs.records if r["systems"] is not None})
+    hw = ("delta/2" if options.half_width is None else f"{options.half_width:g}")
+    title = (f"Topic set size design (Sakai 2016): alpha {options.alpha:g}, power "
+             f"{options.power:g}" + (f", anova over {', '.join(map(str, ms))} systems"
+                                     if ms else "")
+             + (f", CI half-width at most {hw}" if "ci" in designs else "")
+             + "; power and min_detectable at the topics used now")
+    labels = {"residual_variance": "V_E", "topics_needed": "topics needed",
+              "min_detectable": "min detectable", "expected_half_width": "E[half-width]"}
+    return ResultSet(command=rs.command, columns=cols,
+                     records=[{c: r[c] for c in cols} for r in rs.records], params=rs.params,
+                     title=title, table_hints={"digits": 4, "labels": labels})
 
 
 def evaluated(aligned, measures):
