@@ -363,3 +363,22 @@ def test_estimate_is_announced(monkeypatch):
     meta.run(RUNS5, mats, meta.Options(tests=("randomization",), samples=5000, splits=5),
              estimate=lambda s, what: seen.append((s, what)))
     assert len(seen) == 1 and seen[0][0] > 0 and "5,000 resamples" in seen[0][1]
+
+
+def test_cli_says_the_estimate_first(monkeypatch):
+    monkeypatch.setattr(meta.report, "ESTIMATE_AFTER_SECONDS", 0.0)
+    code, out, err = invoke(["meta", "-m", "RR@10", "--test", "randomization", "--samples",
+                             "2000", "--splits", "5", *FILES])
+    assert code == 0
+    assert "ipsoeval: warning: meta: the resampling tests will take about" in err
+    assert "21 pairs x 1 measure(s) x 2,000 resamples" in err
+
+
+def test_cli_progress_bar_on_a_terminal_is_erased():
+    code, out, err = invoke(["meta", "-m", "RR@10", "--test", "t", "--splits", "5", *FILES],
+                            stderr_isatty=True)
+    assert code == 0
+    assert "meta: tests on every pair of runs" in err       # the bar was drawn
+    _, plain, plain_err = invoke(["meta", "-m", "RR@10", "--test", "t", "--splits", "5",
+                                  *FILES])
+    assert out == plain and "meta: tests" not in plain_err  # and only on a terminal
