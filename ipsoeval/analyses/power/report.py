@@ -21,7 +21,7 @@ Tables: ``power`` (primary, one row per measure, δ and design) and
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -211,8 +211,9 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options,
         main,
         ResultSet(command="power", columns=list(CURVE_COLUMNS), records=curve,
                   params=dict(params), id="curve", title="Power against the number of topics",
-                  description="power of the t and anova designs at numbers of topics up to "
-                              "1.5 times the larger of the current and the needed number",
+                  description="power of the t and anova designs at up to 60 numbers of "
+                              "topics from 2 to 1.5 times the larger of the current and the "
+                              "needed number (at most 10 times the current, 100,000)",
                   table_hints={"digits": 4}),
     ]
     return Report("power", tables, primary="power", warnings=warnings, display=["power"])
