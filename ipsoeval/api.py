@@ -536,7 +536,7 @@ def power(res, *, measures=None, delta=None, power: float = 0.8, alpha: float = 
 
 def meta(res, *, measures=None, tests=None, alpha: float = 0.05, correct: str = "none",
          samples: int = 10_000, seed: int = 42, splits: int = 1000, bin_width: float = 0.01,
-         swap_limit: float = 0.05) -> Report:
+         swap_limit: float = 0.05, set_size: int | None = None) -> Report:
     """``ipsoeval meta``: discriminative power, swap rate and rank correlation of
     the measures of ``res`` over its runs.  ``tests`` as ``--test`` takes them
     (default t, randomization)."""
@@ -544,7 +544,7 @@ def meta(res, *, measures=None, tests=None, alpha: float = 0.05, correct: str = 
 
     options = me.Options(tests=me.parse_tests(tests) or me.DEFAULT_TESTS, alpha=alpha,
                          correct=correct, samples=samples, seed=seed, splits=splits,
-                         bin_width=bin_width, swap_limit=swap_limit)
+                         bin_width=bin_width, swap_limit=swap_limit, set_size=set_size)
     options.check()
     ts = _score_set(res)
     if ts is not None:

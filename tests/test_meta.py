@@ -169,10 +169,10 @@ def test_ranks_by_discriminative_power():
 
 # --- swap rate --------------------------------------------------------------------------
 
-def swaps_by_loops(X, count, seed, width):
+def swaps_by_loops(X, count, seed, width, h=None):
     """Voorhees & Buckley's swap counts with plain loops over the documented splits."""
     R, n = len(X), len(X[0])
-    h = n // 2
+    h = n // 2 if h is None else h
     rng = np.random.default_rng(seed)
     comp, swaps = {}, {}
     keys = rng.random((count, n))
@@ -206,6 +206,25 @@ def test_swap_counts_are_the_loops(seed, runs, topics, width):
         # difference on the other side of a bin edge only at an exact edge
         assert c == comp.get(k, 0), (k, got, comp)
         assert s_ == swaps.get(k, 0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), topics=st.integers(2, 12), data=st.data())
+def test_swap_counts_with_a_set_size_are_the_loops(seed, topics, data):
+    h = data.draw(st.integers(1, topics // 2))
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.random((4, topics)), 2)
+    comp_, swaps_, _ = sw.counts({"m": X}, 20, seed, 0.05, set_size=h)["m"]
+    comp, swaps = swaps_by_loops(X.tolist(), 20, seed, 0.05, h)
+    assert {k: int(v) for k, v in enumerate(comp_) if v} == comp
+    assert {k: int(v) for k, v in enumerate(swaps_) if comp_[k]} == \
+        {k: swaps.get(k, 0) for k in comp}
+
+
+def test_set_size_larger_than_half_is_a_usage_error():
+    code, out, err = invoke(["meta", "-m", "RR@10", "--test", "t", "--set-size", "1001",
+                             *FILES])
+    assert code == 2 and "--set-size 1001 is more than half of the 2000 topics" in err
 
 
 def test_swap_counts_do_not_depend_on_the_chunk(monkeypatch):

@@ -30,6 +30,9 @@ from ipsoeval.errors import UsageError
                                 "the swap rate.")
 @click.option("--bin-width", "bin_width", type=float, default=0.01, show_default=True,
               metavar="W", help="Width of the bins of the difference on the first half.")
+@click.option("--set-size", "set_size", type=int, default=None, metavar="X",
+              help="Topics in each of the two disjoint sets of the swap rate.  [default: "
+                   "half of the topics]")
 @click.option("--swap-limit", "swap_limit", type=float, default=0.05, show_default=True,
               metavar="RATE", help="Swap rate the min_difference column keeps to.")
 @opt.alignment_options()
@@ -38,7 +41,7 @@ from ipsoeval.errors import UsageError
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, tests, alpha, correct, samples, seed, splits,
-            bin_width, swap_limit, align_opts, scores, scores_format, scores_scale, plot, fmt,
+            bin_width, set_size, swap_limit, align_opts, scores, scores_format, scores_scale, plot, fmt,
             output):
     """Compare measures over a set of runs, to choose the one to report:
     discriminative power (share of run pairs a test finds significant, and
@@ -50,7 +53,7 @@ def command(ctx, qrels, runs, measures, tests, alpha, correct, samples, seed, sp
 
     options = meta.Options(tests=tuple(tests) or DEFAULT_TESTS, alpha=alpha, correct=correct,
                            samples=samples, seed=seed, splits=splits, bin_width=bin_width,
-                           swap_limit=swap_limit)
+                           swap_limit=swap_limit, set_size=set_size)
     options.check()
     if not measures and not scores:
         raise UsageError("meta needs measures: give -m MEASURE twice or more (e.g. -m AP "

@@ -502,6 +502,8 @@ def _power_meta_options(ch, case, absurd):
         a += ["--bin-width", _pick(ch, FLOATS, absurd, ["0.01", "0.05"])]
     if ch.coin(0.2):
         a += ["--swap-limit", _pick(ch, FLOATS, absurd, ["0.05", "0.5"])]
+    if ch.coin(0.15):
+        a += ["--set-size", _pick(ch, SMALL_INTS, absurd, ["1", "2"])]
 
 
 def _format_and_output(ch, case):

@@ -66,6 +66,7 @@ class Options:
     splits: int = 1000
     bin_width: float = 0.01
     swap_limit: float = 0.05
+    set_size: int | None = None         # topics per set of the swap rate; None: half
 
     def check(self) -> None:
         validate.tests(self.tests, TESTS, "meta")
@@ -78,6 +79,8 @@ class Options:
                              f"(found {self.splits})")
         if not (math.isfinite(self.bin_width) and self.bin_width > 0):
             raise UsageError(f"--bin-width must be a positive number (found {self.bin_width})")
+        if self.set_size is not None and self.set_size < 1:
+            raise UsageError(f"--set-size must be at least 1 (found {self.set_size})")
         if not 0.0 <= self.swap_limit <= 1.0:
             raise UsageError(f"--swap-limit must be between 0 and 1 (found {self.swap_limit})")
 
@@ -198,6 +201,11 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
     # --- swap rates ------------------------------------------------------------------
     swap_rows: list[dict] = []
     h = n_topics // 2
+    if options.set_size is not None:
+        if options.set_size > h:
+            raise UsageError(f"--set-size {options.set_size} is more than half of the "
+                             f"{n_topics} topics (two disjoint sets are drawn)")
+        h = options.set_size
     if h < 1:
         warnings.append("fewer than 2 topics: no swap rate (the halves would be empty)")
         tick(len(names))
@@ -210,7 +218,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
                 progress(min(step[0], total), total)
 
         counts = sw.counts(mats, options.splits, options.seed, options.bin_width,
-                           progress=swap_progress)
+                           progress=swap_progress, set_size=h)
         for m in names:
             comp, swaps, ties = counts[m]
             for k in np.flatnonzero(comp).tolist():
@@ -256,7 +264,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
         "correction_family": "the run pairs of one measure and test",
         "significant": "p_adjusted < alpha", "alternative": "two-sided",
         "samples": options.samples, "seed": options.seed, "splits": options.splits,
-        "topics_per_half": h, "bin_width": options.bin_width, "swap_limit": options.swap_limit,
+        "set_size": h, "bin_width": options.bin_width, "swap_limit": options.swap_limit,
         "swap": "d1*d2 < 0 on two disjoint random halves; comparisons with d1 = 0 left out",
         "min_difference": "smallest bin edge from which every bin's swap rate is at most "
                           "swap_limit",

@@ -3,7 +3,8 @@
 For each of S splits the topics are shuffled (``numpy.random.default_rng(seed)``,
 one row of uniform keys per split, argsorted) and cut into two disjoint halves
 of h = ⌊n/2⌋ topics (the first h and the next h; with an odd n one topic is
-left out).  For every pair of runs (i < j) and every measure, d₁ and d₂ are
+left out), or of h topics each when a set size is given (Voorhees and Buckley
+vary it from 5 to 25 of 50 topics).  For every pair of runs (i < j) and every measure, d₁ and d₂ are
 the differences of the runs' mean scores (j − i) on the two halves (means over
 the topics where the score is defined).  A comparison with d₁ ≠ 0 falls in
 bin k = ⌊|d₁| / w⌋ (bins of width w, 0.01 in the paper); it is a *swap* when
@@ -30,11 +31,12 @@ def half_means(M: np.ndarray, idx: np.ndarray) -> np.ndarray:
         return np.where(cnt > 0, tot / np.maximum(cnt, 1), np.nan)
 
 
-def splits(n: int, count: int, seed: int, chunk: int):
+def splits(n: int, count: int, seed: int, chunk: int, h: int | None = None):
     """Yield (first, second) index arrays of shape (c, h) for ``count`` splits,
-    ``chunk`` at a time, from one generator (same splits whatever the chunk)."""
+    ``chunk`` at a time, from one generator (same splits whatever the chunk);
+    h topics per set (default n // 2)."""
     rng = np.random.default_rng(seed)
-    h = n // 2
+    h = n // 2 if h is None else h
     done = 0
     while done < count:
         c = min(chunk, count - done)
@@ -44,8 +46,10 @@ def splits(n: int, count: int, seed: int, chunk: int):
 
 
 def counts(matrices: dict[str, np.ndarray], count: int, seed: int, width: float,
-           progress=None) -> dict[str, tuple[np.ndarray, np.ndarray, int]]:
-    """Per measure: (comparisons per bin, swaps per bin, ties on the first half)."""
+           progress=None, set_size: int | None = None
+           ) -> dict[str, tuple[np.ndarray, np.ndarray, int]]:
+    """Per measure: (comparisons per bin, swaps per bin, ties on the first half);
+    ``set_size`` topics per set (default half of them)."""
     first = next(iter(matrices.values()))
     R, n = first.shape
     iu, ju = np.triu_indices(R, 1)
@@ -53,7 +57,7 @@ def counts(matrices: dict[str, np.ndarray], count: int, seed: int, width: float,
                             for m in matrices}
     chunk = max(1, CHUNK_CELLS // max(1, R * max(n // 2, 1)))
     done = 0
-    for a, b in splits(n, count, seed, chunk):
+    for a, b in splits(n, count, seed, chunk, set_size):
         for m, M in matrices.items():
             A = half_means(M, a)
             B = half_means(M, b)
