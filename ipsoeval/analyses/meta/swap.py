@@ -55,7 +55,8 @@ def counts(matrices: dict[str, np.ndarray], count: int, seed: int, width: float,
     iu, ju = np.triu_indices(R, 1)
     out: dict[str, list] = {m: [np.zeros(0, np.int64), np.zeros(0, np.int64), 0]
                             for m in matrices}
-    chunk = max(1, CHUNK_CELLS // max(1, R * max(n // 2, 1)))
+    h = n // 2 if set_size is None else set_size
+    chunk = max(1, min(CHUNK_CELLS // max(1, R * max(h, 1)), CHUNK_CELLS // max(1, iu.size)))
     done = 0
     for a, b in splits(n, count, seed, chunk, set_size):
         for m, M in matrices.items():
