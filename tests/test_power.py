@@ -350,3 +350,58 @@ def test_plot(tmp_path):
     code, _, err = invoke(["power", "--scores", f, "--plot", str(png)])
     assert code == 0, err
     assert png.stat().st_size > 1000
+
+
+# --- the designs' parameterisation, by simulation of the two-way model -------------------
+
+def _simulate(m, n, effects, var, reps, seed):
+    """reps experiments: score = topic effect + system effect + N(0, var) error."""
+    rng = np.random.default_rng(seed)
+    topic = rng.normal(0, 0.2, (reps, 1, n))
+    err = rng.normal(0, math.sqrt(var), (reps, m, n))
+    return topic + np.asarray(effects)[None, :, None] + err
+
+
+def test_paired_t_design_matches_simulated_rejections():
+    var, n, delta, reps = 0.02, 25, 0.06, 20_000
+    X = _simulate(2, n, [0.0, delta], var, reps, 1)
+    p = stats_ttest_rel(X[:, 1], X[:, 0])
+    rate = float((p < 0.05).mean())
+    expect = pw.t_power(n, delta, var, 0.05)
+    assert abs(rate - expect) < 4 * math.sqrt(expect * (1 - expect) / reps)
+    # and V_E estimates the error variance the design assumes
+    est = np.mean([pw.residual_variance(X[i])[0] for i in range(200)])
+    assert est == pytest.approx(var, rel=0.05)
+
+
+def test_anova_design_least_favourable_configuration_matches_simulation():
+    # m systems: two delta apart, the others midway (Sakai 2016's minimum
+    # range); one-way ANOVA's model: score = system effect + N(0, var) error
+    from scipy import stats
+    var, n, m, delta, reps = 0.02, 15, 4, 0.1, 20_000
+    rng = np.random.default_rng(2)
+    effects = np.array([0.0, delta, delta / 2, delta / 2])
+    X = effects[None, :, None] + rng.normal(0, math.sqrt(var), (reps, m, n))
+    p = stats.f_oneway(*[X[:, i] for i in range(m)], axis=1).pvalue
+    rate = float((p < 0.05).mean())
+    expect = pw.anova_power(n, m, delta, var, 0.05)
+    assert abs(rate - expect) < 4 * math.sqrt(expect * (1 - expect) / reps)
+    # any other configuration with the same range has at least this power
+    X2 = np.array([0.0, delta, 0.0, delta])[None, :, None] + \
+        rng.normal(0, math.sqrt(var), (reps, m, n))
+    p2 = stats.f_oneway(*[X2[:, i] for i in range(m)], axis=1).pvalue
+    assert float((p2 < 0.05).mean()) > rate
+
+
+def test_ci_half_width_matches_simulated_intervals():
+    from scipy import stats
+    var, n, reps = 0.03, 12, 50_000
+    rng = np.random.default_rng(5)
+    d = rng.normal(0.0, math.sqrt(2 * var), (reps, n))
+    moe = stats.t.ppf(0.975, n - 1) * d.std(axis=1, ddof=1) / math.sqrt(n)
+    assert moe.mean() == pytest.approx(pw.ci_half_width(n, var, 0.05), rel=0.01)
+
+
+def stats_ttest_rel(b, a):
+    from scipy import stats
+    return stats.ttest_rel(b, a, axis=1).pvalue
