@@ -34,7 +34,7 @@ from ipsoeval.results import Report, ResultSet
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
            "interval_map", "InputWarning", "read_scores", "experiment", "ppi", "agree",
-           "leaderboard"]
+           "leaderboard", "power", "meta"]
 
 
 class InputWarning(UserWarning):
@@ -635,6 +635,61 @@ def ppi(human, auto, *, measures=None, method: str = "ppi++", baseline: str | No
     out = pp.run(engine.evaluate(h_al, requested), engine.evaluate(a_al, requested), options)
     _warn(out.warnings)
     return _report(out, warnings=h_notes + a_notes, params=dict(auto.params))
+def power(res, *, measures=None, delta=None, power: float = 0.8, alpha: float = 0.05,
+          half_width: float | None = None, systems: int | None = None,
+          designs=None) -> Report:
+    """``ipsoeval power``: topic set size design (Sakai 2016) from the per-topic
+    scores of ``res`` (an :class:`EvalResult` or :func:`read_scores`' scores).
+    ``delta``: a number or a list (default 0.05); ``designs``: among t, anova,
+    ci (default all three)."""
+    from ipsoeval.analyses import power as pa
+
+    options = pa.Options(deltas=pa.parse_deltas(delta) or (pa.DEFAULT_DELTA,), alpha=alpha,
+                         power=power, half_width=half_width, systems=systems,
+                         designs=pa.parse_designs(designs) or pa.DESIGNS)
+    options.check()
+    ts = _score_set(res)
+    if ts is not None:
+        from ipsoeval.scores import select
+        names = select(ts, measures)
+        out = pa.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options)
+        notes, params = list(ts.notes) + list(ts.warnings), dict(ts.params)
+    else:
+        requested = _requested(res, measures)
+        aligned, notes = _common(res)
+        out = pa.run_aligned(aligned, requested, options)
+        params = dict(res.params)
+    _warn(out.warnings)
+    return _report(out, warnings=notes, params=params)
+
+
+def meta(res, *, measures=None, tests=None, alpha: float = 0.05, correct: str = "none",
+         samples: int = 10_000, seed: int = 42, splits: int = 1000, bin_width: float = 0.01,
+         swap_limit: float = 0.05, set_size: int | None = None) -> Report:
+    """``ipsoeval meta``: discriminative power, swap rate and rank correlation of
+    the measures of ``res`` over its runs.  ``tests`` as ``--test`` takes them
+    (default t, randomization)."""
+    from ipsoeval.analyses import meta as me
+
+    options = me.Options(tests=me.parse_tests(tests) or me.DEFAULT_TESTS, alpha=alpha,
+                         correct=correct, samples=samples, seed=seed, splits=splits,
+                         bin_width=bin_width, swap_limit=swap_limit, set_size=set_size)
+    options.check()
+    ts = _score_set(res)
+    if ts is not None:
+        from ipsoeval.scores import select
+        names = select(ts, measures)
+        out = me.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
+                     higher_is_better={m: ts.higher_is_better[m] for m in names},
+                     scales={m: ts.scales[m] for m in names})
+        notes, params = list(ts.notes) + list(ts.warnings), dict(ts.params)
+    else:
+        requested = _requested(res, measures)
+        aligned, notes = _common(res)
+        out = me.run_aligned(aligned, requested, options)
+        params = dict(res.params)
+    _warn(out.warnings)
+    return _report(out, warnings=notes, params=params)
 
 
 def _need_aligned(res, what: str) -> None:

@@ -422,3 +422,78 @@ def leaderboard(path: str, board) -> None:
         ax.set_title(f"{m}: randomised Tukey HSD letter groups "
                      f"(alpha {board.params.get('alpha')})", fontsize=10)
     _save(fig, path)
+
+
+# --- power ---------------------------------------------------------------------------------
+
+def power(path: str, table, curve) -> None:
+    """Per measure: power against the number of topics (t and anova designs, one
+    line per delta), the required power and the current number of topics."""
+    measures = []
+    for r in table.records:
+        if r["measure"] not in measures:
+            measures.append(r["measure"])
+    measures = measures[:MAX_PANELS]
+    lines: dict = {}
+    for r in curve.records:
+        if r["power"] is not None:
+            lines.setdefault((r["measure"], r["design"], r["delta"]), []).append(
+                (r["topics"], r["power"]))
+    if not lines:
+        raise UsageError("--plot: no power curve to draw (no design t or anova with a "
+                         "variance estimate)")
+    fig = _figure(5.5 * min(len(measures), 2), 3.6 * ((len(measures) + 1) // 2))
+    target = table.params.get("power_target")
+    for ax, m in zip(_grid(fig, len(measures)), measures):
+        now = next((r["topics"] for r in table.records if r["measure"] == m), None)
+        for (mm, design, delta), pts in lines.items():
+            if mm != m:
+                continue
+            xs, ys = zip(*pts)
+            ax.plot(xs, ys, linewidth=1.4, linestyle="-" if design == "t" else "--",
+                    label=f"{design}, δ = {delta:g}")
+        if target is not None:
+            ax.axhline(target, color="#555555", linewidth=0.8, linestyle=":",
+                       label=f"power {target:g}")
+        if now:
+            ax.axvline(now, color="black", linewidth=0.8, label=f"{now} topics now")
+        ax.set_xscale("log")
+        ax.set_ylim(0, 1.02)
+        ax.set_title(m, fontsize=10)
+        ax.set_xlabel("topics", fontsize=8)
+        ax.set_ylabel("power", fontsize=8)
+        ax.legend(fontsize=7, loc="lower right")
+    _save(fig, path)
+
+
+# --- meta ----------------------------------------------------------------------------------
+
+def meta(path: str, asl, summary) -> None:
+    """ASL curves (Sakai 2006): per test, the sorted p-values of every run pair,
+    one line per measure, with the significance level."""
+    tests = []
+    for r in summary.records:
+        if r["test"] not in tests:
+            tests.append(r["test"])
+    tests = tests[:MAX_PANELS]
+    if not tests:
+        raise UsageError("--plot: no test to draw")
+    fig = _figure(5.5 * min(len(tests), 2), 3.6 * ((len(tests) + 1) // 2))
+    alpha = summary.params.get("alpha")
+    for ax, t in zip(_grid(fig, len(tests)), tests):
+        curves: dict = {}
+        for r in asl.records:
+            if r["test"] == t and r["p_value"] is not None:
+                curves.setdefault(r["measure"], []).append((r["rank"], r["p_value"]))
+        for m, pts in curves.items():
+            xs, ys = zip(*pts)
+            ax.plot(xs, ys, linewidth=1.3, marker="." if len(xs) <= 50 else None, label=m)
+        if alpha is not None:
+            ax.axhline(alpha, color="#555555", linewidth=0.8, linestyle=":",
+                       label=f"α = {alpha:g}")
+        ax.set_title(f"ASL curves, {t}", fontsize=10)
+        ax.set_xlabel("run pairs, sorted by p-value", fontsize=8)
+        ax.set_ylabel("achieved significance level", fontsize=8)
+        ax.set_ylim(0, 1.0)
+        ax.legend(fontsize=7, loc="upper left")
+    _save(fig, path)

@@ -46,6 +46,10 @@ GOLDEN_CASES = {
             "-m", "AP", "-m", "P@10", A, B],
     "agree": ["agree", Q, f"{AD}/qrels-b.txt", A, B, "-m", "AP", "-m", "P@5"],
     "leaderboard": ["leaderboard", "-m", "AP", "-m", "P@10", "--samples", "999", *FILES],
+    "power": ["power", "-m", "AP", "-m", "P@10", "--delta", "0.05,0.1", *FILES],
+    # three runs: the adhoc pair and bm25 again under another name
+    "meta": ["meta", "-m", "AP", "-m", "P@10", "--samples", "200", "--splits", "20",
+             "--name", "bm25", "--name", "neural", "--name", "bm25b", *FILES, A],
 }
 
 
@@ -112,6 +116,8 @@ COMBOS = {
             ["-m", "P@5", "--all-pairs", "--alpha", "0.1"]],
     "leaderboard": [["-m", "AP", "--samples", "99"],
                     ["-m", "AP", "-m", "P@10", "--samples", "50", "--alpha", "0.5", "-c"]],
+    "power": [["-m", "AP"], ["-m", "AP", "--design", "ci", "--half-width", "0.1"],
+              ["-m", "AP", "-m", "P@10", "--delta", "0.02,0.1", "--systems", "5"]],
 }
 # agree takes two qrels: whole argument lists
 AGREE_COMBOS = [
@@ -128,6 +134,8 @@ SCORES_COMBOS = [
     ["bootstrap", "--scores", "--split-half", "3", SCORES],
     ["ipso", "--scores", SCORES],
     ["leaderboard", "--scores", "--samples", "99", SCORES],
+    ["power", "--scores", SCORES],
+    ["meta", "--scores", "--samples", "100", "--splits", "10", SCORES, SCORES, SCORES],
     ["interval-map", "--scores", "-m", "P@10", "-q", "--values", "--analyze", SCORES],
 ]
 

@@ -36,6 +36,8 @@ COMMANDS = {
     "ppi": "ppi_cmd",
     "agree": "agree_cmd",
     "leaderboard": "leaderboard_cmd",
+    "power": "power_cmd",
+    "meta": "meta_cmd",
 }
 
 

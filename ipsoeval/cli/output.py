@@ -41,6 +41,8 @@ TABLE_IDS = {
     "ppi": ("estimates", "differences", "selection"),
     "agree": ("agreement", "confusion", "rankings", "means", "changes"),
     "leaderboard": ("leaderboard", "pairs", "resolution"),
+    "power": ("power", "curve"),
+    "meta": ("summary", "asl", "swap", "correlation"),
 }
 
 

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
-               "ppi", "agree", "leaderboard"]
+               "ppi", "agree", "leaderboard", "power", "meta"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -333,7 +333,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
              "ipso": ch.choice([1, 2, 2, 2, 3]), "breakdown": ch.choice([1, 2, 2, 3]),
              "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3),
              "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3]),
-             "leaderboard": ch.randint(1, 4)}[cmd]
+             "leaderboard": ch.randint(1, 4),
+             "power": ch.choice([1, 2, 2, 3]), "meta": ch.choice([2, 3, 3, 4])}[cmd]
     labels = ch.choice(["gain", "probability"]) if ch.coin(0.15) else "integer"
     qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1), labels)
     files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs[:nruns])]
@@ -371,7 +372,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     if cmd == "agree" and not nruns and not ch.coin(absurd * 0.3):
         pass                                # -m needs runs
     elif cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "ppi",
-                                                          "agree", "leaderboard")):
+                                                          "agree", "leaderboard", "power",
+                                                          "meta")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
             if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
@@ -538,6 +540,8 @@ def _command_options(ch, case, absurd, tags):
             a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
     elif cmd == "leaderboard":
         _leaderboard_options(ch, case, absurd)
+    elif cmd in ("power", "meta"):
+        _power_meta_options(ch, case, absurd)
     elif cmd == "bootstrap":
         a += ["--samples", _pick(ch, INTS + ["1e20"], absurd, ["10", "50", "100"])]
         if ch.coin(0.2):
@@ -583,6 +587,39 @@ def _leaderboard_options(ch, case, absurd):
         a += ["--ci", _pick(ch, FLOATS, absurd, ["0.95", "0.9"])]
     if ch.coin(0.15):
         a += ["--table", ch.choice(["leaderboard", "pairs", "resolution", "list", "x"])]
+def _power_meta_options(ch, case, absurd):
+    a, cmd = case.args, case.command
+    if ch.coin(0.2):
+        a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+    if cmd == "power":
+        if ch.coin(0.5):
+            a += ["--delta", _pick(ch, FLOATS + ["0.02,0.1", "x", ""], absurd,
+                                   ["0.05", "0.01", "0.5", "0.02,0.1"])]
+        if ch.coin(0.2):
+            a += ["--power", _pick(ch, FLOATS, absurd, ["0.8", "0.9", "0.5"])]
+        if ch.coin(0.2):
+            a += ["--half-width", _pick(ch, FLOATS, absurd, ["0.05", "0.01"])]
+        if ch.coin(0.2):
+            a += ["--systems", _pick(ch, SMALL_INTS, absurd, ["2", "3", "10"])]
+        if ch.coin(0.2):
+            a += ["--design", _pick(ch, ["t", "anova", "ci", "t,ci", "x", ""], absurd,
+                                    ["t", "anova", "ci", "t,ci"])]
+        return
+    if ch.coin(0.4):
+        a += ["--test", _pick(ch, TESTS, absurd, ["t", "sign", "wilcoxon", "randomization",
+                                                  "t,bootstrap"])]
+    if ch.coin(0.2):
+        a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
+    a += ["--samples", _pick(ch, INTS, absurd, ["10", "100", "1000"])]
+    a += ["--splits", _pick(ch, INTS, absurd, ["1", "5", "20"])]
+    if ch.coin(0.2):
+        a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+    if ch.coin(0.2):
+        a += ["--bin-width", _pick(ch, FLOATS, absurd, ["0.01", "0.05"])]
+    if ch.coin(0.2):
+        a += ["--swap-limit", _pick(ch, FLOATS, absurd, ["0.05", "0.5"])]
+    if ch.coin(0.15):
+        a += ["--set-size", _pick(ch, SMALL_INTS, absurd, ["1", "2"])]
 
 
 def _format_and_output(ch, case):

@@ -1,0 +1,10 @@
+"""``ipsoeval meta``: measures compared over a set of runs -- discriminative
+power (Sakai 2006), swap rate (Voorhees and Buckley 2002) and the rank
+correlation of the rankings they give (Kendall's τ_b, τ_AP of Yilmaz et al.
+2008).
+
+- :mod:`.swap` -- swap rates over random disjoint topic halves
+- :mod:`.report` -- the analysis and its Report
+"""
+
+from ipsoeval.analyses.meta.report import *  # noqa: F401,F403
