@@ -46,6 +46,9 @@ def command(ctx, qrels_a, qrels_b, runs, measures, tests, correct, alpha, sample
     from ipsoeval.cli.options import _output_not_an_input
 
     _output_not_an_input(output, qrels_a, [qrels_b])
+    if align_opts.labels != "integer":
+        raise UsageError(f"agree compares integer labels (kappa, alpha, the confusion matrix): "
+                         f"--labels {align_opts.labels} is not supported")
     options = agree.make_options(list(tests), correct=correct, alpha=alpha, samples=samples,
                                  seed=seed, rbo_p=rbo_p)
     options.check(list(runs))
