@@ -212,6 +212,8 @@ typedef struct {
     int line32;
     Py_ssize_t p, row, need, tag_s, tag_l;
     long long line;
+    long long hi_line;          /* 1-based line of the first qid/docno holding a byte
+                                 * >= 0x80 (maybe not UTF-8: Python looks), 0: none */
 } Parse;
 
 /* Parse whole lines P->s[P->p:hi] into the arrays; the status of parse(). */
@@ -230,7 +232,7 @@ static int parse_core(Parse *P, Py_ssize_t hi)
               fn = kind == K_TREC ? 4 : (kind == K_MSMARCO ? 2 : 3);
     const int want = kind == K_TREC ? 6 : (kind == K_MSMARCO ? 3 : 4);
     Py_ssize_t p = P->p, row = P->row, need = 0, tag_s = P->tag_s, tag_l = P->tag_l;
-    long long line = P->line;
+    long long line = P->line, hi_line = P->hi_line;
     int status = ST_DONE;
         const unsigned char *limit = s + P->blen;
         unsigned char lastline[1024 + 8];
@@ -382,6 +384,19 @@ static int parse_core(Parse *P, Py_ssize_t hi)
                 }
                 put_id(qw + row * Wq * 8, L + ts[fq], lq, lim);
                 put_id(dw + row * Wd * 8, L + ts[fd], ld, lim);
+                if (!hi_line) {                      /* ids are bytes; is any non-ASCII? */
+                    uint64_t h = 0, v;
+                    for (Py_ssize_t k = 0; k < Wq; k++) {
+                        memcpy(&v, qw + (row * Wq + k) * 8, 8);
+                        h |= v;
+                    }
+                    for (Py_ssize_t k = 0; k < Wd; k++) {
+                        memcpy(&v, dw + (row * Wd + k) * 8, 8);
+                        h |= v;
+                    }
+                    if (h & 0x8080808080808080ULL)
+                        hi_line = line + 1;
+                }
                 if (!has_ln)
                     ;
                 else if (line32)
@@ -397,6 +412,7 @@ out:
     P->p = p;
     P->row = row;
     P->line = line;
+    P->hi_line = hi_line;
     P->need = need;
     P->tag_s = tag_s;
     P->tag_l = tag_l;
@@ -408,7 +424,9 @@ out:
  * Fills rows row0.. of the preallocated, zeroed arrays from data[lo:hi]
  * (whole lines).  status: 0 done, 1 arrays full, 2/3 an id needs `need`
  * bytes (qid/docno arrays too narrow), -1 rejected.  On 1-3, pos/row/line
- * point at the start of the line that did not fit. */
+ * point at the start of the line that did not fit.  The 8th value, hi_line:
+ * the line of this call's first qid/docno holding a byte >= 0x80, 0 if none
+ * (the caller keeps the first non-zero one). */
 static PyObject *py_parse(PyObject *self, PyObject *args)
 {
     Py_buffer b, q, d, num, ln;
@@ -435,7 +453,8 @@ static PyObject *py_parse(PyObject *self, PyObject *args)
         Py_BEGIN_ALLOW_THREADS
         status = parse_core(&P, hi);
         Py_END_ALLOW_THREADS
-        result = Py_BuildValue("innLnnn", status, P.p, P.row, P.line, P.need, P.tag_s, P.tag_l);
+        result = Py_BuildValue("innLnnnL", status, P.p, P.row, P.line, P.need, P.tag_s, P.tag_l,
+                               P.hi_line);
     }
 done:
     PyBuffer_Release(&b);
@@ -994,8 +1013,8 @@ static int parse_all(const unsigned char *s, Py_ssize_t len, int kind, Parse *P)
         return -1;
     for (;;) {
         int st = parse_core(P, len);
-        if (st == ST_DONE)
-            return P->row ? 0 : -1;
+        if (st == ST_DONE)       /* a non-ASCII id: the full program (it may warn) */
+            return P->row && !P->hi_line ? 0 : -1;
         if (st == ST_WIDE_Q || st == ST_WIDE_D) {
             unsigned char **arr = st == ST_WIDE_Q ? &P->qw : &P->dw;
             Py_ssize_t *Wp = st == ST_WIDE_Q ? &P->Wq : &P->Wd;
@@ -1874,6 +1893,7 @@ static int stream_init(Stream *S)
     S->cur = -1;
     S->topics.W = S->qtopics.W = 1;
     S->P.cap = S->cap;
+    S->P.kind = S->kind;         /* --run-format msmarco: 3 fields, never TREC lines */
     S->P.Wq = S->P.Wd = 1;
     S->P.tag_s = -1;
     S->P.qw = calloc((size_t)S->cap, 8);
@@ -2127,7 +2147,9 @@ static PyObject *py_stream_feed(PyObject *self, PyObject *args)
 }
 
 /* stream_result(streamer) -> None (declined, or no rows) or
- *   (L, W, topic_words, nrows, seg, kept, qcode, rows, rows_eval, judged, tag, written)
+ *   (L, W, topic_words, nrows, seg, kept, qcode, rows, rows_eval, judged, tag, written,
+ *    hi_line)
+ * hi_line: the line of the first qid/docno holding a byte >= 0x80, 0 if none.
  * The run's topics in first-appearance order: their ids (L x W words),
  * rows, the start and length of their labels in out (int64) and their
  * qrels topic (int32, or -1); tag: the last row's tag, or None. */
@@ -2150,10 +2172,10 @@ static PyObject *py_stream_result(PyObject *self, PyObject *args)
         PyObject *res;
         if (!tag)
             return NULL;
-        res = Py_BuildValue("nny#y#y#y#y#nLLNn", L, I->W, (const char *)I->w, L * I->W * 8,
+        res = Py_BuildValue("nny#y#y#y#y#nLLNnL", L, I->W, (const char *)I->w, L * I->W * 8,
                             (const char *)I->nrows, L * 8, (const char *)I->seg, L * 8,
                             (const char *)I->kept, L * 8, (const char *)I->qc, L * 4, S->rows,
-                            S->rows_eval, S->judged, tag, S->pos);
+                            S->rows_eval, S->judged, tag, S->pos, S->P.hi_line);
         return res;
     }
 }
@@ -2223,7 +2245,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
 
 /* Bumped whenever a function's arguments or results change: a stale build
  * (an editable install not rebuilt after a pull) is then not used at all. */
-#define CORE_API 6
+#define CORE_API 7
 
 PyMODINIT_FUNC PyInit__core(void)
 {

@@ -31,6 +31,7 @@ class Qrels:
     docno: np.ndarray    # (n, Wd) uint64 words
     label: np.ndarray    # int64
     line: np.ndarray     # int64, 1-based line number of each judgment
+    warnings: list[str] = field(default_factory=list)  # e.g. an id that is not UTF-8
 
 
 @dataclass
@@ -44,6 +45,7 @@ class Run:
     score: np.ndarray    # float64; for MS MARCO runs, minus the rank
     line: np.ndarray     # int64, 1-based line numbers
     fmt: str = "trec"    # "trec" or "msmarco"
+    warnings: list[str] = field(default_factory=list)  # e.g. an id that is not UTF-8
 
 
 @dataclass
