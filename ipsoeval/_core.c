@@ -180,6 +180,47 @@ static inline int scan_line(const unsigned char *L, uint64_t *sep)
 }
 #endif
 
+/* 1 when s[0:n] is valid UTF-8 as Python's strict decoder has it (no
+ * overlong forms, no surrogates, nothing above U+10FFFF), else 0 */
+static int utf8_valid(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        int k;
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF)
+            k = 1;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            k = 2;
+            if (c == 0xE0)
+                lo = 0xA0;
+            else if (c == 0xED)
+                hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            k = 3;
+            if (c == 0xF0)
+                lo = 0x90;
+            else if (c == 0xF4)
+                hi = 0x8F;
+        } else
+            return 0;
+        if (n - i <= k)
+            return 0;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return 0;
+        for (int j = 2; j <= k; j++)
+            if (s[i + j] < 0x80 || s[i + j] > 0xBF)
+                return 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
 /* copy an id into its zeroed row: one masked 8-byte store when it is short */
 static inline void put_id(unsigned char *dst, const unsigned char *src, Py_ssize_t len,
                           const unsigned char *lim)
@@ -212,8 +253,8 @@ typedef struct {
     int line32;
     Py_ssize_t p, row, need, tag_s, tag_l;
     long long line;
-    long long hi_line;          /* 1-based line of the first qid/docno holding a byte
-                                 * >= 0x80 (maybe not UTF-8: Python looks), 0: none */
+    long long hi_line;          /* 1-based line of the first qid/docno that is not
+                                 * valid UTF-8, 0: none */
 } Parse;
 
 /* Parse whole lines P->s[P->p:hi] into the arrays; the status of parse(). */
@@ -384,7 +425,7 @@ static int parse_core(Parse *P, Py_ssize_t hi)
                 }
                 put_id(qw + row * Wq * 8, L + ts[fq], lq, lim);
                 put_id(dw + row * Wd * 8, L + ts[fd], ld, lim);
-                if (!hi_line) {                      /* ids are bytes; is any non-ASCII? */
+                if (!hi_line) {         /* ids are bytes: is one not UTF-8? (warned) */
                     uint64_t h = 0, v;
                     for (Py_ssize_t k = 0; k < Wq; k++) {
                         memcpy(&v, qw + (row * Wq + k) * 8, 8);
@@ -394,7 +435,8 @@ static int parse_core(Parse *P, Py_ssize_t hi)
                         memcpy(&v, dw + (row * Wd + k) * 8, 8);
                         h |= v;
                     }
-                    if (h & 0x8080808080808080ULL)
+                    if ((h & 0x8080808080808080ULL) &&
+                        !(utf8_valid(L + ts[fq], lq) && utf8_valid(L + ts[fd], ld)))
                         hi_line = line + 1;
                 }
                 if (!has_ln)
@@ -425,7 +467,7 @@ out:
  * (whole lines).  status: 0 done, 1 arrays full, 2/3 an id needs `need`
  * bytes (qid/docno arrays too narrow), -1 rejected.  On 1-3, pos/row/line
  * point at the start of the line that did not fit.  The 8th value, hi_line:
- * the line of this call's first qid/docno holding a byte >= 0x80, 0 if none
+ * the line of this call's first qid/docno that is not UTF-8, 0 if none
  * (the caller keeps the first non-zero one). */
 static PyObject *py_parse(PyObject *self, PyObject *args)
 {
@@ -1013,7 +1055,7 @@ static int parse_all(const unsigned char *s, Py_ssize_t len, int kind, Parse *P)
         return -1;
     for (;;) {
         int st = parse_core(P, len);
-        if (st == ST_DONE)       /* a non-ASCII id: the full program (it may warn) */
+        if (st == ST_DONE)       /* an id that is not UTF-8: the full program warns */
             return P->row && !P->hi_line ? 0 : -1;
         if (st == ST_WIDE_Q || st == ST_WIDE_D) {
             unsigned char **arr = st == ST_WIDE_Q ? &P->qw : &P->dw;
@@ -2149,7 +2191,7 @@ static PyObject *py_stream_feed(PyObject *self, PyObject *args)
 /* stream_result(streamer) -> None (declined, or no rows) or
  *   (L, W, topic_words, nrows, seg, kept, qcode, rows, rows_eval, judged, tag, written,
  *    hi_line)
- * hi_line: the line of the first qid/docno holding a byte >= 0x80, 0 if none.
+ * hi_line: the line of the first qid/docno that is not UTF-8, 0 if none.
  * The run's topics in first-appearance order: their ids (L x W words),
  * rows, the start and length of their labels in out (int64) and their
  * qrels topic (int32, or -1); tag: the last row's tag, or None. */

@@ -60,7 +60,7 @@ class _Table:
         self.row = 0
         self.nline = 0
         self.tag = None
-        self.hi_line = 0     # the first line whose qid/docno holds a byte >= 0x80
+        self.hi_line = 0     # the first line whose qid or docno is not UTF-8
 
     def grow(self) -> None:
         cap = self.cap + self.cap // 2 + 1024
@@ -373,7 +373,7 @@ def read_qrels(path: str, data: bytes | None = None):
 
 def _id_warning(x, hi_line: int, tag: str | None = None) -> None:
     """Add to a Qrels/Run the warning for its first id that is not UTF-8
-    (ipsoeval.ids), looking from the first line whose ids hold a byte >= 0x80."""
+    (ipsoeval.ids), looking from the first line the compiled reader found."""
     from ipsoeval import ids
     w = ids.file_warning(x.path, x.qid, x.docno, x.line, tag=tag,
                          tag_line=int(x.line[-1]) if tag is not None and len(x.line) else None,
@@ -522,7 +522,7 @@ class Streamed:
         self.path, self.name, self.fmt, self.names = path, name, fmt, names
         self.nrows, self.kept, self.seg, self.out = nrows, kept, seg, out
         self.overlap = (rows_eval, judged)
-        self.warnings: list[str] = []   # none: a run whose ids hold a byte >= 0x80 is not streamed
+        self.warnings: list[str] = []   # none: a run with an id that is not UTF-8 is not streamed
 
     def aligned(self, t_index: dict, T: int):
         """(present, counts, Piece, overlap), as align_run gives them."""
@@ -593,7 +593,7 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     tag = None
     q_pos = {t: i for i, t in enumerate(qi.topic_names)}
     for L, W, words, nr, sg, kp, qc, n, n_eval, n_judged, t, _, hi_line in parts:
-        if hi_line:      # an id that may not be UTF-8: read it whole (its line is warned)
+        if hi_line:      # an id that is not UTF-8: read it whole (its line is warned)
             return None
         w = np.frombuffer(words, dtype=np.uint64).reshape(L, W)
         qc = np.frombuffer(qc, dtype=np.int32)
