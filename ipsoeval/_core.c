@@ -147,12 +147,15 @@ static int parse_int(const unsigned char *s, Py_ssize_t n, int64_t *out)
 /* One line of at most 63 bytes starting at L (with 64 readable bytes):
  * returns its length n and, in *sep, a bit per byte <= 32 up to and
  * including the newline at n; -1 when it holds a control byte other than
- * tab/CR, -2 when the line is longer (the scalar loop then serves). */
-static inline int scan_line(const unsigned char *L, uint64_t *sep)
+ * tab/CR, -2 when the line is longer (the scalar loop then serves).  *high
+ * is non-zero when a byte >= 0x80 is among the bytes read, which may go past
+ * the line: a hint to look at the ids, never a verdict. */
+static inline int scan_line(const unsigned char *L, uint64_t *sep, uint64_t *high)
 {
     const __m128i c32 = _mm_set1_epi8(32), c31 = _mm_set1_epi8(31),
                   cnl = _mm_set1_epi8('\n'), c9 = _mm_set1_epi8('\t'), c13 = _mm_set1_epi8('\r');
     uint64_t sp = 0, ctl = 0, nl = 0;
+    __m128i acc = _mm_setzero_si128();
     for (int k = 0; k < 4; k++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(L + 16 * k));
         uint64_t s = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, c32), x));
@@ -162,6 +165,7 @@ static inline int scan_line(const unsigned char *L, uint64_t *sep)
                          _mm_cmpeq_epi8(x, cnl)));
         uint64_t n = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, cnl));
         sp |= s << (16 * k);
+        acc = _mm_or_si128(acc, x);
         ctl |= (lo & ~ok) << (16 * k);
         nl |= n << (16 * k);
         if (n)
@@ -175,6 +179,7 @@ static inline int scan_line(const unsigned char *L, uint64_t *sep)
         if (ctl & upto)
             return -1;
         *sep = sp & upto;
+        *high = (uint64_t)_mm_movemask_epi8(acc);
         return n;
     }
 }
@@ -284,10 +289,11 @@ static int parse_core(Parse *P, Py_ssize_t hi)
             const unsigned char *L, *lim, *nl;
             Py_ssize_t n, nextp, ts[6], te[6], q = 0;
             int nt = 0;
+            uint64_t high = 0;      /* non-zero: a byte >= 0x80 in the line's tokens */
 #if defined(__SSE2__)
             if (hi - p >= 64) {
                 uint64_t sep;
-                int k = scan_line(s + p, &sep);
+                int k = scan_line(s + p, &sep, &high);
                 if (k == -1) {
                     status = ST_REJECT;
                     goto out;
@@ -361,8 +367,10 @@ static int parse_core(Parse *P, Py_ssize_t hi)
                 }
                 {
                     Py_ssize_t st = q;
+                    unsigned char hb = 0;
                     while (L[q] > 32)
-                        q++;
+                        hb |= L[q++];
+                    high |= hb & 0x80;
                     if (nt < 6) {
                         ts[nt] = st;
                         te[nt] = q;
@@ -425,20 +433,10 @@ static int parse_core(Parse *P, Py_ssize_t hi)
                 }
                 put_id(qw + row * Wq * 8, L + ts[fq], lq, lim);
                 put_id(dw + row * Wd * 8, L + ts[fd], ld, lim);
-                if (!hi_line) {         /* ids are bytes: is one not UTF-8? (warned) */
-                    uint64_t h = 0, v;
-                    for (Py_ssize_t k = 0; k < Wq; k++) {
-                        memcpy(&v, qw + (row * Wq + k) * 8, 8);
-                        h |= v;
-                    }
-                    for (Py_ssize_t k = 0; k < Wd; k++) {
-                        memcpy(&v, dw + (row * Wd + k) * 8, 8);
-                        h |= v;
-                    }
-                    if ((h & 0x8080808080808080ULL) &&
-                        !(utf8_valid(L + ts[fq], lq) && utf8_valid(L + ts[fd], ld)))
-                        hi_line = line + 1;
-                }
+                /* ids are bytes; one that is not UTF-8 is warned about */
+                if (__builtin_expect(high != 0, 0) && !hi_line &&
+                    !(utf8_valid(L + ts[fq], lq) && utf8_valid(L + ts[fd], ld)))
+                    hi_line = line + 1;
                 if (!has_ln)
                     ;
                 else if (line32)

@@ -114,7 +114,11 @@ GAINS = ["0:0,1:1,2:3", "0:0,1:1,2:2", "1:1e308", "1:1,1:5", "", "x", "1:nan", "
          "1:-1", "2:inf", "1:", ":1", "0:0,1:1,2:1e300", "1:1,2:2,3:3,4:4"]
 TESTS = ["t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap", "anova", "kruskal",
          "anova2", "friedman", "t,sign", "", "x", "t,t", "wilcoxon,anova"]
-TAGS = ["A", "B", "C", "bm25", "a[b]c", "[/x]", "run.1", "Ω", "x" * 40]
+# ids as bytes (issue 22): tags, topics and docnos that differ only in bytes above
+# 0x7F that are not UTF-8 (surrogateescape strs, written as their bytes)
+TAGS = ["A", "B", "C", "bm25", "a[b]c", "[/x]", "run.1", "Ω", "x" * 40,
+        "run\udce9", "run\udce8", "\udcff\udcfe"]
+HIGH_SUFFIXES = ["\udce9", "\udce8", "é", "\udcff", "\udcc3", "\udced\udca0\udc80"]
 WEIRD_NUMBERS = [b"nan", b"NaN", b"inf", b"-inf", b"1e400", b"-1e400", b"0x10", b"1_0",
                  "１".encode(), b"+1", b"-0", b"", b"1.5", b"99999999999999999999",
                  b"2147483648", b"4294967296", b"-1", b"1e-320", b".", b"-", b"1e", b"\xff"]
@@ -144,12 +148,14 @@ class Case:
 
 def _qrels_and_runs(ch, nruns):
     ntopics = ch.randint(1, 6)
-    topics = [ch.choice(["1", "2", "3", "401", "q7", "10", "0", "-5", "1.0"]) + str(i)
+    topics = [ch.choice(["1", "2", "3", "401", "q7", "10", "0", "-5", "1.0", "caf\udce9",
+                         "caf\udce8", "\udcff", "é"]) + str(i)
               for i in range(ntopics)]
+    sfx = {t: ch.choice(HIGH_SUFFIXES) if ch.coin(0.15) else "" for t in topics}
     qrels, runs = [], [[] for _ in range(nruns)]
     for t in topics:
         ndocs = ch.randint(0, 10)
-        docs = [f"d{t}-{j}" for j in range(ndocs)]
+        docs = [f"d{t}-{j}{sfx[t]}" for j in range(ndocs)]
         for d in docs:
             qrels.append(f"{t} 0 {d} {ch.choice(['0', '1', '1', '2', '3', '-1'])}")
         if not docs:
@@ -163,7 +169,7 @@ def _qrels_and_runs(ch, nruns):
             k = ch.randint(1, 12)
             score = 10.0
             for rank in range(1, k + 1):
-                d = f"d{t}-{ch.randint(0, 12)}" if ch.coin(0.8) else f"u{rank}"
+                d = f"d{t}-{ch.randint(0, 12)}{sfx[t]}" if ch.coin(0.8) else f"u{rank}"
                 if not ch.coin(0.3):
                     score -= ch.choice([0.5, 1.0, 0.25, 2.0])
                 if msmarco:
@@ -181,7 +187,7 @@ def _qrels_and_runs(ch, nruns):
             seen.add(key)
             out.append(ln)
         runs[i] = out or [f"{topics[0]} Q0 x 1 1 {tags[i]}"]
-    enc = lambda lines: ("\n".join(lines) + "\n").encode()  # noqa: E731
+    enc = lambda lines: ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")  # noqa: E731
     return enc(qrels), [enc(r) for r in runs], tags, topics
 
 
@@ -699,7 +705,8 @@ def save_failure(case: Case, r: Result, outcome: str, reason: str, directory: st
                    "exit": r.code, "signal": r.signal, "seconds": round(r.seconds, 2),
                    "notes": case.notes, "gate": case.gate}, fh, indent=1)
     stdin = " < .stdin" if case.stdin is not None else " < /dev/null"
-    with open(os.path.join(d, "repro.sh"), "w") as fh:
+    with open(os.path.join(d, "repro.sh"), "w", encoding="utf-8",
+              errors="surrogateescape") as fh:
         fh.write("#!/bin/sh\n# run in this directory\ncd \"$(dirname \"$0\")\"\n"
                  f"ipsoeval {' '.join(shlex.quote(x) for x in case.args)}{stdin}\n"
                  "echo \"exit $?\"\n")
