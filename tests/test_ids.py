@@ -387,3 +387,48 @@ def test_auto_format_still_reads_both(tmp_path, path):
     code, out, err = invoke(["eval", "--format", "trec", "-m", "P.1", "--run-format", "trec",
                              q, r6])
     assert (code, out) == (0, "P_1                   \tall\t1.0000\n"), err
+
+
+# --- the quick path (trec_eval's official measures without numpy) ------------------
+
+@pytest.mark.parametrize("qrels,run", [
+    (b"caf\xe9 0 a 1\n", b"caf\xe9 Q0 a 1 1 t\n"),          # qid not UTF-8: warned
+    (b"1 0 a\xff 1\n", b"1 Q0 a\xff 1 1 t\n"),              # docno not UTF-8: warned
+    (b"1 0 a 1\n", b"1 Q0 a 1 1 t\n1 Q0 b\xc3 2 0 t\n"),    # a truncated sequence
+])
+def test_quick_path_declines_ids_that_are_not_utf8(tmp_path, qrels, run):
+    if _fast._core is None:
+        pytest.skip("compiled core not built")
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_bytes(qrels)
+    r.write_bytes(run)
+    assert _fast._core.eval_official(os.fsencode(q), [os.fsencode(r)]) is None
+
+
+def test_quick_path_serves_valid_utf8_ids(tmp_path):
+    if _fast._core is None:
+        pytest.skip("compiled core not built")
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_bytes("é 0 文 1\né 0 b 0\n".encode())
+    r.write_bytes("é Q0 文 1 1 tä\né Q0 b 2 0 tä\n".encode())
+    got = _fast._core.eval_official(os.fsencode(q), [os.fsencode(r)])
+    code, out, err = invoke_bytes(["eval", "--format", "trec", q, r])
+    assert got is not None and got == out and code == 0 and err == ""
+
+
+# --- plots: no font draws a lone surrogate; ids that are not UTF-8 are drawn as \xNN ---
+
+@pytest.mark.parametrize("cmd", [["sigtest", "-m", "P@1"], ["ipso"], ["breakdown"],
+                                 ["bootstrap", "-m", "P@1", "--samples", "20"],
+                                 ["interval-map", "-m", "P", "-N", "3"]])
+def test_plots_draw_ids_that_are_not_utf8(tmp_path, cmd):
+    pytest.importorskip("matplotlib")
+    q, a, b = tmp_path / "q", tmp_path / "a", tmp_path / "b"
+    q.write_bytes(b"caf\xe9 0 a 1\ncaf\xe8 0 a 0\ncaf\xe8 0 b 1\nx 0 a 1\n")
+    a.write_bytes(b"caf\xe9 Q0 a 1 1 A\xe9\ncaf\xe8 Q0 a 1 1 A\xe9\ncaf\xe8 Q0 b 2 0.5 A\xe9\n"
+                  b"x Q0 b 1 1 A\xe9\n")
+    b.write_bytes(b"caf\xe9 Q0 b 1 1 B\ncaf\xe8 Q0 b 1 1 B\nx Q0 a 1 1 B\n")
+    svg = tmp_path / "p.svg"
+    code, _, err = invoke_bytes([*cmd, "--format", "tsv", "--plot", svg, q, a, b])
+    assert code == 0, err
+    assert "A\\xe9" in svg.read_text()
