@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
 __all__ = ["decode_id", "decode_text", "encode_id", "id_sort_key", "is_utf8", "render_id", "shown",
            "first_non_utf8_row", "non_utf8_warning"]
 
@@ -74,16 +72,18 @@ def shown(text: str) -> str:
     return render_id(text, "table")
 
 
-_HIGH = np.uint64(0x8080808080808080)
+_HIGH = 0x8080808080808080
 _ROWS = 1 << 20
 
 
-def first_non_utf8_row(words: np.ndarray, id_bytes=None) -> int | None:
+def first_non_utf8_row(words, id_bytes=None) -> int | None:
     """Index of the first row of an (n, W) id-words matrix whose id is not
     valid UTF-8, or None.  Only rows holding a byte >= 0x80 are decoded,
     each distinct one once."""
+    import numpy as np
     if id_bytes is None:
         from ipsoeval.readers import id_bytes
+    high_bits = np.uint64(_HIGH)
     n = len(words)
     if n == 0:
         return None
@@ -92,7 +92,7 @@ def first_non_utf8_row(words: np.ndarray, id_bytes=None) -> int | None:
         block = words[lo: lo + _ROWS]
         high = np.zeros(len(block), dtype=bool)
         for j in range(block.shape[1]):
-            high |= (block[:, j] & _HIGH) != 0
+            high |= (block[:, j] & high_bits) != 0
         for r in np.flatnonzero(high):
             key = block[r].tobytes()
             if key in seen:
@@ -112,13 +112,14 @@ def non_utf8_warning(path: str, line: int | None, ident: str) -> str:
             f"(see IDENTIFIERS in man ipsoeval)")
 
 
-def file_warning(path: str, qid: np.ndarray | None, docno: np.ndarray | None,
-                 line: np.ndarray | None, tag: str | None = None,
+def file_warning(path: str, qid, docno, line, tag: str | None = None,
                  tag_line: int | None = None, first_line: int | None = None) -> str | None:
     """The non-UTF-8 warning for a file read into words (or None): the first
     qid, docno or tag (the tag of line ``tag_line``) in file order.
-    ``first_line``: no id before this line holds a byte >= 0x80 (the compiled
-    reader says so); None: look everywhere."""
+    ``first_line``: no qid or docno before this line is not UTF-8 (the
+    compiled reader says so); None: look everywhere."""
+    import numpy as np
+
     from ipsoeval.readers import id_bytes
     best = None       # (line, text)
     for words in (qid, docno):
