@@ -4,8 +4,17 @@ The extension is optional: when no C compiler is available the install still
 succeeds and ipsoeval runs its pure-Python reader and alignment.
 """
 
+import sys
+
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+
+def _note(exc: Exception) -> None:
+    """One line, on stderr (pip shows it with -v; `ipsoeval --version` says it too)."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    sys.stderr.write(f"ipsoeval: note: compiled core not built ({first}); "
+                     f"the pure-Python reader serves (slower)\n")
 
 
 class OptionalBuildExt(build_ext):
@@ -13,13 +22,13 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # no compiler: the pure-Python path serves
-            print(f"ipsoeval: compiled core not built ({exc}); using the Python path")
+            _note(exc)
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
         except Exception as exc:
-            print(f"ipsoeval: compiled core not built ({exc}); using the Python path")
+            _note(exc)
 
 
 setup(

@@ -2260,6 +2260,100 @@ static PyObject *py_topic_cut(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(cut);
 }
 
+/* ------------------------------------------- randomised Tukey HSD */
+
+/* hsd_ranges(X, n, k, seed, first, out): for samples b = first ..
+ * first + len(out) - 1, permute each topic's row of X (n topics x k runs,
+ * float64, row-major) with a Fisher-Yates shuffle and store in out[b - first]
+ * max_j(S_j / n) - min_j(S_j / n), S_j the sum over topics (in topic order)
+ * of column j of the permuted matrix.  The draws are a counter-based
+ * splitmix64 stream per sample (ipsoeval/stats/randhsd.py documents it and
+ * holds the pure-Python twin, which gives the same bytes); the GIL is
+ * released, so callers may run blocks of samples on several threads. */
+#define HSD_GAMMA 0x9E3779B97F4A7C15ULL
+
+static inline uint64_t hsd_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint32_t hsd_below(uint64_t r, uint64_t m)
+{
+    /* floor(r * m / 2^64) for m < 2^32, without 128-bit arithmetic */
+    uint64_t hi = r >> 32, lo = r & 0xFFFFFFFFULL;
+    return (uint32_t)((hi * m + ((lo * m) >> 32)) >> 32);
+}
+
+static PyObject *py_hsd_ranges(PyObject *self, PyObject *args)
+{
+    Py_buffer bx, bo;
+    Py_ssize_t n, k;
+    unsigned long long seed, first;
+    if (!PyArg_ParseTuple(args, "y*nnKKw*", &bx, &n, &k, &seed, &first, &bo))
+        return NULL;
+    PyObject *res = NULL;
+    Py_ssize_t count = bo.len / 8;
+    if (n < 1 || k < 2 || k > 0x7FFFFFFF || bx.len != n * k * 8 || bo.len % 8) {
+        PyErr_SetString(PyExc_ValueError, "_core.hsd_ranges: bad arguments");
+        goto done;
+    }
+    {
+        const double *X = (const double *)bx.buf;
+        double *out = (double *)bo.buf;
+        double *sums = malloc(sizeof(double) * (size_t)k);
+        int32_t *perm = malloc(sizeof(int32_t) * (size_t)k);
+        if (!sums || !perm) {
+            free(sums);
+            free(perm);
+            PyErr_NoMemory();
+            goto done;
+        }
+        uint64_t root = hsd_mix((uint64_t)seed + HSD_GAMMA);
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t s = 0; s < count; s++) {
+            uint64_t b = (uint64_t)first + (uint64_t)s;
+            uint64_t key = hsd_mix(root + (b + 1) * HSD_GAMMA);
+            uint64_t ctr = key;
+            for (Py_ssize_t j = 0; j < k; j++)
+                sums[j] = 0.0;
+            for (Py_ssize_t t = 0; t < n; t++) {
+                const double *row = X + t * k;
+                for (Py_ssize_t j = 0; j < k; j++)
+                    perm[j] = (int32_t)j;
+                for (Py_ssize_t i = k - 1; i >= 1; i--) {
+                    ctr += HSD_GAMMA;
+                    uint32_t j = hsd_below(hsd_mix(ctr), (uint64_t)(i + 1));
+                    int32_t tmp = perm[i];
+                    perm[i] = perm[j];
+                    perm[j] = tmp;
+                }
+                for (Py_ssize_t j = 0; j < k; j++)
+                    sums[j] += row[perm[j]];
+            }
+            double lo = sums[0] / (double)n, hi = lo;
+            for (Py_ssize_t j = 1; j < k; j++) {
+                double m = sums[j] / (double)n;
+                if (m < lo)
+                    lo = m;
+                if (m > hi)
+                    hi = m;
+            }
+            out[s] = hi - lo;
+        }
+        Py_END_ALLOW_THREADS
+        free(sums);
+        free(perm);
+    }
+    Py_INCREF(Py_None);
+    res = Py_None;
+done:
+    PyBuffer_Release(&bx);
+    PyBuffer_Release(&bo);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"parse", py_parse, METH_VARARGS, "Parse whole lines into preallocated arrays."},
     {"count_lines", py_count_lines, METH_VARARGS, "Count newlines in a byte range."},
@@ -2276,6 +2370,8 @@ static PyMethodDef methods[] = {
     {"int_fill", py_int_fill, METH_VARARGS, "Write non-negative int64 ids in decimal as words."},
     {"eval_official", py_eval_official, METH_VARARGS,
      "trec_eval's official measures of runs, or None (declined)."},
+    {"hsd_ranges", py_hsd_ranges, METH_VARARGS,
+     "Ranges of the run means under within-topic permutations (randomised Tukey HSD)."},
     {NULL, NULL, 0, NULL},
 };
 

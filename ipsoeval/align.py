@@ -350,6 +350,8 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     warnings: list[str] = list(getattr(qrels, "warnings", ()))
     for run in runs:
         warnings.extend(w for w in getattr(run, "warnings", ()) if w not in warnings)
+    asked_level = rel_level
+    mode, gains, rel_level = _label_mode(qrels, gains, rel_level)
     q_topics = qi.topic_names
     q_pos = {t: i for i, t in enumerate(q_topics)}
 
@@ -529,9 +531,29 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         n_ret=np.stack(nret_list) if nret_list else np.zeros((0, T), np.int64),
         rel_level=rel_level, num_rel=num_rel, num_nonrel=num_nonrel,
         judged_labels=judged_labels, gain_map=gains, in_run=in_run,
-        params={"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
-                "depth": depth, "tie_break": tie_break,
+        params={"queries": queries, "rel_level": asked_level, "judged_only": judged_only,
+                "depth": depth, "tie_break": tie_break, "labels": mode,
                 "present": present},  # trec-modes hook
-        warnings=warnings,
+        warnings=warnings, label_mode=mode, label_values=qrels.values,
     )
+
+
+def _label_mode(qrels: Qrels, gains, rel_level):
+    """(mode, gain map, level in codes) of ``--labels`` (ipsoeval.labels): under
+    gain the codes' gains are the labels and -l becomes a code; under
+    probability -l and --gains do not apply (a relevant document gains 1)."""
+    mode = qrels.label_mode
+    if mode == "integer":
+        return mode, gains, rel_level
+    if gains:
+        raise UsageError(f"--gains maps integer labels; with --labels {mode} "
+                         + ("the labels are the gains" if mode == "gain"
+                            else "a relevant document gains 1"))
+    if mode == "gain":
+        from ipsoeval.labels import code_level
+        return mode, dict(enumerate(qrels.values.tolist())), code_level(qrels.values, rel_level)
+    if rel_level != 1:
+        raise UsageError("-l/--rel-level does not apply to --labels probability (a label is "
+                         "the probability that the document is relevant)")
+    return mode, None, 0
 

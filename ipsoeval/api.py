@@ -14,7 +14,7 @@ Inputs go through the readers and the alignment the command line uses (same
 ties, duplicates, ``-J``/``-M``/``-l``/``-c`` semantics), so the API and the
 CLI give identical numbers.  Analyses return a :class:`~ipsoeval.results.Report`.
 Per-topic scores from any tool (``ipsoeval.read_scores``) feed ``sigtest``,
-``bootstrap`` and ``ipso``'s sign test as well.  Nothing here prints:
+``bootstrap``, ``leaderboard`` and ``ipso``'s sign test as well.  Nothing here prints:
 input warnings are Python warnings (:class:`InputWarning`) and are kept in
 ``.warnings``.  See docs/api.md.
 """
@@ -33,7 +33,8 @@ from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
-           "interval_map", "InputWarning", "read_scores"]
+           "interval_map", "InputWarning", "read_scores", "experiment", "ppi", "agree",
+           "leaderboard"]
 
 
 class InputWarning(UserWarning):
@@ -77,8 +78,11 @@ def _run_items(runs) -> list[tuple[Any, str | None]]:
 def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
                 judged_only: bool = False, gains=None, depth: int | None = None,
                 tie_break: str = "trec", run_format: str = "auto", names=None,
-                name_from_file: bool = False):
-    """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`."""
+                name_from_file: bool = False, labels: str = "integer",
+                samples: int | None = None, seed: int | None = None):
+    """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`.
+    ``labels``: integer, gain or probability (``--labels``); ``samples``/``seed``:
+    the Monte Carlo draws under probability labels (``--samples``, ``--seed``)."""
     from ipsoeval import engine, readers
     from ipsoeval.align import QrelsIndex, parse_gains
     from ipsoeval.inputs import expand_run_paths, file_stem
@@ -108,9 +112,9 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
     paths = [os.fspath(x) for x in [qrels] + [o for o, _ in items] if _is_path(x)]
     readers.check_stdin_once(paths)
     if _is_path(qrels):
-        q = readers.read_qrels(os.fspath(qrels))
+        q = readers.read_qrels(os.fspath(qrels), labels=labels)
     else:
-        q = qrels_from(qrels)
+        q = qrels_from(qrels, labels=labels)
     qindex = QrelsIndex(q)
 
     def one(i):
@@ -125,9 +129,10 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
         return run_from(obj, nm if nm is not None else f"run{i + 1}")
 
     run_models = parallel_map(one, range(len(items))) if len(items) > 1 else [one(0)]
-    return engine.align_read(q, run_models, qindex=qindex, queries=queries, rel_level=rel_level,
-                             judged_only=judged_only, gains=gains, depth=depth,
-                             tie_break=tie_break)   # run_models is ours, not the caller's
+    al = engine.align_read(q, run_models, qindex=qindex, queries=queries, rel_level=rel_level,
+                           judged_only=judged_only, gains=gains, depth=depth,
+                           tie_break=tie_break)   # run_models is ours, not the caller's
+    return engine.monte_carlo_options(al, samples, seed)
 
 
 # --- evaluation --------------------------------------------------------------------
@@ -136,7 +141,7 @@ def _value(kind: str, v):
     v = float(v)
     if math.isnan(v):
         return None
-    return int(round(v)) if kind == "int" else v
+    return int(v) if kind == "int" and v.is_integer() else v   # expected counts: reals
 
 
 @dataclass
@@ -153,6 +158,7 @@ class EvalResult:
     params: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     paths: list[str] | None = None     # the file of each run, when each came from one
+    bounds: dict | None = None         # evaluate(bounds=True): {measure: (low, high)}
 
     @property
     def runs(self) -> list[str]:
@@ -189,6 +195,12 @@ class EvalResult:
         """(runs, topics) per-topic scores of ``measure`` (a copy; NaN = undefined)."""
         return np.array(self.scores.matrix(self._measure(measure).name), dtype=np.float64)
 
+    def standard_error(self, measure: str) -> np.ndarray | None:
+        """(runs, topics) standard errors of a Monte Carlo measure under
+        ``labels="probability"``; None where the value is exact."""
+        se = self.scores.stderr.get(self._measure(measure).name)
+        return None if se is None else np.array(se, dtype=np.float64)
+
     @property
     def matrices(self) -> dict[str, np.ndarray]:
         return {m: self.matrix(m) for m in self.measures}
@@ -204,6 +216,31 @@ class EvalResult:
             agg = m.aggregate(self.scores.matrix(m.name), mask)
             for i, r in enumerate(self.runs):
                 out[r][name] = _value(m.kind, agg[i])
+        return out
+
+    def matrix_bounds(self, measure: str) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high): (runs, topics) arrays of ``measure``'s smallest and largest
+        value over the labellings of the unjudged retrieved documents
+        (``evaluate(..., bounds=True)``; ipsoeval eval --bounds)."""
+        if self.bounds is None:
+            raise ValueError("bounds were not computed: evaluate(..., bounds=True)")
+        lo, hi = self.bounds[self._measure(measure).name]
+        return np.array(lo, dtype=np.float64), np.array(hi, dtype=np.float64)
+
+    def mean_bounds(self) -> dict[str, dict[str, tuple[Any, Any]]]:
+        """{run: {measure: (low, high)}}: the ``all`` rows' low and high (each
+        aggregated by the measure's rule, as :meth:`mean`)."""
+        if self.bounds is None:
+            raise ValueError("bounds were not computed: evaluate(..., bounds=True)")
+        mask = self.mask
+        out: dict[str, dict[str, tuple[Any, Any]]] = {r: {} for r in self.runs}
+        for name in self.measures:
+            m = self._measure(name)
+            if m.agg == "none" or m.name not in self.bounds:
+                continue
+            lo, hi = (m.aggregate(x, mask) for x in self.bounds[m.name])
+            for i, r in enumerate(self.runs):
+                out[r][name] = (_value(m.kind, lo[i]), _value(m.kind, hi[i]))
         return out
 
     def per_query(self) -> dict[str, dict[str, dict[str, Any]]]:
@@ -225,14 +262,20 @@ class EvalResult:
         """The records ``ipsoeval eval`` prints (run, qid, measure, value; ``all`` rows last)."""
         from ipsoeval.analyses.evaluate import eval_results
         rs, _ = eval_results(self.scores, per_query=per_query, runid=False,
-                             params=dict(self.params))
+                             params=dict(self.params), bounds=self.bounds is not None)
         rs.id = "scores"
         return rs
 
     def to_frame(self, mean: bool = False):
         """A long pandas DataFrame ``run, qid, measure, value`` (per topic; with
-        ``mean=True`` the ``all`` rows too).  pandas is an optional extra."""
+        ``mean=True`` the ``all`` rows too), and ``low, high`` when evaluated
+        with ``bounds=True``.  pandas is an optional extra."""
         from ipsoeval.results import _frame
+        if self.bounds is not None:
+            rs = self.to_table(per_query=True)
+            recs = [{c: rec.get(c) for c in rs.columns} for rec in rs.records
+                    if mean or rec["qid"] != "all"]
+            return _frame(list(rs.columns), recs)
         recs = [{"run": r, "qid": q, "measure": m, "value": v}
                 for r, qs in self.per_query().items() for q, ms in qs.items()
                 for m, v in ms.items()]
@@ -249,9 +292,14 @@ class EvalResult:
 def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: int = 1,
              judged_only: bool = False, gains=None, depth: int | None = None,
              tie_break: str = "trec", run_format: str = "auto", names=None,
-             name_from_file: bool = False) -> EvalResult:
+             name_from_file: bool = False, bounds: bool = False, labels: str = "integer",
+             samples: int | None = None, seed: int | None = None) -> EvalResult:
     """Score ``runs`` against ``qrels`` on ``measures`` (names as ``-m`` takes them;
-    None: trec_eval's default set).
+    None: trec_eval's default set).  ``bounds=True`` also computes each value's
+    ``low`` and ``high`` over the labellings of the unjudged retrieved documents
+    (``ipsoeval eval --bounds``): :meth:`EvalResult.matrix_bounds`,
+    :meth:`EvalResult.mean_bounds`, and ``low``/``high`` columns in
+    ``to_table``/``to_frame``.
 
     ``qrels``: a path, ``{qid: {docno: label}}`` or a DataFrame
     (``query_id, doc_id, relevance`` or ``qid, docno, label``).  ``runs``: a
@@ -262,27 +310,42 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     ``--run-format``, ``--name``, ``--name-from-file``); the default topic
     set is the analyses' (docs/conventions.md, "Topic sets"): ``"qrels"``, every
     qrels topic, a missing one an empty ranking (trec_eval ``-c``); ``ipsoeval
-    eval``'s own default is trec_eval's ``"intersection"``.
+    eval``'s own default is trec_eval's ``"intersection"``.  ``labels``
+    (``--labels``): ``"integer"`` (trec_eval), ``"gain"`` (real gains >= 0) or
+    ``"probability"`` (probabilities of relevance: every measure is its
+    expectation, exact or Monte Carlo over ``samples`` labelings drawn with
+    ``seed``; ``ipsoeval measures`` says which).
     """
     from ipsoeval import engine
-
-    if isinstance(measures, str):
-        measures = [measures]
-    requested = engine.requested(list(measures) if measures else None)
+    from ipsoeval.interop import measure_names
+    if bounds and labels != "integer":
+        raise UsageError(f"bounds=True does not combine with labels={labels!r} (the bounds "
+                         f"range over integer labels)")
+    measures = measure_names(measures)          # ir_measures objects as their names
+    requested = engine.requested(measures or None)
     aligned = load_inputs(qrels, runs, queries=queries, rel_level=rel_level,
                           judged_only=judged_only, gains=gains, depth=depth,
                           tie_break=tie_break, run_format=run_format, names=names,
-                          name_from_file=name_from_file)
+                          name_from_file=name_from_file, labels=labels, samples=samples,
+                          seed=seed)
     scores = engine.evaluate(aligned, requested)
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
-              "gains": _gains_text(aligned.gain_map), "depth": depth, "tie_break": tie_break}
-    _warn(aligned.warnings)
+              "gains": None if labels != "integer" else _gains_text(aligned.gain_map),
+              "depth": depth, "tie_break": tie_break, "labels": labels}
+    from ipsoeval.measures.expected import monte_carlo_notes
+    notes = monte_carlo_notes(scores)
+    bnd = None
+    if bounds:
+        from ipsoeval.analyses.evaluate import measure_bounds
+        params["bounds"] = True
+        bnd = measure_bounds(scores, aligned.warnings)
+    _warn(list(aligned.warnings) + notes)
     given = [runs] if _is_path(runs) else runs
     paths = None
     if isinstance(given, (list, tuple)) and all(_is_path(r) for r in given) \
             and len(given) == len(aligned.runs):
         paths = [os.fspath(r) for r in given]
-    return EvalResult(aligned, scores, params, list(aligned.warnings), paths)
+    return EvalResult(aligned, scores, params, list(aligned.warnings) + notes, paths, bnd)
 
 
 def _gains_text(gmap) -> str | None:
@@ -304,10 +367,14 @@ def _report(report: Report, *, warnings=(), params=None) -> Report:
     return report
 
 
-def _common(res: EvalResult):
+def _common(res: EvalResult, what: str | None = None):
     """The topics an analysis uses (topicset.select); the note when they differ
-    from the evaluated ones (the alignment's own warnings were given by evaluate)."""
+    from the evaluated ones (the alignment's own warnings were given by evaluate).
+    ``what``: an analysis that counts relevant documents by their integer labels."""
     from ipsoeval.analyses.topicset import common_topics
+    if what is not None and res.aligned.label_mode != "integer":
+        raise UsageError(f"{what} needs integer labels (labels=\"integer\"): its analysis "
+                         f"counts relevant documents by their labels")
     aligned, note = common_topics(res.aligned)
     notes = [note] if note else []
     _warn(notes)
@@ -322,11 +389,15 @@ def _baseline(res, baseline):
 
 def _requested(res, measures):
     from ipsoeval import engine
-    if measures is None:
-        names = res.measures
-    else:
-        names = [measures] if isinstance(measures, str) else list(measures)
+    from ipsoeval.interop import measure_names
+    names = res.measures if measures is None else measure_names(measures)
     return engine.requested(names)
+
+
+def _names(measures):
+    """Measure names from names or ir_measures objects (None stays None)."""
+    from ipsoeval.interop import measure_names
+    return measure_names(measures)
 
 
 def _score_set(res):
@@ -338,19 +409,24 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
             tests=None, correct: str = "none", alpha: float = 0.05,
             alternative: str = "two-sided", samples: int = 100_000, seed: int = 42,
             scale: str = "original", fail_if: str | None = None,
-            gate_test: str | None = None) -> Report:
+            gate_test: str | None = None, bounds: bool = False) -> Report:
     """``ipsoeval sigtest`` on an :class:`EvalResult` (or per-topic scores from
     :func:`read_scores`).  ``tests`` as ``--test`` takes them (default t,
-    wilcoxon, sign, randomization); ``report.gate`` is the ``--fail-if`` gate."""
+    wilcoxon, sign, randomization); ``report.gate`` is the ``--fail-if`` gate;
+    ``bounds=True`` is ``--bounds`` (p_bounds, survives_bounds)."""
     from ipsoeval.analyses import sigtest as st
 
     options = st.make_options(tests, gate_test, baseline=baseline, all_pairs=all_pairs,
                               correct=correct, alpha=alpha, alternative=alternative,
-                              samples=samples, seed=seed, scale=scale, fail_if=fail_if)
+                              samples=samples, seed=seed, scale=scale, fail_if=fail_if,
+                              bounds=bounds)
     ts = _score_set(res)
+    if ts is not None and bounds:
+        raise UsageError("bounds=True needs runs and qrels (per-topic scores have no "
+                         "unjudged documents to label)")
     if ts is not None:
         from ipsoeval.scores import sigtest_scores
-        out = sigtest_scores(ts, options, measures=measures)
+        out = sigtest_scores(ts, options, measures=_names(measures))
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
     else:
@@ -385,7 +461,7 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import bootstrap_scores
-        report = bootstrap_scores(ts, options, measures=measures)
+        report = bootstrap_scores(ts, options, measures=_names(measures))
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
     else:
@@ -397,6 +473,34 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
         aligned, notes = _common(res)
         scores = engine.evaluate(aligned, requested)
         report = bs.run(scores, options)
+        params = dict(res.params)
+    _warn(report.warnings)
+    return _report(report, warnings=notes, params=params)
+
+
+def leaderboard(res, *, measures=None, samples: int = 10_000, seed: int = 42,
+                alpha: float = 0.05, ci: float = 0.95, progress=None) -> Report:
+    """``ipsoeval leaderboard``: each run's mean, CI and rank interval, every
+    pair tested with the randomised Tukey HSD (``samples``, ``seed``) beside
+    Tukey HSD from the two-way ANOVA, letter groups and the rank resolution.
+    Tables ``leaderboard`` (primary), ``pairs`` and ``resolution``.
+    ``progress``: an optional ``cb(done, total)``."""
+    from ipsoeval.analyses import leaderboard as lb
+
+    options = lb.Options(samples=samples, seed=seed, alpha=alpha, ci=ci)
+    options.check()
+    ts = _score_set(res)
+    if ts is not None:
+        from ipsoeval.scores import leaderboard_scores
+        report = leaderboard_scores(ts, options, measures=measures, progress=progress)
+        notes = list(ts.notes) + list(ts.warnings)
+        params = dict(ts.params)
+    else:
+        from ipsoeval import engine
+        options.check(list(res.runs))
+        requested = _requested(res, measures)
+        aligned, notes = _common(res)
+        report = lb.run(engine.evaluate(aligned, requested), options, progress=progress)
         params = dict(res.params)
     _warn(report.warnings)
     return _report(report, warnings=notes, params=params)
@@ -417,7 +521,7 @@ def breakdown(res, *, k: int = 100, baseline: str | None = None, naive: bool = F
                          per_query=per_query)
     options.check()
     options.baseline = _baseline(res, baseline)
-    aligned, notes = _common(res)
+    aligned, notes = _common(res, "breakdown")
     out = bd.run(aligned, options)
     _warn(out.warnings)
     return _report(out, warnings=notes, params=dict(res.params))
@@ -437,7 +541,8 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.scores import ipso_scores
-        rep, notes = ipso_scores(ts, alpha=alpha, measures=measures, all_pairs=all_pairs,
+        rep, notes = ipso_scores(ts, alpha=alpha, measures=_names(measures),
+                                 all_pairs=all_pairs,
                                  correct=correct, baseline=baseline)
         return _report(rep, warnings=notes, params=dict(ts.params))
     if len(res.runs) < 2:
@@ -465,7 +570,7 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
                          per_query=per_query, samples=samples, seed=seed)
     options.check()
     options.baseline = _baseline(res, baseline)
-    aligned, notes = _common(res)
+    aligned, notes = _common(res, "ipso")
     report = ip.run(aligned, options, gains_given=res.params.get("gains") is not None,
                     rel_level_given=res.params.get("rel_level", 1) != 1,
                     graded_given=graded is not None)
@@ -494,16 +599,42 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
     ts = _score_set(res)
     if ts is not None:          # P@k, RR@k, Success@k: the map is a function of the value
         from ipsoeval.scores import interval_map_scores
-        report = interval_map_scores(ts, measures, options)
+        report = interval_map_scores(ts, _names(measures), options)
         _warn(report.warnings)
         return _report(report, warnings=list(ts.notes), params=dict(ts.params))
-    names = res.measures if measures is None else (
-        [measures] if isinstance(measures, str) else list(measures))
+    names = res.measures if measures is None else _names(measures)
     plain = [im.at_cutoff(m, N, default_N=30) for m in names]
-    aligned, notes = _common(res)
+    aligned, notes = _common(res, "interval-map")
     report = im.run(aligned, plain, options)
     _warn(report.warnings)
     return _report(report, warnings=notes, params=dict(res.params))
+
+
+def ppi(human, auto, *, measures=None, method: str = "ppi++", baseline: str | None = None,
+        all_pairs: bool = False, correct: str = "none", alpha: float = 0.05) -> Report:
+    """``ipsoeval ppi``: prediction-powered estimates of each run's mean over
+    topics from ``human`` and ``auto``, two :class:`EvalResult` of the same
+    runs, one under the human qrels and one under the machine-labelled qrels
+    (every human topic among the auto ones).  ``method``: ``"ppi++"``
+    (power-tuned, default) or ``"ppi"`` (classical)."""
+    from ipsoeval import engine
+    from ipsoeval.analyses import ppi as pp
+
+    options = pp.Options(method=method, baseline=baseline, all_pairs=all_pairs,
+                         correct=correct, alpha=alpha)
+    options.check()
+    _need_aligned(human, "ppi")
+    _need_aligned(auto, "ppi")
+    if list(human.runs) != list(auto.runs):
+        raise UsageError(f"ppi needs the same runs under both qrels (human: "
+                         f"{', '.join(human.runs)}; auto: {', '.join(auto.runs)})")
+    requested = pp.select_measures(_requested(human, measures))
+    options.baseline = _baseline(human, baseline)
+    h_al, h_notes = _common(human)
+    a_al, a_notes = _common(auto)
+    out = pp.run(engine.evaluate(h_al, requested), engine.evaluate(a_al, requested), options)
+    _warn(out.warnings)
+    return _report(out, warnings=h_notes + a_notes, params=dict(auto.params))
 
 
 def _need_aligned(res, what: str) -> None:
@@ -520,3 +651,63 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
     ts = rd([paths] if _is_path(paths) else list(paths), fmt=fmt, queries=queries, scale=scale)
     _warn(ts.warnings)           # the format notes stay in ts.notes
     return ts
+
+
+def experiment(runs, qrels, measures, **kw):
+    """``pyterrier.Experiment`` on result frames, by ipsoeval, plus permissibility,
+    the sign test and the outcomes breakdown: see :func:`ipsoeval.interop.experiment`."""
+    from ipsoeval.interop import experiment as _experiment
+    return _experiment(runs, qrels, measures, **kw)
+def agree(qrels_a, qrels_b, runs=None, measures=None, *, test: str = "t",
+          correct: str = "none", alpha: float = 0.05, samples: int = 100_000, seed: int = 42,
+          rbo_p: float = 0.9, queries: str = "qrels", rel_level: int = 1,
+          judged_only: bool = False, gains=None, depth: int | None = None,
+          tie_break: str = "trec", run_format: str = "auto", names=None,
+          name_from_file: bool = False) -> Report:
+    """``ipsoeval agree``: how far apart two qrels are.  ``qrels_a``/``qrels_b``
+    are paths or in-memory qrels (as :func:`evaluate` takes them); ``runs``
+    (optional, two or more, as :func:`evaluate` takes them) with ``measures``
+    add the rank correlations and the pairs whose significance changes."""
+    from ipsoeval import engine, readers
+    from ipsoeval.analyses import agree as ag
+    from ipsoeval.inputs import expand_run_paths, file_stem
+    from ipsoeval.readers_memory import qrels_from, run_from
+
+    options = ag.make_options(test, correct=correct, alpha=alpha, samples=samples, seed=seed,
+                              rbo_p=rbo_p)
+    if measures is not None:
+        measures = [measures] if isinstance(measures, str) else list(measures)
+    items = []
+    if runs is not None:
+        for obj, nm in _run_items(runs):
+            if _is_path(obj):
+                items.extend((p, nm) for p in expand_run_paths([os.fspath(obj)]))
+            else:
+                items.append((obj, nm))
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(items):
+            raise UsageError(f"names given for {len(names)} run(s), but there are {len(items)}")
+        items = [(obj, n) for (obj, _), n in zip(items, names)]
+    options.check([nm or "" for _, nm in items] if items else None)
+    requested = engine.requested(measures) if items and measures else measures
+    readers.check_stdin_once([os.fspath(x) for x in [qrels_a, qrels_b] + [o for o, _ in items]
+                              if _is_path(x)])
+    qs = [readers.read_qrels(os.fspath(q)) if _is_path(q) else qrels_from(q)
+          for q in (qrels_a, qrels_b)]
+    models = []
+    for i, (obj, nm) in enumerate(items):
+        if _is_path(obj):
+            p = os.fspath(obj)
+            if nm is None and name_from_file:
+                nm = file_stem(p)
+            models.append(readers.read_run(p, run_format=run_format, name=nm))
+        else:
+            models.append(run_from(obj, nm if nm is not None else f"run{i + 1}"))
+    if isinstance(gains, dict):
+        gains = ",".join(f"{int(k)}:{float(v)!r}" for k, v in gains.items())
+    align = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
+             "gains": gains, "depth": depth, "tie_break": tie_break}
+    report = ag.run(qs[0], qs[1], models, requested, options, align=align)
+    _warn(report.warnings)
+    return report

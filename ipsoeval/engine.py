@@ -22,11 +22,16 @@ from ipsoeval.parallel import parallel_map
 
 def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level: int = 1,
          judged_only: bool = False, gains=None, depth: int | None = None,
-         tie_break: str = "trec", run_format: str = "auto", run_names=None) -> Aligned:
+         tie_break: str = "trec", run_format: str = "auto", run_names=None,
+         labels: str = "integer", samples: int | None = None,
+         seed: int | None = None) -> Aligned:
     """Read qrels and runs and align them (see :func:`ipsoeval.align.align`).
 
     ``gains`` is a dict or the ``--gains`` text; ``run_names`` overrides the
-    run names (default: the tag of each run's last line).
+    run names (default: the tag of each run's last line).  ``labels``: what
+    a qrels label means (ipsoeval.labels); ``samples``/``seed``: the Monte
+    Carlo draws of the measures without an exact expectation under
+    ``labels="probability"`` (ipsoeval.measures.expected).
     """
     run_paths = list(run_paths)
     if not run_paths:
@@ -36,7 +41,7 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
         gains = parse_gains(gains)
     if run_format not in ("auto", "trec", "msmarco"):
         raise UsageError(f"--run-format must be auto, trec or msmarco (found {run_format!r})")
-    qrels = readers.read_qrels(qrels_path)
+    qrels = readers.read_qrels(qrels_path, labels=labels)
     qindex = QrelsIndex(qrels)
 
     def read(i):
@@ -46,8 +51,20 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
 
     # several files: read them side by side (each file then single-threaded)
     runs = parallel_map(read, range(len(run_paths))) if len(run_paths) > 1 else [read(0)]
-    return align_read(qrels, runs, qindex=qindex, queries=queries, rel_level=rel_level,
-                      judged_only=judged_only, gains=gains, depth=depth, tie_break=tie_break)
+    al = align_read(qrels, runs, qindex=qindex, queries=queries, rel_level=rel_level,
+                    judged_only=judged_only, gains=gains, depth=depth, tie_break=tie_break)
+    return monte_carlo_options(al, samples, seed)
+
+
+def monte_carlo_options(al: Aligned, samples: int | None, seed: int | None) -> Aligned:
+    """Record the Monte Carlo draws and seed (``--labels probability``) in ``al.params``."""
+    from ipsoeval.measures.expected import DEFAULT_SAMPLES, DEFAULT_SEED
+    if samples is not None and samples < 1:
+        raise UsageError(f"samples must be a positive integer (found {samples})")
+    if al.label_mode == "probability":
+        al.params["samples"] = DEFAULT_SAMPLES if samples is None else int(samples)
+        al.params["seed"] = DEFAULT_SEED if seed is None else int(seed)
+    return al
 
 
 def read_for_alignment(path: str, qindex: QrelsIndex, *, run_format: str = "auto",
@@ -84,6 +101,8 @@ class Scores:
     aligned: Aligned
     requested: list[Requested]
     values: dict[str, np.ndarray] = field(default_factory=dict)
+    # --labels probability: standard errors (runs, topics) of the Monte Carlo measures
+    stderr: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def runs(self) -> list[str]:
@@ -130,15 +149,23 @@ def evaluate(aligned: Aligned, measures, *, text_ok: bool = False) -> Scores:
                 raise UsageError(f"{r.measure.name} is text per topic, printed by "
                                  f"ipsoeval eval -q only")
         reqs = [r for r in reqs if r.measure.kind != "text" or r.measure.family == "runid"]
+    if aligned.label_mode == "probability":   # prints labels: only when asked for by name
+        reqs = [r for r in reqs if r.measure.family != "relstring"
+                or r.source not in ("all_trec", "set", "official")]
     ctx = Context(aligned)
     scores = Scores(aligned, reqs)
     unique: dict[str, Measure] = {}
     for r in reqs:
         unique.setdefault(r.measure.name, r.measure)
     # arrays most measures share, computed once before the measures run side by side
-    if aligned.labels.size:
+    if aligned.labels.size and aligned.label_mode != "probability":
         ctx.rel_positions(aligned.rel_level)
-    values = parallel_map(lambda m: m.compute(aligned, ctx), list(unique.values()))
+    if aligned.label_mode == "probability":   # expected values; Monte Carlo ones share draws
+        from ipsoeval.measures.expected import expectations, standard_errors
+        values = expectations(ctx, list(unique.values()))
+        scores.stderr = standard_errors(ctx, list(unique.values()))
+    else:
+        values = parallel_map(lambda m: m.compute(aligned, ctx), list(unique.values()))
     scores.values.update(zip(unique, values))
     return scores
 

@@ -29,8 +29,10 @@ class Qrels:
     path: str
     qid: np.ndarray      # (n, Wq) uint64 words
     docno: np.ndarray    # (n, Wd) uint64 words
-    label: np.ndarray    # int64
+    label: np.ndarray    # int64 (--labels gain/probability: codes into ``values``)
     line: np.ndarray     # int64, 1-based line number of each judgment
+    label_mode: str = "integer"        # --labels: integer | gain | probability
+    values: np.ndarray | None = None   # float64 code -> label (see ipsoeval.labels)
     warnings: list[str] = field(default_factory=list)  # e.g. an id that is not UTF-8
 
 
@@ -63,7 +65,8 @@ class Aligned:
     topics: list[str]               # evaluated topic ids, strcmp order, length T
     labels: np.ndarray              # int32 (R, T, D)
     n_ret: np.ndarray               # int64 (R, T): documents retrieved
-    rel_level: int                  # label >= rel_level is relevant
+    rel_level: int                  # label >= rel_level is relevant (gain labels: a code;
+                                    # probability labels: 0, every judged document may be)
     num_rel: np.ndarray             # int64 (T,): R, relevant documents in qrels
     num_nonrel: np.ndarray          # int64 (T,): judged non-relevant documents
     judged_labels: list[np.ndarray]  # per topic: labels of all judged docs, sorted descending
@@ -71,6 +74,11 @@ class Aligned:
     in_run: np.ndarray | None = None  # bool (R, T): topic present in the run file
     params: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)  # for the CLI to print
+    # --labels gain/probability (ipsoeval.labels): ``labels`` hold codes, the real
+    # label of code c is label_values[c] (gain: codes ordered as the values;
+    # probability: one code per qrels row, its probability of relevance)
+    label_mode: str = "integer"
+    label_values: np.ndarray | None = None
 
     # --- derived views, computed on demand -------------------------------
     @property
@@ -92,6 +100,8 @@ class Aligned:
         gain 0).  Sentinels gain 0.
         """
         lab = self.labels if labels is None else labels
+        if self.label_mode == "gain":          # the labels are the gains
+            return np.where(lab >= 0, self.label_values[np.maximum(lab, 0)], 0.0)
         if self.gain_map is None:
             return np.where(lab > 0, lab, 0).astype(np.float64)
         out = np.zeros(lab.shape, dtype=np.float64)

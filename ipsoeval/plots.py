@@ -307,3 +307,133 @@ def breakdown(path: str, summary) -> None:
     ax.set_title("Outcomes per pair (A = baseline)", fontsize=10)
     ax.legend(fontsize=7, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.25))
     _save(fig, path)
+
+
+# --- ppi -----------------------------------------------------------------------------------
+
+_PPI_COLORS = {"human": "#3b6fb6", "auto": "#b8322a"}
+
+
+def ppi(path: str, estimates) -> None:
+    """Per measure, each run's three intervals: human topics alone, machine
+    labels alone and the prediction-powered one (the estimates table)."""
+    measures: list[str] = []
+    for r in estimates.records:
+        if r["measure"] not in measures:
+            measures.append(r["measure"])
+    measures = measures[:MAX_PANELS]
+    if not measures:
+        raise UsageError("--plot: no estimate to draw")
+    methods: list[str] = []
+    for r in estimates.records:
+        if r["method"] not in methods:
+            methods.append(r["method"])
+    runs = list(dict.fromkeys(r["run"] for r in estimates.records))
+    cols = 1 if len(measures) == 1 else 2
+    nrow = (len(measures) + cols - 1) // cols
+    fig = _figure(6.0 * cols, (0.8 + 0.55 * len(runs)) * nrow + 0.6)
+    level = estimates.params.get("ci_level", 0.95)
+    offsets = {m: (k - (len(methods) - 1) / 2) * 0.22 for k, m in enumerate(methods)}
+    for ax, m in zip(_grid(fig, len(measures)), measures):
+        for meth in methods:
+            rows = {r["run"]: r for r in estimates.records
+                    if r["measure"] == m and r["method"] == meth}
+            y, lo, hi, mid = [], [], [], []
+            for i, run in enumerate(runs):
+                r = rows.get(run)
+                if r is None or r["mean"] is None:
+                    continue
+                y.append(i + offsets[meth])
+                mid.append(r["mean"])
+                lo.append(r["ci_low"] if r["ci_low"] is not None else r["mean"])
+                hi.append(r["ci_high"] if r["ci_high"] is not None else r["mean"])
+            color = _PPI_COLORS.get(meth, "#222222")
+            ax.hlines(y, lo, hi, color=color, linewidth=2.5, label=meth)
+            ax.plot(mid, y, "o", color=color, markersize=4)
+        ax.set_yticks(range(len(runs)), runs, fontsize=8)
+        ax.set_ylim(len(runs) - 0.5, -0.5)
+        ax.set_xlabel(f"mean {m} ({level:.0%} intervals)", fontsize=8)
+        ax.set_title(f"{m}: human topics, machine labels, both", fontsize=10)
+        ax.legend(fontsize=7, loc="best")
+    _save(fig, path)
+
+
+# --- agree ---------------------------------------------------------------------------------
+
+def agree(path: str, means, rankings) -> None:
+    """Per measure: each run's mean under QRELS_A (x) against its mean under
+    QRELS_B (y), with the diagonal y = x and the rank correlations in the title."""
+    measures: list[str] = []
+    for r in means.records:
+        if r["measure"] not in measures:
+            measures.append(r["measure"])
+    measures = measures[:MAX_PANELS]
+    if not measures:
+        raise UsageError("--plot: no run means to draw")
+    corr = {r["measure"]: r for r in rankings.records}
+    cols = 1 if len(measures) == 1 else (2 if len(measures) <= 4 else 3)
+    nrow = (len(measures) + cols - 1) // cols
+    fig = _figure(4.6 * cols, 4.2 * nrow)
+
+    def fmt(v):
+        return "–" if v is None else f"{v:.3f}"
+
+    for ax, m in zip(_grid(fig, len(measures)), measures):
+        rows = [r for r in means.records if r["measure"] == m
+                and r["mean_under_a"] is not None and r["mean_under_b"] is not None]
+        x = np.array([r["mean_under_a"] for r in rows], dtype=np.float64)
+        y = np.array([r["mean_under_b"] for r in rows], dtype=np.float64)
+        ax.scatter(x, y, s=22, color="#3b6fb6", zorder=3)
+        if len(rows) <= 30:
+            for r, xi, yi in zip(rows, x, y):
+                ax.annotate(r["run"], (xi, yi), xytext=(3, 3), textcoords="offset points",
+                            fontsize=7)
+        if len(rows):
+            lo = float(min(x.min(), y.min()))
+            hi = float(max(x.max(), y.max()))
+            pad = (hi - lo) * 0.05 or 0.01
+            ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="#888888",
+                    linewidth=0.8, linestyle="--", zorder=1)
+        c = corr.get(m, {})
+        ax.set_title(f"{m}: τ {fmt(c.get('kendall_tau'))}, τ_AP {fmt(c.get('tau_ap_sym'))}, "
+                     f"RBO {fmt(c.get('rbo'))}", fontsize=9)
+        ax.set_xlabel("mean under QRELS_A", fontsize=8)
+        ax.set_ylabel("mean under QRELS_B", fontsize=8)
+    _save(fig, path)
+
+
+# --- leaderboard ---------------------------------------------------------------------------
+
+def leaderboard(path: str, board) -> None:
+    """Per measure: each run's mean with its CI, best at the top, the letters
+    beside it (runs sharing a letter are not significantly different) and the
+    top group highlighted."""
+    measures = []
+    for r in board.records:
+        if r["measure"] not in measures:
+            measures.append(r["measure"])
+    measures = measures[:MAX_PANELS]
+    R = max(1, max(sum(1 for r in board.records if r["measure"] == m) for m in measures))
+    fig = _figure(7.5, 0.8 + 0.28 * max(4, R) * len(measures))
+    axes = fig.subplots(len(measures), 1, squeeze=False)[:, 0]
+    for ax, m in zip(axes, measures):
+        rows = [r for r in board.records if r["measure"] == m]
+        y = np.arange(len(rows))
+        mean = np.array([np.nan if r["mean"] is None else r["mean"] for r in rows])
+        lo = np.array([np.nan if r["ci_low"] is None else r["ci_low"] for r in rows])
+        hi = np.array([np.nan if r["ci_high"] is None else r["ci_high"] for r in rows])
+        top = np.array([bool(r["top_group"]) for r in rows])
+        colors = np.where(top, "#2a7f3f", "#3b6fb6")
+        ax.hlines(y, lo, hi, colors=colors, linewidth=2)
+        ax.scatter(mean, y, c=colors, s=18, zorder=3)
+        for yi, r in zip(y, rows):
+            ax.annotate(r["letters"], (1.0, yi), xycoords=("axes fraction", "data"),
+                        xytext=(4, 0), textcoords="offset points", va="center", fontsize=7,
+                        family="monospace")
+        ax.set_yticks(y, [r["run"] for r in rows], fontsize=7 if len(rows) > 30 else 8)
+        ax.set_ylim(len(rows) - 0.5, -0.5)
+        ax.set_xlabel(f"mean {m} ({(board.params.get('ci_level') or 0.95):.0%} CI); "
+                      "green: not significantly different from the best", fontsize=8)
+        ax.set_title(f"{m}: randomised Tukey HSD letter groups "
+                     f"(alpha {board.params.get('alpha')})", fontsize=10)
+    _save(fig, path)

@@ -504,10 +504,11 @@ def _process_chunk(buf, lo, hi, name, spec, check):
         elif kind == "last":
             out[f] = _text(buf, int(st[-1]), int(ln[-1])) if len(st) else None
         else:
-            vals, ok = _parse_numbers(buf, st, ln, integer=(kind != "float"))
+            vals, ok = _parse_numbers(buf, st, ln, integer=kind not in ("float", "real"))
             if not ok.all():
                 i = int(np.argmax(~ok))
                 what = {"float": "score is not a finite number",
+                        "real": "label is not a finite number",
                         "int": "label is not an integer",
                         "rank": "rank is not an integer"}[kind]
                 raise _ChunkError(int(lines[i]), f"{what} ({_text(buf, int(st[i]), int(ln[i]))!r})")
@@ -588,7 +589,10 @@ def _explicit_check(ok, fmt: str, expected: str):
     return check
 
 
-def read_qrels(path: str, data: bytes | None = None) -> Qrels:
+def read_qrels(path: str, data: bytes | None = None, labels: str = "integer") -> Qrels:
+    """The qrels; ``labels`` gain/probability (ipsoeval.labels): real labels, coded."""
+    if labels != "integer":
+        return _read_real_qrels(path, data, labels)
     if _fast.enabled():     # compiled core; None when it declines (the code below decides)
         got = _fast.read_qrels(path, data)
         if got is not None:
@@ -605,6 +609,24 @@ def read_qrels(path: str, data: bytes | None = None) -> Qrels:
         raise InputError(f"label out of range ({int(lab[i])}; labels must lie between "
                          f"{LABEL_MIN} and {LABEL_MAX})", path=name, line=int(line[i]))
     q = Qrels(path=name, qid=fields[0], docno=fields[2], label=lab, line=line)
+    w = file_warning(name, q.qid, q.docno, q.line)
+    if w is not None:
+        q.warnings.append(w)
+    return q
+
+
+def _read_real_qrels(path: str, data: bytes | None, mode: str) -> Qrels:
+    """``--labels gain|probability``: labels read as reals, then coded (ipsoeval.labels)."""
+    from ipsoeval.labels import check_mode, encode
+    check_mode(mode)
+    name = display_name(path)
+    fields, line = _parse(iter_blocks(path, data), name, {0: "words", 2: "words", 3: "real"},
+                          _count_check(lambda c: c == 4, "4 fields (qid iter docno label)",
+                                       swapped=lambda n: n >= 6 or n == 3),
+                          "qrels")
+    codes, values = encode(fields[3], line, name, mode)
+    q = Qrels(path=name, qid=fields[0], docno=fields[2], label=codes, line=line,
+              label_mode=mode, values=values)
     w = file_warning(name, q.qid, q.docno, q.line)
     if w is not None:
         q.warnings.append(w)

@@ -325,8 +325,12 @@ def _words_list(values: list, source: str, what: str) -> np.ndarray:
     return words[codes] if len(values) else np.zeros((0, 1), dtype=np.uint64)
 
 
-def qrels_from(obj, source: str = "<qrels>") -> Qrels:
-    """A Qrels from a ``{qid: {docno: label}}`` dict or a DataFrame."""
+def qrels_from(obj, source: str = "<qrels>", labels: str = "integer") -> Qrels:
+    """A Qrels from a ``{qid: {docno: label}}`` dict or a DataFrame; ``labels``
+    gain/probability: real labels, coded (ipsoeval.labels)."""
+    from ipsoeval.labels import check_mode, encode
+    check_mode(labels)
+    label_of = _labels if labels == "integer" else _reals
     if is_dataframe(obj):
         df = obj
         qc = _column(df, QID_COLUMNS, "topic id", source)
@@ -336,20 +340,38 @@ def qrels_from(obj, source: str = "<qrels>") -> Qrels:
             raise InputError("empty qrels (no rows)", path=source)
         qid = _series_words(df[qc], source, "topic id")
         docno = _series_words(df[dc], source, "document id")
-        label = _labels(df[lc].to_numpy(), source)
+        label = label_of(df[lc].to_numpy(), source)
     elif isinstance(obj, dict):
         qids, docs, vals = _flatten(obj, source)
         if not qids:
             raise InputError("empty qrels (no judgments)", path=source)
         qid = _words_list(qids, source, "topic id")
         docno = _words_list(docs, source, "document id")
-        label = _labels(np.array(vals + [None], dtype=object)[:-1], source)
+        label = label_of(np.array(vals + [None], dtype=object)[:-1], source)
     else:
         raise UsageError(f"qrels must be a path, a {{qid: {{docno: label}}}} dict or a pandas "
                          f"DataFrame (found {type(obj).__name__})")
     n = len(label)
-    return Qrels(path=source, qid=qid, docno=docno, label=label,
-                 line=np.arange(1, n + 1, dtype=np.int64))
+    line = np.arange(1, n + 1, dtype=np.int64)
+    if labels != "integer":
+        codes, values = encode(label, line, source, labels)
+        return Qrels(path=source, qid=qid, docno=docno, label=codes, line=line,
+                     label_mode=labels, values=values)
+    return Qrels(path=source, qid=qid, docno=docno, label=label, line=line)
+
+
+def _reals(values, source: str) -> np.ndarray:
+    """Labels as reals (``--labels gain|probability``)."""
+    out = np.zeros(len(values), dtype=np.float64)
+    for i, v in enumerate(np.asarray(values, dtype=object)):
+        try:
+            if isinstance(v, (bool, np.bool_, str, bytes)):
+                raise TypeError
+            out[i] = float(v)
+        except (TypeError, ValueError):
+            raise InputError(f"label is not a number ({v!r})", path=source,
+                             line=i + 1) from None
+    return out
 
 
 def run_from(obj, name: str, source: str | None = None) -> Run:

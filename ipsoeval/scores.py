@@ -509,6 +509,18 @@ def bootstrap_scores(ts: TopicScores, options, measures=None, warn=None):
     return report
 
 
+def leaderboard_scores(ts: TopicScores, options, measures=None, progress=None):
+    """The Report of ``leaderboard`` on per-topic scores."""
+    from ipsoeval.analyses import leaderboard as lb
+    names = select(ts, measures)
+    inputs = [lb.MeasureInput(m, np.array(ts.matrices[m], dtype=np.float64),
+                              ts.higher_is_better[m], ts.scales[m]) for m in names]
+    report = lb.analyse(list(ts.runs), len(ts.topics), inputs, options, progress=progress)
+    for rs in report.tables:
+        rs.params.update(ts.params)
+    return report
+
+
 SIGN_COLUMNS = ["run_a", "run_b", "measure", "n", "n_a_better", "n_equal",
                 "n_b_better", "p_value", "significant"]
 

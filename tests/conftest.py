@@ -1,4 +1,6 @@
 import os
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,14 @@ settings.register_profile(
 settings.load_profile("ipsoeval")
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# ppi-python (a test dependency) installs a top-level package named `tests`
+# into site-packages; a regular package there wins over this folder (a
+# namespace package), so `from tests.conftest import ...` would find it.  Bind
+# the name to this folder before any test module is imported.
+if str(ROOT / "tests") not in list(getattr(sys.modules.get("tests"), "__path__", [])):
+    sys.modules["tests"] = types.ModuleType("tests")
+    sys.modules["tests"].__path__ = [str(ROOT / "tests")]
 TE = ROOT / "tests" / "data" / "trec_eval"
 TESTDATA = ROOT / "testdata"
 

@@ -5,6 +5,7 @@ import re
 import click
 import pytest
 from conftest import ROOT
+from test_examples import examples
 
 from ipsoeval.cli import cli
 
@@ -43,19 +44,8 @@ def test_help_runs(name, cli_invoke):
     assert code == 0 and "Usage:" in out
 
 
-def _examples():
-    """(where, command line) of every shell example in the README and the man pages."""
-    pages = [ROOT / "README.md", *sorted((ROOT / "man").glob("*.1"))]
-    for page in pages:
-        text = page.read_text().replace("\\-", "-").replace("\\e", "\\").replace("\\\\", "\\")
-        text = re.sub(r"\|\n\s+", "| ", text)            # a pipeline continued on the next line
-        for line in text.splitlines():
-            if line.startswith("ipsoeval "):
-                yield page.name, line
-
-
 def test_examples_never_sort_a_header_into_the_data():
-    piped = [(p, ln) for p, ln in _examples() if "| sort" in ln]
+    piped = [(p, ln) for p, _, ln in examples() if "| sort" in ln]
     assert piped
     for page, line in piped:
         head = line.split("| sort")[0]
@@ -71,3 +61,25 @@ def test_eval_q_with_several_runs_in_the_trec_layout_warns(cli_invoke):
     assert code == 0 and err == ""
     code, out, err = cli_invoke(["eval", "-q", "-m", "P@5", "--format", "tsv", qrels, run, run])
     assert code == 0 and err == ""
+
+
+def test_no_binary_or_large_file_tracked_outside_the_data_folders():
+    """Issue 22: a 296 KB wheel was committed at the repository root.  Only
+    tests/data and testdata hold binary or large files (compressed inputs)."""
+    import shutil
+    import subprocess
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                           check=True).stdout.decode("utf-8", "surrogateescape").split("\0")
+    bad = []
+    for name in filter(None, files):
+        if name.startswith(("tests/data/", "testdata/")):
+            continue
+        path = ROOT / name
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        if len(data) > 1_000_000 or b"\0" in data[:65536]:
+            bad.append(f"{name} ({len(data)} bytes)")
+    assert not bad, f"binary or large files tracked outside tests/data and testdata: {bad}"

@@ -42,6 +42,10 @@ GOLDEN_CASES = {
     "sigtest": ["sigtest", "-m", "AP", "-m", "P@10", "--test", "t,sign,randomization",
                 *FILES],
     "bootstrap": ["bootstrap", "-m", "AP", "-m", "P@10", "--seed", "1", *FILES],
+    "ppi": ["ppi", "--human", "testdata/ppi/human.qrels", "--auto", "testdata/ppi/auto.qrels",
+            "-m", "AP", "-m", "P@10", A, B],
+    "agree": ["agree", Q, f"{AD}/qrels-b.txt", A, B, "-m", "AP", "-m", "P@5"],
+    "leaderboard": ["leaderboard", "-m", "AP", "-m", "P@10", "--samples", "999", *FILES],
 }
 
 
@@ -104,7 +108,18 @@ COMBOS = {
     "bootstrap": [["-m", "AP"], ["-m", "AP", "--ranks"], ["-m", "AP", "--split-half", "5"],
                   ["-m", "AP", "-m", "P@10", "--baseline", "bm25"],
                   ["-m", "AP", "--split-half", "4", "--test", "sign,t"]],
+    "ppi": [["-m", "AP"], ["-m", "AP", "-m", "P@10", "--method", "ppi", "--correct", "holm"],
+            ["-m", "P@5", "--all-pairs", "--alpha", "0.1"]],
+    "leaderboard": [["-m", "AP", "--samples", "99"],
+                    ["-m", "AP", "-m", "P@10", "--samples", "50", "--alpha", "0.5", "-c"]],
 }
+# agree takes two qrels: whole argument lists
+AGREE_COMBOS = [
+    ["agree", Q, f"{AD}/qrels-b.txt"],
+    ["agree", Q, f"{AD}/qrels-b.txt", A, B, "-m", "AP", "-m", "P@10", "--correct", "holm"],
+    ["agree", f"{AD}/qrels-b.txt", Q, A, B, A, "--name", "x", "--name", "y", "--name", "z",
+     "-m", "nDCG@10", "--test", "sign"],
+]
 SCORES = "{scores}"         # per-topic scores (eval -q --format tsv), made by a fixture
 SCORES_COMBOS = [
     ["sigtest", "--scores", "-m", "AP", SCORES],
@@ -112,6 +127,7 @@ SCORES_COMBOS = [
     ["bootstrap", "--scores", "-m", "P@10", SCORES],
     ["bootstrap", "--scores", "--split-half", "3", SCORES],
     ["ipso", "--scores", SCORES],
+    ["leaderboard", "--scores", "--samples", "99", SCORES],
     ["interval-map", "--scores", "-m", "P@10", "-q", "--values", "--analyze", SCORES],
 ]
 
@@ -123,8 +139,14 @@ def _cases():
                 yield pytest.param(["ipso", *extra], id="ipso " + " ".join(extra))
             elif cmd == "measures":
                 yield pytest.param(["measures"], id="measures")
+            elif cmd == "ppi":
+                yield pytest.param(["ppi", "--human", "testdata/ppi/human.qrels", "--auto",
+                                    "testdata/ppi/auto.qrels", *extra, A, B],
+                                   id=" ".join([cmd, *extra]))
             else:
                 yield pytest.param([cmd, *extra, *FILES], id=" ".join([cmd, *extra]))
+    for args in AGREE_COMBOS:
+        yield pytest.param(args, id=" ".join(args))
     for args in SCORES_COMBOS:
         yield pytest.param(args, id=" ".join(a for a in args if a != SCORES))
 

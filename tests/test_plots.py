@@ -23,6 +23,7 @@ MSM3 = [M / "qrels.txt", M / "baseline.run.xz", M / "better-ranking.run.xz",
 CASES = {
     "sigtest": ["sigtest", "-m", "RR@10", "-m", "nDCG@10", *MSM3],
     "bootstrap": ["bootstrap", "-m", "RR@10", "--samples", "200", *MSM3],
+    "leaderboard": ["leaderboard", "-m", "RR@10", "-m", "P@10", "--samples", "200", *MSM3],
     "breakdown": ["breakdown", "-q", *MSM3],
     "ipso": ["ipso", "-m", "P@10", F / "qrels.txt", F / "sysA.run", F / "sysB.run"],
     "interval-map": ["interval-map", "-m", "P@10", "-m", "RR@10", A / "qrels.txt",

@@ -220,3 +220,48 @@ def test_real_trec_eval_q_output():
     rec = json.loads(out)["results"][0]
     assert rec["run_a"] == "bm25.treceval-q" and rec["measure"] == "AP"   # canonical name
     assert rec["permissible"] is False                                    # AP: ordinal
+
+
+def _map_only(tmp_path, name, values):
+    """A trec_eval -q file holding only map (issue 22, defect 3)."""
+    lines = [f"map                   \t{q}\t{v:.4f}" for q, v in values.items()]
+    lines.append(f"map                   \tall\t{sum(values.values()) / len(values):.4f}")
+    p = tmp_path / f"{name}.q"
+    p.write_text("\n".join(lines) + "\n")
+    return str(p)
+
+
+def test_scores_with_one_measure_need_no_m(tmp_path):
+    """Issue 22: `sigtest --scores a.q b.q` on files holding only map used to fail
+    with "Missing option '-m'"; the one shared measure is used and said."""
+    a = _map_only(tmp_path, "a", {"1": 0.5, "2": 0.25, "3": 0.125})
+    b = _map_only(tmp_path, "b", {"1": 0.625, "2": 0.25, "3": 0.5})
+    code, out, err = invoke(["sigtest", "--test", "t", "--format", "tsv", "--scores", a, b])
+    assert code == 0, err
+    code2, out2, _ = invoke(["sigtest", "--test", "t", "--format", "tsv", "-m", "map",
+                             "--scores", a, b])
+    assert code2 == 0 and out == out2
+    assert "ipsoeval: note: sigtest --scores: using the scores' only measure, AP" in err
+    # interval-map from scores alone maps P@k, RR@k, Success@k (not AP): P@10 here
+    p10 = {}
+    for name, vals in (("x", (0.1, 0.3)), ("y", (0.2, 0.5))):
+        f = tmp_path / f"{name}.q"
+        f.write_text("".join(f"P_10                  \t{q}\t{v:.4f}\n"
+                             for q, v in zip(("1", "2"), vals)))
+        p10[name] = str(f)
+    code, out, err = invoke(["interval-map", "--format", "tsv", "--scores", *p10.values()])
+    code2, out2, _ = invoke(["interval-map", "--format", "tsv", "-m", "P@10", "--scores",
+                             *p10.values()])
+    assert code == code2 == 0 and out == out2
+    assert "using the scores' only measure, P@10" in err
+
+
+def test_scores_with_several_measures_ask_for_m_and_list_them(tmp_path):
+    a = _trec_eval_file(tmp_path, 0)
+    b = _trec_eval_file(tmp_path, 1)
+    code, out, err = invoke(["sigtest", "--scores", a, b])
+    assert code == 2 and out == ""
+    assert err.splitlines()[-1] == ("ipsoeval: error: Missing option '-m' / '--measure': "
+                                    "the scores hold 2 measures (P@5, P@10)")
+    code, _, err = invoke(["sigtest", Q, *RUNS])       # without --scores -m is required
+    assert code == 2 and err.splitlines()[-1] == "ipsoeval: error: Missing option '-m' / '--measure'."

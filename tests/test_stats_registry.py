@@ -31,13 +31,14 @@ def test_every_entry_is_complete():
     for name, t in registry.REGISTRY.items():
         assert t.name == name and t.title and callable(t.function)
         assert t.requires in ("ordinal", "interval")
-        assert t.kind in ("paired", "unpaired", "omnibus")
+        assert t.kind in ("paired", "unpaired", "omnibus", "allpairs")
         for a in t.aliases:
             assert registry.get(a).name == name
     # the scale each test requires: Ferrante et al. 2021, §2.5
     want = {"t": "interval", "wilcoxon": "interval", "sign": "ordinal", "ranksum": "ordinal",
             "randomization": "interval", "bootstrap": "interval", "anova": "interval",
-            "anova2": "interval", "kruskal": "ordinal", "friedman": "ordinal"}
+            "anova2": "interval", "kruskal": "ordinal", "friedman": "ordinal",
+            "randhsd": "interval"}
     assert {n: t.requires for n, t in registry.REGISTRY.items()} == want
 
 

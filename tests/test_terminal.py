@@ -50,6 +50,8 @@ COMMANDS = {
     "sigtest-both-scales": ["sigtest", "-m", "P@5", "--scale", "both", *THREE],
     "interval-map-analyze": ["interval-map", "--analyze", "-m", "P@10", "-m", "RR@10", *THREE],
     "breakdown-q": ["breakdown", "-q", *THREE],
+    "ppi": ["ppi", "--human", str(TESTDATA / "ppi" / "human.qrels"), "--auto",
+            str(TESTDATA / "ppi" / "auto.qrels"), "-m", "AP", "-m", "P@10", BM25, NEURAL],
 }
 
 

@@ -158,5 +158,55 @@ EVAL_ADHOC = Case(
     ],
 )
 
-CASES = [EVAL_MSMARCO, EVAL_MSMARCO_GZ, EVAL_MSMARCO70, EVAL_ADHOC_ONE, EVAL_ADHOC]
+def _msmarco_probability(ctx: Context) -> list[str]:
+    """The MS MARCO qrels as probabilities of relevance (written once next to it):
+    each judged passage keeps a probability in [0.5, 1], and the run's top 5
+    passages of the topic that are not judged join with one in [0, 0.3] (a
+    pool of uncertain judgments, ~6 per topic), seeded."""
+    import numpy as np
+    out = ctx.data / "qrels-prob.txt"
+    if not out.exists():
+        rng = np.random.default_rng(19)
+        lines, judged = [], set()
+        with open(ctx.data / "qrels.txt") as f:
+            for ln in f:
+                q, it, d, _ = ln.split()
+                judged.add((q, d))
+                lines.append(f"{q} {it} {d} {0.5 + 0.5 * rng.random():.6f}")
+        last, n = None, 0
+        with open(ctx.data / "run.txt") as f:
+            for ln in f:
+                q, _, d = ln.split(None, 3)[:3]
+                n = n + 1 if q == last else 1
+                last = q
+                if n <= 5 and (q, d) not in judged:
+                    lines.append(f"{q} 0 {d} {0.3 * rng.random():.6f}")
+        tmp = out.with_suffix(".tmp")
+        tmp.write_text("\n".join(lines) + "\n")
+        tmp.rename(out)
+    return [str(out), str(ctx.data / "run.txt")]
+
+
+EVAL_MSMARCO_PROBABILITY = Case(
+    name="eval-msmarco-probability",
+    description=(
+        "The eval-msmarco case (RR@10, nDCG@10, AP) with --labels probability: "
+        "the qrels' passages and each topic's top 5 retrieved ones judged with "
+        "probabilities of relevance (~6 per topic), every measure its exact "
+        "expectation; next to ipsoeval on the integer qrels (target: at most 2x)."),
+    data="msmarco",
+    tools={
+        "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", "--labels", "probability",
+                                      *MSMARCO_MEASURES, *_msmarco_probability(ctx)]),
+        "ipsoeval-integer": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,
+                                              *_msmarco_files(ctx)]),
+    },
+    targets=[
+        Target("time <= 2 x ipsoeval on the integer qrels", peer="ipsoeval-integer",
+               max_ratio=2),
+    ],
+)
+
+CASES = [EVAL_MSMARCO, EVAL_MSMARCO_GZ, EVAL_MSMARCO_PROBABILITY, EVAL_MSMARCO70,
+         EVAL_ADHOC_ONE, EVAL_ADHOC]
 

@@ -28,7 +28,7 @@ from ipsoeval.errors import UsageError
                    "esl-wilcoxon, rr-t or rr-wilcoxon (test names as --test takes them).")
 @opt.per_query_option(help_text="Print each topic's outcome and first-relevant ranks instead "
                                 "of the summary.")
-@opt.alignment_options(gains=False)
+@opt.alignment_options(gains=False, integer_labels="breakdown")
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context

@@ -66,7 +66,7 @@ class _EvalCommand(click.Command):
 @opt.qrels_and_runs
 @opt.measure_option
 @opt.per_query_option(help_text="Also print each topic's scores.")
-@opt.alignment_options(paired=False)
+@opt.alignment_options(paired=False, label_samples=True)
 @click.option("-R", "--rel-format", type=click.Choice(["qrels", "prefs", "qrels_prefs",
                                                        "qrels_jg"]),
               default="qrels", show_default=True,
@@ -90,14 +90,21 @@ class _EvalCommand(click.Command):
 @click.option("--trec-eval-version", type=click.Choice(["9", "10"]), default=None,
               help="Topic rules of trec_eval 9.0.8 or 10.0 where they differ (default: "
                    "ipsoeval's topic set).")
+@opt.bounds_option(help_text="Add low and high: each value when the unjudged retrieved "
+                             "documents are labelled the worst and the best way (every "
+                             "label from 0 to the highest judged one); trec layout: "
+                             "NAME_low and NAME_high lines.")
+@opt.samples_option(default=1000, help_text="Monte Carlo labelings per measure without an "
+                   "exact expectation under --labels probability.")
+@opt.seed_option
 @click.option("-v", "print_version", is_flag=True, is_eager=True, expose_value=False,
               callback=_print_version, help="Print the version on stderr and exit "
                                             "(trec_eval -v).")
 @out_.format_option(pipe_default="trec")
 @click.pass_context
 def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscores_file,
-            no_summary, num_docs_in_coll, debug_level, results_format, trec_eval_version, fmt,
-            output):
+            no_summary, num_docs_in_coll, debug_level, results_format, trec_eval_version, bounds,
+            samples, seed, fmt, output):
     """Score runs against qrels, as trec_eval does.
 
     With no -m, trec_eval's default (official) measure set.  --format trec
@@ -121,7 +128,17 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
     params = {"measures": list(measures), "per_query": per_query, "rel_format": rel_format,
               "zscores": zscores_file, "no_summary": no_summary,
               "trec_eval_version": trec_eval_version, **align_opts.as_params()}
+    if bounds:
+        params["bounds"] = True
+        for given, what in ((rel_format != "qrels", f"-R {rel_format}"),
+                            (zscores_file, "-Z"), (only_topic is not None, "-D N.QID"),
+                            (trec_eval_version == "9", "--trec-eval-version 9"),
+                            (align_opts.labels != "integer", f"--labels {align_opts.labels}")):
+            if given:
+                raise UsageError(f"--bounds does not combine with {what}")
     if rel_format != "qrels":
+        if align_opts.labels != "integer":
+            raise UsageError(f"-R {rel_format} reads integer labels (--labels integer)")
         mm = TM.parse_measures(rel_format, measures)   # usage errors before reading
         zs = _zscores(zscores_file)
         names = _run_names(runs, align_opts)
@@ -137,7 +154,7 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
                   output, pipe_default="trec")
         return
     _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
-                num_docs_in_coll, only_topic, version, fmt, output, params)
+                num_docs_in_coll, only_topic, version, fmt, output, params, bounds)
 
 
 def _load(qrels, runs, align_opts, *, quiet_missing: bool):
@@ -151,7 +168,8 @@ def _load(qrels, runs, align_opts, *, quiet_missing: bool):
     o = align_opts
     al = engine.load(qrels, runs, queries=o.queries, rel_level=o.rel_level,
                      judged_only=o.judged_only, gains=o.gains, depth=o.depth,
-                     tie_break=o.tie_break, run_format=o.run_format, run_names=names)
+                     tie_break=o.tie_break, run_format=o.run_format, run_names=names,
+                     labels=o.labels, samples=o.samples, seed=o.seed)
     for w in al.warnings:
         if "missing from the run" not in w:
             out_.warn(w)
@@ -179,7 +197,7 @@ def _zscores(path):
 
 
 def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
-                num_docs_in_coll, only_topic, version, fmt, output, params):
+                num_docs_in_coll, only_topic, version, fmt, output, params, bounds=False):
     import numpy as np
 
     from ipsoeval import engine
@@ -206,10 +224,13 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     if num_docs_in_coll is not None:
         al.params["num_docs_in_coll"] = num_docs_in_coll
     scores = engine.evaluate(al, reqs, text_ok=True)
+    from ipsoeval.measures.expected import monte_carlo_notes
+    for note in monte_carlo_notes(scores):
+        out_.warn(note)
     params["measures"] = [r.measure.name for r in reqs]
     v9_complete = version == "9" and queries == "qrels" and present is not None
     if zs is None and only_topic is None and not v9_complete:
-        rs, warnings = eval_results(scores, per_query=per_query, params=params)
+        rs, warnings = eval_results(scores, per_query=per_query, params=params, bounds=bounds)
         if no_summary:
             rs.records = [rec for rec in rs.records if rec["qid"] != "all"]
         out_.emit(ctx, Report("eval", [without_runid(rs)], warnings=warnings), fmt, output,

@@ -25,10 +25,11 @@ def _progress_factory(ctx):
 
 @click.command("interval-map")
 @qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
-@opt.measure_option(required=True, help_text="Measure to map: P, R, AP, RR, Success, ESL, "
+@opt.measure_option(help_text="Measure to map: P, R, AP, RR, Success, ESL, "
                                              "DCG(b=2), nDCG(b=2), nDCG, RBP(p=0.8), ... with "
                                              "a cutoff (its run length N) or without one (then "
-                                             "-N); repeatable.")
+                                             "-N); repeatable.  Required, except with --scores whose "
+                                             "files hold one measure.")
 @click.option("-N", "--length", "length", type=int, default=None,
               help="Run length N for measures given without a cutoff (runs are cut at N and "
                    "padded with non-relevant documents).  [default: 30]")
@@ -59,7 +60,7 @@ def _progress_factory(ctx):
                    "(e.g. 512M, 8G).")
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor write the on-disk cache of computed maps.")
-@opt.alignment_options()
+@opt.alignment_options(integer_labels="interval-map")
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
@@ -73,8 +74,8 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_q
     and mapped scores (-q: per topic), the value set (--values) and the
     paper's comparisons (--analyze).
     """
-    if not measures:
-        raise UsageError("give at least one measure with -m")
+    if not measures and not scores:
+        raise UsageError("Missing option '-m' / '--measure'.")
     if tests and not analyze:
         raise UsageError("--test applies to --analyze: give --analyze too")
     options = interval_map.Options(N=length, ties=ties, normalise=normalise, universe=universe,

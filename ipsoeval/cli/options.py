@@ -38,11 +38,17 @@ class AlignOptions:
     run_format: str = "auto"
     names: tuple = ()
     name_from_file: bool = False
+    labels: str = "integer"          # --labels (ipsoeval.labels)
+    samples: int | None = None       # Monte Carlo draws under --labels probability
+    seed: int | None = None
 
     def as_params(self) -> dict:
-        return {"queries": self.queries, "rel_level": self.rel_level,
-                "judged_only": self.judged_only, "gains": self.gains, "depth": self.depth,
-                "tie_break": self.tie_break}
+        out = {"queries": self.queries, "rel_level": self.rel_level,
+               "judged_only": self.judged_only, "gains": self.gains, "depth": self.depth,
+               "tie_break": self.tie_break}
+        if self.labels != "integer":
+            out["labels"] = self.labels
+        return out
 
 
 def _int64(ctx, param, value):
@@ -81,10 +87,22 @@ def _output_not_an_input(output, qrels, runs) -> None:
                              f"leave it out)")
 
 
-def alignment_options(*, paired: bool = True, gains: bool = True):
-    """--queries/-c, -l, -J, --gains, -M, --tie-break, --run-format, --name.
+LABELS_HELP = ("What a qrels label is: an integer (trec_eval), a real gain >= 0, or the "
+               "probability that the document is relevant (every measure is then its "
+               "expected value; ipsoeval measures says which are exact).")
+
+
+def alignment_options(*, paired: bool = True, gains: bool = True,
+                      integer_labels: str | None = None, label_samples: bool = False):
+    """--queries/-c, -l, -J, --gains, -M, --tie-break, --run-format, --name, --labels.
     ``paired``: the command compares runs topic by topic (all but eval); it
-    decides the default topic set (:func:`topicset.default_queries`)."""
+    decides the default topic set (:func:`topicset.default_queries`).
+    ``integer_labels``: the command's name when its analysis needs integer
+    labels (--labels gain/probability is then a usage error).  A command's
+    own --seed (if any) also seeds the Monte Carlo measures of --labels
+    probability; ``label_samples``: its --samples is their number of draws
+    (eval), else 1000 (sigtest's and bootstrap's --samples count their own
+    resamples)."""
     from ipsoeval.analyses.topicset import default_queries as _default
     default_queries = _default(paired)
     topics_help = ("the qrels topics every run has" if paired
@@ -110,7 +128,11 @@ def alignment_options(*, paired: bool = True, gains: bool = True):
                 judged_only=kw.pop("judged_only"), gains=kw.pop("gains", None),
                 depth=kw.pop("depth"), tie_break=kw.pop("tie_break"),
                 run_format=kw.pop("run_format"), names=kw.pop("name"),
-                name_from_file=kw.pop("name_from_file"))
+                name_from_file=kw.pop("name_from_file"), labels=kw.pop("labels"),
+                samples=kw.get("samples") if label_samples else None, seed=kw.get("seed"))
+            if integer_labels and kw["align_opts"].labels != "integer":
+                raise UsageError(f"{integer_labels} needs integer labels (--labels integer): "
+                                 f"its analysis counts relevant documents by their labels")
             return f(*args, **kw)
 
         opts = [
@@ -141,6 +163,8 @@ def alignment_options(*, paired: bool = True, gains: bool = True):
             click.option("--name-from-file", is_flag=True,
                          help="Name runs by their file stems (bm25.run.gz: bm25) instead of "
                               "their tags."),
+            click.option("--labels", type=click.Choice(["integer", "gain", "probability"]),
+                         default="integer", show_default=True, help=LABELS_HELP),
         ]
         if gains:
             opts.append(click.option(
@@ -255,10 +279,27 @@ def correct_option(f=None, *, help_text: str = "Multiple-comparison correction a
     return deco(f) if f is not None else deco
 
 
+def bounds_option(f=None, *, help_text: str):
+    """--bounds: what the unjudged retrieved documents could change
+    (ipsoeval.measures.bounds)."""
+    def deco(g):
+        return click.option("--bounds", is_flag=True, help=help_text)(g)
+    return deco(f) if f is not None else deco
+
+
 def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
     """Read and align the inputs, choose the topic set (:func:`topicset.select`;
     ``paired``: the command compares runs topic by topic) and print the
     warnings to stderr."""
+    al, warnings = aligned_and_warnings(qrels, runs, opts, paired=paired)
+    for w in warnings:
+        warn(w)
+    return al
+
+
+def aligned_and_warnings(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
+    """:func:`load_aligned` returning its warnings instead of printing them
+    (ppi aligns the runs to two qrels and prints their notes once)."""
     from ipsoeval import engine
     from ipsoeval.analyses.topicset import select
 
@@ -273,11 +314,9 @@ def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
         names = [file_stem(p) for p in runs]
     al = engine.load(qrels, runs, queries=opts.queries, rel_level=opts.rel_level,
                      judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
-                     tie_break=opts.tie_break, run_format=opts.run_format, run_names=names)
-    al, warnings = select(al, paired=paired)
-    for w in warnings:
-        warn(w)
-    return al
+                     tie_break=opts.tie_break, run_format=opts.run_format, run_names=names,
+                     labels=opts.labels, samples=opts.samples, seed=opts.seed)
+    return select(al, paired=paired)
 
 
 def progress(label: str, ctx: click.Context | None = None):

@@ -38,6 +38,9 @@ TABLE_IDS = {
     "interval-map": ("scores", "values", "value_quantiles", "tau", "tau_measures", "flips"),
     "sigtest": ("tests", "flips"),
     "bootstrap": ("leaderboard", "rank_probabilities", "split_half"),
+    "ppi": ("estimates", "differences", "selection"),
+    "agree": ("agreement", "confusion", "rankings", "means", "changes"),
+    "leaderboard": ("leaderboard", "pairs", "resolution"),
 }
 
 

@@ -45,9 +45,9 @@ def scores_options(f):
 def _check_align(align_opts) -> None:
     if (align_opts.judged_only or align_opts.depth is not None or align_opts.rel_level != 1
             or align_opts.gains is not None or align_opts.tie_break != "trec"
-            or align_opts.run_format != "auto"):
-        raise UsageError("-J, -M, -l, --gains, --tie-break and --run-format apply to runs, "
-                         "not to --scores (--queries and --name do)")
+            or align_opts.run_format != "auto" or align_opts.labels != "integer"):
+        raise UsageError("-J, -M, -l, --gains, --tie-break, --run-format and --labels apply "
+                         "to runs and qrels, not to --scores (--queries and --name do)")
 
 
 def load(files, align_opts, scores_format: str, scores_scale):
@@ -67,6 +67,18 @@ def load(files, align_opts, scores_format: str, scores_scale):
     for w in ts.warnings:
         out_.warn(w)
     return ts
+
+
+def measures_or_only(ts, measures, command: str) -> list[str]:
+    """-m as given; without -m, the one measure the score files share (said on
+    stderr), else a usage error that lists the measures found (issue 22)."""
+    if measures:
+        return list(measures)
+    if len(ts.measures) == 1:
+        _note(f"{command} --scores: using the scores' only measure, {ts.measures[0]}")
+        return list(ts.measures)
+    raise UsageError(f"Missing option '-m' / '--measure': the scores hold "
+                     f"{len(ts.measures)} measures ({', '.join(ts.measures)})")
 
 
 def _note(message: str) -> None:
@@ -92,8 +104,9 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
     from ipsoeval.scores import sigtest_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
+    measures = measures_or_only(ts, measures, "sigtest")
     options.baseline = _baseline(options.baseline, ts)
-    report = sigtest_scores(ts, options, measures=list(measures) or None)
+    report = sigtest_scores(ts, options, measures=measures)
     if plot:
         from ipsoeval.cli import plot_opts
         plot_opts.sigtest(plot, report.table("tests"), list(ts.runs), ts.matrices)
@@ -137,7 +150,8 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
     from ipsoeval.scores import interval_map_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
-    report = interval_map_scores(ts, list(measures) or None, options)
+    measures = measures_or_only(ts, measures, "interval-map")
+    report = interval_map_scores(ts, measures, options)
     per = means = None
     if plot:
         per = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
@@ -149,3 +163,20 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
     if plot:
         from ipsoeval import plots
         plots.interval_map(plot, per, means)
+
+
+def run_leaderboard(ctx, files, measures, options, align_opts, scores_format, scores_scale,
+                    fmt, output, plot=None):
+    from ipsoeval.cli import leaderboard_cmd
+    from ipsoeval.scores import leaderboard_scores
+
+    ts = load(files, align_opts, scores_format, scores_scale)
+    names = list(measures) or None
+    leaderboard_cmd.announce(ctx, len(ts.runs), len(ts.topics), options,
+                             len(names) if names else len(ts.measures))
+    progress = leaderboard_cmd.progress_bar(ctx)
+    report = leaderboard_scores(ts, options, measures=names, progress=progress)
+    if plot:
+        from ipsoeval import plots
+        plots.leaderboard(plot, report.table("leaderboard"))
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

@@ -14,8 +14,9 @@ from ipsoeval.errors import UsageError
 
 @click.command("sigtest")
 @qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
-@opt.measure_option(required=True, help_text="Measure to compare, e.g. AP, nDCG@10, P@10, "
-                                             "RR@10 (repeatable; see `ipsoeval measures`).")
+@opt.measure_option(help_text="Measure to compare, e.g. AP, nDCG@10, P@10, "
+                                             "RR@10 (repeatable; see `ipsoeval measures`).  Required, "
+                                  "except with --scores whose files hold one measure.")
 @opt.baseline_option
 @opt.all_pairs_option
 @opt.test_option(allowed=sigtest.TESTS, command="sigtest",
@@ -38,13 +39,17 @@ from ipsoeval.errors import UsageError
 @click.option("--gate-test", metavar="NAME", default=None,
               help="Test deciding the gate.  [default: per measure, the first --test "
                    "permissible for its scale]")
+@opt.bounds_option(help_text="Also say whether each significant difference survives the "
+                             "worst case for its winner: the winner's low and the loser's "
+                             "high on every topic, over the labellings of the unjudged "
+                             "retrieved documents (columns p_bounds, survives_bounds).")
 @opt.alignment_options()
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alpha, alternative,
-            samples, seed, scale, fail_if, gate_test, align_opts, scores, scores_format,
+            samples, seed, scale, fail_if, gate_test, bounds, align_opts, scores, scores_format,
             scores_scale, plot, fmt, output):
     """Significance tests between runs on per-topic scores: paired t,
     Wilcoxon signed-rank, sign, rank-sum, randomization, bootstrap and, for
@@ -55,12 +60,20 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     from ipsoeval import engine
     from ipsoeval.analyses import validate
 
+    if not measures and not scores:
+        raise UsageError("Missing option '-m' / '--measure'.")
     if len(runs) < 2 and not scores:
         raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
     options = sigtest.make_options(list(tests), gate_test, gate_option="--gate-test",
                                    baseline=baseline, all_pairs=all_pairs, correct=correct,
                                    alpha=alpha, alternative=alternative, samples=samples,
-                                   seed=seed, scale=scale, fail_if=fail_if)
+                                   seed=seed, scale=scale, fail_if=fail_if, bounds=bounds)
+    if bounds and align_opts.labels != "integer":
+        raise UsageError(f"--bounds does not combine with --labels {align_opts.labels} (the "
+                         f"bounds range over integer labels)")
+    if scores and bounds:
+        raise UsageError("--bounds needs QRELS and runs (per-topic --scores files have no "
+                         "unjudged documents to label)")
     if scores:      # issue 13: the arguments are per-topic score files
         from ipsoeval.cli.scores_opts import run_sigtest
         return run_sigtest(ctx, [qrels, *runs], measures, options, align_opts, scores_format,

@@ -77,13 +77,14 @@ def _pivot(rs: ResultSet):
     recs = rs.records
     if "qid" in cols and any(r.get("qid") != "all" for r in recs):
         return None
-    vcols = ["value"] + [c for c in ("interval_value",) if c in cols]
+    vcols = ["value"] + [c for c in ("interval_value", "low", "high") if c in cols]
+    suffix = {"interval_value": "interval", "low": "low", "high": "high"}   # eval --bounds
     runs, measures, cells = [], [], {}
     for r in recs:
         if r["run"] not in runs:
             runs.append(r["run"])
         for vc in vcols:
-            key = r["measure"] if vc == "value" else f"{r['measure']} (interval)"
+            key = r["measure"] if vc == "value" else f"{r['measure']} ({suffix[vc]})"
             if key not in measures:
                 measures.append(key)
             cells[(r["run"], key)] = r.get(vc)

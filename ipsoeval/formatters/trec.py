@@ -4,6 +4,8 @@ Applies to result sets with ``measure``, ``qid`` and ``value`` columns (one
 block per run, in record order).  A record's optional ``label`` key is the
 name printed (trec_eval's spelling); undefined values are left out.  A
 record with ``quoted`` true prints its text in single quotes (relstring).
+A result set with ``low`` and ``high`` columns (``eval --bounds``) prints
+them after each record's line as ``NAME_low`` and ``NAME_high`` lines.
 """
 
 from __future__ import annotations
@@ -33,9 +35,14 @@ def render(rs: ResultSet) -> str:
     if not need <= set(rs.columns):
         raise UsageError(f"--format trec is not available for {rs.command} (use tsv, json or table)")
     out = []
+    extra = [c for c in ("low", "high") if c in rs.columns]
     for rec in rs.records:
-        text = line(rec.get("label", rec["measure"]), rec["qid"], rec["value"],
-                    rec.get("quoted", False))
+        name = rec.get("label", rec["measure"])
+        text = line(name, rec["qid"], rec["value"], rec.get("quoted", False))
         if text is not None:
             out.append(text)
+        for c in extra:
+            text = line(f"{name}_{c}", rec["qid"], rec.get(c))
+            if text is not None:
+                out.append(text)
     return "".join(out)

@@ -80,6 +80,12 @@ class Family:
     respell: Callable | None = None      # respell(typed params) -> (family, params): ir_measures
     scale_of: Callable | None = None     # scale(measure) where parameters change it
     example: str | None = None           # for ``ipsoeval measures`` (default: derived)
+    bounds: str = "exhaustive"           # --bounds search shape (ipsoeval.measures.bounds)
+    # --labels probability (ipsoeval.measures.expected): expected(ctx, measure) ->
+    # the exact expectation (runs, topics), or None for a form it does not cover
+    # (then Monte Carlo); None here: Monte Carlo for every form
+    expected: Callable | None = None
+    expected_note: str = ""              # which forms are exact, for ``ipsoeval measures``
     param_names: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
@@ -200,11 +206,20 @@ class Measure:
         """Per-topic values, float64 (runs, topics); NaN where undefined."""
         from ipsoeval.measures import kernels as K
         ctx = ctx or K.Context(aligned)
+        mode = ctx.al.label_mode
+        if mode == "probability":              # an expected value (measures/expected.py)
+            from ipsoeval.measures.expected import expectation
+            return expectation(ctx, self)
         if self.param("judged_only"):          # ir_measures: unjudged documents removed
             plain = Measure(self.family, self.cutoff,
                             tuple(kv for kv in self.params if kv[0] != "judged_only"))
             jctx = K.judged_only_context(ctx)
             return plain.compute(jctx.al, jctx)
+        if mode == "gain" and self.param("rel") is not None:   # -l in gain codes
+            from ipsoeval.labels import code_level
+            level = code_level(ctx.al.label_values, float(self.param("rel")))
+            return self.fam.kernel(ctx, Measure(self.family, self.cutoff, tuple(
+                (k, level if k == "rel" else v) for k, v in self.params)))
         return self.fam.kernel(ctx, self)
 
     def aggregate(self, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:

@@ -271,6 +271,9 @@ def _level_gains(ctx: Context, pairs: dict[int, float]):
     """Per topic: the gain of each judged level 0..max (trec_eval's gain list:
     the label, or --gains, overridden by the pairs), plus levels only named
     in the pairs.  Returns (levels array, gains array) per topic."""
+    if pairs and ctx.al.label_mode != "integer":
+        raise UsageError("trec_eval's LEVEL=GAIN parameters name integer labels; with "
+                         f"--labels {ctx.al.label_mode} the labels are the gains")
     out = []
     for lab in ctx.al.judged_labels:
         top = int(lab.max()) + 1 if len(lab) else 0

@@ -93,11 +93,12 @@ def loose_key(name: str) -> str:
 
 
 CATALOGUE_COLUMNS = ["measure", "example", "scale", "cutoff", "params", "trec_eval",
-                     "definition"]
+                     "probability", "definition"]
 
 
 def catalogue() -> list[dict]:
     """One record per measure family for ``ipsoeval measures`` (CATALOGUE_COLUMNS)."""
+    from ipsoeval.measures.expected import status
     rows = []
     for f in FAMILIES.values():
         trec = []
@@ -110,9 +111,11 @@ def catalogue() -> list[dict]:
             params.append(f.trec_params.help)
         rows.append({"measure": f.name, "example": f.example_name(), "scale": f.scale,
                      "cutoff": f.cutoff, "params": ",".join(params),
-                     "trec_eval": ",".join(trec), "definition": f.description})
+                     "trec_eval": ",".join(trec), "probability": status(f),
+                     "definition": f.description})
     from ipsoeval.trecmodes.catalogue import rows as mode_rows  # -R prefs, qrels_jg
-    rows.extend(mode_rows())
+    rows.extend({**r, "probability": r.get("probability", "not defined")}
+                for r in mode_rows())
     return rows
 
 

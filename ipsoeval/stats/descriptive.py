@@ -55,3 +55,20 @@ def paired_summary(a, b, level: float = 0.95) -> PairedSummary:
     ties = n - wins - losses
     return PairedSummary(n, mean_a, mean_b, diff, diff - half, diff + half, effect, sd,
                          wins, ties, losses)
+
+
+def mean_ci(x, level: float = 0.95):
+    """Per row of ``x`` (..., n; no NaN): the mean, its t interval
+    mean ± t_{1−(1−level)/2, n−1} · sd/√n (sd with n − 1 denominator; NaN for
+    n < 2) as (mean, low, high) arrays."""
+    x = np.asarray(x, dtype=np.float64)
+    nf = float(x.shape[-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = x.sum(axis=-1) / nf
+        if x.shape[-1] < 2:
+            half = np.full(mean.shape, np.nan)
+        else:
+            dev = x - mean[..., None]
+            sd = np.sqrt((dev * dev).sum(axis=-1) / (nf - 1.0))
+            half = special.stdtrit(nf - 1.0, 0.5 + level / 2.0) * sd / np.sqrt(nf)
+    return mean, mean - half, mean + half

@@ -15,7 +15,10 @@ Kinds:
 - ``unpaired``  -- two samples compared as groups (same call);
 - ``omnibus``   -- k ≥ 3 runs on the same topics, ``fn(X)`` →
   :class:`~ipsoeval.stats.omnibus.OmnibusResult`, followed by Tukey HSD for
-  the pairs (:func:`tukey`).
+  the pairs (:func:`tukey`);
+- ``allpairs``  -- k ≥ 2 runs on the same topics, every pair at once with one
+  null distribution (``leaderboard``): ``fn(X, samples=, seed=, progress=)``
+  → the null distribution's samples (:mod:`ipsoeval.stats.randhsd`).
 
 The scale each test requires is Ferrante et al. (2021) §2.5's (see
 docs/conventions.md, "Statistics"): a test is permissible for a measure
@@ -45,7 +48,7 @@ class TestStatistic:
     name: str
     title: str
     requires: str                 # "ordinal" | "interval"
-    kind: str                     # "paired" | "unpaired" | "omnibus"
+    kind: str                     # "paired" | "unpaired" | "omnibus" | "allpairs"
     aliases: tuple[str, ...] = ()
     resampling: bool = False
     function: Callable | None = None
@@ -83,6 +86,11 @@ def _bootstrap(a, b, *, alternative="two-sided", samples=100_000, seed=42):
     return tests.bootstrap_shift(a, b, n_resamples=samples, seed=seed, alternative=alternative)
 
 
+def _randhsd(X, *, samples=10_000, seed=42, progress=None):
+    from ipsoeval.stats import randhsd
+    return randhsd.ranges(X, samples, seed, progress)
+
+
 def _omnibus(name):
     def fn(X):
         from ipsoeval.stats import omnibus as om
@@ -114,6 +122,9 @@ _ENTRIES = (
                   ("two-way-anova",), function=_omnibus("anova2")),
     TestStatistic("friedman", "Friedman + Tukey HSD on ranks", "ordinal", "omnibus",
                   (), function=_omnibus("friedman")),
+    TestStatistic("randhsd", "randomised Tukey HSD (range of the run means under "
+                  "within-topic permutations)", "interval", "allpairs",
+                  ("randomised-hsd", "randomized-hsd"), resampling=True, function=_randhsd),
 )
 
 REGISTRY: dict[str, TestStatistic] = {t.name: t for t in _ENTRIES}

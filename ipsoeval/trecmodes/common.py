@@ -166,8 +166,8 @@ def records(run: str, topics: list[str], columns: list[Column], *, per_query: bo
         return c.label
 
     def value(c: Column, v: float):
-        if zscores is None and c.kind == "int":
-            return int(round(v))
+        if zscores is None and c.kind == "int" and float(v).is_integer():
+            return int(v)       # an expected count (--labels probability) prints as a real
         return float(v)
 
     out: list[dict] = []

@@ -35,7 +35,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap"]
+SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
+               "ppi", "agree", "leaderboard"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -93,6 +94,10 @@ MEASURES_BAD = ["P.1e400", "P.inf", "P@0", "P@-1", "P@99999999999999999999", "",
                 "P@5\n", "ndcg_cut.0", "P.1.5", "P_1.5", "RBP(p=0.8,p=0.5)", "P@１",
                 "RBP(p=0.8)@100", "nope", "P(", "P()", "ESL(n=0)@10", "P@2147483648",
                 "P.5,,10", "P.", "P@5@5", "rbp_resid"]
+# ppi estimates means over topics: mostly measures averaged over topics, some not
+MEASURES_PPI = ["P@5", "P@10", "nDCG@10", "AP", "RR@10", "R@10", "Success@5", "map", "P_5",
+                "RBP(p=0.8)@10", "DCG(b=2)@10", "ndcg_cut.10", "recip_rank", "Rprec", "official",
+                "ESL@10", "num_rel_ret"]
 MEASURES_MAP = ["P@5", "P@10", "R@10", "AP@10", "RR@10", "RR@5", "Success@5", "ESL@10",
                 "DCG@5", "nDCG@10", "RBP(p=0.8)@5", "P", "RR", "AP", "nDCG", "R"]
 # interval-map -m AP / nDCG without a cutoff builds the value set at the
@@ -146,7 +151,21 @@ class Case:
         return h.hexdigest()[:12]
 
 
-def _qrels_and_runs(ch, nruns):
+# --labels gain|probability (issue 19): real labels, a few out of the mode's range
+REAL_LABELS = {"gain": ["0", "0.5", "2.25", "1e-3", "3", "1", ".75"],
+               "probability": ["0", "0.25", "1", "0.999", ".5", "1e-3", "1.0"]}
+BAD_REAL_LABELS = ["-0.5", "1.5", "nan", "inf", "1e400", "-1", "x"]
+
+
+def _label(ch, labels: str) -> str:
+    if labels == "integer":
+        return ch.choice(['0', '1', '1', '2', '3', '-1'])
+    if ch.coin(0.005):
+        return ch.choice(BAD_REAL_LABELS)
+    return ch.choice(REAL_LABELS[labels])
+
+
+def _qrels_and_runs(ch, nruns, labels: str = "integer"):
     ntopics = ch.randint(1, 6)
     topics = [ch.choice(["1", "2", "3", "401", "q7", "10", "0", "-5", "1.0", "caf\udce9",
                          "caf\udce8", "\udcff", "é"]) + str(i)
@@ -157,7 +176,7 @@ def _qrels_and_runs(ch, nruns):
         ndocs = ch.randint(0, 10)
         docs = [f"d{t}-{j}{sfx[t]}" for j in range(ndocs)]
         for d in docs:
-            qrels.append(f"{t} 0 {d} {ch.choice(['0', '1', '1', '2', '3', '-1'])}")
+            qrels.append(f"{t} 0 {d} {_label(ch, labels)}")
         if not docs:
             qrels.append(f"{t} 0 only{t} 1")
     tags = [ch.choice(TAGS) if ch.coin(0.3) else "AB"[i % 2] + str(i) for i in range(nruns)]
@@ -189,6 +208,42 @@ def _qrels_and_runs(ch, nruns):
         runs[i] = out or [f"{topics[0]} Q0 x 1 1 {tags[i]}"]
     enc = lambda lines: ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")  # noqa: E731
     return enc(qrels), [enc(r) for r in runs], tags, topics
+
+
+def _human_and_auto(ch, qrels: bytes, topics) -> tuple[bytes, bytes]:
+    """ppi's two qrels from one: the auto qrels relabel some judgments; the
+    human qrels keep a subset of the topics (now and then a topic the auto
+    qrels lack, or none in common)."""
+    lines = qrels.decode("utf-8", "surrogateescape").split("\n")[:-1]
+    auto = []
+    for ln in lines:
+        f = ln.split()
+        if ch.coin(0.2):
+            f[3] = ch.choice(["0", "1", "2"])
+        auto.append(" ".join(f))
+    keep = {t for t in topics if ch.coin(0.5)} or {topics[0]}
+    human = [ln for ln in lines if ln.split()[0] in keep]
+    if ch.coin(0.1):
+        human.append("zz9 0 dzz 1")                  # a human topic the auto qrels lack
+    if ch.coin(0.05):
+        human = ["zz8 0 dzz 1"]                      # no topic in common
+    enc = lambda ls: ("\n".join(ls) + "\n").encode("utf-8", "surrogateescape")  # noqa: E731
+    return enc(auto), enc(human)
+def _second_qrels(ch, qrels: bytes) -> bytes:
+    """A second assessor's qrels for agree: labels changed, judgments dropped, added."""
+    out = []
+    for ln in qrels.decode("utf-8", "surrogateescape").split("\n")[:-1]:
+        f = ln.split()
+        if ch.coin(0.1):
+            continue
+        if len(f) == 4 and ch.coin(0.3):
+            f[3] = ch.choice(["0", "1", "2", "3", "-1", "5"])
+        out.append(" ".join(f))
+    if ch.coin(0.2):
+        out.append(f"extra{ch.randint(0, 3)} 0 dx 1")
+    if ch.coin(0.05):
+        out = [f"other 0 o{i} 1" for i in range(3)]      # nothing shared
+    return ("\n".join(out) + "\n").encode("utf-8", "surrogateescape")
 
 
 def _mutate_lines(ch, data: bytes) -> tuple[bytes, str]:
@@ -282,9 +337,17 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         return case
     nruns = {"eval": ch.randint(1, 3), "sigtest": ch.choice([1, 2, 2, 3]),
              "ipso": ch.choice([1, 2, 2, 2, 3]), "breakdown": ch.choice([1, 2, 2, 3]),
-             "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3)}[cmd]
-    qrels, runs, tags, topics = _qrels_and_runs(ch, nruns)
-    files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs)]
+             "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3),
+             "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3]),
+             "leaderboard": ch.randint(1, 4)}[cmd]
+    labels = ch.choice(["gain", "probability"]) if ch.coin(0.15) else "integer"
+    qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1), labels)
+    files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs[:nruns])]
+    if cmd == "ppi":            # qrels = the auto qrels; a human qrels beside it
+        qrels, human = _human_and_auto(ch, qrels, topics)
+        files = [("qrels", qrels), ("human", human)] + files[1:]
+    if cmd == "agree":      # QRELS_A QRELS_B [RUN...]: B relabels, drops and adds judgments
+        files.insert(1, ("qrelsb", _second_qrels(ch, qrels)))
     named = []
     for name, data in files:
         if ch.coin(p_mut * 0.6):
@@ -309,8 +372,12 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     if ch.coin(p_mut * 0.05):
         named[ch.randint(0, len(named) - 1)] = ch.choice(["missing", ".", "", "/dev/null"])
     absurd = p_mut * 0.4
-    ms = MEASURES_MAP if cmd == "interval-map" else MEASURES_OK
-    if cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map")):
+    ms = MEASURES_MAP if cmd == "interval-map" else MEASURES_PPI if cmd == "ppi" \
+        else MEASURES_OK
+    if cmd == "agree" and not nruns and not ch.coin(absurd * 0.3):
+        pass                                # -m needs runs
+    elif cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "ppi",
+                                                          "agree", "leaderboard")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
             if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
@@ -318,10 +385,20 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
                 m = "P@5"
             a += ["-m", m]
     _alignment(ch, case, absurd, tags, nruns)
+    if labels != "integer" or ch.coin(0.03):
+        a += ["--labels", labels if not ch.coin(absurd * 0.2) else
+              ch.choice(["integer", "gain", "probability", "fuzzy"])]
+        if cmd == "eval" and labels == "probability":
+            a += ["--samples", ch.choice(["20", "50"]), "--seed", ch.choice(["0", "7"])]
     if cmd == "ipso" and "--gains" not in a and ch.coin(0.6):
         a += ["--gains", ch.choice(GAINS[:2])]
     _command_options(ch, case, absurd, tags)
     _format_and_output(ch, case)
+    if cmd == "ppi":            # --auto QRELS --human HUMAN, the runs as operands
+        flags = ["--auto", named[0], "--human", named[1]]
+        if ch.coin(0.5):
+            flags = flags[2:] + flags[:2]
+        named = flags + named[2:]
     if ch.coin(0.5):
         a += named
     else:                                   # options after the operands
@@ -363,6 +440,8 @@ def _command_options(ch, case, absurd, tags):
     if cmd == "eval":
         if ch.coin(0.3):
             a += ["-q"]
+        if ch.coin(0.2):
+            a += ["--bounds"]
     elif cmd == "breakdown":
         if ch.coin(0.4):
             a += ["-k", _pick(ch, INTS, absurd, ["1", "5", "10"])]
@@ -438,6 +517,33 @@ def _command_options(ch, case, absurd, tags):
             case.gate = True
         if ch.coin(0.15):
             a += ["--gate-test", _pick(ch, TESTS, absurd, ["t", "sign"])]
+        if ch.coin(0.2):
+            a += ["--bounds"]
+    elif cmd == "ppi":
+        if ch.coin(0.3):
+            a += ["--method", _pick(ch, ["ppi++", "ppi", "x", ""], absurd, ["ppi++", "ppi"])]
+        if ch.coin(0.2):
+            a += ["--baseline", baseline()]
+        if ch.coin(0.2):
+            a += ["--all-pairs"]
+        if ch.coin(0.2):
+            a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+    elif cmd == "agree":
+        if ch.coin(0.3):
+            a += ["--test", _pick(ch, TESTS, absurd, ["t", "sign", "wilcoxon", "randomization"])]
+        if ch.coin(0.2):
+            a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+        a += ["--samples", _pick(ch, INTS, absurd, ["10", "100", "1000"])]
+        if ch.coin(0.2):
+            a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+        if ch.coin(0.2):
+            a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
+    elif cmd == "leaderboard":
+        _leaderboard_options(ch, case, absurd)
     elif cmd == "bootstrap":
         a += ["--samples", _pick(ch, INTS + ["1e20"], absurd, ["10", "50", "100"])]
         if ch.coin(0.2):
@@ -470,6 +576,19 @@ def _command_options(ch, case, absurd, tags):
             a += ["--queries-file", qf]
             if ch.coin(0.3):
                 a += ["--queries-file", ch.choice(["-", "qf", "B=qf"])]
+
+
+def _leaderboard_options(ch, case, absurd):
+    a = case.args
+    a += ["--samples", _pick(ch, INTS + ["1e20"], absurd, ["10", "99", "1000"])]
+    if ch.coin(0.2):
+        a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+    if ch.coin(0.2):
+        a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.5"])]
+    if ch.coin(0.2):
+        a += ["--ci", _pick(ch, FLOATS, absurd, ["0.95", "0.9"])]
+    if ch.coin(0.15):
+        a += ["--table", ch.choice(["leaderboard", "pairs", "resolution", "list", "x"])]
 
 
 def _format_and_output(ch, case):

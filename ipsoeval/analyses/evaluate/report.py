@@ -10,23 +10,40 @@ from ipsoeval.engine import Scores
 from ipsoeval.results import ResultSet
 
 COLUMNS = ["run", "qid", "measure", "value"]
+BOUNDS_COLUMNS = ["low", "high"]
 DESCRIPTION = "one row per run, topic (qid all: the aggregate) and measure"
+BOUNDS_DESCRIPTION = ("; low and high: the smallest and largest value over every labelling "
+                      "of the unjudged retrieved documents (--bounds)")
 
 
 def _value(kind: str, v):
     if kind == "text":                 # relstring: a string per topic
         return str(v)
     v = float(v)
-    if kind == "int":
-        return int(round(v))
+    if kind == "int" and v.is_integer():   # an expected count (--labels probability) is not
+        return int(v)
     if math.isnan(v):
         return None
     return float(v)
 
 
+def measure_bounds(scores: Scores, warnings: list[str] | None = None) -> dict:
+    """{measure name: (low, high)} per-topic matrices of every requested
+    measure (ipsoeval.measures.bounds); text measures are left out."""
+    from ipsoeval.measures.bounds import bounds
+    out: dict = {}
+    for m in scores.measures:
+        if m.name not in out and m.kind != "text":
+            out[m.name] = bounds(scores.aligned, m, scores.matrix(m), warnings)
+    return out
+
+
 def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
-                 params: dict | None = None) -> tuple[ResultSet, list[str]]:
-    """Records ``run, qid, measure, value`` (and ``label``: trec_eval's name).
+                 params: dict | None = None, bounds: bool = False
+                 ) -> tuple[ResultSet, list[str]]:
+    """Records ``run, qid, measure, value`` (and ``label``: trec_eval's name);
+    with ``bounds`` also ``low, high`` (:func:`measure_bounds`; the ``all``
+    rows aggregate the lows and the highs by the measure's own rule).
 
     Per run: the per-topic records (with ``per_query``) topic by topic, then
     the ``all`` records.  ``runid`` rows only when ``runid`` (trec layout).
@@ -37,11 +54,16 @@ def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
     warnings: list[str] = []
     records: list[dict] = []
     reqs = [r for r in scores.requested if runid or r.measure.family != "runid"]
+    bnd = measure_bounds(scores, warnings) if bounds else {}
     aggs = {}
     for r in reqs:
         m = r.measure
         if m.family != "runid" and m.agg != "none" and m.name not in aggs:
             aggs[m.name] = m.aggregate(scores.matrix(m), mask)
+            if m.name in bnd:
+                lo, hi = bnd[m.name]
+                aggs[("low", m.name)] = m.aggregate(lo, mask)
+                aggs[("high", m.name)] = m.aggregate(hi, mask)
             if m.agg == "mean_defined":
                 vals = scores.matrix(m)
                 for i, run in enumerate(al.runs):
@@ -62,6 +84,12 @@ def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
                            "label": r.label, "value": _value(r.measure.kind, mat[i, t])}
                     if r.measure.kind == "text":
                         rec["quoted"] = True
+                    if bounds:
+                        lo_hi = bnd.get(r.measure.name)
+                        rec["low"] = None if lo_hi is None else _value(r.measure.kind,
+                                                                       lo_hi[0][i, t])
+                        rec["high"] = None if lo_hi is None else _value(r.measure.kind,
+                                                                        lo_hi[1][i, t])
                     records.append(rec)
         for r in reqs:
             m = r.measure
@@ -71,13 +99,18 @@ def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
                 v = run
             else:
                 v = _value(m.kind, aggs[m.name][i])
-            records.append({"run": run, "qid": "all", "measure": m.name, "label": r.label,
-                            "value": v})
-    rs = ResultSet(command="eval", columns=list(COLUMNS), records=records,
-                   params=params or {}, title="ipsoeval eval",
-                   id="scores", description=DESCRIPTION,
-                   table_hints={"pivot": {"index": ["qid", "measure"], "columns": "run",
-                                          "values": "value"}})
+            rec = {"run": run, "qid": "all", "measure": m.name, "label": r.label, "value": v}
+            if bounds:
+                lo, hi = aggs.get(("low", m.name)), aggs.get(("high", m.name))
+                rec["low"] = None if lo is None else _value(m.kind, lo[i])
+                rec["high"] = None if hi is None else _value(m.kind, hi[i])
+            records.append(rec)
+    hints = {} if bounds else {"pivot": {"index": ["qid", "measure"], "columns": "run",
+                                         "values": "value"}}
+    rs = ResultSet(command="eval", columns=list(COLUMNS) + (BOUNDS_COLUMNS if bounds else []),
+                   records=records, params=params or {}, title="ipsoeval eval",
+                   id="scores", description=DESCRIPTION + (BOUNDS_DESCRIPTION if bounds else ""),
+                   table_hints=hints)
     return rs, warnings
 
 

@@ -33,6 +33,7 @@ from ipsoeval.errors import UsageError
 from ipsoeval.model import Aligned
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry
+from ipsoeval.stats.rankcorr import kendall_tau_b  # noqa: F401  (im.kendall_tau_b)
 
 COMMAND = "interval-map"
 UNIVERSES = ("attainable", "all")
@@ -553,30 +554,7 @@ def _quantile_plot(quant: ResultSet) -> ResultSet:
 # --analyze: Tables 2, 4, 5-6
 # ---------------------------------------------------------------------------
 
-def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
-    """Kendall's tau-b (ties in either ranking corrected), NaN when undefined."""
-    x = np.asarray(x, float)
-    y = np.asarray(y, float)
-    ok = ~(np.isnan(x) | np.isnan(y))
-    x, y = x[ok], y[ok]
-    n = len(x)
-    if n < 2:
-        return float("nan")
-    # equal measure values computed along different float paths (AP's
-    # 0.2233560090702948 and 0.22335600907029476) are ties: the stats tie rule
-    from ipsoeval.stats._rank import snap_ties, tie_tolerance
-    x = snap_ties(x[None, :], tie_tolerance(x[None, :]))[0]
-    y = snap_ties(y[None, :], tie_tolerance(y[None, :]))[0]
-    dx = np.sign(x[:, None] - x[None, :])
-    dy = np.sign(y[:, None] - y[None, :])
-    iu = np.triu_indices(n, 1)
-    dx, dy = dx[iu], dy[iu]
-    s = float((dx * dy).sum())
-    tx = float(np.count_nonzero(dx))
-    ty = float(np.count_nonzero(dy))
-    if tx == 0 or ty == 0:
-        return float("nan")
-    return s / math.sqrt(tx * ty)
+# Kendall's tau-b is declared once, in ipsoeval.stats.rankcorr (used here and by agree)
 
 
 def _round8(v):

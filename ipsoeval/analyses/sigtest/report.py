@@ -34,6 +34,7 @@ from ipsoeval.stats import registry
 COLUMNS = ["run_a", "run_b", "measure", "test", "n", "mean_a", "mean_b", "diff", "ci_low",
            "ci_high", "effect_size", "wins", "ties", "losses", "statistic", "p_value",
            "p_adjusted", "significant", "permissible"]
+BOUNDS_COLUMNS = ["p_bounds", "survives_bounds"]
 FLIP_COLUMNS = ["measure", "test", "pairs", "sig_original", "sig_interval", "s2ns", "ns2s",
                 "changed"]
 
@@ -83,6 +84,7 @@ class Options:
     fail_if: str | None = None
     gate_test: str | None = None
     level: float = 0.95
+    bounds: bool = False
 
     def check(self, runs: list[str] | None = None) -> None:
         validate.tests(self.tests, TESTS, "sigtest")
@@ -103,6 +105,9 @@ class Options:
             if self.gate_test not in self.tests:
                 raise UsageError(f"--gate-test {self.gate_test} is not among the tests run "
                                  f"({', '.join(self.tests)})")
+        if self.bounds and self.scale != "original":
+            raise UsageError("--bounds tests the original values only (it conflicts with "
+                             f"--scale {self.scale})")
         if self.fail_if == "worse" and self.all_pairs:
             raise UsageError("--fail-if worse needs a baseline to compare against "
                              "(it conflicts with --all-pairs; use --fail-if different)")
@@ -265,6 +270,71 @@ def _analyse(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str,
     return records
 
 
+def _bounds_check(records: list[dict], runs: list[str], matrices: dict, bound_matrices: dict,
+                  options: Options, lower_better: set[str], warnings: list[str]) -> None:
+    """Fill ``p_bounds`` and ``survives_bounds`` of each record: the test run again
+    with, on every topic, the winner of the pair (by the sign of diff) at its
+    ``low`` and the loser at its ``high`` (the other way round where a smaller
+    value is better), the p-values corrected over the same family as
+    ``p_adjusted``.  ``survives_bounds``: still significant, with the same
+    winner; None where the result was not significant (or is a Tukey HSD
+    row, or a bound is undefined)."""
+    from ipsoeval.stats.corrections import adjust
+
+    index = {r: i for i, r in enumerate(runs)}
+    worst: dict[int, float] = {}
+    flipped: dict[int, bool] = {}
+    undefined = 0
+    by_key: dict[tuple[str, str], list[int]] = {}
+    for n, rec in enumerate(records):
+        rec["p_bounds"] = None
+        rec["survives_bounds"] = None
+        if rec["run_a"] != "*" and rec["test"] in PAIRWISE:
+            by_key.setdefault((rec["measure"], rec["test"]), []).append(n)
+    for (mname, test), rows in by_key.items():
+        low, high = (np.asarray(x, dtype=np.float64) for x in bound_matrices[mname])
+        ia = np.array([index[records[n]["run_a"]] for n in rows])
+        ib = np.array([index[records[n]["run_b"]] for n in rows])
+        d = np.array([np.nan if records[n]["diff"] is None else records[n]["diff"]
+                      for n in rows])
+        if mname in lower_better:
+            d = -d
+        b_wins = (d > 0)[:, None]
+        A = np.where(b_wins, high[ia], low[ia])       # the loser at its best …
+        B = np.where(b_wins, low[ib], high[ib])       # … the winner at its worst
+        res = _pairwise(test, A, B, options)
+        pv = np.asarray(res.pvalue, dtype=np.float64).reshape(-1)
+        with np.errstate(invalid="ignore"):
+            wd = np.nanmean(B - A, axis=1) if A.shape[1] else np.full(len(rows), np.nan)
+        wd = np.where(b_wins[:, 0], wd, -wd)          # the winner's margin
+        M = np.asarray(matrices[mname], dtype=np.float64)
+        lost = (np.isnan(A) & ~np.isnan(M[ia])) | (np.isnan(B) & ~np.isnan(M[ib]))
+        for k, n in enumerate(rows):
+            if d[k] == 0 or np.isnan(d[k]):
+                continue
+            if lost[k].any():
+                undefined += 1
+                continue
+            worst[n] = float(pv[k])
+            flipped[n] = not (wd[k] > 0)
+    fam = [n for n, rec in enumerate(records)
+           if rec["run_a"] != "*" and rec["test"] in PAIRWISE
+           or rec["run_a"] == "*"]
+    raw = np.array([worst.get(n, np.nan if records[n]["p_value"] is None
+                              else records[n]["p_value"]) for n in fam], dtype=np.float64)
+    adj = adjust(raw, options.correct) if raw.size else raw
+    for n, p in zip(fam, adj):
+        if n not in worst:
+            continue
+        rec = records[n]
+        rec["p_bounds"] = _f(p)
+        if rec["significant"]:
+            rec["survives_bounds"] = bool(p == p and p < options.alpha and not flipped[n])
+    if undefined:
+        warnings.append(f"--bounds: {undefined} comparison(s) left without p_bounds: a "
+                        f"bound is undefined (see ipsoeval eval --bounds)")
+
+
 def _flips(orig: list[dict], interval: list[dict], options: Options) -> list[dict]:
     """S2NS / NS2S counts per (measure, test) over the pair records."""
     out: dict[tuple[str, str], dict] = {}
@@ -349,7 +419,7 @@ def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
 def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str | None],
         options: Options, *, interval_matrices: dict[str, np.ndarray] | None = None,
         lower_better: set[str] | None = None, topics: int | None = None,
-        progress: Callable | None = None) -> Report:
+        progress: Callable | None = None, bound_matrices: dict | None = None) -> Report:
     """Run every requested test on every pair and measure: a Report with the
     table ``tests`` (primary; one record per pair, measure and test) and, with
     ``scale="both"``, ``flips``; ``report.gate`` with ``fail_if``.
@@ -358,7 +428,9 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str 
     ``scales``: measure name → "ordinal" | "interval" | "ratio" | None;
     ``interval_matrices``: the interval-mapped matrices (needed for
     ``scale`` interval/both); ``lower_better``: names of measures where a
-    smaller value is better (for ``fail_if="worse"``).
+    smaller value is better (for ``fail_if="worse"`` and ``bounds``);
+    ``bound_matrices``: measure name → (low, high) matrices (needed for
+    ``options.bounds``: the columns p_bounds and survives_bounds).
     """
     options.check(runs)
     if options.scale != "original" and interval_matrices is None:
@@ -378,6 +450,11 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str 
         iscales = {m: "interval" for m in interval_matrices}
         inter = _analyse(runs, interval_matrices, iscales, options, pairs, warnings, progress,
                          "interval" if options.scale == "both" else None)
+    if options.bounds:
+        if bound_matrices is None:
+            raise UsageError("--bounds needs the qrels and the runs (the low and high values)")
+        columns.extend(BOUNDS_COLUMNS)
+        _bounds_check(orig, runs, matrices, bound_matrices, options, lower_better, warnings)
     records = (orig or []) + (inter or [])
     params = {
         "runs": list(runs), "pairs": "all" if options.all_pairs else "baseline",
@@ -394,6 +471,11 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str 
         "seed": options.seed, "scale": options.scale,
         "requirements": {t: registry.requirement(t) for t in options.tests},
     }
+    if options.bounds:
+        params["bounds"] = ("p_bounds: the test again with, per topic, the winner at its low "
+                            "and the loser at its high over the labellings of the unjudged "
+                            "retrieved documents (each run's own worst case), corrected as "
+                            "p_adjusted; survives_bounds: still significant, same winner")
     if topics is not None:
         params["topics"] = topics
     tests = ResultSet(
@@ -447,13 +529,25 @@ def run_aligned(aligned, measures, options: Options, progress: Callable | None =
         if not m.higher_is_better:
             lower.add(m.name)
     map_warnings: list[str] = list(scale_notes)
+    from ipsoeval.measures.expected import monte_carlo_notes
+    map_warnings += monte_carlo_notes(scores)      # --labels probability
+    if options.scale != "original" and aligned.label_mode != "integer":
+        from ipsoeval.errors import UsageError
+        raise UsageError(f"--scale {options.scale} maps measures through their integer-label "
+                         f"values (interval-map): it needs --labels integer")
+    bnd = None
+    if options.bounds:
+        from ipsoeval.measures.bounds import bounds as measure_bounds
+        bnd = {m.name: measure_bounds(aligned, m, mats[m.name], map_warnings)
+               for m in scores.measures if m.name in mats}
     if options.scale != "original":
         from ipsoeval.analyses.interval_map import mapped_matrices
         interval = mapped_matrices(aligned, [m for m in scores.measures if m.name in mats],
                                    warnings=map_warnings)
         interval = {k: np.asarray(v, dtype=np.float64) for k, v in interval.items()}
     out = run(list(aligned.runs), mats, scales, options, interval_matrices=interval,
-              lower_better=lower, topics=len(aligned.topics), progress=progress)
+              lower_better=lower, topics=len(aligned.topics), progress=progress,
+              bound_matrices=bnd)
     out.warnings[:0] = [w for w in map_warnings if w not in out.warnings]
     return out
 
@@ -467,6 +561,7 @@ def wide_table(rs: ResultSet) -> ResultSet:
     rows: dict[tuple, dict] = {}
     has_scale = "scale" in rs.columns
     unknown = False
+    bounded = False
     corrected = rs.params.get("correction", "none") != "none"
     for rec in rs.records:
         t = rec["test"]
@@ -488,6 +583,9 @@ def wide_table(rs: ResultSet) -> ResultSet:
             rows[key] = row
         p = rec["p_adjusted"]
         mark = ("*" if rec["significant"] else "") + ("†" if rec["permissible"] is False else "")
+        if rec.get("survives_bounds") is False:     # --bounds: not in the worst case
+            mark += "!"
+            bounded = True
         if rec["permissible"] is None:      # issue 13 (--scores): the measure's scale is unknown
             mark += "?"
             unknown = True
@@ -504,7 +602,9 @@ def wide_table(rs: ResultSet) -> ResultSet:
              + (f" ({rs.params.get('correction')}-corrected)" if corrected else "")
              + f": * significant at alpha {rs.params.get('alpha')}"
              + "; † not permissible for the measure's scale"
-             + ("; ? scale unknown (--scores-scale declares it)" if unknown else ""))
+             + ("; ? scale unknown (--scores-scale declares it)" if unknown else "")
+             + ("; ! not significant with the unjudged documents at their worst for the "
+                "winner (--bounds)" if bounded else ""))
     return ResultSet(command=rs.command, columns=cols, records=records, params=rs.params,
                      title=title, table_hints={"digits": 4, "groups": groups, "labels": labels,
                                                "sign_styles": {"diff": {"positive": "green",

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import JUDGED_ONLY, REL
@@ -63,16 +64,17 @@ FAMILIES = (
            "ordinal", average_precision, cutoff="optional", params=(REL, JUDGED_ONLY),
            trec_plain=TrecName("map", 5, ("official", "all_trec")),
            trec=TrecName("map_cut", 27, ("all_trec",), (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
-           other_names=("map", "ap", "mapcut", "averageprecision")),
+           other_names=("map", "ap", "mapcut", "averageprecision"), bounds="prefix", expected=E.e_ap),
     Family("gm_map", "geometric mean over topics of AP (AP floored at 0.00001)", "ordinal",
            average_precision, params=(REL,), agg="gm", per_query=False,
            trec_plain=TrecName("gm_map", 6, ("official", "all_trec")),
-           other_names=("gmmap",)),
+           other_names=("gmmap",), bounds="prefix", expected=E.e_ap),
     Family("infAP", "inferred AP (Yilmaz & Aslam 2006), as trec_eval: precision above each "
            "relevant document estimated from the judged documents; qrels label -1 marks "
            "pooled but unjudged documents", "ordinal", infap, params=(REL,),
-           trec_plain=TrecName("infAP", 14, ("all_trec",)), other_names=("infap",)),
+           trec_plain=TrecName("infAP", 14, ("all_trec",)), other_names=("infap",),
+           bounds="prefix"),
     Family("yaap", "yet another AP (Robertson 2012): log((1 + s)/(1 + R - s)), s the sum "
            "of precisions at relevant ranks", "ordinal", yaap, params=(REL,),
-           trec_plain=TrecName("yaap", 53)),
+           trec_plain=TrecName("yaap", 53), bounds="prefix"),
 )

@@ -30,8 +30,8 @@ def bpref(ctx: K.Context, m) -> np.ndarray:
 FAMILIES = (
     Family("bpref", "binary preference (Buckley & Voorhees 2004), as trec_eval", "ordinal",
            bpref, params=(REL,), trec_plain=TrecName("bpref", 8, ("official", "all_trec")),
-           ir_measures=("Bpref",), other_names=("bpref",)),
+           ir_measures=("Bpref",), other_names=("bpref",), bounds="prefix"),
     Family("gm_bpref", "geometric mean over topics of bpref (floored at 0.00001)", "ordinal",
            bpref, params=(REL,), agg="gm", per_query=False,
-           trec_plain=TrecName("gm_bpref", 15, ("all_trec",))),
+           trec_plain=TrecName("gm_bpref", 15, ("all_trec",)), bounds="prefix"),
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ipsoeval.errors import InputError
+from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
 from ipsoeval.measures.family import Family, TrecName, TrecParams
 from ipsoeval.measures.params import DCG, JK_BASE, JUDGED_ONLY, REL
@@ -224,27 +225,27 @@ FAMILIES = (
            params=(JK_BASE, DCG, JUDGED_ONLY),
            trec_plain=TrecName("ndcg", 23, ("all_trec",)),
            trec=TrecName("ndcg_cut", 26, ("all_trec",), (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
-           trec_params=PAIRS, other_names=("ndcg", "ndcgcut")),
+           trec_params=PAIRS, other_names=("ndcg", "ndcgcut"), bounds="sorted", expected=E.e_ndcg, expected_note="b=, dcg= and LEVEL=GAIN forms: Monte Carlo"),
     Family("DCG", "discounted cumulative gain: sum of gain/log2(rank+1), or with b= the "
            "Jarvelin-Kekalainen form (no discount before rank b, log_b(rank) after)",
            "ordinal", dcg, cutoff="optional", params=(JK_BASE, DCG, JUDGED_ONLY),
-           trec_plain=TrecName("dcg", 21), trec_params=PAIRS, other_names=("dcg",)),
+           trec_plain=TrecName("dcg", 21), trec_params=PAIRS, other_names=("dcg",), bounds="uniform", expected=E.e_dcg, expected_note="b=, dcg= and LEVEL=GAIN forms: Monte Carlo"),
     Family("G", "trec_eval's G: sum of gain/log2(2 + ideal cost so far - gain so far), "
            "divided by the ideal total gain (experimental)", "ordinal", g_measure,
            trec_plain=TrecName("G", 20, ("all_trec",)), trec_params=PAIRS,
-           example="G.1=1,2=3"),
+           example="G.1=1,2=3", bounds="sorted"),
     Family("ideal_dcg", "DCG of the ideal ordering of the judged documents (trec_eval)",
            "ordinal", ideal_dcg, trec_plain=TrecName("ideal_dcg", 22), trec_params=PAIRS,
-           example="ideal_dcg.1=1,2=3"),
+           example="ideal_dcg.1=1,2=3", bounds="uniform"),
     Family("ndcg_rel", "nDCG averaged over the positive-gain documents, unretrieved ones "
            "at the final nDCG (trec_eval, experimental)", "ordinal", ndcg_rel,
            trec_plain=TrecName("ndcg_rel", 24, ("all_trec",)), trec_params=PAIRS,
-           example="ndcg_rel.1=1,2=3"),
+           example="ndcg_rel.1=1,2=3", bounds="exhaustive"),
     Family("Rndcg", "nDCG averaged at the ranks where the ideal gain changes (trec_eval, "
            "experimental)", "ordinal", rndcg, params=(REL,),
            trec_plain=TrecName("Rndcg", 25, ("all_trec",)), trec_params=PAIRS,
-           example="Rndcg.1=1,2=3"),
+           example="Rndcg.1=1,2=3", bounds="sorted"),
     Family("binG", "binary G: mean over relevant documents of 1/log2(2 + nonrelevant "
            "above it) (trec_eval, experimental)", "ordinal", bing, params=(REL,),
-           trec_plain=TrecName("binG", 19, ("all_trec",))),
+           trec_plain=TrecName("binG", 19, ("all_trec",)), bounds="prefix"),
 )

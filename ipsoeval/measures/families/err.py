@@ -17,11 +17,17 @@ def err(ctx: K.Context, m) -> np.ndarray:
     lab = ctx.al.labels
     if k is not None:
         lab = lab[:, :, :k]
-    top = max((int(j.max()) for j in ctx.al.judged_labels if len(j)), default=0)
+    if ctx.al.label_mode == "gain":       # --labels gain: the real labels are the grades
+        vals = ctx.al.label_values
+        top = float(vals.max()) if len(vals) else 0.0
+        grade = ctx.al.gains(lab)
+    else:
+        top = max((int(j.max()) for j in ctx.al.judged_labels if len(j)), default=0)
+        grade = np.where(lab > 0, lab, 0).astype(np.float64)
     if top > gmax:
-        raise UsageError(f"ERR needs gmax >= the largest label (found label {top}); "
-                         f"use ERR(gmax={top})")
-    grade = np.where(lab > 0, lab, 0).astype(np.float64)
+        shown = int(top) if float(top).is_integer() else top
+        raise UsageError(f"ERR needs gmax >= the largest label (found label {shown}); "
+                         f"use ERR(gmax={int(np.ceil(top))})")
     rr = (np.exp2(grade) - 1.0) / 2.0 ** gmax
     D = lab.shape[2]
     if D == 0:
@@ -35,5 +41,5 @@ FAMILIES = (
     Family("ERR", "expected reciprocal rank (Chapelle et al. 2009) as gdeval/ir_measures: "
            "sum R_i/i prod_{j<i}(1-R_j), R = (2^label - 1)/2^gmax, gmax = 4",
            "ordinal", err, cutoff="optional", params=(GMAX,), example="ERR@20",
-           other_names=("err",)),
+           other_names=("err",), bounds="uniform"),
 )

@@ -55,10 +55,10 @@ FAMILIES = (
            "ordinal", iprec_at_recall, cutoff="required", cutoff_kind="recall",
            params=(REL, JUDGED_ONLY), trec=TrecName("iprec_at_recall", 10,
                                                      ("official", "all_trec"), ELEVEN),
-           other_names=("iprec",)),
+           other_names=("iprec",), bounds="prefix"),
     Family("11pt_avg", "interpolated precision averaged over recall levels (default 0, "
            "0.1, ..., 1; v10 rounding lround(x*R))", "ordinal", eleven_pt_avg,
            trec_plain=TrecName("11pt_avg", 18, ("all_trec",)),
            trec_params=TrecParams(_check_levels, "trec_eval LEVEL,..."),
-           example="11pt_avg..25,.5,.75"),
+           example="11pt_avg..25,.5,.75", bounds="prefix"),
 )

@@ -15,6 +15,9 @@ def relstring(ctx: K.Context, m) -> np.ndarray:
     raw = m.param("te")
     n = int(K.trec_numbers(raw, m.name)[0]) if raw else 10
     lab = ctx.al.labels[:, :, :max(n, 0)]
+    if ctx.al.label_mode == "gain":       # --labels gain: the label's integer part
+        lab = np.where(lab >= 0, np.floor(ctx.al.label_values[np.maximum(lab, 0)])
+                       .clip(max=10), lab).astype(np.int64)
     ch = np.full(lab.shape, "<", dtype="<U1")
     ch[lab > 9] = ">"
     for d in range(10):
@@ -39,7 +42,8 @@ def _check(raw: str, original: str) -> None:
 FAMILIES = (
     Family("relstring", "the labels of the top N documents (default 10) as a string: 0-9, "
            "'>' above 9, '-' not in the qrels, '.' negative label (pooled, unjudged); "
+           "--labels gain: the label's integer part; "
            "per topic only", "nominal", relstring, kind="text", agg="none",
            trec_plain=TrecName("relstring", 12, ("all_trec",)),
-           trec_params=TrecParams(_check, "trec_eval N"), example="relstring.20"),
+           trec_params=TrecParams(_check, "trec_eval N"), example="relstring.20", bounds="none"),
 )
