@@ -1498,7 +1498,7 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
  * of the official measures, one block per run: exactly what `ipsoeval eval
  * --format trec` prints) or None when anything is out of the ordinary, and
  * then the full program runs.  Accepted: plain TREC runs whose topics are
- * exactly the qrels' topics, distinct UTF-8 run names, no duplicate (topic,
+ * exactly the qrels' topics, distinct UTF-8 run names, UTF-8 ids, no duplicate (topic,
  * docno) in any file, every line valid.  Paths are bytes (os.fsencode). */
 static PyObject *py_eval_official(PyObject *self, PyObject *args)
 {
@@ -1547,7 +1547,7 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     PyObject *res = NULL;
     for (Py_ssize_t k = 0; k < N && ok; k++) {
-        /* run names must be UTF-8 (the full program decodes them) */
+        /* a run name that is not UTF-8: the full program, which warns (ipsoeval/ids.py) */
         PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
         if (!name) {
             PyErr_Clear();
