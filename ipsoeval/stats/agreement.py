@@ -34,6 +34,16 @@ def _labels(a, b) -> tuple[np.ndarray, np.ndarray]:
     return a.astype(np.int64), b.astype(np.int64)
 
 
+def _pairs(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """The labels either rater uses (ascending) and the (k, k) float counts of
+    the items labelled values[i] by A and values[j] by B."""
+    values, inv = np.unique(np.concatenate([a, b]), return_inverse=True)
+    k = values.size
+    counts = np.zeros((k, k))
+    np.add.at(counts, (inv[:a.size], inv[a.size:]), 1.0)
+    return values, counts
+
+
 def confusion(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(labels_a, labels_b, counts)``: the distinct labels of each rater
     (ascending) and counts[i, j] = items labelled labels_a[i] by A and
@@ -56,11 +66,7 @@ def cohen_kappa(a, b, weights: str | None = None) -> float:
     a, b = _labels(a, b)
     if a.size == 0:
         return float("nan")
-    values, inv = np.unique(np.concatenate([a, b]), return_inverse=True)
-    k = values.size
-    ia, ib = inv[:a.size], inv[a.size:]
-    obs = np.zeros((k, k))
-    np.add.at(obs, (ia, ib), 1.0)
+    values, obs = _pairs(a, b)
     obs /= a.size
     E = np.outer(obs.sum(axis=1), obs.sum(axis=0))
     v = values.astype(np.float64)
@@ -91,11 +97,8 @@ def krippendorff_alpha(a, b, level: str = "interval") -> float:
     a, b = _labels(a, b)
     if a.size == 0:
         return float("nan")
-    values, inv = np.unique(np.concatenate([a, b]), return_inverse=True)
+    values, o = _pairs(a, b)
     k = values.size
-    ia, ib = inv[:a.size], inv[a.size:]
-    o = np.zeros((k, k))
-    np.add.at(o, (ia, ib), 1.0)
     o = o + o.T
     nc = o.sum(axis=1)
     n = float(nc.sum())

@@ -35,6 +35,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.bootstrap.report import MeasureInput  # one measure's scores, shared
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
@@ -89,14 +90,6 @@ class Options:
                 "ci_level": self.ci}
 
 
-@dataclass
-class MeasureInput:
-    """One measure's per-topic scores (runs × topics), NaN = undefined."""
-
-    name: str
-    scores: np.ndarray
-    higher_is_better: bool = True
-    scale: str | None = None
 
 
 def estimate_seconds(runs: int, topics: int, samples: int, measures: int = 1) -> float:
