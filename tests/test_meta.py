@@ -23,7 +23,7 @@ from scipy import stats
 
 from ipsoeval.analyses import meta
 from ipsoeval.analyses.meta import swap as sw
-from ipsoeval.analyses.meta.report import tau_ap   # rankcorr.tau_ap, empty on ties
+from ipsoeval.analyses.meta.report import tau_ap  # rankcorr.tau_ap, empty on ties
 
 MS = TESTDATA / "msmarco"
 FILES = [str(MS / "qrels.txt"), *sorted(str(p) for p in MS.glob("*.run.xz"))]

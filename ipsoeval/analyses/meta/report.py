@@ -35,8 +35,7 @@ from ipsoeval.analyses import validate
 from ipsoeval.analyses.meta import swap as sw
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
-from ipsoeval.stats import registry
-from ipsoeval.stats import rankcorr
+from ipsoeval.stats import rankcorr, registry
 
 __all__ = ["Options", "run", "run_aligned", "parse_tests", "ranking_scores", "TESTS", "DEFAULT_TESTS", "SUMMARY_COLUMNS",
            "ASL_COLUMNS", "SWAP_COLUMNS", "CORRELATION_COLUMNS"]
