@@ -102,11 +102,7 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
         raise UsageError(f"report compares runs: it needs QRELS and at least two runs "
                          f"(got {len(runs)})")
     requested = engine.requested(measures)
-    try:
-        import matplotlib  # noqa: F401
-        charts = True
-    except ImportError:
-        charts = False
+    charts = rp.charts_available()
     aligned = opt.load_aligned(qrels, runs, align_opts)
     options.baseline = validate.baseline(baseline, aligned.runs, runs)
     options.check(list(aligned.runs))
@@ -125,13 +121,8 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
     figures = rp.figures(comp) if charts else {}
     warnings = list(comp.warnings)
     if not charts:
-        warnings.append("no charts: they need matplotlib (pip install 'ipsoeval[plot]'); the "
-                        "page has the tables and the heat map")
-    meta = {"best": comp.best, "baseline": comp.baseline, "measure": comp.measure,
-            "measures": list(dict.fromkeys(m.name for m in sc.measures)),
-            "pairs": [list(p) for p in comp.pairs], "runs": len(aligned.runs),
-            "topics": len(aligned.topics), "alpha": alpha,
-            "commands": _commands(ctx, qrels, runs, list(aligned.runs), comp, options)}
+        warnings.append(rp.CHARTS_MISSING)
+    meta = dict(comp.meta(), commands=_commands(qrels, runs, list(aligned.runs), comp, options))
     page = html.render(comp.reports, figures, title=title, meta=meta, notes=comp.notes,
                        warnings=warnings)
     for w in warnings:
@@ -143,7 +134,7 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
         out_.write_stdout(ctx, get_env(ctx).stdout, page)
 
 
-def _commands(ctx, qrels, runs, aligned_runs, comp, options) -> list[str]:
+def _commands(qrels, runs, aligned_runs, comp, options) -> list[str]:
     """The command lines whose tables the page holds (plus any alignment
     options given to report)."""
     q = shlex.quote

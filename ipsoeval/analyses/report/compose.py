@@ -35,7 +35,7 @@ from ipsoeval.results import Report, ResultSet
 
 __all__ = ["Options", "Composite", "compose", "figures", "parse_pair", "estimate_seconds",
            "SCALE_COLUMNS",
-           "MAX_PAIRS", "TABLE_IDS"]
+           "MAX_PAIRS", "TABLE_IDS", "CHARTS_MISSING", "charts_available"]
 
 COMMAND = "report"
 MAX_PAIRS = 6            # per-topic difference panels: pairs x measures, at most 12 drawn
@@ -45,6 +45,9 @@ TABLE_IDS = {"leaderboard": ("leaderboard", "pairs", "resolution"), "sigtest": (
              "breakdown": ("summary",), "scales": ("scales",)}
 
 Progress = Callable[[int, int], None]
+
+CHARTS_MISSING = ("no charts: they need matplotlib (pip install 'ipsoeval[plot]'); the page "
+                  "has the tables and the heat map")
 
 
 @dataclass
@@ -110,6 +113,16 @@ class Composite:
     options: Options
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    measures: list[str] = field(default_factory=list)
+    n_runs: int = 0
+    n_topics: int = 0
+
+    def meta(self) -> dict:
+        """What the page says about its inputs and choices (and the JSON block's
+        ``report`` object)."""
+        return {"best": self.best, "baseline": self.baseline, "measure": self.measure,
+                "measures": list(self.measures), "pairs": [list(p) for p in self.pairs],
+                "runs": self.n_runs, "topics": self.n_topics, "alpha": self.options.alpha}
 
     def tables(self) -> dict[str, ResultSet]:
         """Every table of the page by ``command.id`` (e.g. ``leaderboard.pairs``)."""
@@ -219,7 +232,8 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
             t.params.setdefault("report", {"best": best, "baseline": baseline,
                                            "measure": first})
     return Composite(reports=reports, diffs=diffs, best=best, baseline=baseline, measure=first,
-                     pairs=pairs, options=options, warnings=warnings, notes=notes)
+                     pairs=pairs, options=options, warnings=warnings, notes=notes,
+                     measures=measures, n_runs=len(runs), n_topics=len(aligned.topics))
 
 
 def _scales(measures, scales, why, options: Options, tests: ResultSet) -> Report:
@@ -245,14 +259,20 @@ def _scales(measures, scales, why, options: Options, tests: ResultSet) -> Report
     return Report(COMMAND, [rs])
 
 
+def charts_available() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def figures(comp: Composite, *, max_panels: int = 12) -> dict[str, str]:
     """The page's charts as inline SVG (the ``plot`` extra): ``leaderboard``
     (means, CIs, letters), ``differences`` (per-topic B − A of each chosen
     pair, sorted) and ``breakdown`` (outcome shares).  Empty when matplotlib
     is missing."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
+    if not charts_available():
         return {}
     from ipsoeval import plots
 
