@@ -377,3 +377,16 @@ def test_api_matches_the_cli(inputs, page):
     assert p.reports["leaderboard"].table("pairs").records
     with pytest.raises(ipsoeval.UsageError, match="no run named"):
         ipsoeval.report(res, pairs=["sys0:zz"], samples=10)
+
+
+def test_progress_reaches_the_end(inputs):
+    import ipsoeval
+    qrels, runs = inputs
+    res = ipsoeval.evaluate(qrels, runs, ["P@10"])
+    seen = []
+    p = ipsoeval.report(res, samples=300, charts=False, progress=lambda d, t: seen.append((d, t)))
+    assert seen and seen[-1] == (1000, 1000)
+    assert all(0 <= d <= t for d, t in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert p.figures == {} and 'id="chart-' not in p.html
+    assert not any("matplotlib" in w for w in p.warnings)   # charts=False: asked for none

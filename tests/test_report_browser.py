@@ -100,3 +100,26 @@ def test_page_in_chromium(page, tmp_path):
     assert n["strong"] > 400 and n["not_significant"] > 100, n      # the heat map's squares
     assert n["top_group"] > 500, n                                  # the charts' green
     assert n["losses"] > 500, n                                      # the differences chart
+
+
+def test_sorting_script_in_chromium(tmp_path):
+    """The page's own script sorts a column: numbers as numbers, empty cells
+    last, a second click reverses."""
+    from ipsoeval.formatters.html import SCRIPT
+    page = tmp_path / "sort.html"
+    cells = "".join(f'<tr><td data-value="{v}">{v}</td><td data-value="{s}">{s}</td></tr>'
+                    for v, s in (("10", "b"), ("9", "a"), ("", "c"), ("100", "")))
+    probe = ("var th = document.querySelectorAll('th'), out = [];"
+             "function col(i) { return Array.prototype.map.call(document.querySelectorAll("
+             "'tbody tr'), function (r) { return r.cells[i].getAttribute('data-value'); })"
+             ".join(','); }"
+             "th[0].click(); out.push(col(0)); th[0].click(); out.push(col(0));"
+             "th[1].click(); out.push(col(1));"
+             "document.body.setAttribute('data-result', out.join('|'));")
+    page.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
+                    '<table class="sortable"><thead><tr><th>n</th><th>s</th></tr></thead>'
+                    f"<tbody>{cells}</tbody></table><script>{SCRIPT}</script>"
+                    f"<script>{probe}</script></body></html>")
+    r = chromium(tmp_path, page, "--dump-dom")
+    assert console(r.stderr) == [], console(r.stderr)
+    assert 'data-result="9,10,100,|100,10,9,|a,b,c,"' in r.stdout, r.stdout[-800:]

@@ -227,6 +227,8 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
         progress(990, 1000)
 
     reports["scales"] = _scales(measures, scales, scale_why, options, tests)
+    if progress is not None:
+        progress(1000, 1000)
     for rep in reports.values():
         for t in rep.tables:
             t.params.setdefault("report", {"best": best, "baseline": baseline,
