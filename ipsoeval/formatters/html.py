@@ -32,6 +32,7 @@ SECTIONS = ("summary", "leaderboard", "significance", "differences", "breakdown"
 COLORS = ("#08306b", "#2171b5", "#6baed6", "#fdd49e")
 BINS = (1 / 50, 1 / 5, 1.0)      # fractions of alpha
 NO_VALUE = "#d9d9d9"
+FOLD_ROWS = 60                   # longer tables start folded (<details>)
 MAX_TIPS = 40                    # more runs: heat map squares without tooltips
 
 CSS = """
@@ -50,6 +51,7 @@ td.s,th.s{text-align:left}
 th{background:#f0f0f0;cursor:pointer;user-select:none;position:sticky;top:0}
 th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
 td.yes{color:#1a6b30;font-weight:600}td.no-perm{color:#a3261f;font-weight:600}
+summary{cursor:pointer;font-weight:600;margin:.4em 0}
 caption{caption-side:top;text-align:left;font-weight:600;padding:.2em 0}
 .chart svg{max-width:100%;height:auto}
 .warn{background:#fff4e0;border-left:4px solid #e0a030;padding:.3em .8em;margin:.3em 0}
@@ -171,6 +173,15 @@ def table(rs: ResultSet, command: str, *, columns: list[str] | None = None,
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
+
+
+def folded(rs: ResultSet, command: str) -> str:
+    """A long table (more than :data:`FOLD_ROWS` rows) inside a closed
+    <details> whose summary is its caption; a short one as it is."""
+    if len(rs.records) <= FOLD_ROWS:
+        return table(rs, command)
+    return (f"<details><summary>{_e(rs.title or rs.id)} ({len(rs.records):,} rows)</summary>"
+            f"{table(rs, command, caption='')}</details>")
 
 
 def _text_class(rs: ResultSet, c: str) -> str:
@@ -332,7 +343,7 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
     a(_legend(alpha))
     for m in measures:
         a(f'<h3>{_e(m)}</h3><div class="chart">{heatmap(prs, lb, m, alpha)}</div>')
-    a(table(prs, "leaderboard"))
+    a(folded(prs, "leaderboard"))
     a("</section>")
 
     # per-topic differences
@@ -343,7 +354,7 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       f'difference and its t interval.  Tests as ipsoeval sigtest runs them on the pair.</p>')
     a(_figure(figures, "differences"))
     if sig is not None:
-        a(table(sig.table("tests"), "sigtest"))
+        a(folded(sig.table("tests"), "sigtest"))
     a("</section>")
 
     # breakdown
