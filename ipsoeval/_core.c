@@ -147,12 +147,15 @@ static int parse_int(const unsigned char *s, Py_ssize_t n, int64_t *out)
 /* One line of at most 63 bytes starting at L (with 64 readable bytes):
  * returns its length n and, in *sep, a bit per byte <= 32 up to and
  * including the newline at n; -1 when it holds a control byte other than
- * tab/CR, -2 when the line is longer (the scalar loop then serves). */
-static inline int scan_line(const unsigned char *L, uint64_t *sep)
+ * tab/CR, -2 when the line is longer (the scalar loop then serves).  *high
+ * is non-zero when a byte >= 0x80 is among the bytes read, which may go past
+ * the line: a hint to look at the ids, never a verdict. */
+static inline int scan_line(const unsigned char *L, uint64_t *sep, uint64_t *high)
 {
     const __m128i c32 = _mm_set1_epi8(32), c31 = _mm_set1_epi8(31),
                   cnl = _mm_set1_epi8('\n'), c9 = _mm_set1_epi8('\t'), c13 = _mm_set1_epi8('\r');
     uint64_t sp = 0, ctl = 0, nl = 0;
+    __m128i acc = _mm_setzero_si128();
     for (int k = 0; k < 4; k++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(L + 16 * k));
         uint64_t s = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, c32), x));
@@ -162,6 +165,7 @@ static inline int scan_line(const unsigned char *L, uint64_t *sep)
                          _mm_cmpeq_epi8(x, cnl)));
         uint64_t n = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, cnl));
         sp |= s << (16 * k);
+        acc = _mm_or_si128(acc, x);
         ctl |= (lo & ~ok) << (16 * k);
         nl |= n << (16 * k);
         if (n)
@@ -175,10 +179,52 @@ static inline int scan_line(const unsigned char *L, uint64_t *sep)
         if (ctl & upto)
             return -1;
         *sep = sp & upto;
+        *high = (uint64_t)_mm_movemask_epi8(acc);
         return n;
     }
 }
 #endif
+
+/* 1 when s[0:n] is valid UTF-8 as Python's strict decoder has it (no
+ * overlong forms, no surrogates, nothing above U+10FFFF), else 0 */
+static int utf8_valid(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        int k;
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF)
+            k = 1;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            k = 2;
+            if (c == 0xE0)
+                lo = 0xA0;
+            else if (c == 0xED)
+                hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            k = 3;
+            if (c == 0xF0)
+                lo = 0x90;
+            else if (c == 0xF4)
+                hi = 0x8F;
+        } else
+            return 0;
+        if (n - i <= k)
+            return 0;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return 0;
+        for (int j = 2; j <= k; j++)
+            if (s[i + j] < 0x80 || s[i + j] > 0xBF)
+                return 0;
+        i += k + 1;
+    }
+    return 1;
+}
 
 /* copy an id into its zeroed row: one masked 8-byte store when it is short */
 static inline void put_id(unsigned char *dst, const unsigned char *src, Py_ssize_t len,
@@ -212,6 +258,8 @@ typedef struct {
     int line32;
     Py_ssize_t p, row, need, tag_s, tag_l;
     long long line;
+    long long hi_line;          /* 1-based line of the first qid/docno that is not
+                                 * valid UTF-8, 0: none */
 } Parse;
 
 /* Parse whole lines P->s[P->p:hi] into the arrays; the status of parse(). */
@@ -230,7 +278,7 @@ static int parse_core(Parse *P, Py_ssize_t hi)
               fn = kind == K_TREC ? 4 : (kind == K_MSMARCO ? 2 : 3);
     const int want = kind == K_TREC ? 6 : (kind == K_MSMARCO ? 3 : 4);
     Py_ssize_t p = P->p, row = P->row, need = 0, tag_s = P->tag_s, tag_l = P->tag_l;
-    long long line = P->line;
+    long long line = P->line, hi_line = P->hi_line;
     int status = ST_DONE;
         const unsigned char *limit = s + P->blen;
         unsigned char lastline[1024 + 8];
@@ -241,10 +289,11 @@ static int parse_core(Parse *P, Py_ssize_t hi)
             const unsigned char *L, *lim, *nl;
             Py_ssize_t n, nextp, ts[6], te[6], q = 0;
             int nt = 0;
+            uint64_t high = 0;      /* non-zero: a byte >= 0x80 in the line's tokens */
 #if defined(__SSE2__)
             if (hi - p >= 64) {
                 uint64_t sep;
-                int k = scan_line(s + p, &sep);
+                int k = scan_line(s + p, &sep, &high);
                 if (k == -1) {
                     status = ST_REJECT;
                     goto out;
@@ -318,8 +367,10 @@ static int parse_core(Parse *P, Py_ssize_t hi)
                 }
                 {
                     Py_ssize_t st = q;
+                    unsigned char hb = 0;
                     while (L[q] > 32)
-                        q++;
+                        hb |= L[q++];
+                    high |= hb & 0x80;
                     if (nt < 6) {
                         ts[nt] = st;
                         te[nt] = q;
@@ -382,6 +433,10 @@ static int parse_core(Parse *P, Py_ssize_t hi)
                 }
                 put_id(qw + row * Wq * 8, L + ts[fq], lq, lim);
                 put_id(dw + row * Wd * 8, L + ts[fd], ld, lim);
+                /* ids are bytes; one that is not UTF-8 is warned about */
+                if (__builtin_expect(high != 0, 0) && !hi_line &&
+                    !(utf8_valid(L + ts[fq], lq) && utf8_valid(L + ts[fd], ld)))
+                    hi_line = line + 1;
                 if (!has_ln)
                     ;
                 else if (line32)
@@ -397,6 +452,7 @@ out:
     P->p = p;
     P->row = row;
     P->line = line;
+    P->hi_line = hi_line;
     P->need = need;
     P->tag_s = tag_s;
     P->tag_l = tag_l;
@@ -408,7 +464,9 @@ out:
  * Fills rows row0.. of the preallocated, zeroed arrays from data[lo:hi]
  * (whole lines).  status: 0 done, 1 arrays full, 2/3 an id needs `need`
  * bytes (qid/docno arrays too narrow), -1 rejected.  On 1-3, pos/row/line
- * point at the start of the line that did not fit. */
+ * point at the start of the line that did not fit.  The 8th value, hi_line:
+ * the line of this call's first qid/docno that is not UTF-8, 0 if none
+ * (the caller keeps the first non-zero one). */
 static PyObject *py_parse(PyObject *self, PyObject *args)
 {
     Py_buffer b, q, d, num, ln;
@@ -435,7 +493,8 @@ static PyObject *py_parse(PyObject *self, PyObject *args)
         Py_BEGIN_ALLOW_THREADS
         status = parse_core(&P, hi);
         Py_END_ALLOW_THREADS
-        result = Py_BuildValue("innLnnn", status, P.p, P.row, P.line, P.need, P.tag_s, P.tag_l);
+        result = Py_BuildValue("innLnnnL", status, P.p, P.row, P.line, P.need, P.tag_s, P.tag_l,
+                               P.hi_line);
     }
 done:
     PyBuffer_Release(&b);
@@ -994,8 +1053,8 @@ static int parse_all(const unsigned char *s, Py_ssize_t len, int kind, Parse *P)
         return -1;
     for (;;) {
         int st = parse_core(P, len);
-        if (st == ST_DONE)
-            return P->row ? 0 : -1;
+        if (st == ST_DONE)       /* an id that is not UTF-8: the full program warns */
+            return P->row && !P->hi_line ? 0 : -1;
         if (st == ST_WIDE_Q || st == ST_WIDE_D) {
             unsigned char **arr = st == ST_WIDE_Q ? &P->qw : &P->dw;
             Py_ssize_t *Wp = st == ST_WIDE_Q ? &P->Wq : &P->Wd;
@@ -1439,7 +1498,7 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
  * of the official measures, one block per run: exactly what `ipsoeval eval
  * --format trec` prints) or None when anything is out of the ordinary, and
  * then the full program runs.  Accepted: plain TREC runs whose topics are
- * exactly the qrels' topics, distinct UTF-8 run names, no duplicate (topic,
+ * exactly the qrels' topics, distinct UTF-8 run names, UTF-8 ids, no duplicate (topic,
  * docno) in any file, every line valid.  Paths are bytes (os.fsencode). */
 static PyObject *py_eval_official(PyObject *self, PyObject *args)
 {
@@ -1488,7 +1547,7 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     PyObject *res = NULL;
     for (Py_ssize_t k = 0; k < N && ok; k++) {
-        /* run names must be UTF-8 (the full program decodes them) */
+        /* a run name that is not UTF-8: the full program, which warns (ipsoeval/ids.py) */
         PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
         if (!name) {
             PyErr_Clear();
@@ -1874,6 +1933,7 @@ static int stream_init(Stream *S)
     S->cur = -1;
     S->topics.W = S->qtopics.W = 1;
     S->P.cap = S->cap;
+    S->P.kind = S->kind;         /* --run-format msmarco: 3 fields, never TREC lines */
     S->P.Wq = S->P.Wd = 1;
     S->P.tag_s = -1;
     S->P.qw = calloc((size_t)S->cap, 8);
@@ -2127,7 +2187,9 @@ static PyObject *py_stream_feed(PyObject *self, PyObject *args)
 }
 
 /* stream_result(streamer) -> None (declined, or no rows) or
- *   (L, W, topic_words, nrows, seg, kept, qcode, rows, rows_eval, judged, tag, written)
+ *   (L, W, topic_words, nrows, seg, kept, qcode, rows, rows_eval, judged, tag, written,
+ *    hi_line)
+ * hi_line: the line of the first qid/docno that is not UTF-8, 0 if none.
  * The run's topics in first-appearance order: their ids (L x W words),
  * rows, the start and length of their labels in out (int64) and their
  * qrels topic (int32, or -1); tag: the last row's tag, or None. */
@@ -2150,10 +2212,10 @@ static PyObject *py_stream_result(PyObject *self, PyObject *args)
         PyObject *res;
         if (!tag)
             return NULL;
-        res = Py_BuildValue("nny#y#y#y#y#nLLNn", L, I->W, (const char *)I->w, L * I->W * 8,
+        res = Py_BuildValue("nny#y#y#y#y#nLLNnL", L, I->W, (const char *)I->w, L * I->W * 8,
                             (const char *)I->nrows, L * 8, (const char *)I->seg, L * 8,
                             (const char *)I->kept, L * 8, (const char *)I->qc, L * 4, S->rows,
-                            S->rows_eval, S->judged, tag, S->pos);
+                            S->rows_eval, S->judged, tag, S->pos, S->P.hi_line);
         return res;
     }
 }
@@ -2319,7 +2381,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
 
 /* Bumped whenever a function's arguments or results change: a stale build
  * (an editable install not rebuilt after a pull) is then not used at all. */
-#define CORE_API 6
+#define CORE_API 7
 
 PyMODINIT_FUNC PyInit__core(void)
 {

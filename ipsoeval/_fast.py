@@ -60,6 +60,7 @@ class _Table:
         self.row = 0
         self.nline = 0
         self.tag = None
+        self.hi_line = 0     # the first line whose qid or docno is not UTF-8
 
     def grow(self) -> None:
         cap = self.cap + self.cap // 2 + 1024
@@ -86,11 +87,13 @@ class _Table:
         while True:
             if self.line.dtype == np.int32 and self.nline + (hi - lo) >= 2**31 - 1:
                 self.line = self.line.astype(np.int64)
-            st, pos, row, line, need, ts, tl = _core.parse(
+            st, pos, row, line, need, ts, tl, hi_line = _core.parse(
                 buf, lo, hi, kind, self.nline, self.row, self.cap,
                 self.qid, self.docno, self.num, self.line)
             if ts >= 0:
                 self.tag = bytes(buf[ts: ts + tl])
+            if hi_line and not self.hi_line:
+                self.hi_line = hi_line
             self.row, self.nline, lo = row, line, pos
             if st == 0:
                 return True
@@ -362,7 +365,21 @@ def read_qrels(path: str, data: bytes | None = None):
     qid, docno, label, line = got[0].arrays()
     if _python_decides(qid, docno):
         return None
-    return Qrels(path=display_name(path), qid=qid, docno=docno, label=label, line=line)
+    q = Qrels(path=display_name(path), qid=qid, docno=docno, label=label, line=line)
+    if got[0].hi_line:
+        _id_warning(q, got[0].hi_line)
+    return q
+
+
+def _id_warning(x, hi_line: int, tag: str | None = None) -> None:
+    """Add to a Qrels/Run the warning for its first id that is not UTF-8
+    (ipsoeval.ids), looking from the first line the compiled reader found."""
+    from ipsoeval import ids
+    w = ids.file_warning(x.path, x.qid, x.docno, x.line, tag=tag,
+                         tag_line=int(x.line[-1]) if tag is not None and len(x.line) else None,
+                         first_line=hi_line or None)
+    if w is not None:
+        x.warnings.append(w)
 
 
 def read_run(path: str, run_format: str, name: str | None, data: bytes | None = None):
@@ -380,14 +397,17 @@ def read_run(path: str, run_format: str, name: str | None, data: bytes | None = 
     qid, docno, score, line = t.arrays()
     if _python_decides(qid, docno):
         return None
+    from ipsoeval.ids import decode_id, is_utf8
     fmt = "msmarco" if kind == 1 else "trec"
+    tag = decode_id(t.tag) if fmt == "trec" and t.tag is not None else None
     if name is None:
-        if fmt == "trec":
-            name = t.tag.decode("utf-8", "replace")
-        else:
-            name = os.path.basename(path)
-    return Run(path=display_name(path), name=name, qid=qid, docno=docno, score=score,
-               line=line, fmt=fmt)
+        name = tag if fmt == "trec" else os.path.basename(path)
+    run = Run(path=display_name(path), name=name, qid=qid, docno=docno, score=score,
+              line=line, fmt=fmt)
+    bad_tag = tag is not None and not is_utf8(tag)
+    if t.hi_line or bad_tag:
+        _id_warning(run, t.hi_line or int(line[-1]), tag if bad_tag else None)
+    return run
 
 
 # --- in-memory ids -----------------------------------------------------------------
@@ -502,6 +522,7 @@ class Streamed:
         self.path, self.name, self.fmt, self.names = path, name, fmt, names
         self.nrows, self.kept, self.seg, self.out = nrows, kept, seg, out
         self.overlap = (rows_eval, judged)
+        self.warnings: list[str] = []   # none: a run with an id that is not UTF-8 is not streamed
 
     def aligned(self, t_index: dict, T: int):
         """(present, counts, Piece, overlap), as align_run gives them."""
@@ -538,6 +559,7 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     align_run (one C function, align_topic, serves both).  A large plain
     file is cut at topic boundaries into parts read side by side; a
     compressed one is read as it is inflated."""
+    from ipsoeval.ids import decode_id, is_utf8
     from ipsoeval.readers import LONG_ID, display_name
     if (path == "-" or tie_break not in _TIE or (depth is not None and depth < 1)
             or run_format not in ("auto", "trec", "msmarco")):
@@ -570,12 +592,14 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     rows = rows_eval = judged = 0
     tag = None
     q_pos = {t: i for i, t in enumerate(qi.topic_names)}
-    for L, W, words, nr, sg, kp, qc, n, n_eval, n_judged, t, _ in parts:
+    for L, W, words, nr, sg, kp, qc, n, n_eval, n_judged, t, _, hi_line in parts:
+        if hi_line:      # an id that is not UTF-8: read it whole (its line is warned)
+            return None
         w = np.frombuffer(words, dtype=np.uint64).reshape(L, W)
         qc = np.frombuffer(qc, dtype=np.int32)
         for j in range(L):
             b = w[j].tobytes().rstrip(b"\0")
-            nm = b.decode("utf-8", "replace")
+            nm = decode_id(b)
             # a topic in two parts, or one whose name maps otherwise: declined
             if b in raw or q_pos.get(nm, -1) != qc[j]:
                 return None
@@ -590,8 +614,10 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
         tag = t if n and t is not None else tag
     if not rows or len(set(names)) != len(names):
         return None
+    if fmt == "trec" and tag is not None and not is_utf8(decode_id(tag)):
+        return None      # read it whole: the warning names the tag's line
     if name is None:
-        name = tag.decode("utf-8", "replace") if fmt == "trec" else os.path.basename(path)
+        name = decode_id(tag) if fmt == "trec" else os.path.basename(path)
     return Streamed(display_name(path), name, fmt, names, np.concatenate(nrows),
                     np.concatenate(kept), np.concatenate(seg), out, rows_eval, judged)
 

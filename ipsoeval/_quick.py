@@ -12,7 +12,7 @@ turns this off.
 import os
 import sys
 
-CORE_API = 6   # the compiled core's interface version (CORE_API in _core.c); _fast uses it too
+CORE_API = 7   # the compiled core's interface version (CORE_API in _core.c); _fast uses it too
 
 
 def quick_eval(args) -> bool:

@@ -15,6 +15,7 @@ import numpy as np
 
 from ipsoeval import _fast
 from ipsoeval.errors import InputError, UsageError
+from ipsoeval.ids import decode_id, id_sort_key
 from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned, Qrels, Run
 from ipsoeval.parallel import background, parallel_map
 from ipsoeval.readers import id_bytes, long_rows
@@ -57,7 +58,7 @@ def _pad_words(w: np.ndarray, width: int) -> np.ndarray:
 
 
 def _text(words_row: np.ndarray) -> str:
-    return id_bytes(words_row).decode("utf-8", "replace")
+    return decode_id(id_bytes(words_row))
 
 
 def group_ids(words: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -82,7 +83,7 @@ def group_ids(words: np.ndarray) -> tuple[list[str], np.ndarray]:
             code = seen[key] = len(seen)
         head_codes[i] = code
     codes = np.repeat(head_codes.astype(np.int32), np.diff(np.append(heads, n)))
-    names = [id_bytes(np.frombuffer(k, dtype="<u8")).decode("utf-8", "replace") for k in seen]
+    names = [decode_id(id_bytes(np.frombuffer(k, dtype="<u8"))) for k in seen]
     return names, codes
 
 
@@ -345,7 +346,10 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     if depth is not None and depth < 1:
         raise UsageError(f"--depth must be a positive integer (found {depth})")
     qi = qindex or QrelsIndex(qrels)
-    warnings: list[str] = []
+    # the readers' notes first (an id that is not UTF-8), once per file
+    warnings: list[str] = list(getattr(qrels, "warnings", ()))
+    for run in runs:
+        warnings.extend(w for w in getattr(run, "warnings", ()) if w not in warnings)
     asked_level = rel_level
     mode, gains, rel_level = _label_mode(qrels, gains, rel_level)
     q_topics = qi.topic_names
@@ -370,8 +374,8 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     if queries == "strict":
         for path, tset in zip(run_paths, run_topic_sets):
             if tset != q_set:
-                extra = sorted(tset - q_set, key=str.encode)
-                missing = sorted(q_set - tset, key=str.encode)
+                extra = sorted(tset - q_set, key=id_sort_key)
+                missing = sorted(q_set - tset, key=id_sort_key)
                 what = []
                 if missing:
                     what.append(f"{len(missing)} qrels topic(s) missing from the run, e.g. {missing[0]!r}")
@@ -379,14 +383,14 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
                     what.append(f"{len(extra)} run topic(s) not in the qrels, e.g. {extra[0]!r}")
                 raise InputError("--queries strict: topics differ (" + "; ".join(what) + ")",
                                  path=path)
-        topics = sorted(q_set, key=str.encode)
+        topics = sorted(q_set, key=id_sort_key)
     elif queries == "qrels":
-        topics = sorted(q_set, key=str.encode)
+        topics = sorted(q_set, key=id_sort_key)
     else:
         union = set()
         for tset in run_topic_sets:
             union |= tset & q_set
-        topics = sorted(union, key=str.encode)
+        topics = sorted(union, key=id_sort_key)
 
     for path, tset in zip(run_paths, run_topic_sets):
         extra = len(tset - q_set)

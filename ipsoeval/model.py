@@ -33,6 +33,7 @@ class Qrels:
     line: np.ndarray     # int64, 1-based line number of each judgment
     label_mode: str = "integer"        # --labels: integer | gain | probability
     values: np.ndarray | None = None   # float64 code -> label (see ipsoeval.labels)
+    warnings: list[str] = field(default_factory=list)  # e.g. an id that is not UTF-8
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Run:
     score: np.ndarray    # float64; for MS MARCO runs, minus the rank
     line: np.ndarray     # int64, 1-based line numbers
     fmt: str = "trec"    # "trec" or "msmarco"
+    warnings: list[str] = field(default_factory=list)  # e.g. an id that is not UTF-8
 
 
 @dataclass

@@ -39,7 +39,22 @@ def _figure(w: float, h: float):
 
 
 def _save(fig, path: str) -> None:
+    from matplotlib.text import Text
+    from matplotlib.ticker import FixedFormatter, FuncFormatter
+
     from ipsoeval.errors import InputError
+    from ipsoeval.ids import shown
+    # ids that are not UTF-8 (ipsoeval.ids) are drawn as \xNN, as in tables (no
+    # font has a glyph for a lone surrogate: matplotlib refuses the text)
+    for t in fig.findobj(Text):
+        t.set_text(shown(t.get_text()))
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            f = axis.get_major_formatter()
+            if isinstance(f, FixedFormatter):
+                f.seq = [shown(str(x)) for x in f.seq]
+            elif isinstance(f, FuncFormatter):         # set_ticks(..., labels)
+                f.func = lambda x, pos=None, g=f.func: shown(str(g(x, pos)))
     try:
         fig.savefig(path, metadata={"Software": "ipsoeval"} if path.endswith(".png") else None)
     except OSError as exc:

@@ -44,6 +44,7 @@ import numpy as np
 
 from ipsoeval import _fast
 from ipsoeval.errors import InputError, UsageError
+from ipsoeval.ids import decode_id, file_warning, is_utf8
 from ipsoeval.model import Qrels, Run
 from ipsoeval.parallel import parallel_map, workers
 
@@ -472,7 +473,7 @@ def words_to_bytes(words: np.ndarray) -> np.ndarray:
 
 
 def _text(buf: np.ndarray, st: int, ln: int) -> str:
-    return bytes(buf[st: st + ln]).decode("utf-8", "replace")
+    return decode_id(bytes(buf[st: st + ln]))
 
 
 class _ChunkError(Exception):
@@ -576,6 +577,18 @@ def _count_check(ok, expected: str, swapped=None):
     return check
 
 
+def _explicit_check(ok, fmt: str, expected: str):
+    """The field-count check of an explicit ``--run-format`` (a promise: a line
+    that does not fit it is an input error, never read as the other format)."""
+    def check(count):
+        bad = ~ok(count)
+        if bad.any():
+            i = int(np.argmax(bad))
+            return i, f"--run-format {fmt} expects {expected} (found {int(count[i])})"
+        return None
+    return check
+
+
 def read_qrels(path: str, data: bytes | None = None, labels: str = "integer") -> Qrels:
     """The qrels; ``labels`` gain/probability (ipsoeval.labels): real labels, coded."""
     if labels != "integer":
@@ -595,7 +608,11 @@ def read_qrels(path: str, data: bytes | None = None, labels: str = "integer") ->
         i = int(np.argmax(out))
         raise InputError(f"label out of range ({int(lab[i])}; labels must lie between "
                          f"{LABEL_MIN} and {LABEL_MAX})", path=name, line=int(line[i]))
-    return Qrels(path=name, qid=fields[0], docno=fields[2], label=lab, line=line)
+    q = Qrels(path=name, qid=fields[0], docno=fields[2], label=lab, line=line)
+    w = file_warning(name, q.qid, q.docno, q.line)
+    if w is not None:
+        q.warnings.append(w)
+    return q
 
 
 def _read_real_qrels(path: str, data: bytes | None, mode: str) -> Qrels:
@@ -608,8 +625,12 @@ def _read_real_qrels(path: str, data: bytes | None, mode: str) -> Qrels:
                                        swapped=lambda n: n >= 6 or n == 3),
                           "qrels")
     codes, values = encode(fields[3], line, name, mode)
-    return Qrels(path=name, qid=fields[0], docno=fields[2], label=codes, line=line,
-                 label_mode=mode, values=values)
+    q = Qrels(path=name, qid=fields[0], docno=fields[2], label=codes, line=line,
+              label_mode=mode, values=values)
+    w = file_warning(name, q.qid, q.docno, q.line)
+    if w is not None:
+        q.warnings.append(w)
+    return q
 
 
 def sniff_run_format(data: bytes) -> str:
@@ -641,6 +662,8 @@ def read_run(path: str, run_format: str = "auto", name: str | None = None,
 
     if fmt == "msmarco":
         fields, line = _parse(all_blocks(), disp, {0: "words", 1: "words", 2: "rank"},
+                              _explicit_check(lambda c: c == 3, "msmarco", "3 fields")
+                              if run_format == "msmarco" else
                               _count_check(lambda c: c == 3,
                                            "3 fields (qid docno rank) in an MS MARCO run"),
                               "run")
@@ -649,6 +672,8 @@ def read_run(path: str, run_format: str = "auto", name: str | None = None,
         tag = None
     else:
         fields, line = _parse(all_blocks(), disp, {0: "words", 2: "words", 4: "float", 5: "last"},
+                              _explicit_check(lambda c: c >= 6, "trec", "6 or more fields")
+                              if run_format == "trec" else
                               _count_check(lambda c: c >= 6,
                                            "6 or more fields (qid Q0 docno rank score tag)",
                                            swapped=lambda n: n == 4),
@@ -659,5 +684,11 @@ def read_run(path: str, run_format: str = "auto", name: str | None = None,
     if name is None:
         name = tag if tag is not None else (
             os.path.basename(path) if path != "-" else "stdin")
-    return Run(path=disp, name=name, qid=fields[0], docno=docno, score=score, line=line,
-               fmt=fmt)
+    run = Run(path=disp, name=name, qid=fields[0], docno=docno, score=score, line=line,
+              fmt=fmt)
+    bad_tag = tag is not None and not is_utf8(tag)
+    w = file_warning(disp, run.qid, docno, line, tag=tag if bad_tag else None,
+                     tag_line=int(line[-1]) if bad_tag else None)
+    if w is not None:
+        run.warnings.append(w)
+    return run

@@ -30,6 +30,7 @@ import numpy as np
 
 from ipsoeval import _fast
 from ipsoeval.errors import InputError, UsageError
+from ipsoeval.ids import decode_id, encode_id, is_utf8
 from ipsoeval.model import Qrels, Run
 from ipsoeval.readers import LABEL_MAX, LABEL_MIN, load_words
 
@@ -102,11 +103,18 @@ def _id_bytes(v, source, what, rows_of, i) -> bytes:
         raise InputError(f"missing {what}", path=source, line=rows_of(i))
     if isinstance(v, bytes):
         return v
+    text = str(v)
     try:
-        return str(v).encode("utf-8")
-    except UnicodeEncodeError as exc:      # a lone surrogate: no UTF-8 spelling
+        raw = encode_id(text)             # U+DC80..U+DCFF: a byte (ipsoeval.ids)
+    except UnicodeEncodeError as exc:      # another lone surrogate: no byte spelling
         raise InputError(f"{what} is not valid text ({exc.reason} at character "
                          f"{exc.start + 1})", path=source, line=rows_of(i)) from None
+    if not is_utf8(text) and decode_id(raw) != text:
+        # escaped bytes that form valid UTF-8 ('\udcc3\udca9' is 'é'): the id
+        # would come back as another str, and merge with that one
+        raise InputError(f"{what} {text!r} is not the surrogateescape form of its bytes "
+                         f"(write it as {decode_id(raw)!r})", path=source, line=rows_of(i))
+    return raw
 
 
 _FACTORIZE_MIN = 65_536      # rows from which a column with repeats is factorised

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
+from ipsoeval.ids import decode_text, id_sort_key
 
 FORMATS = ("auto", "trec_eval", "ir_measures", "long", "json")
 SCALES = ("ordinal", "interval", "ratio")
@@ -265,11 +266,7 @@ def read_file(path: str, fmt: str = "auto"):
         raise UsageError(f"--scores-format must be one of {', '.join(FORMATS)} (found {fmt!r})")
     data = read_bytes(path)
     name = "<stdin>" if path == "-" else path
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError("not UTF-8 text", path=name, line=line) from None
+    text = decode_text(data)    # ids as bytes (ipsoeval.ids): what tsv and trec wrote
     kind = detect(text, name) if fmt == "auto" else fmt
     if kind == "json":
         rows = _rows_json(text, name)
@@ -379,10 +376,10 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
     if queries == "strict":
         for r, ts in zip(runs, topic_sets):
             if ts != union:
-                missing = sorted(union - ts, key=str.encode)
+                missing = sorted(union - ts, key=id_sort_key)
                 raise InputError(f"--queries strict: run {r!r} lacks {len(missing)} topic(s) "
                                  f"other runs have, e.g. {missing[0]!r}", path=run_file[r])
-        topics = sorted(union, key=str.encode)
+        topics = sorted(union, key=id_sort_key)
     elif queries == "intersection":
         common = set.intersection(*topic_sets)
         if not common:
@@ -392,9 +389,9 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
             notes.append(f"--queries intersection: {len(union) - len(common)} topic(s) missing "
                          f"from at least one run left out; the analysis uses the "
                          f"{len(common)} topic(s) common to all {len(runs)} runs")
-        topics = sorted(common, key=str.encode)
+        topics = sorted(common, key=id_sort_key)
     else:
-        topics = sorted(union, key=str.encode)
+        topics = sorted(union, key=id_sort_key)
         for r, ts in zip(runs, topic_sets):
             if len(ts) < len(union):
                 warnings.append(f"{run_file[r]}: run {r!r} lacks {len(union - ts)} topic(s) "

@@ -57,6 +57,17 @@ def invoke(args, *, isatty=False, input=None, env=None, **env_kw):
     return r.exit_code, r.stdout, r.stderr
 
 
+def invoke_bytes(args, *, isatty=False, input=None, env=None, **env_kw):
+    """:func:`invoke` with standard output as bytes (ids that are not UTF-8
+    are written as their bytes); returns (exit_code, stdout bytes, stderr)."""
+    from ipsoeval.cli import cli
+
+    env = env if env is not None else environment(isatty=isatty, **env_kw)
+    r = CliRunner().invoke(cli, [str(a) for a in args], input=input,
+                           obj={"env": env}, catch_exceptions=False)
+    return r.exit_code, r.stdout_bytes, r.stderr
+
+
 @pytest.fixture
 def cli_invoke():
     return invoke

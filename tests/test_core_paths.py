@@ -42,13 +42,14 @@ def _same(a, b, fields):
             assert x == y, f
 
 
-RUN_FIELDS = ("path", "name", "qid", "docno", "score", "line", "fmt")
-QRELS_FIELDS = ("path", "qid", "docno", "label", "line")
+RUN_FIELDS = ("path", "name", "qid", "docno", "score", "line", "fmt", "warnings")
+QRELS_FIELDS = ("path", "qid", "docno", "label", "line", "warnings")
 
 TOKENS = ["1", "2", "10", "Q0", "d1", "d2", "doc-3", "d#4", "a" * 9, "b" * 17, "0", "-1", "+2",
           "1.5", "-0.25", "1e3", "2E-2", ".5", "5.", "1_0", "nan", "inf", "1e400", "x",
           "99999999999", "0x10", "1.0.0", "\u00e9", "2147483647", "-2147483647",
-          "-2147483646", "2147483648", "00000000000000000001.25", "tag"]
+          "-2147483646", "2147483648", "00000000000000000001.25", "tag",
+          "caf\udce9", "\udcff\udcfe" * 5, "\udcc3"]   # not UTF-8 (surrogateescape: bytes)
 SEPS = [" ", "\t", "  ", " \t", "\r"]
 ENDS = ["\n", "\r\n", " \n", "\n\n", "\n# comment\n", "\x00\n", "\x0b\n", "\n#\x01\n"]
 
@@ -71,7 +72,7 @@ def table_bytes(draw, width):
         text = text.rstrip("\n")
     elif draw(st.booleans()):
         text += "\n" * 64          # every line 64+ bytes from the end: the SIMD line scan
-    return text.encode("utf-8")
+    return text.encode("utf-8", "surrogateescape")
 
 
 @st.composite

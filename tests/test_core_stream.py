@@ -61,9 +61,10 @@ def _write(d, data, name):
     return str(p)
 
 
-TOPICS = ["1", "2", "10", "q" * 9, "t" * 17, "zz", "\u00e9"]
+# ids that are not UTF-8 are surrogateescape strs, written as their bytes
+TOPICS = ["1", "2", "10", "q" * 9, "t" * 17, "zz", "\u00e9", "caf\udce9", "caf\udce8"]
 DOCS = ["d1", "d2", "d3", "d" * 12, "e" * 8, "x", "w" * 17, "L" * 300 + "a", "L" * 300 + "b",
-        "D" * 249]
+        "D" * 249, "d\udcff", "d\udcfe\udce9" * 3]
 SCORES = ["1", "2", "2.5", "-1", "0", "1e1", "3.25", "2.50", "0x1", "nan"]
 
 
@@ -72,10 +73,10 @@ def qrels_bytes(draw):
     rows = []
     for t in draw(st.lists(st.sampled_from(TOPICS + ["y" * 250]), min_size=1, max_size=5,
                            unique=True)):
-        for d in draw(st.lists(st.sampled_from(DOCS[:7] + ["y", "L" * 300 + "a"]),
+        for d in draw(st.lists(st.sampled_from(DOCS[:7] + ["y", "L" * 300 + "a", "d\udcff"]),
                                min_size=1, max_size=6, unique=True)):
             rows.append(f"{t} 0 {d} {draw(st.integers(-2, 3))}")
-    return ("\n".join(rows) + "\n").encode()
+    return ("\n".join(rows) + "\n").encode("utf-8", "surrogateescape")
 
 
 @st.composite
@@ -106,7 +107,7 @@ def run_bytes(draw):
     text = "\n".join(lines) + draw(st.sampled_from(["\n", "", "\n" * 70]))
     if draw(st.integers(0, 20)) == 0:
         text = "\ufeff" + text
-    return text.encode()
+    return text.encode("utf-8", "surrogateescape")
 
 
 @settings(max_examples=250, deadline=None,

@@ -16,7 +16,7 @@ does instead is checked below.  Nothing is skipped.
 import json
 
 import pytest
-from conftest import ROOT, invoke
+from conftest import ROOT, invoke, invoke_bytes
 
 D = ROOT / "tests" / "data" / "differential"
 CASES = json.loads((D / "cases.json").read_text())
@@ -170,6 +170,22 @@ INVALID_INPUTS = {
 }
 
 
+def text(data: bytes) -> str:
+    """Output or input bytes as text, byte for byte: ids that are not UTF-8
+    (the b- cases) are compared as their bytes (surrogateescape)."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def read(path) -> str:
+    return text(path.read_bytes())
+
+
+def run_eval(args):
+    """ipsoeval eval --format trec ARGS: (exit code, stdout as text(), stderr)."""
+    code, out, err = invoke_bytes(["eval", "--format", "trec", *args])
+    return code, text(out), err
+
+
 # 'all' values derived from trec_eval's printed (rounded) values: two roundings
 TOL = 1.5e-4
 
@@ -203,7 +219,7 @@ def _qrels(case):
     for ln in (D / (case["input"] + ".qrels")).read_bytes().split(b"\n"):
         f = ln.split()
         if f and not ln.startswith(b"#"):
-            rows.append((f[0].decode(), int(f[3])))
+            rows.append((text(f[0]), int(f[3])))
     return rows
 
 
@@ -212,7 +228,7 @@ def _run_topics(case):
     for ln in (D / (case["input"] + ".run")).read_bytes().split(b"\n"):
         f = ln.split()
         if f and not f[0].startswith(b"#"):
-            out.add(f[0].decode())
+            out.add(text(f[0]))
     return out
 
 
@@ -225,17 +241,17 @@ def _value(lines, topic, measure=None):
 def _check_bug(bug, case, name, topic, te_value, got_value, te_lines, got_lines):
     stem = D / case["case"]
     if bug == "rbp-uninit":
-        assert got_value == _value(_lines(stem.with_suffix(".alone").read_text()),
+        assert got_value == _value(_lines(read(stem.with_suffix(".alone"))),
                                    topic, name)
     elif bug == "fractional-gains":
-        assert got_value == _value(_lines(stem.with_suffix(".scaled").read_text()), topic)
+        assert got_value == _value(_lines(read(stem.with_suffix(".scaled"))), topic)
     elif bug == "c-num-rel-level":
         assert topic == "all" and "-c" in case["args"]
         lv = _level(case["args"])
         assert int(got_value) == sum(1 for _, lab in _qrels(case) if lab >= lv)
     elif bug in ("nan-emptied", "negative-only-inherits"):
         if topic == "all" and "-q" not in case["args"]:
-            te_lines = _lines(stem.with_suffix(".perq").read_text())   # the -q run
+            te_lines = _lines(read(stem.with_suffix(".perq")))   # the -q run
         if bug == "nan-emptied":
             assert "nan" in te_value
             wrong = {t for (m, t, v) in te_lines if m == name and "nan" in v}
@@ -294,7 +310,7 @@ def compare(case, got, want):
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["case"])
 def test_case(case):
     gold = GOLD[case["case"]]
-    code, got, err = invoke(["eval", "--format", "trec", *_args(case)])
+    code, got, err = run_eval(_args(case))
     if case["case"] in INVALID_INPUTS:
         te_exit, what, detail = INVALID_INPUTS[case["case"]]
         assert gold["exit"] == te_exit
@@ -304,16 +320,16 @@ def test_case(case):
             assert f"{case['input']}{detail}" in err, err
         else:
             assert code == 0, err
-            assert got == (D / (detail + ".out")).read_text()
+            assert got == read(D / (detail + ".out"))
             assert GOLD[detail]["exit"] == 0
         return
     if gold["exit"] == 0:
-        want = (D / (case["case"] + ".out")).read_text()
+        want = read(D / (case["case"] + ".out"))
     elif "skip_exit" in gold:
         # BUG_REASONS["missing-topic-exit"]
         assert gold["exit"] == 4 and "not found in qrels" in gold["stderr"]
         assert gold["skip_exit"] == 0
-        want = (D / (case["case"] + ".skip")).read_text()
+        want = read(D / (case["case"] + ".skip"))
         assert "missing from the run skipped" in err
     else:
         assert case["case"] in EXIT_BUGS, (case["case"], gold)
@@ -323,6 +339,16 @@ def test_case(case):
     assert code == 0, err
     assert "Traceback" not in err
     assert compare(case, got, want) == []
+    if case["input"].startswith("b-"):      # ids as bytes: byte for byte, one warning a file
+        assert got == want
+        assert set(_warned(err)) <= {case["input"] + ".qrels", case["input"] + ".run"}
+        assert len(_warned(err)) == len(set(_warned(err))) >= 1
+
+
+def _warned(err):
+    """The files named by the 'not UTF-8' warnings (FILE:LINE: ...)."""
+    return [ln.split(": ")[2].rsplit("/", 1)[-1].rsplit(":", 1)[0]
+            for ln in err.splitlines() if "identifier is not UTF-8" in ln]
 
 
 MISSING = [c for c in CASES if "skip_exit" in GOLD[c["case"]] and c["case"] not in INVALID_INPUTS]
@@ -343,8 +369,8 @@ def test_known_bugs_are_all_used():
     for (case, measure), bug in KNOWN_TRECEVAL_BUGS.items():
         assert bug in BUG_REASONS
         gold = GOLD[case]
-        text = (D / (case + (".out" if gold["exit"] == 0 else ".skip"))).read_text()
-        assert any(m == measure for m, _, _ in _lines(text)), (case, measure)
+        out = read(D / (case + (".out" if gold["exit"] == 0 else ".skip")))
+        assert any(m == measure for m, _, _ in _lines(out)), (case, measure)
     for case in EXIT_BUGS:
         assert GOLD[case]["exit"] != 0
     assert set(INVALID_INPUTS) <= {c["case"] for c in CASES}
@@ -405,7 +431,7 @@ def test_every_trec_eval_measure_is_compared():
         for suffix in (".out", ".skip"):
             f = D / (c["case"] + suffix)
             if f.exists() and (suffix == ".skip" or gold["exit"] == 0):
-                printed |= {m for m, _, _ in _lines(f.read_text())}
+                printed |= {m for m, _, _ in _lines(read(f))}
 
     def family(name):
         return max((f for f in TREC_EVAL_MEASURES if name == f or name.startswith(f + "_")),

@@ -7,7 +7,6 @@ the lines, so the same committed outputs are the reference."""
 
 import pytest
 import test_differential as td
-from conftest import invoke
 
 from ipsoeval import _fast
 
@@ -48,11 +47,11 @@ def test_case_grouped_by_topic(case, tmp_path, monkeypatch):
     name = case["input"] + ".run"
     (tmp_path / name).write_bytes(grouped((td.D / name).read_bytes()))
     args = [*case["args"], td.D / (case["input"] + ".qrels"), tmp_path / name]
-    code, got, err = invoke(["eval", "--format", "trec", *args])
+    code, got, err = td.run_eval(args)
     gold = td.GOLD[case["case"]]
     suffix = ".out" if gold["exit"] == 0 else ".skip"
     assert code == 0 and "Traceback" not in err, err
-    assert td.compare(case, got, (td.D / (case["case"] + suffix)).read_text()) == []
+    assert td.compare(case, got, td.read(td.D / (case["case"] + suffix))) == []
     long_ids = any(len(ln.split()[2]) > 248 for ln in (tmp_path / name).read_bytes()
                    .splitlines() if len(ln.split()) > 2 and not ln.startswith(b"#"))
     if not long_ids and "-" not in case["input"]:

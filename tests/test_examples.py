@@ -114,6 +114,15 @@ def sandbox(tmp_path_factory):
              neural)):
         _copy(src, *names, root=root)
     (root / "run.xz").write_bytes(lzma.compress(bm25.read_bytes()))
+    (root / "splade.run").write_bytes(re.sub(rb" bm25$", b" splade", bm25.read_bytes(),
+                                             flags=re.M))
+    # real-valued gains and probabilities of relevance (--labels gain|probability),
+    # for the topics of trec_eval's test run the README's examples pair them with
+    lines = (TE / "qrels.test").read_text().splitlines()
+    (root / "qrels.real").write_text("".join(
+        f"{q} {i} {d} {float(lab) * 1.5:g}\n" for q, i, d, lab in map(str.split, lines)))
+    (root / "qrels.prob").write_text("".join(
+        f"{q} {i} {d} {0.9 if int(lab) > 0 else 0.2}\n" for q, i, d, lab in map(str.split, lines)))
     # a third run (run*.txt): bm25's lines under another tag
     (root / "run.txt").write_bytes(re.sub(rb" bm25$", b" bm25-copy", bm25.read_bytes(),
                                           flags=re.M))
@@ -130,7 +139,7 @@ def sandbox(tmp_path_factory):
     _copy(TE / "results.test", "run", root=root)
     _copy(TE / "prefs.test", "prefs", root=root)
     # per-topic score files: trec_eval -q layouts holding map, and a judge's CSV
-    for name, src in (("bm25", bm25), ("neural", neural)):
+    for name, src in (("bm25", bm25), ("neural", neural), ("splade", root / "splade.run")):
         code, out, _ = invoke(["eval", "-q", "-c", "--format", "trec", "-m", "map",
                                str(qrels), str(src)])
         assert code == 0
@@ -140,6 +149,11 @@ def sandbox(tmp_path_factory):
     rows = [ln.split("\t") for ln in out.splitlines()[1:]]
     (root / "judged.csv").write_text("run,qid,measure,value\n" + "".join(
         f"{r[0]},{r[1]},nugget_recall,{r[3]}\n" for r in rows if r[1] != "all"))
+    code, out, _ = invoke(["eval", "-q", "-c", "--format", "tsv", "-m", "nDCG@10", str(qrels),
+                           str(bm25), str(neural), str(root / "splade.run")])
+    (root / "scores.csv").write_text("run,qid,measure,value\n" + "".join(
+        f"{r[0]},{r[1]},nDCG@10,{r[3]}\n" for r in (ln.split("\t") for ln in
+                                                   out.splitlines()[1:]) if r[1] != "all"))
     topics = sorted({r[1] for r in rows if r[1] != "all"})
     (root / "public.tsv").write_text("".join(f"{q}\n" for q in topics[::2]))
     (root / "trec2020.tsv").write_text("".join(f"{q}\n" for q in topics[1::2]))

@@ -231,12 +231,28 @@ def write_output(path: str, text: str) -> None:
                 pass
 
 
+def _write_text(stream, text: str) -> None:
+    """Write text; ids that are not UTF-8 (surrogateescape strs, ipsoeval.ids)
+    are written as their original bytes, as -o FILE writes them."""
+    if text.isascii():
+        stream.write(text)
+        return
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:           # raised before anything is written
+        buf = getattr(stream, "buffer", None)
+        if buf is None:
+            raise
+        stream.flush()
+        buf.write(text.encode(getattr(stream, "encoding", None) or "utf-8", "surrogateescape"))
+
+
 def write_stdout(ctx: click.Context | None, stream, text: str) -> None:
     """Write to standard output.  A closed pipe ends the output quietly (the
     command goes on, so a gate still decides the exit status); any other
     write error (a full disk) is an I/O error, exit 3."""
     try:
-        stream.write(text)
+        _write_text(stream, text)
         stream.flush()
     except BrokenPipeError:
         quiet_stdout()

@@ -17,6 +17,9 @@ _MARKS = {"*": r"$^{*}$", "†": r"$^{\dagger}$", "‡": r"$^{\ddagger}$", "?": 
 def esc(text: str) -> str:
     out = []
     for ch in str(text):
+        if "\udc80" <= ch <= "\udcff":      # a byte of an id that is not UTF-8 (ipsoeval.ids)
+            out.append(f"\\textbackslash{{}}x{ord(ch) - 0xDC00:02x}")
+            continue
         out.append(_ESC.get(ch) or _MARKS.get(ch) or ch)
     return "".join(out)
 

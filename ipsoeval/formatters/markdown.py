@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from ipsoeval.formatters.paper import prepare
+from ipsoeval.ids import shown
 from ipsoeval.results import ResultSet
 
 
 def _cell(text: str) -> str:
+    text = shown(text)      # bytes of ids that are not UTF-8 as \xNN (ipsoeval.ids)
     return text.replace("|", r"\|").replace("\n", " ").replace("*", r"\*")
 
 

@@ -125,7 +125,8 @@ def _fmt(v, digits: int) -> str:
     return _clean(str(v))
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# (U+DC80..U+DCFF: a byte of an id that is not UTF-8, ipsoeval.ids: shown as \xNN)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\udc80-\udcff]")
 _ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
@@ -133,9 +134,13 @@ def _clean(s: str) -> str:
     """Data as text: control and direction characters shown escaped, never obeyed."""
     if not _CONTROL.search(s):
         return s
-    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"
-                                               if ord(m.group()) > 0xff
-                                               else f"\\x{ord(m.group()):02x}"), s)
+    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), _escape(ord(m.group()))), s)
+
+
+def _escape(c: int) -> str:
+    if 0xDC80 <= c <= 0xDCFF:
+        return f"\\x{c - 0xDC00:02x}"
+    return f"\\u{c:04x}" if c > 0xff else f"\\x{c:02x}"
 
 
 def _numeric(v) -> bool:

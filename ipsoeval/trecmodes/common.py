@@ -15,6 +15,7 @@ import numpy as np
 from ipsoeval import readers
 from ipsoeval.align import group_ids
 from ipsoeval.errors import InputError
+from ipsoeval.ids import decode_id
 from ipsoeval.model import Run
 
 
@@ -83,7 +84,7 @@ def rank_run(run: Run, *, docno_ties: str, depth: int | None, tie_break: str = "
             srt = np.argsort(inv, kind="stable")
             same = np.flatnonzero(inv[srt][1:] == inv[srt][:-1])[0]
             a, b = sorted((int(run.line[rows[srt[same]]]), int(run.line[rows[srt[same + 1]]])))
-            raise InputError(f"duplicate docno {uniq[inv[srt[same]]].decode('utf-8', 'replace')!r}"
+            raise InputError(f"duplicate docno {decode_id(uniq[inv[srt[same]]])!r}"
                              f" in topic {qid!r} (also at line {a})", path=run.path, line=b)
         score = run.score[rows]
         if tie_break == "input":

@@ -14,6 +14,7 @@ import numpy as np
 
 from ipsoeval import readers
 from ipsoeval.errors import InputError, UsageError
+from ipsoeval.ids import id_sort_key
 from ipsoeval.parallel import parallel_map
 from ipsoeval.trecmodes import jg as J
 from ipsoeval.trecmodes import prefs as P
@@ -143,7 +144,7 @@ def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
         rel_topics = list(info.topics)
     else:
         info = J.read_qrels_jg(rel_path)
-        rel_topics = sorted(info.topics, key=str.encode)
+        rel_topics = sorted(info.topics, key=id_sort_key)
     n_judged = len(rel_topics)
     if only_topic is not None:
         rel_topics = [t for t in rel_topics if t == only_topic]
@@ -157,7 +158,7 @@ def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
     for r in runs:                       # same tag in several files: add the file name
         if names.count(r.name) > 1:
             r.name = f"{r.name}[{r.path}]"
-    warnings: list[str] = []
+    warnings: list[str] = [w for r in runs for w in r.warnings]   # ids not UTF-8
     results = []
     wanted = set(measures.names)
     wanted_jg = {n: measures.jg_params.get(n) for n in measures.names if n in J.MEASURES}

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
+from ipsoeval.ids import decode_id
 from ipsoeval.trecmodes.catalogue import JG_DESCRIPTIONS as DESCRIPTIONS  # noqa: F401
 from ipsoeval.trecmodes.catalogue import JG_MEASURES as MEASURES
 from ipsoeval.trecmodes.catalogue import JG_NICKNAMES as NICKNAMES  # noqa: F401
@@ -52,16 +53,16 @@ def read_qrels_jg(path: str) -> JGInfo:
         k = int(np.flatnonzero(same)[0])
         a, b = sorted((int(line[order[k]]), int(line[order[k + 1]])))
         from ipsoeval.readers import display_name
-        raise InputError(f"duplicate docno {du[d_s[k]].decode('utf-8', 'replace')!r} in topic "
-                         f"{qu[q_s[k]].decode('utf-8', 'replace')!r}, judgment group "
-                         f"{gu[g_s[k]].decode('utf-8', 'replace')!r} (also at line {a})",
+        raise InputError(f"duplicate docno {decode_id(du[d_s[k]])!r} in topic "
+                         f"{decode_id(qu[q_s[k]])!r}, judgment group "
+                         f"{decode_id(gu[g_s[k]])!r} (also at line {a})",
                          path=display_name(path), line=b)
     topics: dict[str, list[Group]] = {}
     head = np.flatnonzero(np.r_[True, (q_s[1:] != q_s[:-1]) | (g_s[1:] != g_s[:-1])])
     ends = np.r_[head[1:], len(order)]
     for s, e in zip(head, ends):
         rows = order[s:e]
-        qid = qu[q_s[s]].decode("utf-8", "replace")
+        qid = decode_id(qu[q_s[s]])
         topics.setdefault(qid, []).append(Group(db[rows], rel[rows]))
     from ipsoeval.readers import display_name
     return JGInfo(display_name(path), topics)

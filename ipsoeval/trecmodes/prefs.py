@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ipsoeval.errors import InputError
+from ipsoeval.ids import decode_id
 from ipsoeval.trecmodes.catalogue import PREFS_COUNTS as COUNTS  # noqa: F401
 from ipsoeval.trecmodes.catalogue import PREFS_MEASURES as MEASURES
 from ipsoeval.trecmodes.catalogue import PREFS_NICKNAMES as NICKNAMES  # noqa: F401
@@ -66,7 +67,7 @@ def read_prefs(path: str, mode: str = "prefs") -> PrefsInfo:
     topics = {}
     for t, nm in enumerate(names):
         rows = order[bounds[t]:bounds[t + 1]]
-        topics[nm.decode("utf-8", "replace")] = TopicPrefs(
+        topics[decode_id(nm)] = TopicPrefs(
             jgb[rows], jsg[rows], db[rows], np.asarray(rel[rows], dtype=np.float64),
             line[rows])
     from ipsoeval.readers import display_name
@@ -338,10 +339,10 @@ def topic_values(tp: TopicPrefs, ranked: np.ndarray | None, wanted: set[str], pa
         rows = order[bounds[g]:bounds[g + 1]]
 
         def where(r, what, rows=rows, g=g):
-            d = docs[doc_of_rank[r]].decode("utf-8", "replace")
+            d = decode_id(docs[doc_of_rank[r]])
             line = int(tp.line[rows].min())
             raise InputError(f"document {d!r} {what} (topic {qid!r}, judgment group "
-                             f"{jgu[g].decode('utf-8', 'replace')!r})", path=path, line=line)
+                             f"{decode_id(jgu[g])!r})", path=path, line=line)
 
         sub = jsg_inv[rows]
         if len(np.unique(sub)) > 1:

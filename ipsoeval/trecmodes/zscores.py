@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ipsoeval.ids import decode_id
 from ipsoeval.trecmodes.common import MISSING_ZSCORE, Column, parse_table
 
 
@@ -54,8 +55,8 @@ def read_zscores(path: str) -> ZScores:
                                "zscores", "mean/stddev")
     from ipsoeval.readers import display_name
     from ipsoeval.trecmodes.common import as_bytes
-    q = [b.decode("utf-8", "replace") for b in as_bytes(fields[0])]
-    m = [b.decode("utf-8", "replace") for b in as_bytes(fields[1])]
+    q = [decode_id(b) for b in as_bytes(fields[0])]
+    m = [decode_id(b) for b in as_bytes(fields[1])]
     table = {}
     for qid, meas, mean, sd in zip(q, m, fields[2].tolist(), fields[3].tolist()):
         table.setdefault((qid, meas), (mean, sd))

@@ -305,6 +305,84 @@ EXTRA = [
 ]
 
 
+# Ids as bytes (issue 22): qids, docnos and run tags that differ only in bytes
+# above 0x7F -- Latin-1 bytes, invalid UTF-8 (truncated and overlong sequences,
+# encoded surrogates, 0xF5..0xFF) and valid UTF-8 mixed in, where Python's str
+# order and the byte order (trec_eval's strcmp) disagree (U+E000 is EE 80 80,
+# sorted before the lone byte EF).  b-NNN, from their own random stream (adding
+# them changed no other case); b-issue is the example of the issue.
+BYTES_SEED = 20261125
+N_BYTES = 12
+HIGH_IDS = [b"caf\xe9", b"caf\xe8", b"caf\xc3\xa9", b"\xff", b"\xfe", b"t\x80", b"t\xc3",
+            b"\xed\xa0\x80", b"\xee\x80\x80", b"\xef", b"\xf0\x9f\x98\x80", b"\xf5",
+            b"\xc0\xaf", b"abc", b"\xe9t\xe9", b"\xc3\xa9t\xc3\xa9"]
+BYTES_ARGS = [["-q"], ["-q", "-m", "all_trec"], ["-q", "-c", "-M", "5"], ["-q", "-J", "-l", "2"]]
+
+
+def _high(rnd, n):
+    return bytes(rnd.randint(0x80, 0xFF) for _ in range(n))
+
+
+def _bytes_docno(rnd, i):
+    """A docno unique by its index i; many differ from another only above 0x7F."""
+    kind = rnd.randint(0, 5)
+    if kind == 0:
+        return b"d" + str(i).encode()
+    if kind == 1:                       # a byte above 0x7F at a word boundary
+        return b"doc" + str(i).encode() + _high(rnd, rnd.choice([1, 4, 5, 6]))
+    if kind == 2:
+        return rnd.choice(HIGH_IDS) + str(i).encode()
+    if kind == 3:                       # valid UTF-8 around it
+        return "é".encode() + str(i).encode() + _high(rnd, 1) + "文".encode()
+    return _high(rnd, rnd.choice([1, 2, 7, 8, 9, 16])) + str(i).encode()
+
+
+def _bytes_input(rnd):
+    topics = rnd.sample(HIGH_IDS, rnd.randint(2, 6))
+    tags = [b"run", b"run\xe9", b"run\xe8", b"r\xc3\xa9", b"\xff\xfe", b"r\xee\x80\x80"]
+    q, r = [], []
+    for t in topics:
+        docs = []
+        n = rnd.randint(3, 25)
+        for i in range(n):
+            d = _bytes_docno(rnd, i)
+            docs.append(d)
+            if rnd.random() < 0.4:      # its twin: the same docno with other high bytes
+                docs.append(d[:-1] + bytes([0x80 | (d[-1] ^ 0x01)]) if d[-1] >= 0x80
+                            else d + _high(rnd, 1))
+        docs = list(dict.fromkeys(docs))
+        for d in docs:
+            if rnd.random() < 0.7:
+                q.append(b"%s 0 %s %d" % (t, d, rnd.choice([0, 0, 1, 2, -1])))
+        pool = [b"1", b"2", b"0.5"]     # few scores: ties ordered by docno (strcmp)
+        for k, d in enumerate(rnd.sample(docs, rnd.randint(1, len(docs)))):
+            r.append((t, d, rnd.choice(pool)))
+    if not q:
+        q.append(b"%s 0 %s 1" % (topics[0], r[0][1]))
+    rnd.shuffle(q)
+    rnd.shuffle(r)
+    tag = rnd.choice(tags)
+    run = [b"%s Q0 %s %d %s %s" % (t, d, k + 1, s, tag) for k, (t, d, s) in enumerate(r)]
+    return b"\n".join(q) + b"\n", b"\n".join(run) + b"\n"
+
+
+def generate_bytes(out):
+    rnd = random.Random(BYTES_SEED)
+    cases = []
+    inputs = [("b-issue", b"caf\xe9 0 a 1\ncaf\xe8 0 a 0\ncaf\xe8 0 b 1\n",
+               b"caf\xe9 Q0 a 1 1 t\ncaf\xe8 Q0 a 1 1 t\ncaf\xe8 Q0 b 2 0.5 t\n")]
+    for k in range(N_BYTES):
+        inputs.append(("b-%03d" % k, *_bytes_input(rnd)))
+    for name, q, r in inputs:
+        (out / f"{name}.qrels").write_bytes(q)
+        (out / f"{name}.run").write_bytes(r)
+        arg_sets = [["-q", "-m", "P.1", "-m", "num_q"], ["-q"]] if name == "b-issue" else \
+            rnd.sample(BYTES_ARGS, 2)
+        for j, args in enumerate(arg_sets):
+            cases.append({"case": f"{name}-{j}", "input": name, "args": args})
+    return cases
+
+
 def generate_invalid(out):
     cases = [{"case": f"e-{k}", "input": inp, "args": args}
              for k, (inp, args) in enumerate(EXTRA)]
@@ -343,6 +421,7 @@ def generate(seed, out):
                                         "-m", "rbp_resid.p=0.5", "-m", "unj.2"]
             cases.append({"case": "c%03d%s" % (k, "abc"[j]), "input": name, "args": args})
     cases += generate_invalid(out)
+    cases += generate_bytes(out)
     (out / "cases.json").write_text(json.dumps(cases, indent=0, ensure_ascii=False) + "\n")
     return cases
 
@@ -393,7 +472,7 @@ def _second_opinions(args, top=4):
     return out
 
 
-def golden(cases, out, te10):
+def golden(cases, out, te10, merge=False):
     """trec_eval's outputs.  Where trec_eval 10.0 exits 4 on a qrels topic missing
     from the run, it is run again on the qrels restricted to the run's topics
     (the topic rule of trec_eval 9.0.8 and ipsoeval's default): cNNN.skip; the
@@ -436,6 +515,8 @@ def golden(cases, out, te10):
             for suffix, args in _second_opinions(c["args"], max(labels + [4])).items():
                 te(args, qref, "." + suffix, entry)
         status[c["case"]] = entry
+    if merge:                       # these cases only: the others' entries are kept
+        status = {**json.loads((out / "golden.json").read_text()), **status}
     (out / "golden.json").write_text(json.dumps(status, indent=1, sort_keys=True) + "\n")
 
 
@@ -445,6 +526,9 @@ def main(argv=None):
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--golden", action="store_true",
                     help="also run $TREC_EVAL for the golden outputs")
+    ap.add_argument("--only", metavar="PREFIX", default=None,
+                    help="with --golden: only the cases whose name starts with PREFIX "
+                         "(the other outputs and golden.json entries are kept)")
     a = ap.parse_args(argv)
     cases = generate(a.seed, a.out)
     print(f"{len(cases)} cases, {N_INPUTS} random inputs and {len(INVALID)} invalid ones "
@@ -453,7 +537,11 @@ def main(argv=None):
         te10 = os.environ.get("TREC_EVAL")
         if not te10:
             sys.exit("generate.py: --golden needs TREC_EVAL=/path/to/trec_eval (10.0)")
-        golden(cases, a.out, te10)
+        if a.only:
+            golden([c for c in cases if c["case"].startswith(a.only)], a.out, te10,
+                   merge=True)
+        else:
+            golden(cases, a.out, te10)
         print("golden outputs written")
 
 

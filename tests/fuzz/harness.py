@@ -119,7 +119,11 @@ GAINS = ["0:0,1:1,2:3", "0:0,1:1,2:2", "1:1e308", "1:1,1:5", "", "x", "1:nan", "
          "1:-1", "2:inf", "1:", ":1", "0:0,1:1,2:1e300", "1:1,2:2,3:3,4:4"]
 TESTS = ["t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap", "anova", "kruskal",
          "anova2", "friedman", "t,sign", "", "x", "t,t", "wilcoxon,anova"]
-TAGS = ["A", "B", "C", "bm25", "a[b]c", "[/x]", "run.1", "Ω", "x" * 40]
+# ids as bytes (issue 22): tags, topics and docnos that differ only in bytes above
+# 0x7F that are not UTF-8 (surrogateescape strs, written as their bytes)
+TAGS = ["A", "B", "C", "bm25", "a[b]c", "[/x]", "run.1", "Ω", "x" * 40,
+        "run\udce9", "run\udce8", "\udcff\udcfe"]
+HIGH_SUFFIXES = ["\udce9", "\udce8", "é", "\udcff", "\udcc3", "\udced\udca0\udc80"]
 WEIRD_NUMBERS = [b"nan", b"NaN", b"inf", b"-inf", b"1e400", b"-1e400", b"0x10", b"1_0",
                  "１".encode(), b"+1", b"-0", b"", b"1.5", b"99999999999999999999",
                  b"2147483648", b"4294967296", b"-1", b"1e-320", b".", b"-", b"1e", b"\xff"]
@@ -163,12 +167,14 @@ def _label(ch, labels: str) -> str:
 
 def _qrels_and_runs(ch, nruns, labels: str = "integer"):
     ntopics = ch.randint(1, 6)
-    topics = [ch.choice(["1", "2", "3", "401", "q7", "10", "0", "-5", "1.0"]) + str(i)
+    topics = [ch.choice(["1", "2", "3", "401", "q7", "10", "0", "-5", "1.0", "caf\udce9",
+                         "caf\udce8", "\udcff", "é"]) + str(i)
               for i in range(ntopics)]
+    sfx = {t: ch.choice(HIGH_SUFFIXES) if ch.coin(0.15) else "" for t in topics}
     qrels, runs = [], [[] for _ in range(nruns)]
     for t in topics:
         ndocs = ch.randint(0, 10)
-        docs = [f"d{t}-{j}" for j in range(ndocs)]
+        docs = [f"d{t}-{j}{sfx[t]}" for j in range(ndocs)]
         for d in docs:
             qrels.append(f"{t} 0 {d} {_label(ch, labels)}")
         if not docs:
@@ -182,7 +188,7 @@ def _qrels_and_runs(ch, nruns, labels: str = "integer"):
             k = ch.randint(1, 12)
             score = 10.0
             for rank in range(1, k + 1):
-                d = f"d{t}-{ch.randint(0, 12)}" if ch.coin(0.8) else f"u{rank}"
+                d = f"d{t}-{ch.randint(0, 12)}{sfx[t]}" if ch.coin(0.8) else f"u{rank}"
                 if not ch.coin(0.3):
                     score -= ch.choice([0.5, 1.0, 0.25, 2.0])
                 if msmarco:
@@ -200,7 +206,7 @@ def _qrels_and_runs(ch, nruns, labels: str = "integer"):
             seen.add(key)
             out.append(ln)
         runs[i] = out or [f"{topics[0]} Q0 x 1 1 {tags[i]}"]
-    enc = lambda lines: ("\n".join(lines) + "\n").encode()  # noqa: E731
+    enc = lambda lines: ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")  # noqa: E731
     return enc(qrels), [enc(r) for r in runs], tags, topics
 
 
@@ -208,7 +214,7 @@ def _human_and_auto(ch, qrels: bytes, topics) -> tuple[bytes, bytes]:
     """ppi's two qrels from one: the auto qrels relabel some judgments; the
     human qrels keep a subset of the topics (now and then a topic the auto
     qrels lack, or none in common)."""
-    lines = qrels.decode().splitlines()
+    lines = qrels.decode("utf-8", "surrogateescape").split("\n")[:-1]
     auto = []
     for ln in lines:
         f = ln.split()
@@ -221,12 +227,12 @@ def _human_and_auto(ch, qrels: bytes, topics) -> tuple[bytes, bytes]:
         human.append("zz9 0 dzz 1")                  # a human topic the auto qrels lack
     if ch.coin(0.05):
         human = ["zz8 0 dzz 1"]                      # no topic in common
-    enc = lambda ls: ("\n".join(ls) + "\n").encode()  # noqa: E731
+    enc = lambda ls: ("\n".join(ls) + "\n").encode("utf-8", "surrogateescape")  # noqa: E731
     return enc(auto), enc(human)
 def _second_qrels(ch, qrels: bytes) -> bytes:
     """A second assessor's qrels for agree: labels changed, judgments dropped, added."""
     out = []
-    for ln in qrels.decode().splitlines():
+    for ln in qrels.decode("utf-8", "surrogateescape").split("\n")[:-1]:
         f = ln.split()
         if ch.coin(0.1):
             continue
@@ -237,7 +243,7 @@ def _second_qrels(ch, qrels: bytes) -> bytes:
         out.append(f"extra{ch.randint(0, 3)} 0 dx 1")
     if ch.coin(0.05):
         out = [f"other 0 o{i} 1" for i in range(3)]      # nothing shared
-    return ("\n".join(out) + "\n").encode()
+    return ("\n".join(out) + "\n").encode("utf-8", "surrogateescape")
 
 
 def _mutate_lines(ch, data: bytes) -> tuple[bytes, str]:
@@ -887,7 +893,8 @@ def save_failure(case: Case, r: Result, outcome: str, reason: str, directory: st
                    "exit": r.code, "signal": r.signal, "seconds": round(r.seconds, 2),
                    "notes": case.notes, "gate": case.gate}, fh, indent=1)
     stdin = " < .stdin" if case.stdin is not None else " < /dev/null"
-    with open(os.path.join(d, "repro.sh"), "w") as fh:
+    with open(os.path.join(d, "repro.sh"), "w", encoding="utf-8",
+              errors="surrogateescape") as fh:
         fh.write("#!/bin/sh\n# run in this directory\ncd \"$(dirname \"$0\")\"\n"
                  f"ipsoeval {' '.join(shlex.quote(x) for x in case.args)}{stdin}\n"
                  "echo \"exit $?\"\n")

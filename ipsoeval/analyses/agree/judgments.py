@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ipsoeval.align import QrelsIndex
+from ipsoeval.ids import id_sort_key
 from ipsoeval.model import Qrels
 
 
@@ -52,7 +53,7 @@ def shared(qa: Qrels, qb: Qrels, ia: QrelsIndex | None = None,
 def common_topics(ia: QrelsIndex, ib: QrelsIndex) -> tuple[list[str], int, int]:
     """(topics both qrels have, in strcmp order; count only in A; count only in B)."""
     ta, tb = set(ia.topic_names), set(ib.topic_names)
-    both = sorted(ta & tb, key=str.encode)
+    both = sorted(ta & tb, key=id_sort_key)   # strcmp order (ipsoeval.ids)
     return both, len(ta - tb), len(tb - ta)
 
 

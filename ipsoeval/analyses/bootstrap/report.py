@@ -32,6 +32,7 @@ from ipsoeval.analyses import validate
 from ipsoeval.analyses.bootstrap import resample as br
 from ipsoeval.analyses.bootstrap import splithalf as sh
 from ipsoeval.errors import InputError, UsageError
+from ipsoeval.ids import decode_id
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry
 
@@ -171,11 +172,11 @@ def read_query_subset(spec: str) -> tuple[str, list[str]]:
     data = readers.read_bytes(path)          # InputError for unreadable files
     qids: list[str] = []
     seen = set()
-    for line in data.decode("utf-8", errors="replace").splitlines():
+    for line in data.split(b"\n"):
         s = line.strip()
-        if not s or s.startswith("#"):
+        if not s or s.startswith(b"#"):
             continue
-        q = s.split()[0]
+        q = decode_id(s.split()[0])            # ids as bytes (ipsoeval.ids)
         if q not in seen:
             seen.add(q)
             qids.append(q)
