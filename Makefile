@@ -7,7 +7,7 @@ PREFIX ?= $(HOME)/.local
 MANDIR ?= $(PREFIX)/share/man/man1
 TD      = testdata
 
-.PHONY: help demo test test-all lint fuzz bench bench-quick man clean install difftest-regen
+.PHONY: help demo test test-all lint fuzz bench bench-quick man clean install difftest-regen browser-deps
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
@@ -76,3 +76,9 @@ man:  ## install the man pages under $(MANDIR)
 clean:  ## remove the virtualenv, caches and generated bench data
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis bench/data bench/results.tsv fuzz-failures
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+browser-deps:  ## install Debian's chromium for the browser test of `ipsoeval report` (needs root or sudo)
+	@if [ -x /usr/bin/chromium ]; then echo "chromium: $$(/usr/bin/chromium --version 2>/dev/null)"; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q chromium; \
+	elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -q && sudo apt-get install -y -q chromium; \
+	else echo "make browser-deps: installing chromium needs root or sudo (apt-get install chromium)" >&2; exit 1; fi

@@ -10,6 +10,7 @@ is drawn from a notebook.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 
@@ -60,6 +61,27 @@ def _save(fig, path: str) -> None:
         raise InputError(f"cannot write to {path}: {exc.strerror or exc}") from None
 
 
+def svg(fig) -> str:
+    """The figure as an SVG element to inline in HTML: text as text (no
+    embedded or linked fonts), no XML prolog, DOCTYPE or metadata, the same
+    bytes for the same figure (fixed hash salt, no date)."""
+    import io
+
+    import matplotlib
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ipsoeval",
+                                "svg.image_inline": True}):
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None,
+                                                 "Format": None, "Type": None})
+    text = buf.getvalue()
+    start = text.find("<svg")
+    text = text[start:] if start >= 0 else text
+    # namespace declarations are implied in HTML (and are the only URLs in it)
+    head, sep, rest = text.partition(">")
+    head = re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", head)
+    return re.sub(r"<metadata>.*?</metadata>\s*", "", head + sep + rest, flags=re.S)
+
+
 def _grid(fig, n: int):
     cols = 1 if n == 1 else (2 if n <= 4 else 3)
     rows = (n + cols - 1) // cols
@@ -71,6 +93,11 @@ def _grid(fig, n: int):
 def sigtest(path: str, table, diffs: dict) -> None:
     """Per pair and measure: the per-topic differences B − A sorted, with the
     mean difference and its confidence interval (from the tests' table)."""
+    _save(sigtest_figure(table, diffs), path)
+
+
+def sigtest_figure(table, diffs: dict, *, max_panels: int = MAX_PANELS):
+    """The figure of :func:`sigtest` (``ipsoeval report`` inlines it as SVG)."""
     rows, seen = [], set()
     for r in table.records:
         key = (r["run_a"], r["run_b"], r["measure"])
@@ -78,7 +105,7 @@ def sigtest(path: str, table, diffs: dict) -> None:
             continue
         seen.add(key)
         rows.append(r)
-    rows = rows[:MAX_PANELS]
+    rows = rows[:max_panels]
     if not rows:
         raise UsageError("--plot: no pair to draw")
     cols = 1 if len(rows) == 1 else (2 if len(rows) <= 4 else 3)
@@ -90,9 +117,11 @@ def sigtest(path: str, table, diffs: dict) -> None:
         d = d[~np.isnan(d)]
         # one filled step path per sign, not a bar per topic (thousands of
         # topics would be thousands of patches: 10 s to render 4 panels)
-        edges = np.arange(len(d) + 1) - 0.5
-        ax.stairs(np.maximum(d, 0.0), edges, fill=True, color="#2a7f3f", linewidth=0)
-        ax.stairs(np.minimum(d, 0.0), edges, fill=True, color="#b8322a", linewidth=0)
+        # and one step per run of equal differences (ties are common: 0)
+        start = np.flatnonzero(np.r_[True, d[1:] != d[:-1]]) if len(d) else np.arange(0)
+        edges = np.r_[start, len(d)] - 0.5
+        ax.stairs(np.maximum(d[start], 0.0), edges, fill=True, color="#2a7f3f", linewidth=0)
+        ax.stairs(np.minimum(d[start], 0.0), edges, fill=True, color="#b8322a", linewidth=0)
         mean = r.get("diff")
         if mean is not None:
             ax.axhline(mean, color="black", linewidth=1.2, label=f"mean {mean:+.4f}")
@@ -106,7 +135,7 @@ def sigtest(path: str, table, diffs: dict) -> None:
         ax.set_ylabel("difference B − A", fontsize=8)
         ax.set_xlim(-0.5, max(len(d), 1) - 0.5)
         ax.legend(fontsize=7, loc="upper left")
-    _save(fig, path)
+    return fig
 
 
 # --- bootstrap -----------------------------------------------------------------------------
@@ -285,6 +314,11 @@ _OUTCOMES = (("pct_neither", "neither answers", "#cccccc"),
 
 def breakdown(path: str, summary) -> None:
     """Outcome bars: per pair, the share of topics in each outcome (Lin et al. 2021)."""
+    _save(breakdown_figure(summary), path)
+
+
+def breakdown_figure(summary):
+    """The figure of :func:`breakdown`."""
     recs = [r for r in summary.records if "pct_both" in r]
     if not recs:
         raise UsageError("--plot: breakdown draws the summary table (not -q)")
@@ -306,7 +340,7 @@ def breakdown(path: str, summary) -> None:
     ax.set_xlabel(f"% of topics (answered = a relevant document in the top {k})", fontsize=8)
     ax.set_title("Outcomes per pair (A = baseline)", fontsize=10)
     ax.legend(fontsize=7, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.25))
-    _save(fig, path)
+    return fig
 
 
 # --- ppi -----------------------------------------------------------------------------------
@@ -408,6 +442,11 @@ def leaderboard(path: str, board) -> None:
     """Per measure: each run's mean with its CI, best at the top, the letters
     beside it (runs sharing a letter are not significantly different) and the
     top group highlighted."""
+    _save(leaderboard_figure(board), path)
+
+
+def leaderboard_figure(board):
+    """The figure of :func:`leaderboard`."""
     measures = []
     for r in board.records:
         if r["measure"] not in measures:
@@ -436,7 +475,7 @@ def leaderboard(path: str, board) -> None:
                       "green: not significantly different from the best", fontsize=8)
         ax.set_title(f"{m}: randomised Tukey HSD letter groups "
                      f"(alpha {board.params.get('alpha')})", fontsize=10)
-    _save(fig, path)
+    return fig
 
 
 # --- power ---------------------------------------------------------------------------------

@@ -127,6 +127,8 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: slow test, run in CI (CI=true) or with --run-slow")
+    config.addinivalue_line("markers", "browser: runs headless Chromium (make browser-deps); "
+                                       "skipped when /usr/bin/chromium is missing")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -38,6 +38,7 @@ COMMANDS = {
     "leaderboard": "leaderboard_cmd",
     "power": "power_cmd",
     "meta": "meta_cmd",
+    "report": "report_cmd",
 }
 
 

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
-               "ppi", "agree", "leaderboard", "power", "meta"]
+               "ppi", "agree", "leaderboard", "power", "meta", "report"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -339,7 +339,7 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
              "ipso": ch.choice([1, 2, 2, 2, 3]), "breakdown": ch.choice([1, 2, 2, 3]),
              "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3),
              "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3]),
-             "leaderboard": ch.randint(1, 4),
+             "leaderboard": ch.randint(1, 4), "report": ch.choice([1, 2, 2, 3, 4]),
              "power": ch.choice([1, 2, 2, 3]), "meta": ch.choice([2, 3, 3, 4])}[cmd]
     labels = ch.choice(["gain", "probability"]) if ch.coin(0.15) else "integer"
     qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1), labels)
@@ -379,7 +379,7 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         pass                                # -m needs runs
     elif cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "ppi",
                                                           "agree", "leaderboard", "power",
-                                                          "meta")):
+                                                          "meta", "report")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
             if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
@@ -546,6 +546,8 @@ def _command_options(ch, case, absurd, tags):
             a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
     elif cmd == "leaderboard":
         _leaderboard_options(ch, case, absurd)
+    elif cmd == "report":
+        _report_options(ch, case, absurd, tags, baseline)
     elif cmd in ("power", "meta"):
         _power_meta_options(ch, case, absurd)
     elif cmd == "bootstrap":
@@ -593,6 +595,33 @@ def _leaderboard_options(ch, case, absurd):
         a += ["--ci", _pick(ch, FLOATS, absurd, ["0.95", "0.9"])]
     if ch.coin(0.15):
         a += ["--table", ch.choice(["leaderboard", "pairs", "resolution", "list", "x"])]
+def _report_options(ch, case, absurd, tags, baseline):
+    a = case.args
+    a += ["--samples", _pick(ch, INTS + ["1e20"], absurd, ["10", "99", "500"])]
+    if ch.coin(0.2):
+        a += ["--seed", _pick(ch, SEEDS, absurd, ["1", "42"])]
+    if ch.coin(0.2):
+        a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.5"])]
+    if ch.coin(0.15):
+        a += ["--ci", _pick(ch, FLOATS, absurd, ["0.95", "0.9"])]
+    if ch.coin(0.2):
+        a += ["--baseline", baseline()]
+    for _ in range(ch.choice([0, 0, 1, 2]) if len(tags) > 1 else 0):
+        i = ch.randint(0, len(tags) - 1)
+        j = (i + ch.randint(1, len(tags) - 1)) % len(tags)       # another run
+        a += ["--pair", ch.choice([f"{baseline()}:{baseline()}", "a", ":", "x:y"])
+              if ch.coin(absurd) else f"{tags[i]}:{tags[j]}"]
+    if ch.coin(0.2):
+        a += ["--test", _pick(ch, TESTS, absurd, ["t", "sign", "t,randomization"])]
+    if ch.coin(0.15):
+        a += ["--correct", ch.choice(["none", "holm", "bh", "x"] if ch.coin(absurd)
+                                     else ["none", "holm", "bh"])]
+    if ch.coin(0.15):
+        a += ["-k", _pick(ch, INTS, absurd, ["1", "5", "100"])]
+    if ch.coin(0.1):
+        a += ["--title", ch.choice(["t", "<b>&amp;</b>", "", " ", "\u00e9t\u00e9"])]
+
+
 def _power_meta_options(ch, case, absurd):
     a, cmd = case.args, case.command
     if ch.coin(0.2):
@@ -630,7 +659,10 @@ def _power_meta_options(ch, case, absurd):
 
 def _format_and_output(ch, case):
     a = case.args
-    if ch.coin(0.7):
+    if case.command == "report":            # an HTML page: -o, no --format (but as absurd)
+        if ch.coin(0.05):
+            a += ["--format", "tsv"]
+    elif ch.coin(0.7):
         fmts = ["tsv", "json", "table", "auto"] + (["trec"] * 3 if case.command == "eval" else
                                                     ["trec"] if ch.coin(0.2) else [])
         a += ["--format", ch.choice(fmts)]

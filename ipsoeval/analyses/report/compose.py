@@ -1,0 +1,308 @@
+"""``ipsoeval report``: the analyses a results page needs, composed.
+
+Nothing here computes a statistic: every number comes from an existing
+analysis, called exactly as its command calls it, so the page's numbers are
+the commands' numbers:
+
+- ``leaderboard``: :func:`ipsoeval.analyses.leaderboard.run` on every ``-m``
+  measure and every run (tables ``leaderboard``, ``pairs``, ``resolution``;
+  the same as ``ipsoeval leaderboard``);
+- ``sigtest``: per chosen pair A:B, :func:`ipsoeval.analyses.sigtest.run` on
+  the two runs with A as the baseline (table ``tests``; each pair's rows are
+  ``ipsoeval sigtest QRELS A B --baseline A``'s);
+- ``breakdown``: :func:`ipsoeval.analyses.breakdown.run` with the baseline
+  against every run, its ``summary`` row of the best run kept (``ipsoeval
+  breakdown --baseline BASE``'s row of that run); only with integer labels;
+- ``scales``: per measure, its scale (:func:`ipsoeval.stats.scales.measure_scale`)
+  and whether each test the page uses is permissible for it
+  (:func:`ipsoeval.stats.registry.permissible`).
+
+The best run is the first row of the first measure's leaderboard; the
+default pair is (baseline, best), where the best is the best run other than
+the baseline.  Per-topic differences B − A of each pair are the engine's
+scores, for the figures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ipsoeval.errors import UsageError
+from ipsoeval.results import Report, ResultSet
+
+__all__ = ["Options", "Composite", "compose", "figures", "parse_pair", "estimate_seconds",
+           "SCALE_COLUMNS",
+           "MAX_PAIRS", "TABLE_IDS", "CHARTS_MISSING", "charts_available"]
+
+COMMAND = "report"
+MAX_PAIRS = 6            # per-topic difference panels: pairs x measures, at most 12 drawn
+SCALE_COLUMNS = ["measure", "scale", "test", "test_name", "requires", "permissible", "note"]
+# the tables the page shows, by the command that made them
+TABLE_IDS = {"leaderboard": ("leaderboard", "pairs", "resolution"), "sigtest": ("tests",),
+             "breakdown": ("summary",), "scales": ("scales",)}
+
+Progress = Callable[[int, int], None]
+
+CHARTS_MISSING = ("no charts: they need matplotlib (pip install 'ipsoeval[plot]'); the page "
+                  "has the tables and the heat map")
+
+
+@dataclass
+class Options:
+    samples: int = 10_000
+    seed: int = 42
+    alpha: float = 0.05
+    ci: float = 0.95
+    correct: str = "none"
+    baseline: str | None = None
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+    tests: list[str] | None = None        # sigtest's tests for the pairs (its default)
+    k: int = 100                          # breakdown's rank cutoff
+    title: str = "ipsoeval report"
+
+    def check(self, runs: list[str] | None = None) -> None:
+        from ipsoeval.analyses import leaderboard
+        if not self.title.strip():
+            raise UsageError("--title must not be empty")
+        if self.k < 1:
+            raise UsageError(f"--cutoff must be at least 1 (found {self.k})")
+        if len(self.pairs) > MAX_PAIRS:
+            raise UsageError(f"--pair: at most {MAX_PAIRS} pairs (found {len(self.pairs)})")
+        leaderboard.Options(samples=self.samples, seed=self.seed, alpha=self.alpha,
+                            ci=self.ci).check(runs)
+        self.sigtest_options().check()
+        if runs is not None:
+            for a, b in self.pairs:
+                for r in (a, b):
+                    if r not in runs:
+                        raise UsageError(f"--pair {a}:{b}: no run named {r!r} (runs: "
+                                         f"{', '.join(runs)})")
+
+    def sigtest_options(self, baseline: str | None = None):
+        from ipsoeval.analyses import sigtest
+        return sigtest.make_options(self.tests, None, baseline=baseline, correct=self.correct,
+                                    alpha=self.alpha, samples=self.samples, seed=self.seed)
+
+
+def parse_pair(text: str) -> tuple[str, str]:
+    """``A:B`` (run names; the last colon splits, so a name may hold colons)."""
+    a, sep, b = str(text).rpartition(":")
+    if not sep or not a or not b:
+        raise UsageError(f"--pair takes A:B, two run names (found {text!r})")
+    if a == b:
+        raise UsageError(f"--pair {text}: a run compared with itself")
+    return a, b
+
+
+@dataclass
+class Composite:
+    """The finished analyses of a page: ``reports`` by command (leaderboard,
+    sigtest, breakdown -- absent when it could not run -- and scales), the
+    per-topic differences of each drawn pair and what the page says about its
+    choices."""
+
+    reports: dict[str, Report]
+    diffs: dict[tuple[str, str, str], np.ndarray]
+    best: str
+    baseline: str
+    measure: str
+    pairs: list[tuple[str, str]]
+    options: Options
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    measures: list[str] = field(default_factory=list)
+    n_runs: int = 0
+    n_topics: int = 0
+
+    def meta(self) -> dict:
+        """What the page says about its inputs and choices (and the JSON block's
+        ``report`` object)."""
+        return {"best": self.best, "baseline": self.baseline, "measure": self.measure,
+                "measures": list(self.measures), "pairs": [list(p) for p in self.pairs],
+                "runs": self.n_runs, "topics": self.n_topics, "alpha": self.options.alpha}
+
+    def tables(self) -> dict[str, ResultSet]:
+        """Every table of the page by ``command.id`` (e.g. ``leaderboard.pairs``)."""
+        return {f"{c}.{t.id}": t for c, rep in self.reports.items() for t in rep.tables}
+
+
+def _phase(progress: Progress | None, lo: float, hi: float) -> Progress | None:
+    if progress is None:
+        return None
+
+    def cb(done: int, total: int) -> None:
+        frac = 0.0 if total <= 0 else min(done / total, 1.0)
+        progress(int(round((lo + (hi - lo) * frac) * 1000)), 1000)
+    return cb
+
+
+def compose(aligned, scores, options: Options, progress: Progress | None = None) -> Composite:
+    """Run the analyses of the page on ``aligned`` and its ``scores``
+    (:func:`ipsoeval.engine.evaluate` of the requested measures)."""
+    from ipsoeval.analyses import breakdown as bd
+    from ipsoeval.analyses import leaderboard as lb
+    from ipsoeval.analyses import sigtest as st
+    from ipsoeval.analyses import validate
+    from ipsoeval.stats.scales import measure_scale
+
+    runs = list(aligned.runs)
+    options.check(runs)
+    warnings: list[str] = []
+    notes: list[str] = []
+    lopts = lb.Options(samples=options.samples, seed=options.seed, alpha=options.alpha,
+                       ci=options.ci)
+    board = lb.run(scores, lopts, progress=_phase(progress, 0.0, 0.8))
+    warnings += board.warnings
+
+    measures, scales, scale_why, mats, lower = [], {}, {}, {}, set()
+    for m in scores.measures:
+        if m.name in mats:
+            continue
+        measures.append(m.name)
+        mats[m.name] = np.asarray(scores.matrix(m.name), dtype=np.float64)
+        scales[m.name], scale_why[m.name] = measure_scale(m, aligned)
+        if not m.higher_is_better:
+            lower.add(m.name)
+    first = measures[0]
+    baseline = validate.baseline(options.baseline, runs) if options.baseline is not None \
+        else runs[0]       # the CLI and the API resolve a FILE to its run name first
+    order = [r["run"] for r in board.table("leaderboard").records if r["measure"] == first]
+    best = next(r for r in order if r != baseline)
+    if order[0] == baseline:
+        notes.append(f"the baseline {baseline} has the best mean {first}; the breakdown and "
+                     f"the default pair use the best other run, {best}")
+    pairs = list(options.pairs) or [(baseline, best)]
+
+    # sigtest: one invocation per pair, A the baseline, on the two runs' scores
+    records: list[dict] = []
+    sig_params: dict = {}
+    sig_warnings: list[str] = []
+    diffs: dict[tuple[str, str, str], np.ndarray] = {}
+    for n, (a, b) in enumerate(pairs):
+        ia, ib = runs.index(a), runs.index(b)
+        sub = {m: mats[m][[ia, ib]] for m in measures}
+        rep = st.run([a, b], sub, {m: scales[m] for m in measures},
+                     options.sigtest_options(baseline=a), lower_better=lower,
+                     topics=len(aligned.topics),
+                     progress=_phase(progress, 0.8 + 0.15 * n / len(pairs),
+                                     0.8 + 0.15 * (n + 1) / len(pairs)))
+        t = rep.table("tests")
+        records += t.records
+        sig_params = dict(t.params, runs=sorted({r for p in pairs for r in p}, key=runs.index),
+                          pairs=[f"{x}:{y}" for x, y in pairs], baseline=None,
+                          correction_family="the rows of one pair (each pair is its own "
+                                            "invocation: ipsoeval sigtest QRELS A B "
+                                            "--baseline A)")
+        sig_warnings += [w for w in rep.warnings if w not in sig_warnings]
+        for m in measures:
+            diffs[(a, b, m)] = mats[m][ib] - mats[m][ia]
+    tests = ResultSet("sigtest", list(st.COLUMNS), records, params=sig_params,
+                      title="Chosen pairs: significance tests (diff = B − A)", id="tests",
+                      description="per chosen pair A:B, measure and test: sigtest's rows",
+                      table_hints={"digits": 4})
+    sigrep = Report("sigtest", [tests], warnings=sig_warnings)
+    warnings += [w for w in sig_warnings if w not in warnings]
+
+    reports = {"leaderboard": board, "sigtest": sigrep}
+    # breakdown: the baseline against every run, the best run's row kept
+    if aligned.label_mode != "integer":
+        notes.append(f"no outcomes breakdown: it counts relevant documents by integer labels "
+                     f"(--labels {aligned.label_mode})")
+    else:
+        brep = bd.run(aligned, bd.Options(k=options.k, baseline=baseline,
+                                          correct=options.correct, alpha=options.alpha))
+        summ = brep.table("summary")
+        keep = ResultSet("breakdown", list(summ.columns),
+                         [r for r in summ.records if r["run_b"] == best],
+                         params=dict(summ.params, run_b=best), title=summ.title, id="summary",
+                         description=f"the best run ({best}) against the baseline "
+                                     f"({baseline}): breakdown's summary row",
+                         table_hints=summ.table_hints)
+        reports["breakdown"] = Report("breakdown", [keep], warnings=list(brep.warnings))
+        warnings += [f"breakdown: {w}" for w in brep.warnings]
+    if progress is not None:
+        progress(990, 1000)
+
+    reports["scales"] = _scales(measures, scales, scale_why, options, tests)
+    if progress is not None:
+        progress(1000, 1000)
+    for rep in reports.values():
+        for t in rep.tables:
+            t.params.setdefault("report", {"best": best, "baseline": baseline,
+                                           "measure": first})
+    return Composite(reports=reports, diffs=diffs, best=best, baseline=baseline, measure=first,
+                     pairs=pairs, options=options, warnings=warnings, notes=notes,
+                     measures=measures, n_runs=len(runs), n_topics=len(aligned.topics))
+
+
+def _scales(measures, scales, why, options: Options, tests: ResultSet) -> Report:
+    """Which of the page's tests each measure's scale permits (Ferrante et al. 2021)."""
+    from ipsoeval.stats import registry
+
+    used = ["randhsd", "anova2"] + [t for t in dict.fromkeys(r["test"] for r in tests.records)
+                                    if t in registry.REGISTRY and t not in ("randhsd", "anova2")]
+    rows = []
+    for m in measures:
+        for t in used:
+            entry = registry.get(t)
+            rows.append({"measure": m, "scale": scales[m], "test": t, "test_name": entry.title,
+                         "requires": entry.requires,
+                         "permissible": registry.permissible(scales[m], t),
+                         "note": why[m] or ""})
+    rs = ResultSet(COMMAND, list(SCALE_COLUMNS), rows,
+                   params={"source": "Ferrante, Ferro & Fuhr 2021: a test comparing means "
+                                     "needs an interval scale; the sign test an ordinal one"},
+                   title="Scales and permissible tests (Ferrante et al. 2021)", id="scales",
+                   description="per measure and test the page uses: the measure's scale, the "
+                               "scale the test requires, and whether it is permissible")
+    return Report(COMMAND, [rs])
+
+
+def charts_available() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def figures(comp: Composite, *, max_panels: int = 12) -> dict[str, str]:
+    """The page's charts as inline SVG (the ``plot`` extra): ``leaderboard``
+    (means, CIs, letters), ``differences`` (per-topic B − A of each chosen
+    pair, sorted) and ``breakdown`` (outcome shares).  Empty when matplotlib
+    is missing."""
+    if not charts_available():
+        return {}
+    from ipsoeval import plots
+
+    out = {"leaderboard": plots.svg(plots.leaderboard_figure(
+        comp.reports["leaderboard"].table("leaderboard")))}
+    tests = comp.reports["sigtest"].table("tests")
+    if tests.records:
+        # the t test's row of each pair carries the mean difference and its CI
+        t_rows = [r for r in tests.records if r["test"] == "t"] or tests.records
+        shown = ResultSet("sigtest", tests.columns, t_rows, params=tests.params, id="tests")
+        out["differences"] = plots.svg(plots.sigtest_figure(shown, comp.diffs,
+                                                            max_panels=max_panels))
+    if "breakdown" in comp.reports and comp.reports["breakdown"].table("summary").records:
+        out["breakdown"] = plots.svg(plots.breakdown_figure(
+            comp.reports["breakdown"].table("summary")))
+    return out
+
+
+def estimate_seconds(runs: int, topics: int, samples: int, measures: int = 1,
+                     pairs: int = 1, tests: list[str] | None = None) -> float:
+    """Rough wall time of the resampling work: the leaderboard's randomised
+    HSD plus the pairs' resampling tests (randomization, bootstrap)."""
+    from ipsoeval.analyses import leaderboard
+    from ipsoeval.analyses.sigtest import DEFAULT_TESTS
+    from ipsoeval.stats import registry
+
+    secs = leaderboard.estimate_seconds(runs, topics, samples, measures)
+    resampling = sum(1 for t in (tests or DEFAULT_TESTS) if registry.get(t).resampling)
+    # a paired resampling test: about one leaderboard cell per sample and topic
+    secs += leaderboard.estimate_seconds(1, topics, samples, measures * pairs * resampling)
+    return secs

@@ -1,0 +1,158 @@
+"""ipsoeval report — one self-contained HTML page: leaderboard, significance
+matrix, per-topic differences, outcomes breakdown and scale notes."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+from ipsoeval.cli import options as opt
+from ipsoeval.cli import output as out_
+from ipsoeval.errors import UsageError
+from ipsoeval.stats import registry
+
+# an estimate of the resampling work is printed first when it is longer than this
+ANNOUNCE_SECONDS = 10.0
+
+
+def _check_output(ctx, param, value):
+    if value is not None:
+        out_.check_output(value)
+    return value
+
+
+def _pairs(ctx, param, value):
+    from ipsoeval.analyses.report import parse_pair
+    return tuple(parse_pair(v) for v in value)
+
+
+def announce(secs: float, what: str) -> None:
+    from ipsoeval.cli.leaderboard_cmd import _duration
+    from ipsoeval.cli.progress import clear_bars
+    if secs < ANNOUNCE_SECONDS:
+        return
+    try:
+        clear_bars()
+        sys.stderr.write(f"ipsoeval: note: report: {what}: about {_duration(secs)} "
+                         f"(--samples trades precision for time)\n")
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):
+        pass
+
+
+@click.command("report")
+@opt.qrels_and_runs
+@opt.measure_option(required=True,
+                    help_text="Measure to rank and compare runs by, e.g. nDCG@10, AP "
+                              "(repeatable: a leaderboard and a heat map per measure; the "
+                              "first chooses the best run).")
+@opt.baseline_option(help_text="The run the best run is compared with (breakdown, default "
+                               "pair).")
+@click.option("--pair", "pairs", metavar="A:B", multiple=True, callback=_pairs,
+              help="Draw the per-topic differences B - A of this pair and test it as "
+                   "sigtest does (repeatable, at most 6).  [default: the baseline and the "
+                   "best other run]")
+@opt.test_option(allowed=registry.TWO_SAMPLE, command="report",
+                 default_text="t, wilcoxon, sign, randomization",
+                 help_text="Tests of the chosen pairs")
+@opt.samples_option(default=10_000,
+                    help_text="Samples of the randomised Tukey HSD and of the pairs' "
+                              "randomization and bootstrap tests.")
+@opt.seed_option
+@opt.alpha_option
+@click.option("--ci", "ci", type=float, default=0.95, show_default=True,
+              help="Level of the t confidence interval of each run's mean.")
+@opt.correct_option(help_text="Multiple-comparison correction of the pairs' tests (per "
+                              "pair) and of the breakdown's p-values.")
+@click.option("-k", "--cutoff", "k", type=click.IntRange(min=1), default=100,
+              show_default=True,
+              help="Rank cutoff of the outcomes breakdown: a run answers a topic when a "
+                   "relevant document is in its top k.")
+@click.option("--title", default="ipsoeval report", show_default=True,
+              help="Title of the page.")
+@opt.alignment_options()
+@click.option("-o", "--output", metavar="FILE", default=None, callback=_check_output,
+              help="Write the page to FILE (only when everything succeeded) instead of "
+                   "standard output.")
+@click.pass_context
+def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, alpha, ci,
+            correct, k, title, align_opts, output):
+    """One self-contained HTML page comparing runs, to attach to a paper's
+    repository or a CI job: the leaderboard with CIs and letter groups
+    (randomised Tukey HSD), the significance matrix as a heat map, the
+    per-topic differences of chosen pairs with their tests, the outcomes
+    breakdown of the best run against the baseline (Lin et al. 2021) and
+    the permissible tests of each measure's scale.  The page loads nothing
+    from the network; its tables hold the same numbers as ipsoeval
+    leaderboard, sigtest and breakdown.  Charts need matplotlib (pip install
+    'ipsoeval[plot]'); without it the page has the tables and the heat map,
+    and a warning says so.
+    """
+    from ipsoeval import engine
+    from ipsoeval.analyses import report as rp
+    from ipsoeval.analyses import validate
+    from ipsoeval.formatters import html
+
+    options = rp.Options(samples=samples, seed=seed, alpha=alpha, ci=ci, correct=correct,
+                         pairs=list(pairs), tests=list(tests) or None, k=k, title=title)
+    options.check()                                  # usage errors before reading files
+    if len(runs) < 2:
+        raise UsageError(f"report compares runs: it needs QRELS and at least two runs "
+                         f"(got {len(runs)})")
+    requested = engine.requested(measures)
+    charts = rp.charts_available()
+    aligned = opt.load_aligned(qrels, runs, align_opts)
+    options.baseline = validate.baseline(baseline, aligned.runs, runs)
+    options.check(list(aligned.runs))
+    sc = engine.evaluate(aligned, requested)
+    nmeas = len({m.name for m in sc.measures})
+    secs = rp.estimate_seconds(len(aligned.runs), len(aligned.topics), samples, nmeas,
+                               max(1, len(pairs)), options.tests)
+    announce(secs, f"{samples:,} samples x {len(aligned.runs):,} runs x "
+                   f"{len(aligned.topics):,} topics" + (f" x {nmeas} measures" if nmeas > 1
+                                                         else ""))
+    comp = rp.compose(aligned, sc, options,
+                      progress=opt.progress("report: leaderboard and pair tests", ctx))
+    for rep in comp.reports.values():
+        for t in rep.tables:
+            t.params.update(align_opts.as_params())
+    figures = rp.figures(comp) if charts else {}
+    warnings = list(comp.warnings)
+    if not charts:
+        warnings.append(rp.CHARTS_MISSING)
+    meta = dict(comp.meta(), commands=_commands(qrels, runs, list(aligned.runs), comp, options))
+    page = html.render(comp.reports, figures, title=title, meta=meta, notes=comp.notes,
+                       warnings=warnings)
+    for w in warnings:
+        out_.warn(w)
+    if output is not None:
+        out_.write_output(output, page)
+    else:
+        from ipsoeval.cli.environment import get_env
+        out_.write_stdout(ctx, get_env(ctx).stdout, page)
+
+
+def _commands(qrels, runs, aligned_runs, comp, options) -> list[str]:
+    """The command lines whose tables the page holds (plus any alignment
+    options given to report)."""
+    q = shlex.quote
+    path = dict(zip(aligned_runs, runs)) if len(aligned_runs) == len(runs) else {}
+    files = " ".join(q(x) for x in (qrels, *runs))
+    ms = " ".join(f"-m {q(m)}" for m in dict.fromkeys(r["measure"] for r in
+                                                       comp.reports["leaderboard"]
+                                                       .table("resolution").records))
+    out = [f"ipsoeval leaderboard {files} {ms} --samples {options.samples} --seed "
+           f"{options.seed} --alpha {options.alpha:g} --ci {options.ci:g}"]
+    tests = ",".join(options.sigtest_options().tests)
+    for a, b in comp.pairs:
+        out.append(f"ipsoeval sigtest {q(qrels)} {q(path.get(a, a))} {q(path.get(b, b))} {ms} "
+                   f"--baseline {q(a)} --test {tests} --samples {options.samples} "
+                   f"--seed {options.seed} --alpha {options.alpha:g} "
+                   f"--correct {options.correct}")
+    if "breakdown" in comp.reports:
+        out.append(f"ipsoeval breakdown {files} --baseline {q(comp.baseline)} -k {options.k} "
+                   f"--alpha {options.alpha:g} --correct {options.correct}   "
+                   f"# the row of run_b = {comp.best}")
+    return out
