@@ -107,5 +107,14 @@ def _frame(columns, records):
         from ipsoeval.errors import UsageError
         raise UsageError("to_frame() needs pandas: pip install 'ipsoeval[pandas]' "
                          "(or pip install pandas)") from None
-    return pd.DataFrame.from_records([{c: r.get(c) for c in columns} for r in records],
-                                     columns=columns)
+    rows = [{c: r.get(c) for c in columns} for r in records]
+    try:
+        return pd.DataFrame.from_records(rows, columns=columns)
+    except UnicodeEncodeError:
+        # ids that are not UTF-8 (surrogateescape strs, man ipsoeval IDENTIFIERS):
+        # pandas' Arrow-backed strings (pandas 3 with pyarrow) cannot hold them,
+        # object columns can, and keep them reversible
+        cols = {c: [r[c] for r in rows] for c in columns}
+        return pd.DataFrame({c: pd.Series(v, dtype=object)
+                             if any(isinstance(x, str) for x in v) else pd.Series(v)
+                             for c, v in cols.items()}, columns=columns)

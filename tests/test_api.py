@@ -304,7 +304,10 @@ def test_an_id_that_is_not_valid_text_is_an_input_error_naming_the_row():
     with pytest.raises(InputError, match=r"<qrels>:1: document id is not valid text"):
         ipsoeval.evaluate({"q1": {"a\ud800": 1}}, {"r": {"q1": {"a": 1.0}}}, ["AP"])
     pd = pytest.importorskip("pandas")
-    frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["a", "b\ud800"],
+    # object columns: pandas' Arrow-backed strings (pandas 3 with pyarrow) refuse a
+    # lone surrogate before ipsoeval sees it
+    frame = pd.DataFrame({"query_id": ["q1", "q1"],
+                          "doc_id": pd.Series(["a", "b\ud800"], dtype=object),
                           "score": [1.0, 2.0]})
     with pytest.raises(InputError, match=r":2: document id is not valid text"):
         ipsoeval.evaluate({"q1": {"a": 1}}, frame, ["AP"])

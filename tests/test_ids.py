@@ -432,3 +432,22 @@ def test_plots_draw_ids_that_are_not_utf8(tmp_path, cmd):
     code, _, err = invoke_bytes([*cmd, "--format", "tsv", "--plot", svg, q, a, b])
     assert code == 0, err
     assert "A\\xe9" in svg.read_text()
+
+
+def test_to_frame_keeps_ids_that_are_not_utf8(tmp_path):
+    """pandas' Arrow-backed strings (pandas 3 with pyarrow installed) refuse
+    surrogateescape strs: to_frame() falls back to object columns for them,
+    and the ids still round-trip to the original bytes."""
+    pd = pytest.importorskip("pandas")
+    import warnings
+
+    import ipsoeval
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_bytes(b"caf\xe9 0 a 1\ncaf\xe8 0 a 0\ncaf\xe8 0 b 1\n")
+    r.write_bytes(b"caf\xe9 Q0 a 1 1 t\ncaf\xe8 Q0 a 1 1 t\ncaf\xe8 Q0 b 2 0.5 t\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = ipsoeval.evaluate(str(q), str(r), ["P@1"]).to_frame()
+    assert sorted(x.encode("utf-8", "surrogateescape") for x in frame["qid"]) == \
+        [b"caf\xe8", b"caf\xe9"]
+    assert pd.api.types.is_float_dtype(frame["value"])
