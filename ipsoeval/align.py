@@ -13,12 +13,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from ipsoeval import _fast
+from ipsoeval.reading import compiled as _fast
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_id, id_sort_key
 from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned, Qrels, Run
 from ipsoeval.parallel import background, parallel_map
-from ipsoeval.readers import id_bytes, long_rows
+from ipsoeval.reading.python import id_bytes, long_rows
 
 QUERY_POLICIES = ("intersection", "qrels", "strict")
 TIE_BREAKS = ("trec", "docno-asc", "input")

@@ -54,7 +54,7 @@ def _is_path(x) -> bool:
 
 def _run_items(runs) -> list[tuple[Any, str | None]]:
     """[(run input, name or None)] from a path, dict, DataFrame, list or {name: run}."""
-    from ipsoeval.readers_memory import is_dataframe, split_runs
+    from ipsoeval.reading.memory import is_dataframe, split_runs
 
     if _is_path(runs) or is_dataframe(runs):
         if is_dataframe(runs):
@@ -83,11 +83,12 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
     """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`.
     ``labels``: integer, gain or probability (``--labels``); ``samples``/``seed``:
     the Monte Carlo draws under probability labels (``--samples``, ``--seed``)."""
-    from ipsoeval import engine, readers
+    from ipsoeval import engine
+    from ipsoeval.reading import python as readers
     from ipsoeval.align import QrelsIndex, parse_gains
-    from ipsoeval.inputs import expand_run_paths, file_stem
+    from ipsoeval.reading.grammar import expand_run_paths, file_stem
     from ipsoeval.parallel import parallel_map
-    from ipsoeval.readers_memory import qrels_from, run_from
+    from ipsoeval.reading.memory import qrels_from, run_from
 
     if isinstance(gains, str):
         gains = parse_gains(gains)
@@ -401,7 +402,7 @@ def _names(measures):
 
 
 def _score_set(res):
-    from ipsoeval.scores import TopicScores
+    from ipsoeval.reading.scores import TopicScores
     return res if isinstance(res, TopicScores) else None
 
 
@@ -425,7 +426,7 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
         raise UsageError("bounds=True needs runs and qrels (per-topic scores have no "
                          "unjudged documents to label)")
     if ts is not None:
-        from ipsoeval.scores import sigtest_scores
+        from ipsoeval.reading.scores import sigtest_scores
         out = sigtest_scores(ts, options, measures=_names(measures))
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
@@ -460,7 +461,7 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
     options.check()
     ts = _score_set(res)
     if ts is not None:
-        from ipsoeval.scores import bootstrap_scores
+        from ipsoeval.reading.scores import bootstrap_scores
         report = bootstrap_scores(ts, options, measures=_names(measures))
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
@@ -491,7 +492,7 @@ def leaderboard(res, *, measures=None, samples: int = 10_000, seed: int = 42,
     options.check()
     ts = _score_set(res)
     if ts is not None:
-        from ipsoeval.scores import leaderboard_scores
+        from ipsoeval.reading.scores import leaderboard_scores
         report = leaderboard_scores(ts, options, measures=measures, progress=progress)
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
@@ -603,7 +604,7 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
 
     ts = _score_set(res)
     if ts is not None:
-        from ipsoeval.scores import ipso_scores
+        from ipsoeval.reading.scores import ipso_scores
         rep, notes = ipso_scores(ts, alpha=alpha, measures=_names(measures),
                                  all_pairs=all_pairs,
                                  correct=correct, baseline=baseline)
@@ -661,7 +662,7 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
     options.check()
     ts = _score_set(res)
     if ts is not None:          # P@k, RR@k, Success@k: the map is a function of the value
-        from ipsoeval.scores import interval_map_scores
+        from ipsoeval.reading.scores import interval_map_scores
         report = interval_map_scores(ts, _names(measures), options)
         _warn(report.warnings)
         return _report(report, warnings=list(ts.notes), params=dict(ts.params))
@@ -713,7 +714,7 @@ def power(res, *, measures=None, delta=None, power: float = 0.8, alpha: float = 
     options.check()
     ts = _score_set(res)
     if ts is not None:
-        from ipsoeval.scores import select
+        from ipsoeval.reading.scores import select
         names = select(ts, measures)
         out = pa.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options)
         notes, params = list(ts.notes) + list(ts.warnings), dict(ts.params)
@@ -740,7 +741,7 @@ def meta(res, *, measures=None, tests=None, alpha: float = 0.05, correct: str = 
     options.check()
     ts = _score_set(res)
     if ts is not None:
-        from ipsoeval.scores import select
+        from ipsoeval.reading.scores import select
         names = select(ts, measures)
         out = me.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
                      higher_is_better={m: ts.higher_is_better[m] for m in names},
@@ -765,7 +766,7 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
     """Per-topic scores from other tools (trec_eval ``-q``, ir_measures,
     ipsoeval TSV/JSON, long CSV/TSV): a :class:`ipsoeval.scores.TopicScores`
     that :func:`sigtest`, :func:`bootstrap` and :func:`ipso` take."""
-    from ipsoeval.scores import read_scores as rd
+    from ipsoeval.reading.scores import read_scores as rd
     ts = rd([paths] if _is_path(paths) else list(paths), fmt=fmt, queries=queries, scale=scale)
     _warn(ts.warnings)           # the format notes stay in ts.notes
     return ts
@@ -786,10 +787,11 @@ def agree(qrels_a, qrels_b, runs=None, measures=None, *, test: str = "t",
     are paths or in-memory qrels (as :func:`evaluate` takes them); ``runs``
     (optional, two or more, as :func:`evaluate` takes them) with ``measures``
     add the rank correlations and the pairs whose significance changes."""
-    from ipsoeval import engine, readers
+    from ipsoeval import engine
+    from ipsoeval.reading import python as readers
     from ipsoeval.analyses import agree as ag
-    from ipsoeval.inputs import expand_run_paths, file_stem
-    from ipsoeval.readers_memory import qrels_from, run_from
+    from ipsoeval.reading.grammar import expand_run_paths, file_stem
+    from ipsoeval.reading.memory import qrels_from, run_from
 
     options = ag.make_options(test, correct=correct, alpha=alpha, samples=samples, seed=seed,
                               rbo_p=rbo_p)

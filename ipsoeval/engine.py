@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ipsoeval import _fast, readers
+from ipsoeval.reading import compiled as _fast
+from ipsoeval.reading import python as readers
 from ipsoeval.align import QrelsIndex, align, parse_gains
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import Measure, Requested, expand_all, parse_measure

@@ -82,7 +82,7 @@ def _systems(runs, names):
 def _topic_ids(topics) -> list[str] | None:
     if topics is None:
         return None
-    from ipsoeval.readers_memory import QID_COLUMNS, is_dataframe
+    from ipsoeval.reading.memory import QID_COLUMNS, is_dataframe
     if is_dataframe(topics):
         col = next((c for c in QID_COLUMNS if c in topics.columns), None)
         if col is None:
@@ -157,7 +157,7 @@ def experiment(runs, qrels, measures, *, names=None, baseline=None, test: str = 
                          f"(runs: {', '.join(sys_names)})")
     # the tests: ipsoeval's sigtest on exactly these per-topic scores, under the
     # names the caller gave (the scale of each from the measure and the topics)
-    from ipsoeval.scores import TopicScores
+    from ipsoeval.reading.scores import TopicScores
     from ipsoeval.stats.scales import measure_scale
     ts = TopicScores(runs=list(sys_names), topics=topic_ids, matrices=mats,
                      scales={g: measure_scale(res._measure(g), res.aligned)[0] for g in given},
@@ -209,7 +209,7 @@ def _num(v) -> float:
 
 def _qrels_on(qrels, keep: set[str]):
     """The qrels of the ``topics=`` topics only (a frame or a dict)."""
-    from ipsoeval.readers_memory import QID_COLUMNS, is_dataframe
+    from ipsoeval.reading.memory import QID_COLUMNS, is_dataframe
     if is_dataframe(qrels):
         col = next((c for c in QID_COLUMNS if c in qrels.columns), None)
         if col is None:

@@ -106,7 +106,7 @@ def core_path(request, monkeypatch):
     if mode is None:
         return os.environ.get("IPSOEVAL_CORE", "auto")
     if mode in ("c", "c-two-step"):
-        from ipsoeval import _fast
+        from ipsoeval.reading import compiled as _fast
         if _fast._core is None:
             pytest.skip("compiled core not built")
         if mode == "c-two-step":

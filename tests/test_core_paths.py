@@ -9,7 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ipsoeval import _fast, engine, readers
+from ipsoeval import engine
+from ipsoeval.reading import compiled as _fast
+from ipsoeval.reading import python as readers
 from ipsoeval.errors import InputError
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
@@ -343,7 +345,7 @@ def _same_words(a, b):
 
 def _same_run_from(obj, where):
     """rm.run_from(obj) on both paths: the same Run, or the same error."""
-    from ipsoeval import readers_memory as rm
+    from ipsoeval.reading import memory as rm
     _same(_words_or_error("c", rm.run_from, obj, "r", where),
           _words_or_error("python", rm.run_from, obj, "r", where), RUN_FIELDS)
 
@@ -362,7 +364,7 @@ def test_id_column_words_same_on_both_paths(values, as_str):
     on valid and broken columns: empty ids, blanks, control bytes, newlines,
     over-long ids, non-str values, missing values, non-ASCII, a lone surrogate."""
     pd = pytest.importorskip("pandas")
-    from ipsoeval import readers_memory as rm
+    from ipsoeval.reading import memory as rm
     if as_str:
         values = [v for v in values if isinstance(v, str) or v is None]
         col = pd.Series(values, dtype="str")
@@ -392,7 +394,7 @@ def test_int_id_column_words_same_on_both_paths(values, dtype):
     """Integer ids written in decimal by the compiled core (int_fill) equal
     the Python path's words, negative and 19-digit ids included."""
     pd = pytest.importorskip("pandas")
-    from ipsoeval import readers_memory as rm
+    from ipsoeval.reading import memory as rm
     info = np.iinfo(dtype)
     col = pd.Series(np.array([v for v in values if info.min <= v <= info.max], dtype=dtype))
     c = _words_or_error("c", rm._series_words, col, "<df>", "topic id")
@@ -407,7 +409,7 @@ def test_long_id_column_declined_names_the_frame_row(bad):
     """A column long enough to be factorised, broken far from its start: the
     compiled pass declines and the error names the same row as the Python path."""
     pd = pytest.importorskip("pandas")
-    from ipsoeval import readers_memory as rm
+    from ipsoeval.reading import memory as rm
     n = 70_000
     vals = (np.arange(n) % 977).astype(str).astype(object)
     vals[61_234] = bad

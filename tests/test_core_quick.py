@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ipsoeval import _fast, _quick
+from ipsoeval import _quick
+from ipsoeval.reading import compiled as _fast
 from tests.conftest import TE, TESTDATA, invoke
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from test_core_paths import ALIGNED_FIELDS
 from test_core_paths import _same as same_fields
 
-from ipsoeval import _fast, engine, readers
+from ipsoeval import engine
+from ipsoeval.reading import compiled as _fast
+from ipsoeval.reading import python as readers
 from ipsoeval.errors import InputError
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
@@ -224,7 +226,7 @@ def test_stream_peak_memory_is_a_fraction_of_the_file(tmp_path):
     size = os.path.getsize(run)
     # VmHWM, not ru_maxrss: that one carries the forking parent's peak over exec
     code = ("import sys\n"
-            "from ipsoeval import engine, _fast\n"
+            "from ipsoeval import engine\nfrom ipsoeval.reading import compiled as _fast\n"
             "def hwm():\n"
             "    for line in open('/proc/self/status'):\n"
             "        if line.startswith('VmHWM:'):\n"

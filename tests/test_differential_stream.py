@@ -8,7 +8,7 @@ the lines, so the same committed outputs are the reference."""
 import pytest
 import test_differential as td
 
-from ipsoeval import _fast
+from ipsoeval.reading import compiled as _fast
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
 

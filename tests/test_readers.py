@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ipsoeval import readers
+from ipsoeval.reading import python as readers
 from ipsoeval.errors import InputError
 
 

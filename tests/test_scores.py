@@ -145,7 +145,7 @@ def test_ipso_sign_test_on_scores(tmp_path):
                              "--scores", path])
     assert code == 0, err
     recs = json.loads(out)["results"]
-    from ipsoeval.scores import read_scores
+    from ipsoeval.reading.scores import read_scores
     ts = read_scores([path])
     for rec in recs:
         M = ts.matrices[rec["measure"]]

@@ -134,7 +134,7 @@ def test_long_docnos_keep_equality_and_strcmp_order(tmp_path):
 def test_one_megabyte_docno_costs_its_bytes_not_a_matrix(tmp_path):
     """Defect 17: one 1 MB docno made every row of the word matrix 1 MB wide
     (62 s and 540 MB for a 1,500-line run; gigabytes with wide qrels)."""
-    from ipsoeval import readers
+    from ipsoeval.reading import python as readers
     lines = [f"1 Q0 d{i} {i} {2000 - i} T" for i in range(1500)]
     lines[700] = "1 Q0 " + "x" * 1_000_000 + " 5 3.3 T"
     r = _write(tmp_path, "r", "\n".join(lines) + "\n")

@@ -54,7 +54,8 @@ def test_c_reader_declines_a_long_id_instead_of_widening_every_row(tmp_path):
     the Python reader (which stores long ids by prefix and serial) rather
     than widen its (rows, words) table to 1 MB per row (2.7 GiB of address
     space, 1.5 GB resident: `ipsoeval eval` measured 1,506,168 KB max RSS)."""
-    from ipsoeval import _fast, readers
+    from ipsoeval.reading import compiled as _fast
+    from ipsoeval.reading import python as readers
     if not _fast.enabled():
         pytest.skip("compiled core not built")
     widths = []
@@ -86,7 +87,7 @@ def test_large_id_columns_with_repeats_encode_like_the_plain_path(kind):
     Columns with repeated values are now encoded per distinct value; the words
     equal the row-by-row path's, and an error still names the frame's row."""
     pd = pytest.importorskip("pandas")
-    from ipsoeval import readers_memory as rm
+    from ipsoeval.reading import memory as rm
     n = 70_000
     q = np.arange(n) % 977 * 13 + 5
     col = pd.Series(q.astype(str) if kind == "str" else q)
@@ -105,8 +106,8 @@ def test_large_id_columns_with_repeats_encode_like_the_plain_path(kind):
 def test_int_words_equal_the_decimal_text():
     """Integer ids become the words of their decimal text, for every digit
     count (0 to 19 digits; the single-word path up to 8 digits)."""
-    from ipsoeval import readers_memory as rm
-    from ipsoeval.readers import id_bytes
+    from ipsoeval.reading import memory as rm
+    from ipsoeval.reading.python import id_bytes
     vals = [0, 7, 10, 99, 12345678, 99999999, 100000000, 2**62, 2**63 - 1]
     vals += [10**k + d for k in range(19) for d in (0, 1, -1) if 10**k + d >= 0]
     rng = np.random.default_rng(1)

@@ -42,7 +42,7 @@ def command(ctx, qrels_a, qrels_b, runs, measures, tests, correct, alpha, sample
     QRELS_B (Kendall's tau-b, tau_AP, RBO) and the pairs of runs whose
     significant difference appears, disappears or flips.
     """
-    from ipsoeval import readers
+    from ipsoeval.reading import python as readers
     from ipsoeval.cli.options import _output_not_an_input
 
     _output_not_an_input(output, qrels_a, [qrels_b])
@@ -82,7 +82,7 @@ def command(ctx, qrels_a, qrels_b, runs, measures, tests, correct, alpha, sample
 def _read_runs(paths: list[str], align_opts) -> list:
     """Run models read once (aligned to each qrels in turn), named as --name /
     --name-from-file say."""
-    from ipsoeval import readers
+    from ipsoeval.reading import python as readers
     from ipsoeval.parallel import parallel_map
 
     names = None
@@ -92,7 +92,7 @@ def _read_runs(paths: list[str], align_opts) -> list:
                              f"run(s)")
         names = list(align_opts.names)
     elif align_opts.name_from_file:
-        from ipsoeval.inputs import file_stem
+        from ipsoeval.reading.grammar import file_stem
         names = [file_stem(p) for p in paths]
 
     def read(i):

@@ -68,7 +68,7 @@ def command(ctx, qrels, runs, measures, tests, alpha, correct, samples, seed, sp
 
     if scores:
         from ipsoeval.cli.scores_opts import load
-        from ipsoeval.scores import select
+        from ipsoeval.reading.scores import select
         ts = load([qrels, *runs], align_opts, scores_format, scores_scale)
         names = select(ts, list(measures) or None)
         report = meta.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,

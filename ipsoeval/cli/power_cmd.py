@@ -55,7 +55,7 @@ def command(ctx, qrels, runs, measures, deltas, power, alpha, half_width, system
         raise UsageError("power needs a measure: give -m MEASURE (e.g. -m AP)")
     if scores:
         from ipsoeval.cli.scores_opts import load
-        from ipsoeval.scores import select
+        from ipsoeval.reading.scores import select
         ts = load([qrels, *runs], align_opts, scores_format, scores_scale)
         names = select(ts, list(measures) or None)
         report = pa.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options)

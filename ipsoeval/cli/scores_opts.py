@@ -26,7 +26,7 @@ def qrels_and_runs_or_scores(f):
 
 def scores_options(f):
     """--scores, --scores-format, --scores-scale."""
-    from ipsoeval.scores import FORMATS
+    from ipsoeval.reading.scores import FORMATS
     f = click.option("--scores-scale", "scores_scale", multiple=True, metavar="[MEASURE=]SCALE",
                      help="With --scores: the scale (ordinal, interval or ratio) of a measure "
                           "ipsoeval does not know, or of every unknown one; repeatable.  "
@@ -51,7 +51,7 @@ def _check_align(align_opts) -> None:
 
 
 def load(files, align_opts, scores_format: str, scores_scale):
-    from ipsoeval.scores import read_scores
+    from ipsoeval.reading.scores import read_scores
     _check_align(align_opts)
     files = [f for f in files if f is not None]
     ts = read_scores(files, fmt=scores_format, queries=align_opts.queries, scale=scores_scale)
@@ -101,7 +101,7 @@ def refuse(flag: bool, command: str, why: str) -> None:
 
 def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores_scale,
                 fmt, output, plot=None):
-    from ipsoeval.scores import sigtest_scores
+    from ipsoeval.reading.scores import sigtest_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
     measures = measures_or_only(ts, measures, "sigtest")
@@ -116,8 +116,8 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
 def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scores_format,
                   scores_scale, fmt, output, plot=None):
     from ipsoeval.analyses import bootstrap
-    from ipsoeval.readers import check_stdin_once
-    from ipsoeval.scores import bootstrap_scores
+    from ipsoeval.reading.python import check_stdin_once
+    from ipsoeval.reading.scores import bootstrap_scores
 
     check_stdin_once([*files, *(bootstrap.subset_path(q) for q in queries_files)])
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
@@ -133,7 +133,7 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
 
 def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, scores_scale,
              fmt, output, *, correct: str = "none", baseline: str | None = None):
-    from ipsoeval.scores import ipso_scores
+    from ipsoeval.reading.scores import ipso_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
     report, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
@@ -147,7 +147,7 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
                      fmt, output, plot=None):
     import dataclasses
 
-    from ipsoeval.scores import interval_map_scores
+    from ipsoeval.reading.scores import interval_map_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
     measures = measures_or_only(ts, measures, "interval-map")
@@ -168,7 +168,7 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
 def run_leaderboard(ctx, files, measures, options, align_opts, scores_format, scores_scale,
                     fmt, output, plot=None):
     from ipsoeval.cli import leaderboard_cmd
-    from ipsoeval.scores import leaderboard_scores
+    from ipsoeval.reading.scores import leaderboard_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
     names = list(measures) or None

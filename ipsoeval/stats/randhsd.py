@@ -98,7 +98,7 @@ def ranges_numpy(Xt: np.ndarray, seed: int, first: int, count: int) -> np.ndarra
 
 
 def _core():
-    from ipsoeval import _fast
+    from ipsoeval.reading import compiled as _fast
     if not _fast.enabled():
         return None
     fn = getattr(_fast._core, "hsd_ranges", None)

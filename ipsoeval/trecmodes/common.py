@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ipsoeval import readers
+from ipsoeval.reading import python as readers
 from ipsoeval.align import group_ids
 from ipsoeval.errors import InputError
 from ipsoeval.ids import decode_id

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ipsoeval import readers
+from ipsoeval.reading import python as readers
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import id_sort_key
 from ipsoeval.parallel import parallel_map

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ipsoeval import _fast
+from ipsoeval.reading import compiled as _fast
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_id, encode_id, is_utf8
 from ipsoeval.model import Qrels, Run
-from ipsoeval.readers import LABEL_MAX, LABEL_MIN, load_words
+from ipsoeval.reading.python import LABEL_MAX, LABEL_MIN, load_words
 
 QID_COLUMNS = ("query_id", "qid", "q_id", "topic")
 DOCNO_COLUMNS = ("doc_id", "docno", "docid", "doc")

@@ -42,7 +42,7 @@ import zlib
 
 import numpy as np
 
-from ipsoeval import _fast
+from ipsoeval.reading import compiled as _fast
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_id, file_warning, is_utf8
 from ipsoeval.model import Qrels, Run

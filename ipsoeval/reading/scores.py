@@ -261,7 +261,7 @@ def _find_records(doc):
 
 def read_file(path: str, fmt: str = "auto"):
     """(rows, format) of one scores file."""
-    from ipsoeval.readers import read_bytes
+    from ipsoeval.reading.python import read_bytes
     if fmt not in FORMATS:
         raise UsageError(f"--scores-format must be one of {', '.join(FORMATS)} (found {fmt!r})")
     data = read_bytes(path)
@@ -304,7 +304,7 @@ def parse_scale_specs(specs) -> tuple[str | None, dict[str, str]]:
 
 def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None) -> TopicScores:
     """Read per-topic score files into a :class:`TopicScores` (see the module doc)."""
-    from ipsoeval.readers import check_stdin_once
+    from ipsoeval.reading.python import check_stdin_once
 
     if queries not in ("intersection", "qrels", "strict"):
         raise UsageError(f"--queries must be intersection, qrels or strict (found {queries!r})")

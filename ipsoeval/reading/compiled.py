@@ -102,7 +102,7 @@ class _Table:
             if st == 1:
                 self.grow()
             else:
-                from ipsoeval.readers import LONG_ID
+                from ipsoeval.reading.python import LONG_ID
                 if need > LONG_ID:     # a long id: the Python reader stores it by
                     return False       # prefix and serial; widening costs need x rows
                 self.widen("qid" if st == 2 else "docno", need)
@@ -115,7 +115,7 @@ class _Table:
 def _is_plain(f) -> bool:
     head = f.read(6)
     f.seek(0)
-    from ipsoeval.readers import _MAGIC
+    from ipsoeval.reading.python import _MAGIC
     return not any(head.startswith(m) for m, _, _ in _MAGIC)
 
 
@@ -296,7 +296,7 @@ class _Declined(Exception):
 
 
 def _blocks(path: str):
-    from ipsoeval.readers import iter_blocks
+    from ipsoeval.reading.python import iter_blocks
     try:
         import isal  # noqa: F401
         with open(path, "rb") as f:
@@ -349,7 +349,7 @@ def _read_blocks(path: str, kind_of):
 def _python_decides(qid: np.ndarray, docno: np.ndarray) -> bool:
     """Input the Python reader must see: ids over readers.LONG_ID bytes (it
     stores them by prefix and serial) and a byte-order mark (an error)."""
-    from ipsoeval.readers import ID_WORDS
+    from ipsoeval.reading.python import ID_WORDS
     if qid.shape[1] >= ID_WORDS or docno.shape[1] >= ID_WORDS:
         return True
     return len(qid) > 0 and int(qid[0, 0]) & 0xFFFFFF == 0xBFBBEF
@@ -358,7 +358,7 @@ def _python_decides(qid: np.ndarray, docno: np.ndarray) -> bool:
 def read_qrels(path: str, data: bytes | None = None):
     """A Qrels, or None when the C pass declines."""
     from ipsoeval.model import Qrels
-    from ipsoeval.readers import display_name
+    from ipsoeval.reading.python import display_name
     got = _read(path, lambda head: "qrels", data)
     if got is None:
         return None
@@ -385,7 +385,7 @@ def _id_warning(x, hi_line: int, tag: str | None = None) -> None:
 def read_run(path: str, run_format: str, name: str | None, data: bytes | None = None):
     """A Run, or None when the C pass declines."""
     from ipsoeval.model import Run
-    from ipsoeval.readers import display_name, sniff_run_format
+    from ipsoeval.reading.python import display_name, sniff_run_format
 
     def kind_of(head):
         return sniff_run_format(head) if run_format == "auto" else run_format
@@ -416,7 +416,7 @@ def id_words(values: list):
     """(n, W) uint64 words of a list of str ids (the layout of readers.load_words),
     or None when the C pass declines: anything but a str, an empty id, one
     holding a byte <= 32 or longer than readers.LONG_ID bytes."""
-    from ipsoeval.readers import LONG_ID
+    from ipsoeval.reading.python import LONG_ID
     most = _core.id_scan(values, LONG_ID)
     if most < 0:
         return None
@@ -477,7 +477,7 @@ def _qrels_table(qi):
 
 def align_run(qi, run, names, codes, t_index, q_pos, T, *, tie_break, judged_only, depth):
     """(present, counts, Piece) for one whole run, or None (declined: use Python)."""
-    from ipsoeval.readers import ID_WORDS
+    from ipsoeval.reading.python import ID_WORDS
     n = len(codes)
     if n >= 2**31 - 1 or run.docno.ndim != 2 or not 1 <= run.docno.shape[1] < ID_WORDS:
         return None      # long ids (prefix and serial): align orders their ties in Python
@@ -560,7 +560,7 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     file is cut at topic boundaries into parts read side by side; a
     compressed one is read as it is inflated."""
     from ipsoeval.ids import decode_id, is_utf8
-    from ipsoeval.readers import LONG_ID, display_name
+    from ipsoeval.reading.python import LONG_ID, display_name
     if (path == "-" or tie_break not in _TIE or (depth is not None and depth < 1)
             or run_format not in ("auto", "trec", "msmarco")):
         return None
@@ -623,7 +623,7 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
 
 
 def _format(head: bytes, run_format: str) -> str:
-    from ipsoeval.readers import sniff_run_format
+    from ipsoeval.reading.python import sniff_run_format
     return sniff_run_format(head) if run_format == "auto" else run_format
 
 

@@ -1,0 +1,1 @@
+"""Reading inputs: runs, qrels, in-memory inputs and score files."""
