@@ -1,85 +1,19 @@
-"""The console script's entry: ``ipsoeval eval [--format trec] QRELS RUN...``
-served by the compiled core without importing numpy or click.
+"""The console script's entry (``ipsoeval = "ipsoeval._quick:main"``).
 
-The most common call (runs, trec_eval's official measures, trec layout)
-costs less than ``import numpy`` when done in C (README "Speed").  Anything
-else -- another option or subcommand, compressed or unusual input, a topic
-in one file and not the other (a warning), any error -- runs the full
-program, which alone prints warnings and errors.  ``IPSOEVAL_CORE=python``
-turns this off.
+``ipsoeval eval [--format trec] QRELS RUN...`` is first offered to the quick
+path (:mod:`ipsoeval.reading.quick`: the compiled core, no numpy, no click);
+whatever it declines runs the full program (:mod:`ipsoeval.cli`).  The
+module keeps its name because every installed ``ipsoeval`` script imports
+it; it holds nothing else, so that start-up stays cheap.
 """
 
 import os
 import sys
 
-CORE_API = 7   # the compiled core's interface version (CORE_API in _core.c); _fast uses it too
-
-
-def quick_eval(args) -> bool:
-    """Print the scores and return True, or return False (nothing printed)."""
-    if os.environ.get("IPSOEVAL_CORE", "auto") == "python" or not args or args[0] != "eval":
-        return False
-    rest = list(args[1:])
-    fmt = "auto"
-    if len(rest) >= 2 and rest[0] == "--format":
-        fmt, rest = rest[1], rest[2:]
-    elif rest and rest[0].startswith("--format="):
-        fmt, rest = rest[0][len("--format="):], rest[1:]
-    if fmt not in ("auto", "trec") or len(rest) < 2 or any(a.startswith("-") for a in rest):
-        return False
-    if fmt == "auto":
-        try:
-            if sys.stdout.isatty():          # auto on a terminal is the table layout
-                return False
-        except (ValueError, OSError):
-            pass
-    try:
-        from ipsoeval import _core
-    except ImportError:
-        return False
-    if getattr(_core, "API", None) != CORE_API:   # a stale build (see ipsoeval/_fast.py)
-        return False
-    out = _evaluate(_core, os.fsencode(rest[0]), [os.fsencode(p) for p in rest[1:]])
-    if out is None:
-        return False
-    try:
-        sys.stdout.buffer.write(out)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    return True
-
-
-def _evaluate(core, qrels: bytes, runs: list):
-    """The runs in contiguous groups, one thread each (the C pass releases the GIL)."""
-    from ipsoeval.parallel import workers
-    k = min(workers(), len(runs) // 2) if len(runs) >= 4 else 1
-    if k <= 1:
-        return core.eval_official(qrels, runs)
-    import threading
-    cut = [len(runs) * i // k for i in range(k + 1)]
-    outs = [None] * k
-
-    def one(i):
-        outs[i] = core.eval_official(qrels, runs[cut[i]: cut[i + 1]])
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(1, k)]
-    for t in threads:
-        t.start()
-    one(0)
-    for t in threads:
-        t.join()
-    if any(o is None for o in outs):
-        return None
-    # one name in two groups: the full program tells them apart
-    names = [line.split(b"\t", 2)[2] for o in outs for line in o.split(b"\n")
-             if line.startswith(b"runid ")]
-    return b"".join(outs) if len(set(names)) == len(names) else None
-
 
 def main() -> None:
     args = sys.argv[1:]
+    from ipsoeval.reading.quick import quick_eval
     if quick_eval(args):
         return
     if args[:1] == ["eval"]:

@@ -13,12 +13,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from ipsoeval.reading import compiled as _fast
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_id, id_sort_key
 from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned, Qrels, Run
 from ipsoeval.parallel import background, parallel_map
-from ipsoeval.reading.python import id_bytes, long_rows
+from ipsoeval.reading import compiled
+from ipsoeval.reading.ids import id_bytes, long_rows
 
 QUERY_POLICIES = ("intersection", "qrels", "strict")
 TIE_BREAKS = ("trec", "docno-asc", "input")
@@ -263,7 +263,7 @@ def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
 
 def _order_long_ties(order, idx, group, docno, tie_break) -> None:
     """Re-sort, by their bytes, tie blocks holding long ids (rare: only ids
-    over readers.LONG_ID bytes lose their strcmp order in the words)."""
+    over ids.LONG_ID bytes lose their strcmp order in the words)."""
     rows = order[idx]
     has_long = long_rows(docno[rows])
     for g in np.unique(group[has_long]):
@@ -358,7 +358,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     per_run = []
     run_topic_sets = []
     for r, run in enumerate(runs):
-        if isinstance(run, _fast.Streamed):  # read and aligned in one pass: its topics
+        if isinstance(run, compiled.Streamed):  # read and aligned in one pass: its topics
             names, codes = run.names, None
         else:
             names, codes = group_ids(run.qid)
@@ -424,7 +424,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         bounds = np.searchsorted(qt[o], np.arange(T + 1))
         judged_labels = [lab[o[bounds[i]:bounds[i + 1]]] for i in range(T)]
 
-    fast = _fast.enabled()
+    fast = compiled.enabled()
 
     def one(task):
         r, lo, hi = task
@@ -432,7 +432,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         if codes is None:                  # a Streamed run
             return run.aligned(t_index, T)
         if fast and lo == 0 and hi == len(codes):   # compiled core: the whole run at once
-            got = _fast.align_run(qi, run, names, codes, t_index, q_pos, T, tie_break=tie_break,
+            got = compiled.align_run(qi, run, names, codes, t_index, q_pos, T, tie_break=tie_break,
                                   judged_only=judged_only, depth=depth)
             if got is not None:
                 if release_inputs:    # aligned: only the name and path are used below
@@ -518,7 +518,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     R = len(runs)
     labels = np.full((R, T, max_depth), PAD, dtype=np.int32)
     for r, ps in enumerate(parts):
-        if ps and isinstance(ps[0], _fast.Piece):   # compiled core's result
+        if ps and isinstance(ps[0], compiled.Piece):   # compiled core's result
             ps[0].fill(labels[r])
             continue
         t_sorted, pos, lab_sorted = (np.concatenate([p[i] for p in ps]) for i in range(3))

@@ -54,7 +54,7 @@ def _is_path(x) -> bool:
 
 def _run_items(runs) -> list[tuple[Any, str | None]]:
     """[(run input, name or None)] from a path, dict, DataFrame, list or {name: run}."""
-    from ipsoeval.reading.memory import is_dataframe, split_runs
+    from ipsoeval.reading import is_dataframe, split_runs
 
     if _is_path(runs) or is_dataframe(runs):
         if is_dataframe(runs):
@@ -83,12 +83,9 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
     """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`.
     ``labels``: integer, gain or probability (``--labels``); ``samples``/``seed``:
     the Monte Carlo draws under probability labels (``--samples``, ``--seed``)."""
-    from ipsoeval import engine
-    from ipsoeval.reading import python as readers
+    from ipsoeval import engine, reading
     from ipsoeval.align import QrelsIndex, parse_gains
-    from ipsoeval.reading.grammar import expand_run_paths, file_stem
     from ipsoeval.parallel import parallel_map
-    from ipsoeval.reading.memory import qrels_from, run_from
 
     if isinstance(gains, str):
         gains = parse_gains(gains)
@@ -99,7 +96,7 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
     items = []
     for obj, nm in _run_items(runs):
         if _is_path(obj):
-            for p in expand_run_paths([os.fspath(obj)]):
+            for p in reading.expand_run_paths([os.fspath(obj)]):
                 items.append((p, nm))
         else:
             items.append((obj, nm))
@@ -111,11 +108,11 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
             raise UsageError(f"names given for {len(names)} run(s), but there are {len(items)}")
         items = [(obj, n) for (obj, _), n in zip(items, names)]
     paths = [os.fspath(x) for x in [qrels] + [o for o, _ in items] if _is_path(x)]
-    readers.check_stdin_once(paths)
+    reading.check_stdin_once(paths)
     if _is_path(qrels):
-        q = readers.read_qrels(os.fspath(qrels), labels=labels)
+        q = reading.read_qrels(os.fspath(qrels), labels=labels)
     else:
-        q = qrels_from(qrels, labels=labels)
+        q = reading.qrels_from(qrels, labels=labels)
     qindex = QrelsIndex(q)
 
     def one(i):
@@ -123,11 +120,11 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
         if _is_path(obj):
             p = os.fspath(obj)
             if nm is None and name_from_file:
-                nm = file_stem(p)
-            return engine.read_for_alignment(p, qindex, run_format=run_format, name=nm,
-                                             tie_break=tie_break, judged_only=judged_only,
-                                             depth=depth)
-        return run_from(obj, nm if nm is not None else f"run{i + 1}")
+                nm = reading.file_stem(p)
+            return reading.read_for_alignment(p, qindex, run_format=run_format, name=nm,
+                                              tie_break=tie_break, judged_only=judged_only,
+                                              depth=depth)
+        return reading.run_from(obj, nm if nm is not None else f"run{i + 1}")
 
     run_models = parallel_map(one, range(len(items))) if len(items) > 1 else [one(0)]
     al = engine.align_read(q, run_models, qindex=qindex, queries=queries, rel_level=rel_level,
@@ -426,7 +423,7 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
         raise UsageError("bounds=True needs runs and qrels (per-topic scores have no "
                          "unjudged documents to label)")
     if ts is not None:
-        from ipsoeval.reading.scores import sigtest_scores
+        from ipsoeval.analyses.scores import sigtest_scores
         out = sigtest_scores(ts, options, measures=_names(measures))
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
@@ -461,7 +458,7 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
     options.check()
     ts = _score_set(res)
     if ts is not None:
-        from ipsoeval.reading.scores import bootstrap_scores
+        from ipsoeval.analyses.scores import bootstrap_scores
         report = bootstrap_scores(ts, options, measures=_names(measures))
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
@@ -492,7 +489,7 @@ def leaderboard(res, *, measures=None, samples: int = 10_000, seed: int = 42,
     options.check()
     ts = _score_set(res)
     if ts is not None:
-        from ipsoeval.reading.scores import leaderboard_scores
+        from ipsoeval.analyses.scores import leaderboard_scores
         report = leaderboard_scores(ts, options, measures=measures, progress=progress)
         notes = list(ts.notes) + list(ts.warnings)
         params = dict(ts.params)
@@ -604,7 +601,7 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
 
     ts = _score_set(res)
     if ts is not None:
-        from ipsoeval.reading.scores import ipso_scores
+        from ipsoeval.analyses.scores import ipso_scores
         rep, notes = ipso_scores(ts, alpha=alpha, measures=_names(measures),
                                  all_pairs=all_pairs,
                                  correct=correct, baseline=baseline)
@@ -662,7 +659,7 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
     options.check()
     ts = _score_set(res)
     if ts is not None:          # P@k, RR@k, Success@k: the map is a function of the value
-        from ipsoeval.reading.scores import interval_map_scores
+        from ipsoeval.analyses.scores import interval_map_scores
         report = interval_map_scores(ts, _names(measures), options)
         _warn(report.warnings)
         return _report(report, warnings=list(ts.notes), params=dict(ts.params))
@@ -764,7 +761,7 @@ def _need_aligned(res, what: str) -> None:
 
 def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None):
     """Per-topic scores from other tools (trec_eval ``-q``, ir_measures,
-    ipsoeval TSV/JSON, long CSV/TSV): a :class:`ipsoeval.scores.TopicScores`
+    ipsoeval TSV/JSON, long CSV/TSV): a :class:`ipsoeval.reading.scores.TopicScores`
     that :func:`sigtest`, :func:`bootstrap` and :func:`ipso` take."""
     from ipsoeval.reading.scores import read_scores as rd
     ts = rd([paths] if _is_path(paths) else list(paths), fmt=fmt, queries=queries, scale=scale)
@@ -787,11 +784,8 @@ def agree(qrels_a, qrels_b, runs=None, measures=None, *, test: str = "t",
     are paths or in-memory qrels (as :func:`evaluate` takes them); ``runs``
     (optional, two or more, as :func:`evaluate` takes them) with ``measures``
     add the rank correlations and the pairs whose significance changes."""
-    from ipsoeval import engine
-    from ipsoeval.reading import python as readers
+    from ipsoeval import engine, reading
     from ipsoeval.analyses import agree as ag
-    from ipsoeval.reading.grammar import expand_run_paths, file_stem
-    from ipsoeval.reading.memory import qrels_from, run_from
 
     options = ag.make_options(test, correct=correct, alpha=alpha, samples=samples, seed=seed,
                               rbo_p=rbo_p)
@@ -801,7 +795,7 @@ def agree(qrels_a, qrels_b, runs=None, measures=None, *, test: str = "t",
     if runs is not None:
         for obj, nm in _run_items(runs):
             if _is_path(obj):
-                items.extend((p, nm) for p in expand_run_paths([os.fspath(obj)]))
+                items.extend((p, nm) for p in reading.expand_run_paths([os.fspath(obj)]))
             else:
                 items.append((obj, nm))
     if names is not None:
@@ -811,19 +805,19 @@ def agree(qrels_a, qrels_b, runs=None, measures=None, *, test: str = "t",
         items = [(obj, n) for (obj, _), n in zip(items, names)]
     options.check([nm or "" for _, nm in items] if items else None)
     requested = engine.requested(measures) if items and measures else measures
-    readers.check_stdin_once([os.fspath(x) for x in [qrels_a, qrels_b] + [o for o, _ in items]
+    reading.check_stdin_once([os.fspath(x) for x in [qrels_a, qrels_b] + [o for o, _ in items]
                               if _is_path(x)])
-    qs = [readers.read_qrels(os.fspath(q)) if _is_path(q) else qrels_from(q)
+    qs = [reading.read_qrels(os.fspath(q)) if _is_path(q) else reading.qrels_from(q)
           for q in (qrels_a, qrels_b)]
     models = []
     for i, (obj, nm) in enumerate(items):
         if _is_path(obj):
             p = os.fspath(obj)
             if nm is None and name_from_file:
-                nm = file_stem(p)
-            models.append(readers.read_run(p, run_format=run_format, name=nm))
+                nm = reading.file_stem(p)
+            models.append(reading.read_run(p, run_format=run_format, name=nm))
         else:
-            models.append(run_from(obj, nm if nm is not None else f"run{i + 1}"))
+            models.append(reading.run_from(obj, nm if nm is not None else f"run{i + 1}"))
     if isinstance(gains, dict):
         gains = ",".join(f"{int(k)}:{float(v)!r}" for k, v in gains.items())
     align = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,

@@ -11,14 +11,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ipsoeval.reading import compiled as _fast
-from ipsoeval.reading import python as readers
 from ipsoeval.align import QrelsIndex, align, parse_gains
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import Measure, Requested, expand_all, parse_measure
 from ipsoeval.measures.kernels import Context
 from ipsoeval.model import Aligned
 from ipsoeval.parallel import parallel_map
+from ipsoeval.reading import check_stdin_once, read_for_alignment, read_qrels
 
 
 def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level: int = 1,
@@ -26,7 +25,10 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
          tie_break: str = "trec", run_format: str = "auto", run_names=None,
          labels: str = "integer", samples: int | None = None,
          seed: int | None = None) -> Aligned:
-    """Read qrels and runs and align them (see :func:`ipsoeval.align.align`).
+    """Read qrels and runs and align them (see :func:`ipsoeval.align.align`):
+    :func:`ipsoeval.reading.read_qrels`, then each run by
+    :func:`ipsoeval.reading.read_for_alignment` (which reader serves: the map
+    in :mod:`ipsoeval.reading`).
 
     ``gains`` is a dict or the ``--gains`` text; ``run_names`` overrides the
     run names (default: the tag of each run's last line).  ``labels``: what
@@ -37,12 +39,12 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
     run_paths = list(run_paths)
     if not run_paths:
         raise UsageError("at least one run file is needed")
-    readers.check_stdin_once([qrels_path, *run_paths])
+    check_stdin_once([qrels_path, *run_paths])
     if isinstance(gains, str):
         gains = parse_gains(gains)
     if run_format not in ("auto", "trec", "msmarco"):
         raise UsageError(f"--run-format must be auto, trec or msmarco (found {run_format!r})")
-    qrels = readers.read_qrels(qrels_path, labels=labels)
+    qrels = read_qrels(qrels_path, labels=labels)
     qindex = QrelsIndex(qrels)
 
     def read(i):
@@ -66,20 +68,6 @@ def monte_carlo_options(al: Aligned, samples: int | None, seed: int | None) -> A
         al.params["samples"] = DEFAULT_SAMPLES if samples is None else int(samples)
         al.params["seed"] = DEFAULT_SEED if seed is None else int(seed)
     return al
-
-
-def read_for_alignment(path: str, qindex: QrelsIndex, *, run_format: str = "auto",
-                       name: str | None = None, tie_break: str = "trec",
-                       judged_only: bool = False, depth: int | None = None):
-    """A run file read to be aligned to ``qindex``'s qrels by align_read with
-    the same options: read and aligned in one pass by the compiled core
-    (a ``_fast.Streamed``) when it can be, else a Run."""
-    if _fast.enabled():   # None: declined (compressed, not grouped by topic, ...)
-        got = _fast.stream_run(path, run_format, name, qindex, tie_break=tie_break,
-                               judged_only=judged_only, depth=depth)
-        if got is not None:
-            return got
-    return readers.read_run(path, run_format=run_format, name=name)
 
 
 def align_read(qrels, runs: list, qindex: QrelsIndex | None = None, **options) -> Aligned:

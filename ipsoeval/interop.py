@@ -82,7 +82,7 @@ def _systems(runs, names):
 def _topic_ids(topics) -> list[str] | None:
     if topics is None:
         return None
-    from ipsoeval.reading.memory import QID_COLUMNS, is_dataframe
+    from ipsoeval.reading import QID_COLUMNS, is_dataframe
     if is_dataframe(topics):
         col = next((c for c in QID_COLUMNS if c in topics.columns), None)
         if col is None:
@@ -209,7 +209,7 @@ def _num(v) -> float:
 
 def _qrels_on(qrels, keep: set[str]):
     """The qrels of the ``topics=`` topics only (a frame or a dict)."""
-    from ipsoeval.reading.memory import QID_COLUMNS, is_dataframe
+    from ipsoeval.reading import QID_COLUMNS, is_dataframe
     if is_dataframe(qrels):
         col = next((c for c in QID_COLUMNS if c in qrels.columns), None)
         if col is None:

@@ -265,8 +265,7 @@ def test_import_ipsoeval_is_cheap():
 
 @needs_pandas
 def test_integer_ids_read_as_their_decimal_text():
-    from ipsoeval.reading.python import read_run
-    from ipsoeval.reading.memory import run_from
+    from ipsoeval.reading import read_run, run_from
     as_float = run_from(pd.DataFrame({"qid": [1.0, 20.0], "docno": ["a", "b"], "score": 1.0}), "r")
     np.testing.assert_array_equal(as_float.qid, read_run("x", data=b"1 Q0 a 1 1 r\n20 Q0 b 1 1 r\n").qid)
     ids = [0, 7, 10, 99, 100, 12345678, 123456789, 2**40 + 3, 10**15]
@@ -291,7 +290,7 @@ def test_cli_directory_as_run_and_name_from_file(tmp_path):
     assert code == 0 and out == ref and "\na\tall\tAP\t" in out and "\nb\tall\tAP\t" in out
     code, _, err = invoke(["eval", Q, d / "sub"])
     assert code == 3 and "sub: directory holds no run file" in err
-    from ipsoeval.reading.grammar import file_stem
+    from ipsoeval.reading import file_stem
     assert [file_stem(p) for p in ("x/bm25.run.gz", "-", "a.b.c", ".gz")] == \
         ["bm25", "stdin", "a.b", ".gz"]
 

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ipsoeval import engine
-from ipsoeval.reading import compiled as _fast
-from ipsoeval.reading import python as readers
+from ipsoeval import reading as readers
 from ipsoeval.errors import InputError
+from ipsoeval.reading import compiled, ids, opening, python
 
-pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
+pytestmark = pytest.mark.skipif(compiled._core is None, reason="compiled core not built")
 
 
 def _with(mode, fn, *args, **kw):
@@ -217,8 +217,8 @@ def test_duplicate_docno_falls_back_to_the_python_message(tmp_path):
 def test_declined_input_is_read_by_python(tmp_path, monkeypatch):
     """A spelling the C pass does not accept goes to the Python reader (one policy)."""
     calls = []
-    real = readers._parse
-    monkeypatch.setattr(readers, "_parse", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = python.parse_blocks
+    monkeypatch.setattr(python, "parse_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
     p = _write(tmp_path, b"1 Q0 a 1 2.5 t\n1 Q0 b 2 0x1 t\n", "run")
     _with("c", readers.read_run, p)
     assert calls                       # declined -> Python
@@ -246,10 +246,10 @@ def test_compressed_and_grown_tables(tmp_path, monkeypatch):
     data = "".join(rows).encode()
     p = _write(tmp_path, gzip.compress(data), "run.gz")
     plain = _write(tmp_path, data, "run")
-    monkeypatch.setattr(_fast, "CHUNK", 4096)
-    monkeypatch.setattr(_fast, "BLOCK", 4096)     # many gzip blocks: the buffer ring turns
+    monkeypatch.setattr(compiled, "CHUNK", 4096)
+    monkeypatch.setattr(opening, "INFLATE_BLOCK", 4096)     # many gzip blocks: the buffer ring turns
     a = _with("c", readers.read_run, p)
-    monkeypatch.setattr(_fast, "_cpus", lambda: 1)   # one buffer, inflated in turn
+    monkeypatch.setattr(opening, "_cpus", lambda: 1)   # one buffer, inflated in turn
     _same(_with("c", readers.read_run, p), a, RUN_FIELDS)
     b = _with("python", readers.read_run, p)
     c = _with("c", readers.read_run, plain)
@@ -270,7 +270,7 @@ def test_gzip_readers_agree(tmp_path, monkeypatch, shape, own_reader, cpus):
     from isal import igzip
     if not own_reader:
         monkeypatch.delattr(igzip, "_IGzipReader")
-    monkeypatch.setattr(_fast, "_cpus", lambda: cpus)
+    monkeypatch.setattr(opening, "_cpus", lambda: cpus)
     rows = [f"{t} Q0 d{i} {i} {500 - i} tag\n" for t in range(2) for i in range(300)]
     data = "".join(rows).encode()
     comp = {"one": gzip.compress(data),
@@ -280,7 +280,7 @@ def test_gzip_readers_agree(tmp_path, monkeypatch, shape, own_reader, cpus):
             "corrupt": gzip.compress(data)[:200] + b"\xff" * 50 + gzip.compress(data)[250:],
             }[shape]
     p = _write(tmp_path, comp, "run.gz")
-    monkeypatch.setattr(_fast, "BLOCK", 1000)
+    monkeypatch.setattr(opening, "INFLATE_BLOCK", 1000)
     a = _with("c", readers.read_run, p)
     b = _with("python", readers.read_run, p)
     _same(a, b, ("name", "qid", "docno", "score", "line", "fmt"))
@@ -319,7 +319,7 @@ def test_compressed_trailer_noise_does_not_reserve_gigabytes(tmp_path, fmt, tail
 
 ID_ATOMS = ["1", "10", "007", "d1", "doc-3", "Q0", "a" * 8, "b" * 9, "c" * 17, "\u00e9",
             "\u4e2d\u6587", "x\x7f", "", " ", "a b", "x\ty", "x\n", "\n", "x\x00", "\x00",
-            "\r", "a" * readers.LONG_ID, "a" * (readers.LONG_ID + 1), "\ud800"]
+            "\r", "a" * ids.LONG_ID, "a" * (ids.LONG_ID + 1), "\ud800"]
 
 
 def _words_or_error(mode, fn, *args):
@@ -401,7 +401,7 @@ def test_int_id_column_words_same_on_both_paths(values, dtype):
     p = _words_or_error("python", rm._series_words, col, "<df>", "topic id")
     _same_words(c, p)
     if not isinstance(c, tuple) and len(col):
-        assert [readers.id_bytes(w) for w in c] == [str(v).encode() for v in col.tolist()]
+        assert [ids.id_bytes(w) for w in c] == [str(v).encode() for v in col.tolist()]
 
 
 @pytest.mark.parametrize("bad", [None, "", "a b", 5])

@@ -1,5 +1,5 @@
 """``ipsoeval eval [--format trec] QRELS RUN`` served by the compiled core
-without numpy (ipsoeval/_quick.py): byte for byte what the full program
+without numpy (ipsoeval/reading/quick.py): byte for byte what the full program
 prints, and the full program whenever anything is unusual."""
 
 import gzip
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ipsoeval import _quick
 from ipsoeval.reading import compiled as _fast
+from ipsoeval.reading import quick as _quick
 from tests.conftest import TE, TESTDATA, invoke
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
@@ -126,7 +126,7 @@ def test_quick_entry_point_arguments(tmp_path, monkeypatch, capsys):
 
 def test_quick_path_imports_neither_numpy_nor_click():
     q, r = TESTDATA / "adhoc" / "qrels.txt", TESTDATA / "adhoc" / "run-bm25.txt"
-    code = ("import sys; from ipsoeval._quick import quick_eval; "
+    code = ("import sys; from ipsoeval.reading.quick import quick_eval; "
             f"ok = quick_eval(['eval', '--format', 'trec', {str(q)!r}, {str(r)!r}]); "
             "sys.stderr.write(repr((ok, 'numpy' in sys.modules, 'click' in sys.modules)))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

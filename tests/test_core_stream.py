@@ -1,4 +1,4 @@
-"""Reading and aligning a run in one pass (``_fast.stream_run``, the C
+"""Reading and aligning a run in one pass (``compiled.stream_run``, the C
 ``streamer``/``stream_feed``) against the two-step compiled path (``parse``, then
 ``align_run``) and the pure-Python reader and alignment: the same Aligned
 result, or the same error, on generated runs -- grouped by topic or not,
@@ -14,9 +14,9 @@ from test_core_paths import ALIGNED_FIELDS
 from test_core_paths import _same as same_fields
 
 from ipsoeval import engine
-from ipsoeval.reading import compiled as _fast
-from ipsoeval.reading import python as readers
 from ipsoeval.errors import InputError
+from ipsoeval.reading import compiled as _fast
+from ipsoeval.reading import opening
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
 
@@ -32,8 +32,8 @@ def _load(mode, monkeypatch, qp, rps, parts=1, block=None, **kw):
         m.setenv("IPSOEVAL_THREADS", str(parts))
         m.setattr(_fast, "PART_BYTES", 1)
         if block:
-            m.setattr(_fast, "BLOCK", block)
-            m.setattr(readers, "BLOCK", block)
+            m.setattr(opening, "INFLATE_BLOCK", block)
+            m.setattr(opening, "BLOCK", block)
         calls = []
         real = _fast.stream_run
 

@@ -1,6 +1,6 @@
 """The differential cases against trec_eval 10.0 (tests/test_differential.py)
 once more with each run's lines grouped by topic, the order in which the
-compiled core reads and aligns a run in one pass (``_fast.stream_run``): the
+compiled core reads and aligns a run in one pass (``compiled.stream_run``): the
 random runs there are shuffled, so their one-pass reading declines and the
 two-step path serves.  trec_eval's output does not depend on the order of
 the lines, so the same committed outputs are the reference."""

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ipsoeval import engine
-from ipsoeval.reading import compiled as _fast
 from ipsoeval.errors import InputError
 from ipsoeval.ids import decode_id, encode_id, id_sort_key, render_id
+from ipsoeval.reading import compiled as _fast
 
 D = ROOT / "tests" / "data" / "differential"
 ISSUE_Q, ISSUE_R = D / "b-issue.qrels", D / "b-issue.run"
@@ -289,7 +289,7 @@ def test_compiled_utf8_check_is_pythons(tmp_path_factory, monkeypatch, ids):
     Python's strict decoder says: the same warning, naming the same line."""
     if _fast._core is None:
         pytest.skip("compiled core not built")
-    from ipsoeval.reading import python as readers
+    from ipsoeval import reading as readers
     p = tmp_path_factory.mktemp("u") / "q"
     p.write_bytes(b"".join(b"q%d 0 %s 1\n" % (i, d) for i, d in enumerate(ids)))
     got = {}

@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ipsoeval.reading import python as readers
+from ipsoeval import reading as readers
 from ipsoeval.errors import InputError
+from ipsoeval.reading import opening
+from ipsoeval.reading.ids import words_to_bytes
 
 
 def write(tmp_path, name, text, mode="w"):
@@ -23,7 +25,7 @@ def write(tmp_path, name, text, mode="w"):
 
 
 def ids(words):
-    return [b.decode() for b in readers.words_to_bytes(words)]
+    return [b.decode() for b in words_to_bytes(words)]
 
 
 def test_run_fields_whitespace_and_comments(tmp_path):
@@ -113,7 +115,7 @@ def test_corrupt_gzip(tmp_path):
 
 
 def test_large_file_crosses_chunks(tmp_path, monkeypatch):
-    monkeypatch.setattr(readers, "BLOCK", 64)
+    monkeypatch.setattr(opening, "BLOCK", 64)
     lines = [f"{q} Q0 doc{i} {i} {1.0 / (i + 1):.6f} r" for q in range(3) for i in range(40)]
     p = write(tmp_path, "run", "\n".join(lines) + "\n")
     r = readers.read_run(p)

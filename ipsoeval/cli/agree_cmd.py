@@ -42,7 +42,7 @@ def command(ctx, qrels_a, qrels_b, runs, measures, tests, correct, alpha, sample
     QRELS_B (Kendall's tau-b, tau_AP, RBO) and the pairs of runs whose
     significant difference appears, disappears or flips.
     """
-    from ipsoeval.reading import python as readers
+    from ipsoeval import reading
     from ipsoeval.cli.options import _output_not_an_input
 
     _output_not_an_input(output, qrels_a, [qrels_b])
@@ -64,9 +64,9 @@ def command(ctx, qrels_a, qrels_b, runs, measures, tests, correct, alpha, sample
     if runs:
         from ipsoeval import engine
         requested = engine.requested(measures)          # usage errors before reading files
-    readers.check_stdin_once([qrels_a, qrels_b, *runs])
-    qa = readers.read_qrels(qrels_a)
-    qb = readers.read_qrels(qrels_b)
+    reading.check_stdin_once([qrels_a, qrels_b, *runs])
+    qa = reading.read_qrels(qrels_a)
+    qb = reading.read_qrels(qrels_b)
     models = _read_runs(list(runs), align_opts) if runs else []
     align = {"queries": align_opts.queries, "rel_level": align_opts.rel_level,
              "judged_only": align_opts.judged_only, "gains": align_opts.gains,
@@ -82,7 +82,7 @@ def command(ctx, qrels_a, qrels_b, runs, measures, tests, correct, alpha, sample
 def _read_runs(paths: list[str], align_opts) -> list:
     """Run models read once (aligned to each qrels in turn), named as --name /
     --name-from-file say."""
-    from ipsoeval.reading import python as readers
+    from ipsoeval import reading
     from ipsoeval.parallel import parallel_map
 
     names = None
@@ -92,11 +92,10 @@ def _read_runs(paths: list[str], align_opts) -> list:
                              f"run(s)")
         names = list(align_opts.names)
     elif align_opts.name_from_file:
-        from ipsoeval.reading.grammar import file_stem
-        names = [file_stem(p) for p in paths]
+        names = [reading.file_stem(p) for p in paths]
 
     def read(i):
-        return readers.read_run(paths[i], run_format=align_opts.run_format,
+        return reading.read_run(paths[i], run_format=align_opts.run_format,
                                 name=names[i] if names else None)
 
     return parallel_map(read, range(len(paths))) if len(paths) > 1 else [read(0)]

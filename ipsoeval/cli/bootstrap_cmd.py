@@ -81,7 +81,7 @@ def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, basel
     requested = engine.requested(measures)         # usage errors before reading files
     for r in requested:
         bootstrap._check_measure(r.measure)
-    from ipsoeval.reading.python import check_stdin_once
+    from ipsoeval.reading import check_stdin_once
     check_stdin_once([qrels, *runs, *(bootstrap.subset_path(q) for q in queries_files)])
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
     options.check()

@@ -184,7 +184,7 @@ def _run_names(runs, align_opts):
                                  f"{len(runs)} run(s)")
         return list(align_opts.names)
     if align_opts.name_from_file:
-        from ipsoeval.reading.grammar import file_stem  # issue 13: the file stem
+        from ipsoeval.reading import file_stem  # issue 13: the file stem
         return [file_stem(p) for p in runs]
     return None
 

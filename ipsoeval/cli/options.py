@@ -114,7 +114,7 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
         @functools.wraps(f)
         def wrapper(*args, **kw):
             if kw.get("runs"):      # issue 13: a directory as RUN = every run file in it
-                from ipsoeval.reading.grammar import expand_run_paths
+                from ipsoeval.reading import expand_run_paths
                 kw["runs"] = tuple(expand_run_paths(kw["runs"]))
             _output_not_an_input(kw.get("output"), kw.get("qrels"), kw.get("runs") or ())
             complete = kw.pop("complete")
@@ -310,7 +310,7 @@ def aligned_and_warnings(qrels: str, runs, opts: AlignOptions, *, paired: bool =
             raise UsageError(f"--name given {len(opts.names)} time(s) for {len(runs)} run(s)")
         names = list(opts.names)
     elif opts.name_from_file:
-        from ipsoeval.reading.grammar import file_stem  # issue 13: the file stem
+        from ipsoeval.reading import file_stem  # issue 13: the file stem
         names = [file_stem(p) for p in runs]
     al = engine.load(qrels, runs, queries=opts.queries, rel_level=opts.rel_level,
                      judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,

@@ -52,7 +52,7 @@ def command(ctx, runs, human, auto, measures, method, baseline, all_pairs, corre
     """
     from ipsoeval import engine
     from ipsoeval.analyses import validate
-    from ipsoeval.reading.python import check_stdin_once, display_name
+    from ipsoeval.reading import check_stdin_once, display_name
 
     options = ppi.Options(method=method, baseline=baseline, all_pairs=all_pairs,
                           correct=correct, alpha=alpha)

@@ -3,7 +3,7 @@
 A command that takes per-topic scores stacks :func:`scores_options` and, at
 the top of its body, hands over to the matching ``run_*`` function when
 ``--scores`` is given; the positional arguments are then the score files.
-The reading is :mod:`ipsoeval.scores`; the statistics are the analyses'.
+The reading is :mod:`ipsoeval.reading.scores`; the statistics are the analyses'.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def refuse(flag: bool, command: str, why: str) -> None:
 
 def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores_scale,
                 fmt, output, plot=None):
-    from ipsoeval.reading.scores import sigtest_scores
+    from ipsoeval.analyses.scores import sigtest_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
     measures = measures_or_only(ts, measures, "sigtest")
@@ -116,8 +116,8 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
 def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scores_format,
                   scores_scale, fmt, output, plot=None):
     from ipsoeval.analyses import bootstrap
-    from ipsoeval.reading.python import check_stdin_once
-    from ipsoeval.reading.scores import bootstrap_scores
+    from ipsoeval.analyses.scores import bootstrap_scores
+    from ipsoeval.reading import check_stdin_once
 
     check_stdin_once([*files, *(bootstrap.subset_path(q) for q in queries_files)])
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
@@ -133,7 +133,7 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
 
 def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, scores_scale,
              fmt, output, *, correct: str = "none", baseline: str | None = None):
-    from ipsoeval.reading.scores import ipso_scores
+    from ipsoeval.analyses.scores import ipso_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
     report, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
@@ -147,7 +147,7 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
                      fmt, output, plot=None):
     import dataclasses
 
-    from ipsoeval.reading.scores import interval_map_scores
+    from ipsoeval.analyses.scores import interval_map_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
     measures = measures_or_only(ts, measures, "interval-map")
@@ -167,8 +167,8 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
 
 def run_leaderboard(ctx, files, measures, options, align_opts, scores_format, scores_scale,
                     fmt, output, plot=None):
+    from ipsoeval.analyses.scores import leaderboard_scores
     from ipsoeval.cli import leaderboard_cmd
-    from ipsoeval.reading.scores import leaderboard_scores
 
     ts = load(files, align_opts, scores_format, scores_scale)
     names = list(measures) or None

@@ -1,1 +1,105 @@
-"""Reading inputs: runs, qrels, in-memory inputs and score files."""
+"""Reading inputs into the model: the one door for runs, qrels, in-memory inputs
+and score files.
+
+Entries
+-------
+Outside this package, code reads through
+
+- ``ipsoeval.reading`` (this module; :mod:`~ipsoeval.reading.entry`) for runs
+  and qrels, from files or from dicts/DataFrames: :func:`read_qrels`,
+  :func:`read_run`, :func:`read_for_alignment`, :func:`qrels_from`,
+  :func:`run_from`, and the run-argument helpers (:func:`expand_run_paths`,
+  :func:`file_stem`, :func:`check_stdin_once`);
+- :mod:`ipsoeval.reading.scores` for per-topic score files:
+  :func:`read_scores` (also re-exported here) into a ``TopicScores``;
+- :mod:`ipsoeval.reading.quick` for the console script's quick path only.
+
+Two consumers share lower pieces besides: :mod:`ipsoeval.align` (the one
+place after reading where ids exist) uses :mod:`~ipsoeval.reading.ids` and
+the alignment half of :mod:`~ipsoeval.reading.compiled`; trec_eval's other
+input modes (``ipsoeval/trecmodes/``) parse their tables with
+:mod:`~ipsoeval.reading.python` and :mod:`~ipsoeval.reading.opening`.
+Readers produce the model (:mod:`ipsoeval.model`) and import nothing above
+it: no alignment, engine, analyses or CLI.
+
+Which path is taken when, and why
+---------------------------------
+1. ``ipsoeval eval [--format trec] QRELS RUN...`` from the console script
+   (:mod:`ipsoeval._quick`): :func:`ipsoeval.reading.quick.quick_eval` hands
+   the paths to ``_core.eval_official``, which reads, aligns and scores in C
+   and prints trec_eval's lines, with neither numpy nor click imported (the
+   most common call then costs less than ``import numpy``).  Any option,
+   compressed or unusual input, a warning or an error: it declines, nothing
+   printed, and the full program runs (path 2).
+2. Runs and qrels files in the full program and the API (``engine.load``,
+   ``api.load_inputs``): :func:`read_qrels`, then per run
+   :func:`read_for_alignment`, several runs side by side in threads.
+
+   a. The compiled core (:mod:`~ipsoeval.reading.compiled`) when it is
+      built and enabled: a plain file is mapped (:func:`opening.probe`,
+      parsed in place), a compressed one inflated in blocks (ISA-L for gzip,
+      in a second thread: :func:`opening.inflated_blocks`).  A run whose
+      topics each occupy one block of lines is read *and aligned* in one
+      pass (``stream_run``: no per-line arrays, a large plain file cut at
+      topic boundaries into parts read in parallel); otherwise it is read
+      into a Run (``compiled.read_run``) and aligned by ``align.align``
+      (``compiled.align_run`` in C, else numpy).  The C pass accepts only
+      input it is sure about and returns None for anything else.
+   b. The reference Python reader (:mod:`~ipsoeval.reading.python`) on the
+      same bytes (:func:`opening.iter_blocks`, the standard library's
+      decompressors): whenever the C pass declined, for stdin (read once),
+      for ids over ``ids.LONG_ID`` bytes, and for everything under
+      ``IPSOEVAL_CORE=python`` or without a C compiler.  It alone holds the
+      error semantics (``FILE:LINE: what is wrong``), so they exist once;
+      tests compare both paths on random bytes.
+3. In-memory qrels and runs (API: ``{qid: {docno: value}}`` dicts, pandas
+   DataFrames): :mod:`~ipsoeval.reading.memory` builds the same Qrels/Run,
+   id columns encoded by the compiled core when every value is a valid id
+   (``compiled.id_words``/``int_words``), else in Python (which names the
+   bad row); alignment is then exactly the files'.
+4. Score files (``--scores``, ``ipsoeval.read_scores``):
+   :mod:`~ipsoeval.reading.scores` reads each file whole
+   (:func:`opening.read_bytes`) and parses it in Python (small files; four
+   formats, detected from the content).  The analyses on scores are
+   :mod:`ipsoeval.analyses.scores`.
+5. Small side files (queries files, ``-R`` modes' tables, z-score files)
+   use :func:`opening.read_bytes` / :func:`opening.iter_blocks` and
+   :func:`grammar.display_name` directly.
+
+Modules, lower first (each imports only modules above it in this list)
+-------------------------------------------------------------------------
+``core``      the compiled extension ``ipsoeval._core``, version-checked (no numpy)
+``grammar``   the input grammar, run arguments, format sniffing (no numpy)
+``ids``       ids as (n, W) uint64 words; long ids by prefix and serial
+``opening``   opening, decompressing, mapping and inflating into blocks (no numpy)
+``python``    the reference Python reader (numpy tokeniser; all error messages)
+``compiled``  the dispatch to the compiled core (read, encode, align, stream)
+``memory``    dicts and DataFrames → the model
+``entry``     the entry for runs and qrels: which reader, when
+``scores``    the entry for score files
+``quick``     the console script's quick path (``core`` only; no numpy)
+
+``tests/test_reading_layout.py`` checks the order (no import cycle) and that
+``core``, ``grammar``, ``opening`` and ``quick`` load without numpy.
+"""
+
+__all__ = ["read_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",
+           "is_dataframe", "split_runs", "check_stdin_once", "expand_run_paths", "file_stem",
+           "display_name", "read_bytes", "QID_COLUMNS", "read_scores", "TopicScores"]
+
+_FROM_SCORES = ("read_scores", "TopicScores")
+
+
+def __getattr__(name):
+    # imported on first use: ``ipsoeval.reading.quick`` must load without numpy
+    if name in _FROM_SCORES:
+        from ipsoeval.reading import scores
+        return getattr(scores, name)
+    if name in __all__:
+        from ipsoeval.reading import entry
+        return getattr(entry, name)
+    raise AttributeError(f"module 'ipsoeval.reading' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

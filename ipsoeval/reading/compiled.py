@@ -1,11 +1,20 @@
-"""Dispatch to the compiled core (ipsoeval/_core.c), valid input only.
+"""Dispatch to the compiled core (ipsoeval/_core.c, :mod:`ipsoeval.reading.core`),
+valid input only.
 
 The C pass reads a run or qrels file into the same arrays as the Python
-reader (:mod:`ipsoeval.readers`) and aligns a whole run in one pass.  It has
-no error semantics of its own: whenever it meets anything it does not accept
-(a malformed line, an unusual number spelling, a duplicate docno, stdin, ...)
+reader (:mod:`ipsoeval.reading.python`), encodes in-memory id columns, and
+aligns a whole run, or reads and aligns a run in one pass (:func:`stream_run`,
+for :func:`ipsoeval.reading.entry.read_for_alignment`).  It has no error
+semantics of its own: whenever it meets anything it does not accept (a
+malformed line, an unusual number spelling, a duplicate docno, stdin, ...)
 these functions return None and the caller runs the pure-Python code on the
 same bytes, which produces the one error message (FILE:LINE) or result.
+
+The files come from :mod:`ipsoeval.reading.opening` (mapped when plain,
+inflated in blocks when compressed); the ids are laid out as in
+:mod:`ipsoeval.reading.ids`.  The alignment half (:func:`align_run`,
+:class:`Streamed`, :class:`Piece`) is called by :mod:`ipsoeval.align`, which
+passes its QrelsIndex in (this module imports nothing of the alignment).
 
 ``IPSOEVAL_CORE=python`` selects the pure-Python path; ``IPSOEVAL_CORE=c``
 requires the compiled core; the default uses it when it was built.
@@ -13,22 +22,19 @@ requires the compiled core; the default uses it when it was built.
 
 from __future__ import annotations
 
-import contextlib
 import mmap
 import os
 import threading
 
 import numpy as np
 
-from ipsoeval._quick import CORE_API as API  # the compiled core's interface version
-from ipsoeval.model import UNJUDGED
-
-try:
-    from ipsoeval import _core
-    if getattr(_core, "API", None) != API:   # a stale build: rebuild with `make install`
-        _core = None
-except ImportError:  # built without a C compiler: the Python path serves
-    _core = None
+from ipsoeval.errors import InputError, UsageError
+from ipsoeval.model import UNJUDGED, Qrels, Run
+from ipsoeval.parallel import in_worker, workers
+from ipsoeval.reading.core import CORE as _core
+from ipsoeval.reading.grammar import display_name, sniff_run_format
+from ipsoeval.reading.ids import ID_WORDS, LONG_ID
+from ipsoeval.reading.opening import Declined, inflated_blocks, inflated_size_hint, probe
 
 CHUNK = 1 << 24          # bytes parsed per call on a mapped file (then dropped from memory)
 _KIND = {"trec": 0, "msmarco": 1, "qrels": 2}
@@ -40,7 +46,6 @@ def enabled() -> bool:
     if mode == "python":
         return False
     if mode == "c" and _core is None:
-        from ipsoeval.errors import UsageError
         raise UsageError("IPSOEVAL_CORE=c but the compiled core is not built "
                          "(reinstall with a C compiler)")
     return _core is not None
@@ -102,7 +107,6 @@ class _Table:
             if st == 1:
                 self.grow()
             else:
-                from ipsoeval.reading.python import LONG_ID
                 if need > LONG_ID:     # a long id: the Python reader stores it by
                     return False       # prefix and serial; widening costs need x rows
                 self.widen("qid" if st == 2 else "docno", need)
@@ -110,36 +114,6 @@ class _Table:
     def arrays(self):
         n = self.row
         return self.qid[:n], self.docno[:n], self.num[:n], self.line[:n]
-
-
-def _is_plain(f) -> bool:
-    head = f.read(6)
-    f.seek(0)
-    from ipsoeval.reading.python import _MAGIC
-    return not any(head.startswith(m) for m, _, _ in _MAGIC)
-
-
-def _probe(path: str):
-    """(size, the file mapped) for a plain file, (size, None) for a
-    compressed one, or None (declined: unreadable, empty)."""
-    try:
-        f = open(path, "rb")
-    except OSError:
-        return None
-    with f:
-        try:
-            size = os.fstat(f.fileno()).st_size
-            plain = _is_plain(f)
-        except OSError:
-            return None
-        if size == 0:
-            return None
-        if not plain:
-            return size, None
-        try:
-            return size, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):
-            return None
 
 
 def _read(path: str, kind_of, data: bytes | None):
@@ -153,7 +127,7 @@ def _read(path: str, kind_of, data: bytes | None):
         kind = _KIND[kind_of(bytes(buf[:65536]))]
         t = _Table(_core.count_lines(buf, 0, len(buf)) + 1, kind)
         return (t, kind) if t.feed(buf, 0, len(buf), kind) and t.row else None
-    got = _probe(path)
+    got = probe(path)
     if got is None:
         return None
     size, mm = got
@@ -186,154 +160,16 @@ def _read(path: str, kind_of, data: bytes | None):
         mm.close()
 
 
-BLOCK = 1 << 20
-QUEUED = 3
-
-
-def _inflated_lines(path: str, ring: list[bytearray], stop=None):
-    """Blocks of whole lines of a gzip file inflated by ISA-L (isal, ~3x zlib's
-    speed here) straight into the buffers of ``ring``, in turn: a block is
-    valid until ``len(ring)`` more have been taken."""
-    with _gzip_reader(path) as g:
-        carry = b""
-        turn = 0
-        while stop is None or not stop.is_set():
-            buf = ring[turn % len(ring)]
-            turn += 1
-            if len(buf) < len(carry) + BLOCK:      # a very long line
-                buf = bytearray(len(carry) + BLOCK)
-            buf[: len(carry)] = carry
-            got = g.readinto(memoryview(buf)[len(carry): len(carry) + BLOCK])
-            if not got:
-                break
-            end = len(carry) + got
-            cut = buf.rfind(b"\n", 0, end) + 1
-            if cut == 0:
-                carry = bytes(buf[:end])
-                continue
-            carry = bytes(buf[cut:end])
-            yield memoryview(buf)[:cut]
-        if carry:
-            yield carry
-
-
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def _gzip_blocks(path: str):
-    """The inflated blocks of _inflated_lines, inflated in a second thread so
-    that inflating and parsing overlap -- when the process may use a second
-    CPU: on one (taskset -c 0) the thread only costs switches (~2,000 for
-    300 MB) and inflating in turn with the parse is as fast."""
-    try:
-        if _cpus() < 2:
-            yield from _inflated_lines(path, [bytearray(BLOCK + (1 << 16))])
-            return
-    except Exception:               # corrupt data etc.: the Python reader reports it
-        raise _Declined from None
-
-    import queue
-
-    q: queue.Queue = queue.Queue(maxsize=QUEUED)
-    stop = threading.Event()
-    # a ring of buffers, reused (fresh ones cost the kernel's page zeroing):
-    # at most QUEUED queued, 1 being parsed and 1 being filled
-    ring = [bytearray(BLOCK + (1 << 16)) for _ in range(QUEUED + 3)]
-
-    def produce():
-        try:
-            for block in _inflated_lines(path, ring, stop):
-                q.put(block)
-            q.put(None)
-        except BaseException as exc:   # corrupt data etc.: the Python reader reports it
-            q.put(exc)
-
-    th = threading.Thread(target=produce, daemon=True)
-    th.start()
-    try:
-        while True:
-            item = q.get()
-            if item is None:
-                return
-            if isinstance(item, BaseException):
-                raise _Declined from None
-            yield item
-    finally:
-        stop.set()
-        while th.is_alive():          # unblock a producer waiting on a full queue
-            try:
-                q.get_nowait()
-            except queue.Empty:
-                th.join(0.01)
-
-
-@contextlib.contextmanager
-def _gzip_reader(path: str):
-    """A reader of the inflated bytes whose readinto() inflates straight into
-    the caller's buffer: isal's own reader, which igzip.open wraps in a
-    BufferedReader whose readinto() inflates into a fresh bytes object and
-    copies it (~0.05 s of CPU per 300 MB); igzip.open if isal lacks it."""
-    from isal import igzip
-    reader = getattr(igzip, "_IGzipReader", None)
-    if reader is None:
-        with igzip.open(path, "rb") as g:
-            yield g
-        return
-    with open(path, "rb") as f:
-        g = reader(f, igzip.READ_BUFFER_SIZE)
-        try:
-            yield g
-        finally:
-            g.close()
-
-
-class _Declined(Exception):
-    pass
-
-
-def _blocks(path: str):
-    from ipsoeval.reading.python import iter_blocks
-    try:
-        import isal  # noqa: F401
-        with open(path, "rb") as f:
-            gz = f.read(2) == b"\x1f\x8b"
-    except (ImportError, OSError):
-        gz = False
-    return _gzip_blocks(path) if gz else iter_blocks(path)
-
-
-_DEFLATE_MAX_RATIO = 1032              # deflate's largest expansion factor
-
-
-def _inflated_size_hint(path: str, size: int) -> int:
-    """gzip's trailer: the inflated size mod 2**32 (0 for other formats)."""
-    try:
-        with open(path, "rb") as f:
-            gz = f.read(2) == b"\x1f\x8b"
-            f.seek(max(size - 4, 0))
-            isize = int.from_bytes(f.read(4), "little") if gz else 0
-    except OSError:
-        return 0
-    # only a hint: of a gzip file with trailing bytes it is noise -- never
-    # trust more than deflate can expand
-    return min(isize, size * _DEFLATE_MAX_RATIO)
-
-
 def _read_blocks(path: str, kind_of):
     """Compressed input: a decompressing block stream, parsed as it comes."""
-    from ipsoeval.errors import InputError
     t = kind = None
     try:
         size = os.path.getsize(path)
     except OSError:
         return None
-    isize = _inflated_size_hint(path, size)
+    isize = inflated_size_hint(path, size)
     try:
-        for block in _blocks(path):
+        for block in inflated_blocks(path):
             if t is None:
                 kind = _KIND[kind_of(bytes(block[:65536]))]
                 per_line = max(len(block) / (_core.count_lines(block, 0, len(block)) + 1), 1.0)
@@ -341,15 +177,14 @@ def _read_blocks(path: str, kind_of):
                 t = _Table(int(est / per_line * 1.25) + 1024, kind)
             if not t.feed(block, 0, len(block), kind):
                 return None
-    except (InputError, _Declined):
+    except (InputError, Declined):
         return None                       # corrupt data: the Python reader says so
     return (t, kind) if t is not None and t.row else None
 
 
 def _python_decides(qid: np.ndarray, docno: np.ndarray) -> bool:
-    """Input the Python reader must see: ids over readers.LONG_ID bytes (it
+    """Input the Python reader must see: ids over LONG_ID bytes (it
     stores them by prefix and serial) and a byte-order mark (an error)."""
-    from ipsoeval.reading.python import ID_WORDS
     if qid.shape[1] >= ID_WORDS or docno.shape[1] >= ID_WORDS:
         return True
     return len(qid) > 0 and int(qid[0, 0]) & 0xFFFFFF == 0xBFBBEF
@@ -357,8 +192,6 @@ def _python_decides(qid: np.ndarray, docno: np.ndarray) -> bool:
 
 def read_qrels(path: str, data: bytes | None = None):
     """A Qrels, or None when the C pass declines."""
-    from ipsoeval.model import Qrels
-    from ipsoeval.reading.python import display_name
     got = _read(path, lambda head: "qrels", data)
     if got is None:
         return None
@@ -384,8 +217,6 @@ def _id_warning(x, hi_line: int, tag: str | None = None) -> None:
 
 def read_run(path: str, run_format: str, name: str | None, data: bytes | None = None):
     """A Run, or None when the C pass declines."""
-    from ipsoeval.model import Run
-    from ipsoeval.reading.python import display_name, sniff_run_format
 
     def kind_of(head):
         return sniff_run_format(head) if run_format == "auto" else run_format
@@ -413,10 +244,9 @@ def read_run(path: str, run_format: str, name: str | None, data: bytes | None = 
 # --- in-memory ids -----------------------------------------------------------------
 
 def id_words(values: list):
-    """(n, W) uint64 words of a list of str ids (the layout of readers.load_words),
+    """(n, W) uint64 words of a list of str ids (the layout of ids.load_words),
     or None when the C pass declines: anything but a str, an empty id, one
-    holding a byte <= 32 or longer than readers.LONG_ID bytes."""
-    from ipsoeval.reading.python import LONG_ID
+    holding a byte <= 32 or longer than LONG_ID bytes."""
     most = _core.id_scan(values, LONG_ID)
     if most < 0:
         return None
@@ -477,7 +307,6 @@ def _qrels_table(qi):
 
 def align_run(qi, run, names, codes, t_index, q_pos, T, *, tie_break, judged_only, depth):
     """(present, counts, Piece) for one whole run, or None (declined: use Python)."""
-    from ipsoeval.reading.python import ID_WORDS
     n = len(codes)
     if n >= 2**31 - 1 or run.docno.ndim != 2 or not 1 <= run.docno.shape[1] < ID_WORDS:
         return None      # long ids (prefix and serial): align orders their ties in Python
@@ -560,7 +389,6 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     file is cut at topic boundaries into parts read side by side; a
     compressed one is read as it is inflated."""
     from ipsoeval.ids import decode_id, is_utf8
-    from ipsoeval.reading.python import LONG_ID, display_name
     if (path == "-" or tie_break not in _TIE or (depth is not None and depth < 1)
             or run_format not in ("auto", "trec", "msmarco")):
         return None
@@ -573,7 +401,7 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     d = 0 if depth is None else min(int(depth), 1 << 62)
     qside = (LONG_ID, qt, qt.shape[1], qdoc, qdoc.shape[1], qcodes, qlab, qorder, qstart, tab,
              _TIE[tie_break], int(bool(judged_only)), d)
-    got = _probe(path)
+    got = probe(path)
     if got is None:
         return None
     size, mm = got
@@ -623,13 +451,11 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
 
 
 def _format(head: bytes, run_format: str) -> str:
-    from ipsoeval.reading.python import sniff_run_format
     return sniff_run_format(head) if run_format == "auto" else run_format
 
 
 def _stream_mapped(mm, size: int, run_format: str, qside):
     """(format, out, part results) of a mapped plain file, or None."""
-    from ipsoeval.parallel import in_worker, workers
     if hasattr(mmap, "MADV_SEQUENTIAL"):
         mm.madvise(mmap.MADV_SEQUENTIAL)
     fmt = _format(mm[:65536], run_format)
@@ -675,11 +501,10 @@ def _stream_mapped(mm, size: int, run_format: str, qside):
 
 def _stream_blocks(path: str, size: int, run_format: str, qside):
     """(format, out, [result]) of a compressed file, read as it is inflated, or None."""
-    from ipsoeval.errors import InputError
-    isize = _inflated_size_hint(path, size)
+    isize = inflated_size_hint(path, size)
     st = out = fmt = None
     bound = 0
-    blocks = _blocks(path)
+    blocks = inflated_blocks(path)
     try:
         for block in blocks:
             if st is None:
@@ -694,7 +519,7 @@ def _stream_blocks(path: str, size: int, run_format: str, qside):
                 out.resize(max(bound, len(out) * 3 // 2), refcheck=False)   # in place
             if _core.stream_feed(st, block, 0, len(block), 0, out) != 0:
                 return None
-    except (InputError, _Declined):
+    except (InputError, Declined):
         return None                       # corrupt data: the Python reader says so
     finally:
         blocks.close()

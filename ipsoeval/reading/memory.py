@@ -18,7 +18,7 @@ topic (found by the alignment, as for files).
 
 DataFrames are converted column-wise; no Python loop over rows.  A column of
 str ids or of non-negative integer ids is encoded in one pass by the compiled
-core (:func:`ipsoeval._fast.id_words` / ``int_words``), which accepts only
+core (:func:`ipsoeval.reading.compiled.id_words` / ``int_words``), which accepts only
 valid ids; anything else (and every column when the core is not built) takes
 the Python path below (a long column with repeats factorised once, then
 encoded per distinct value), which alone holds the error semantics.
@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ipsoeval.reading import compiled as _fast
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_id, encode_id, is_utf8
 from ipsoeval.model import Qrels, Run
-from ipsoeval.reading.python import LABEL_MAX, LABEL_MIN, load_words
+from ipsoeval.reading import compiled
+from ipsoeval.reading.grammar import LABEL_MAX, LABEL_MIN
+from ipsoeval.reading.ids import load_words
 
 QID_COLUMNS = ("query_id", "qid", "q_id", "topic")
 DOCNO_COLUMNS = ("doc_id", "docno", "docid", "doc")
@@ -136,10 +137,10 @@ def _series_words(series, source: str, what: str) -> np.ndarray:
     """Words of a DataFrame column of ids: integers are written in decimal with
     numpy, strings by the compiled core (ipsoeval/_core.c) when every value is
     a valid id, else joined into one buffer and cut like a file's tokens."""
-    if getattr(series.dtype, "name", "") != "category" and _fast.enabled():
+    if getattr(series.dtype, "name", "") != "category" and compiled.enabled():
         arr = series.to_numpy()
         if arr.dtype.kind in "OU":
-            words = _fast.id_words(arr.tolist())
+            words = compiled.id_words(arr.tolist())
             if words is not None:
                 return words
     if _factorize_first(series):
@@ -198,8 +199,8 @@ def _series_words(series, source: str, what: str) -> np.ndarray:
 def _int_words(x: np.ndarray) -> np.ndarray:
     """Words of integer ids written in decimal (as a file would hold them)."""
     x = x.astype(np.int64) if x.dtype.kind == "u" and x.max(initial=0) < 2**63 else x
-    if x.dtype.kind == "i" and _fast.enabled():
-        words = _fast.int_words(x)
+    if x.dtype.kind == "i" and compiled.enabled():
+        words = compiled.int_words(x)
         if words is not None:
             return words
     if x.dtype.kind == "u" or (len(x) and x.min() < 0):
@@ -306,8 +307,8 @@ def _flatten(d: dict, source: str):
 def _words_list(values: list, source: str, what: str) -> np.ndarray:
     """Words of a list of ids (dict input): by the compiled core when every
     value is a valid str id, else encoded per distinct value."""
-    if _fast.enabled():
-        words = _fast.id_words(values)
+    if compiled.enabled():
+        words = compiled.id_words(values)
         if words is not None:
             return words
     index: dict = {}

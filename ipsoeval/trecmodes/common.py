@@ -12,16 +12,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ipsoeval.reading import python as readers
 from ipsoeval.align import group_ids
 from ipsoeval.errors import InputError
 from ipsoeval.ids import decode_id
 from ipsoeval.model import Run
+from ipsoeval.reading.grammar import display_name
+from ipsoeval.reading.ids import words_to_bytes
+from ipsoeval.reading.opening import iter_blocks
+from ipsoeval.reading.python import count_check, parse_blocks
 
 
 def as_bytes(words: np.ndarray) -> np.ndarray:
     """(n, W) uint64 id words as a numpy ``S`` array (compares like strcmp)."""
-    return readers.words_to_bytes(words)
+    return words_to_bytes(words)
 
 
 def parse_table(path: str, spec: dict, nfields: int, expected: str, what: str,
@@ -31,10 +34,10 @@ def parse_table(path: str, spec: dict, nfields: int, expected: str, what: str,
     Lines starting with ``#`` are comments.  A malformed line is an
     InputError at FILE:LINE.
     """
-    name = readers.display_name(path)
-    check = readers._count_check(lambda c: c == nfields, expected)
+    name = display_name(path)
+    check = count_check(lambda c: c == nfields, expected)
     try:
-        return readers._parse(readers.iter_blocks(path), name, spec, check, what)
+        return parse_blocks(iter_blocks(path), name, spec, check, what)
     except InputError as exc:
         msg = exc.message
         for old, new in (("score is not a finite number", "is not a number"),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ipsoeval.reading import python as readers
+from ipsoeval import reading
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import id_sort_key
 from ipsoeval.parallel import parallel_map
@@ -138,7 +138,7 @@ def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
              run_format: str = "auto", run_names=None, only_topic: str | None = None
              ) -> tuple[list[RunResult], list[str]]:
     run_paths = list(run_paths)
-    readers.check_stdin_once([rel_path, *run_paths])
+    reading.check_stdin_once([rel_path, *run_paths])
     if mode in PREFS_MODES:
         info = P.read_prefs(rel_path, mode)
         rel_topics = list(info.topics)
@@ -151,7 +151,7 @@ def evaluate(mode: str, rel_path: str, run_paths, measures: ModeMeasures, *,
         if not rel_topics:
             raise InputError(f"topic {only_topic!r} (-D) is not in the relevance file",
                              path=info.path)
-    runs = parallel_map(lambda i: readers.read_run(
+    runs = parallel_map(lambda i: reading.read_run(
         run_paths[i], run_format=run_format, name=run_names[i] if run_names else None),
         range(len(run_paths)))
     names = [r.name for r in runs]

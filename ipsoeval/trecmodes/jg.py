@@ -52,7 +52,7 @@ def read_qrels_jg(path: str) -> JGInfo:
     if same.any():
         k = int(np.flatnonzero(same)[0])
         a, b = sorted((int(line[order[k]]), int(line[order[k + 1]])))
-        from ipsoeval.reading.python import display_name
+        from ipsoeval.reading import display_name
         raise InputError(f"duplicate docno {decode_id(du[d_s[k]])!r} in topic "
                          f"{decode_id(qu[q_s[k]])!r}, judgment group "
                          f"{decode_id(gu[g_s[k]])!r} (also at line {a})",
@@ -64,7 +64,7 @@ def read_qrels_jg(path: str) -> JGInfo:
         rows = order[s:e]
         qid = decode_id(qu[q_s[s]])
         topics.setdefault(qid, []).append(Group(db[rows], rel[rows]))
-    from ipsoeval.reading.python import display_name
+    from ipsoeval.reading import display_name
     return JGInfo(display_name(path), topics)
 
 

@@ -70,7 +70,7 @@ def read_prefs(path: str, mode: str = "prefs") -> PrefsInfo:
         topics[decode_id(nm)] = TopicPrefs(
             jgb[rows], jsg[rows], db[rows], np.asarray(rel[rows], dtype=np.float64),
             line[rows])
-    from ipsoeval.reading.python import display_name
+    from ipsoeval.reading import display_name
     return PrefsInfo(display_name(path), mode, topics)
 
 

@@ -53,7 +53,7 @@ def read_zscores(path: str) -> ZScores:
     spec = {0: "words", 1: "words", 2: "float", 3: "float"}
     fields, line = parse_table(path, spec, 4, "4 fields (qid measure mean stddev)",
                                "zscores", "mean/stddev")
-    from ipsoeval.reading.python import display_name
+    from ipsoeval.reading import display_name
     from ipsoeval.trecmodes.common import as_bytes
     q = [decode_id(b) for b in as_bytes(fields[0])]
     m = [decode_id(b) for b in as_bytes(fields[1])]

@@ -27,7 +27,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ipsoeval.reading import python as readers
+from ipsoeval import reading
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.bootstrap import resample as br
 from ipsoeval.analyses.bootstrap import splithalf as sh
@@ -169,7 +169,7 @@ def read_query_subset(spec: str) -> tuple[str, list[str]]:
         base = os.path.basename(path)
         name = base.split(".")[0] or base
     name = subset_name(name)
-    data = readers.read_bytes(path)          # InputError for unreadable files
+    data = reading.read_bytes(path)          # InputError for unreadable files
     qids: list[str] = []
     seen = set()
     for line in data.split(b"\n"):
@@ -182,7 +182,7 @@ def read_query_subset(spec: str) -> tuple[str, list[str]]:
             qids.append(q)
     if not qids:
         raise InputError("queries file lists no topics (found an empty file)",
-                         path=readers.display_name(path))
+                         path=reading.display_name(path))
     return name, qids
 
 

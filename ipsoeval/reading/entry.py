@@ -1,0 +1,84 @@
+"""The entry for runs and qrels (re-exported by :mod:`ipsoeval.reading`): which
+reader serves a call, decided in one place.
+
+- :func:`read_qrels` / :func:`read_run`: the compiled core first, when it is
+  built and enabled (``IPSOEVAL_CORE``) and the input is not stdin; it
+  declines (None) anything it is not sure of, and the reference Python
+  reader then reads the same bytes and gives the one result or error.
+  Qrels under ``--labels gain|probability`` (real labels) are read by the
+  Python reader alone.
+- :func:`read_for_alignment`: a run read to be aligned at once to a known
+  qrels (``engine.load`` and the API): the compiled core reads and aligns it
+  in one pass (a :class:`~ipsoeval.reading.compiled.Streamed`, no row
+  arrays) when the file's topics each occupy one block of lines; otherwise
+  :func:`read_run`, and :mod:`ipsoeval.align` aligns the Run.
+- In-memory inputs (dicts, DataFrames): :func:`qrels_from` / :func:`run_from`
+  of :mod:`ipsoeval.reading.memory`, which build the same model.
+"""
+
+from __future__ import annotations
+
+from ipsoeval.model import Qrels, Run
+from ipsoeval.reading import compiled, python
+from ipsoeval.reading.grammar import (
+    check_stdin_once,
+    display_name,
+    expand_run_paths,
+    file_stem,
+    sniff_run_format,
+)
+from ipsoeval.reading.memory import QID_COLUMNS, is_dataframe, qrels_from, run_from, split_runs
+from ipsoeval.reading.opening import iter_blocks, read_bytes
+
+__all__ = ["read_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",
+           "is_dataframe", "split_runs", "check_stdin_once", "expand_run_paths", "file_stem",
+           "display_name", "read_bytes", "QID_COLUMNS"]
+
+
+def read_qrels(path: str, data: bytes | None = None, labels: str = "integer") -> Qrels:
+    """Qrels of a file (``-`` is stdin; ``data``: the file's bytes, already
+    read).  ``labels`` gain/probability (``--labels``, ipsoeval.labels): real
+    labels, read by the Python reader alone and coded."""
+    if labels != "integer":
+        return python.read_real_qrels(path, data, labels)
+    if compiled.enabled():     # None when it declines: the Python reader decides
+        got = compiled.read_qrels(path, data)
+        if got is not None:
+            return got
+    return python.read_qrels(path, data)
+
+
+def read_run(path: str, run_format: str = "auto", name: str | None = None,
+             data: bytes | None = None) -> Run:
+    """A TREC (6+ fields) or MS MARCO (3 fields) run; ``run_format`` auto
+    sniffs the first data line; ``name`` overrides the run's tag."""
+    blocks = iter_blocks(path, data)
+    first = next(blocks, b"")
+    fmt = sniff_run_format(first) if run_format == "auto" else run_format
+    if compiled.enabled() and path != "-":   # None: declined, the Python reader decides
+        got = compiled.read_run(path, fmt, name, data)
+        if got is not None:
+            blocks.close()
+            return got
+
+    def all_blocks():
+        if first:
+            yield first
+        yield from blocks
+
+    return python.read_run(path, fmt, name, all_blocks(), explicit=run_format != "auto")
+
+
+def read_for_alignment(path: str, qindex, *, run_format: str = "auto",
+                       name: str | None = None, tie_break: str = "trec",
+                       judged_only: bool = False, depth: int | None = None):
+    """A run file read to be aligned to ``qindex``'s qrels (an
+    :class:`ipsoeval.align.QrelsIndex`) by ``engine.align_read`` with the
+    same options: read and aligned in one pass by the compiled core (a
+    ``Streamed``) when it can be, else a Run."""
+    if compiled.enabled():   # None: declined (compressed, not grouped by topic, ...)
+        got = compiled.stream_run(path, run_format, name, qindex, tie_break=tie_break,
+                                  judged_only=judged_only, depth=depth)
+        if got is not None:
+            return got
+    return read_run(path, run_format=run_format, name=name)

@@ -1,0 +1,107 @@
+"""Ids as the model holds them: (n, W) matrices of uint64 words.
+
+Shared by every reader (the Python reader, the compiled core's results, the
+in-memory inputs) and by the alignment, the one place after reading where
+ids exist.  An id's bytes fill its row little endian, zero padded (ids hold
+no NUL byte), so equal ids have equal rows whatever the matrix width, and
+big-endian words compare like ``strcmp``.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+_U64 = np.dtype("<u8")
+KEEP = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 64) - 1],
+                 dtype=np.uint64)   # KEEP[k]: the low k bytes of a word
+
+
+def word_view(buf: np.ndarray) -> np.ndarray:
+    """Unaligned uint64 view: element i holds bytes buf[i:i+8] (little endian)."""
+    return np.ndarray(shape=(max(len(buf) - 7, 0),), dtype=_U64, buffer=buf, strides=(1,))
+
+
+def read_words(buf: np.ndarray, view: np.ndarray, off: np.ndarray) -> np.ndarray:
+    """The 8 bytes at each offset (bytes past either end of buf read as 0)."""
+    n = len(buf)
+    if len(off) == 0 or (int(off.min()) >= 0 and int(off.max()) <= n - 8):
+        return view[off]
+    safe = (off >= 0) & (off <= n - 8)
+    out = np.zeros(len(off), dtype=np.uint64)
+    ok = np.flatnonzero(safe)
+    if len(view):
+        out[ok] = view[off[ok]]
+    for i in np.flatnonzero(~safe):
+        o = int(off[i])
+        chunk = bytes(buf[max(o, 0): max(min(o + 8, n), 0)])
+        lead = max(0, -o)
+        word = bytes(lead) + chunk
+        word = word[:8] + bytes(8 - len(word[:8]))
+        out[i] = int.from_bytes(word, "little")
+    return out
+
+
+# Ids longer than LONG_ID bytes ("long ids") would make every row of the
+# (n, W) word matrix as wide as the longest one (a 1 MB docno: gigabytes).  A
+# long id is stored as its first LONG_ID bytes in ID_WORDS - 1 words and, in
+# the last word, its serial number (from 1) in a process-wide table of long
+# ids; ids up to LONG_ID bytes have 0 there.  Equal ids still have equal
+# words in every file; only the strcmp order of two long ids with the same
+# first LONG_ID bytes needs the table (align orders ties with it).
+ID_WORDS = 32
+LONG_ID = (ID_WORDS - 1) * 8
+_LONG_IDS: list[bytes] = []
+_LONG_SERIAL: dict[bytes, int] = {}
+_LONG_LOCK = threading.Lock()
+
+
+def _long_serial(key: bytes) -> int:
+    with _LONG_LOCK:
+        s = _LONG_SERIAL.get(key)
+        if s is None:
+            _LONG_IDS.append(key)
+            s = _LONG_SERIAL[key] = len(_LONG_IDS)
+        return s
+
+
+def id_bytes(row: np.ndarray) -> bytes:
+    """The bytes of one id from its row of words (long ids from the table)."""
+    if len(row) == ID_WORDS and row[-1]:
+        return _LONG_IDS[int(row[-1]) - 1]
+    return row.astype("<u8").tobytes().rstrip(b"\0")
+
+
+def long_rows(words: np.ndarray) -> np.ndarray:
+    """bool per row: the id is a long id."""
+    if words.shape[1] != ID_WORDS:
+        return np.zeros(len(words), dtype=bool)
+    return words[:, -1] != 0
+
+
+def load_words(buf: np.ndarray, st: np.ndarray, ln: np.ndarray) -> np.ndarray:
+    """Tokens buf[st:st+ln] as (n, W) uint64 words, bytes past a token zeroed."""
+    n = len(st)
+    longest = int(ln.max()) if n else 0
+    long = ln > LONG_ID if longest > LONG_ID else None
+    full = ln
+    if long is not None:
+        ln = np.minimum(ln, LONG_ID)
+    nw = max(1, (min(longest, LONG_ID) + 7) // 8)
+    view = word_view(buf)
+    out = np.zeros((n, ID_WORDS if long is not None else nw), dtype=np.uint64)
+    for j in range(nw):
+        rem = np.minimum(np.maximum(ln - 8 * j, 0), 8)
+        out[:, j] = read_words(buf, view, st + 8 * j) & KEEP[rem]
+    if long is not None:
+        for i in np.flatnonzero(long):
+            a = int(st[i])
+            out[i, -1] = _long_serial(bytes(buf[a:a + int(full[i])]))
+    return out
+
+
+def words_to_bytes(words: np.ndarray) -> np.ndarray:
+    """View (n, W) uint64 words as a length-n bytes array (numpy ``S`` dtype)."""
+    w = np.ascontiguousarray(words)
+    return w.view(np.uint8).view(f"S{8 * w.shape[1]}").ravel()
