@@ -14,7 +14,7 @@
  *                of str or of integers (a DataFrame's, a dict's).
  *
  * All accept only input they are sure about (valid-input-only): anything
- * else is reported as "rejected" and the caller (ipsoeval/_fast.py) falls
+ * else is reported as "rejected" and the caller (ipsoeval/reading/compiled.py) falls
  * back to the pure-Python reader or alignment on the same bytes, which
  * produces the one and only error message (FILE:LINE).  So this file holds
  * no error wording and no edge-case policy beyond "accept or decline".
@@ -1595,7 +1595,7 @@ static const unsigned char *id_utf8(PyObject *o, Py_ssize_t *len)
 /* id_scan(list, longest) -> the longest id's byte length, or -1 (declined).
  * Accepts only a non-empty list of str whose UTF-8 forms are 1..longest bytes
  * with no byte <= 32 (blank, control, newline): anything else is left to the
- * Python reader (ipsoeval/readers_memory.py), which says what is wrong. */
+ * Python reader (ipsoeval/reading/memory.py), which says what is wrong. */
 static PyObject *py_id_scan(PyObject *self, PyObject *args)
 {
     PyObject *list;
