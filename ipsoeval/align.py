@@ -18,7 +18,7 @@ from ipsoeval.ids import decode_id, id_sort_key
 from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned, Qrels, Run
 from ipsoeval.parallel import background, parallel_map
 from ipsoeval.reading import compiled
-from ipsoeval.reading.ids import id_bytes, long_rows
+from ipsoeval.reading.words import id_bytes, long_rows
 
 QUERY_POLICIES = ("intersection", "qrels", "strict")
 TIE_BREAKS = ("trec", "docno-asc", "input")
@@ -263,7 +263,7 @@ def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
 
 def _order_long_ties(order, idx, group, docno, tie_break) -> None:
     """Re-sort, by their bytes, tie blocks holding long ids (rare: only ids
-    over ids.LONG_ID bytes lose their strcmp order in the words)."""
+    over words.LONG_ID bytes lose their strcmp order in the words)."""
     rows = order[idx]
     has_long = long_rows(docno[rows])
     for g in np.unique(group[has_long]):

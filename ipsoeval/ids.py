@@ -82,7 +82,7 @@ def first_non_utf8_row(words, id_bytes=None) -> int | None:
     each distinct one once."""
     import numpy as np
     if id_bytes is None:
-        from ipsoeval.reading.ids import id_bytes
+        from ipsoeval.reading.words import id_bytes
     high_bits = np.uint64(_HIGH)
     n = len(words)
     if n == 0:
@@ -120,7 +120,7 @@ def file_warning(path: str, qid, docno, line, tag: str | None = None,
     compiled reader says so); None: look everywhere."""
     import numpy as np
 
-    from ipsoeval.reading.ids import id_bytes
+    from ipsoeval.reading.words import id_bytes
     best = None       # (line, text)
     for words in (qid, docno):
         if words is None or len(words) == 0:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ipsoeval import engine
 from ipsoeval import reading as readers
 from ipsoeval.errors import InputError
-from ipsoeval.reading import compiled, ids, opening, python
+from ipsoeval.reading import compiled, opening, python, words
 
 pytestmark = pytest.mark.skipif(compiled._core is None, reason="compiled core not built")
 
@@ -319,7 +319,7 @@ def test_compressed_trailer_noise_does_not_reserve_gigabytes(tmp_path, fmt, tail
 
 ID_ATOMS = ["1", "10", "007", "d1", "doc-3", "Q0", "a" * 8, "b" * 9, "c" * 17, "\u00e9",
             "\u4e2d\u6587", "x\x7f", "", " ", "a b", "x\ty", "x\n", "\n", "x\x00", "\x00",
-            "\r", "a" * ids.LONG_ID, "a" * (ids.LONG_ID + 1), "\ud800"]
+            "\r", "a" * words.LONG_ID, "a" * (words.LONG_ID + 1), "\ud800"]
 
 
 def _words_or_error(mode, fn, *args):
@@ -401,7 +401,7 @@ def test_int_id_column_words_same_on_both_paths(values, dtype):
     p = _words_or_error("python", rm._series_words, col, "<df>", "topic id")
     _same_words(c, p)
     if not isinstance(c, tuple) and len(col):
-        assert [ids.id_bytes(w) for w in c] == [str(v).encode() for v in col.tolist()]
+        assert [words.id_bytes(w) for w in c] == [str(v).encode() for v in col.tolist()]
 
 
 @pytest.mark.parametrize("bad", [None, "", "a b", 5])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ipsoeval import reading as readers
 from ipsoeval.errors import InputError
 from ipsoeval.reading import opening
-from ipsoeval.reading.ids import words_to_bytes
+from ipsoeval.reading.words import words_to_bytes
 
 
 def write(tmp_path, name, text, mode="w"):

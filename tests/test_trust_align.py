@@ -114,7 +114,7 @@ def test_swapped_arguments_are_named(tmp_path, te):
 
 
 def test_long_docnos_keep_equality_and_strcmp_order(tmp_path):
-    """Ids longer than ids.LONG_ID bytes are stored by prefix and serial;
+    """Ids longer than words.LONG_ID bytes are stored by prefix and serial;
     ties among long ids sharing that prefix still follow strcmp (trec_eval
     10.0 on this input: num_rel_ret 1, recip_rank 0.5000, P_1 0, P_2 0.5000:
     'short' ranks first, then p…b, p…ab, p…a, p)."""
@@ -135,13 +135,13 @@ def test_one_megabyte_docno_costs_its_bytes_not_a_matrix(tmp_path):
     """Defect 17: one 1 MB docno made every row of the word matrix 1 MB wide
     (62 s and 540 MB for a 1,500-line run; gigabytes with wide qrels)."""
     from ipsoeval import reading as readers
-    from ipsoeval.reading import ids
+    from ipsoeval.reading import words
     lines = [f"1 Q0 d{i} {i} {2000 - i} T" for i in range(1500)]
     lines[700] = "1 Q0 " + "x" * 1_000_000 + " 5 3.3 T"
     r = _write(tmp_path, "r", "\n".join(lines) + "\n")
     run = readers.read_run(str(r))
-    assert run.docno.shape == (1500, ids.ID_WORDS)
-    assert ids.id_bytes(run.docno[700]) == b"x" * 1_000_000
+    assert run.docno.shape == (1500, words.ID_WORDS)
+    assert words.id_bytes(run.docno[700]) == b"x" * 1_000_000
     q = _write(tmp_path, "q", "1 0 d3 1\n1 0 " + "x" * 1_000_000 + " 1\n")
     code, out, _ = invoke(["eval", "--format", "trec", "-m", "num_rel_ret", q, r])
     assert code == 0 and out == "num_rel_ret           \tall\t2\n"

@@ -56,7 +56,7 @@ def test_c_reader_declines_a_long_id_instead_of_widening_every_row(tmp_path):
     space, 1.5 GB resident: `ipsoeval eval` measured 1,506,168 KB max RSS)."""
     from ipsoeval import reading as readers
     from ipsoeval.reading import compiled as _fast
-    from ipsoeval.reading import ids
+    from ipsoeval.reading import words
     if not _fast.enabled():
         pytest.skip("compiled core not built")
     widths = []
@@ -75,8 +75,8 @@ def test_c_reader_declines_a_long_id_instead_of_widening_every_row(tmp_path):
         run = readers.read_run(str(r))
     finally:
         mp.undo()
-    assert all(n <= ids.LONG_ID for n in widths), max(widths)
-    assert ids.id_bytes(run.docno[700]) == b"x" * 1_000_000
+    assert all(n <= words.LONG_ID for n in widths), max(widths)
+    assert words.id_bytes(run.docno[700]) == b"x" * 1_000_000
 
 
 # --- DataFrame ids with few distinct values (issue 13's 2x target) ------------------
@@ -108,7 +108,7 @@ def test_int_words_equal_the_decimal_text():
     """Integer ids become the words of their decimal text, for every digit
     count (0 to 19 digits; the single-word path up to 8 digits)."""
     from ipsoeval.reading import memory as rm
-    from ipsoeval.reading.ids import id_bytes
+    from ipsoeval.reading.words import id_bytes
     vals = [0, 7, 10, 99, 12345678, 99999999, 100000000, 2**62, 2**63 - 1]
     vals += [10**k + d for k in range(19) for d in (0, 1, -1) if 10**k + d >= 0]
     rng = np.random.default_rng(1)

@@ -15,7 +15,7 @@ Outside this package, code reads through
 - :mod:`ipsoeval.reading.quick` for the console script's quick path only.
 
 Two consumers share lower pieces besides: :mod:`ipsoeval.align` (the one
-place after reading where ids exist) uses :mod:`~ipsoeval.reading.ids` and
+place after reading where ids exist) uses :mod:`~ipsoeval.reading.words` and
 the alignment half of :mod:`~ipsoeval.reading.compiled`; trec_eval's other
 input modes (``ipsoeval/trecmodes/``) parse their tables with
 :mod:`~ipsoeval.reading.python` and :mod:`~ipsoeval.reading.opening`.
@@ -48,7 +48,7 @@ Which path is taken when, and why
    b. The reference Python reader (:mod:`~ipsoeval.reading.python`) on the
       same bytes (:func:`opening.iter_blocks`, the standard library's
       decompressors): whenever the C pass declined, for stdin (read once),
-      for ids over ``ids.LONG_ID`` bytes, and for everything under
+      for ids over ``words.LONG_ID`` bytes, and for everything under
       ``IPSOEVAL_CORE=python`` or without a C compiler.  It alone holds the
       error semantics (``FILE:LINE: what is wrong``), so they exist once;
       tests compare both paths on random bytes.
@@ -70,7 +70,7 @@ Modules, lower first (each imports only modules above it in this list)
 -------------------------------------------------------------------------
 ``core``      the compiled extension ``ipsoeval._core``, version-checked (no numpy)
 ``grammar``   the input grammar, run arguments, format sniffing (no numpy)
-``ids``       ids as (n, W) uint64 words; long ids by prefix and serial
+``words``     ids as (n, W) uint64 words; long ids by prefix and serial
 ``opening``   opening, decompressing, mapping and inflating into blocks (no numpy)
 ``python``    the reference Python reader (numpy tokeniser; all error messages)
 ``compiled``  the dispatch to the compiled core (read, encode, align, stream)

@@ -12,7 +12,7 @@ same bytes, which produces the one error message (FILE:LINE) or result.
 
 The files come from :mod:`ipsoeval.reading.opening` (mapped when plain,
 inflated in blocks when compressed); the ids are laid out as in
-:mod:`ipsoeval.reading.ids`.  The alignment half (:func:`align_run`,
+:mod:`ipsoeval.reading.words`.  The alignment half (:func:`align_run`,
 :class:`Streamed`, :class:`Piece`) is called by :mod:`ipsoeval.align`, which
 passes its QrelsIndex in (this module imports nothing of the alignment).
 
@@ -33,8 +33,8 @@ from ipsoeval.model import UNJUDGED, Qrels, Run
 from ipsoeval.parallel import in_worker, workers
 from ipsoeval.reading.core import CORE as _core
 from ipsoeval.reading.grammar import display_name, sniff_run_format
-from ipsoeval.reading.ids import ID_WORDS, LONG_ID
 from ipsoeval.reading.opening import Declined, inflated_blocks, inflated_size_hint, probe
+from ipsoeval.reading.words import ID_WORDS, LONG_ID
 
 CHUNK = 1 << 24          # bytes parsed per call on a mapped file (then dropped from memory)
 _KIND = {"trec": 0, "msmarco": 1, "qrels": 2}
@@ -244,7 +244,7 @@ def read_run(path: str, run_format: str, name: str | None, data: bytes | None = 
 # --- in-memory ids -----------------------------------------------------------------
 
 def id_words(values: list):
-    """(n, W) uint64 words of a list of str ids (the layout of ids.load_words),
+    """(n, W) uint64 words of a list of str ids (the layout of words.load_words),
     or None when the C pass declines: anything but a str, an empty id, one
     holding a byte <= 32 or longer than LONG_ID bytes."""
     most = _core.id_scan(values, LONG_ID)

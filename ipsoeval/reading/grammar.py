@@ -27,7 +27,7 @@ Input grammar (what both the Python reader and the compiled core accept):
   exponent (``1``, ``-.5``, ``5.``, ``1E+2``) that is finite as a double;
   NaN, infinities, ``1_0`` and hex floats are errors.
 - Ids are compared by all their bytes, whatever their length; ids longer
-  than LONG_ID bytes are stored by prefix and serial (:mod:`ipsoeval.reading.ids`).
+  than LONG_ID bytes are stored by prefix and serial (:mod:`ipsoeval.reading.words`).
 - A docno twice in one topic is an error (both lines named), in every topic
   of a run, evaluated or not.
 - Alignment (``ipsoeval.align``): score descending, ties by docno descending

@@ -33,7 +33,7 @@ from ipsoeval.ids import decode_id, encode_id, is_utf8
 from ipsoeval.model import Qrels, Run
 from ipsoeval.reading import compiled
 from ipsoeval.reading.grammar import LABEL_MAX, LABEL_MIN
-from ipsoeval.reading.ids import load_words
+from ipsoeval.reading.words import load_words
 
 QID_COLUMNS = ("query_id", "qid", "q_id", "topic")
 DOCNO_COLUMNS = ("doc_id", "docno", "docid", "doc")

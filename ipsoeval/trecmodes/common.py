@@ -17,9 +17,9 @@ from ipsoeval.errors import InputError
 from ipsoeval.ids import decode_id
 from ipsoeval.model import Run
 from ipsoeval.reading.grammar import display_name
-from ipsoeval.reading.ids import words_to_bytes
 from ipsoeval.reading.opening import iter_blocks
 from ipsoeval.reading.python import count_check, parse_blocks
+from ipsoeval.reading.words import words_to_bytes
 
 
 def as_bytes(words: np.ndarray) -> np.ndarray:

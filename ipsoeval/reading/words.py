@@ -1,4 +1,4 @@
-"""Ids as the model holds them: (n, W) matrices of uint64 words.
+"""Ids as the model holds them: (n, W) matrices of uint64 words ("id words").
 
 Shared by every reader (the Python reader, the compiled core's results, the
 in-memory inputs) and by the alignment, the one place after reading where
