@@ -5,6 +5,13 @@ This is the only place after the readers where doc ids exist.  Per run and
 topic the documents are ordered by score descending, ties by docno
 descending (byte-wise, trec_eval's rule) or by the chosen ``--tie-break``,
 cut at ``--depth``, and replaced by their qrels labels.
+
+Which path aligns a run (see the map in :mod:`ipsoeval.reading`): a run the
+compiled core read and aligned in one pass arrives as a
+``reading.compiled.Streamed`` and is only copied into the matrix; any other
+Run is aligned whole by ``reading.compiled.align_run`` when the core is
+enabled, and by the numpy code below when it declines (long ids, a duplicate
+docno: the error is worded here) or under ``IPSOEVAL_CORE=python``.
 """
 
 from __future__ import annotations
