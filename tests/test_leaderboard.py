@@ -67,8 +67,8 @@ def test_stream_matches_slow_reference_both_cores(k, n, monkeypatch):
     assert got_np.tobytes() == want.tobytes()
     if randhsd.compiled():
         out = np.empty(40)
-        from ipsoeval.reading import compiled as _fast
-        _fast._core.hsd_ranges(np.ascontiguousarray(X.T), n, k, 7, 3, out)
+        from ipsoeval.reading.core import CORE
+        CORE.hsd_ranges(np.ascontiguousarray(X.T), n, k, 7, 3, out)
         assert out.tobytes() == want.tobytes()
     monkeypatch.setenv("IPSOEVAL_CORE", "python")
     assert randhsd.ranges(X, 43, 7)[3:].tobytes() == want.tobytes()

@@ -119,10 +119,12 @@ def test_no_import_cycle_through_reading():
 
 def test_outside_code_enters_reading_through_its_entries():
     """Outside ipsoeval/reading, the package (runs and qrels), reading.scores
-    (score files) and reading.quick (the console script) are the doors; the
+    (score files), reading.quick (the console script) and reading.core (the
+    compiled extension, which the stats use too) are the doors; the
     alignment also uses the ids and the compiled alignment, trec_eval's
     other modes the Python tokeniser and the opening of files."""
-    doors = {"ipsoeval.reading", "ipsoeval.reading.scores", "ipsoeval.reading.quick"}
+    doors = {"ipsoeval.reading", "ipsoeval.reading.scores", "ipsoeval.reading.quick",
+             "ipsoeval.reading.core"}
     extra = {"ipsoeval.align": {"ipsoeval.reading.words", "ipsoeval.reading.compiled"},
              "ipsoeval.ids": {"ipsoeval.reading.words"},
              "ipsoeval.trecmodes.common": {"ipsoeval.reading.grammar", "ipsoeval.reading.words",

@@ -12,7 +12,10 @@ Outside this package, code reads through
   :func:`file_stem`, :func:`check_stdin_once`);
 - :mod:`ipsoeval.reading.scores` for per-topic score files:
   :func:`read_scores` (also re-exported here) into a ``TopicScores``;
-- :mod:`ipsoeval.reading.quick` for the console script's quick path only.
+- :mod:`ipsoeval.reading.quick` for the console script's quick path only;
+- :mod:`ipsoeval.reading.core` for the compiled extension itself (its
+  version check and ``IPSOEVAL_CORE``), which the randomised Tukey HSD of
+  :mod:`ipsoeval.stats.randhsd` uses too.
 
 Two consumers share lower pieces besides: :mod:`ipsoeval.align` (the one
 place after reading where ids exist) uses :mod:`~ipsoeval.reading.words` and

@@ -28,9 +28,10 @@ import threading
 
 import numpy as np
 
-from ipsoeval.errors import InputError, UsageError
+from ipsoeval.errors import InputError
 from ipsoeval.model import UNJUDGED, Qrels, Run
 from ipsoeval.parallel import in_worker, workers
+from ipsoeval.reading import core
 from ipsoeval.reading.core import CORE as _core
 from ipsoeval.reading.grammar import display_name, sniff_run_format
 from ipsoeval.reading.opening import Declined, inflated_blocks, inflated_size_hint, probe
@@ -42,13 +43,8 @@ _TIE = {"trec": 0, "docno-asc": 1, "input": 2}
 
 
 def enabled() -> bool:
-    mode = os.environ.get("IPSOEVAL_CORE", "auto")
-    if mode == "python":
-        return False
-    if mode == "c" and _core is None:
-        raise UsageError("IPSOEVAL_CORE=c but the compiled core is not built "
-                         "(reinstall with a C compiler)")
-    return _core is not None
+    """Whether the compiled core serves (``IPSOEVAL_CORE``; :func:`core.enabled`)."""
+    return core.enabled()
 
 
 # --- reading -------------------------------------------------------------------

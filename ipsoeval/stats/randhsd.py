@@ -98,10 +98,10 @@ def ranges_numpy(Xt: np.ndarray, seed: int, first: int, count: int) -> np.ndarra
 
 
 def _core():
-    from ipsoeval.reading import compiled as _fast
-    if not _fast.enabled():
+    from ipsoeval.reading import core
+    if not core.enabled():
         return None
-    fn = getattr(_fast._core, "hsd_ranges", None)
+    fn = getattr(core.CORE, "hsd_ranges", None)
     return fn
 
 
