@@ -19,9 +19,11 @@ PKG = ROOT / "ipsoeval"
 ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", "entry",
          "scores", "quick"]
 # what reading may use outside itself (measures: score files name measures;
-# ids: identifiers decoded, shared with the formatters)
+# what reading may use outside itself (measures: score files name measures; ids:
+# identifiers decoded, shared with the formatters; labels: the coding of real
+# labels under --labels gain|probability)
 ALLOWED_OUTSIDE = {"ipsoeval.errors", "ipsoeval.model", "ipsoeval.parallel", "ipsoeval._core",
-                   "ipsoeval.measures", "ipsoeval.ids", "ipsoeval"}
+                   "ipsoeval.measures", "ipsoeval.ids", "ipsoeval.labels", "ipsoeval"}
 NO_NUMPY = ["core", "grammar", "opening", "quick"]
 
 
