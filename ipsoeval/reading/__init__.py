@@ -51,7 +51,8 @@ Which path is taken when, and why
    b. The reference Python reader (:mod:`~ipsoeval.reading.python`) on the
       same bytes (:func:`opening.iter_blocks`, the standard library's
       decompressors): whenever the C pass declined, for stdin (read once),
-      for ids over ``words.LONG_ID`` bytes, and for everything under
+      for ids over ``words.LONG_ID`` bytes, for qrels with real labels
+      (``--labels gain|probability``), and for everything under
       ``IPSOEVAL_CORE=python`` or without a C compiler.  It alone holds the
       error semantics (``FILE:LINE: what is wrong``), so they exist once;
       tests compare both paths on random bytes.
