@@ -44,10 +44,12 @@ Which path is taken when, and why
       in a second thread: :func:`opening.inflated_blocks`).  A run whose
       topics each occupy one block of lines is read *and aligned* in one
       pass (``stream_run``: no per-line arrays, a large plain file cut at
-      topic boundaries into parts read in parallel); otherwise it is read
-      into a Run (``compiled.read_run``) and aligned by ``align.align``
-      (``compiled.align_run`` in C, else numpy).  The C pass accepts only
-      input it is sure about and returns None for anything else.
+      topic boundaries into parts read in parallel); otherwise -- also when
+      an id is not UTF-8, so that the one warning names its line
+      (:mod:`ipsoeval.ids`) -- it is read into a Run (``compiled.read_run``)
+      and aligned by ``align.align`` (``compiled.align_run`` in C, else
+      numpy).  The C pass accepts only input it is sure about and returns
+      None for anything else.
    b. The reference Python reader (:mod:`~ipsoeval.reading.python`) on the
       same bytes (:func:`opening.iter_blocks`, the standard library's
       decompressors): whenever the C pass declined, for stdin (read once),
