@@ -38,14 +38,13 @@ def _figure(w: float, h: float):
     return Figure(figsize=(w, h), dpi=100, layout="constrained")
 
 
-def _save(fig, path: str) -> None:
+def _shown_ids(fig) -> None:
+    """Ids that are not UTF-8 (ipsoeval.ids) drawn as \\xNN, as in tables: no font
+    has a glyph for a lone surrogate, and matplotlib refuses the text."""
     from matplotlib.text import Text
     from matplotlib.ticker import FixedFormatter, FuncFormatter
 
-    from ipsoeval.errors import InputError
     from ipsoeval.ids import shown
-    # ids that are not UTF-8 (ipsoeval.ids) are drawn as \xNN, as in tables (no
-    # font has a glyph for a lone surrogate: matplotlib refuses the text)
     for t in fig.findobj(Text):
         t.set_text(shown(t.get_text()))
     for ax in fig.axes:
@@ -55,6 +54,11 @@ def _save(fig, path: str) -> None:
                 f.seq = [shown(str(x)) for x in f.seq]
             elif isinstance(f, FuncFormatter):         # set_ticks(..., labels)
                 f.func = lambda x, pos=None, g=f.func: shown(str(g(x, pos)))
+
+
+def _save(fig, path: str) -> None:
+    from ipsoeval.errors import InputError
+    _shown_ids(fig)
     try:
         fig.savefig(path, metadata={"Software": "ipsoeval"} if path.endswith(".png") else None)
     except OSError as exc:
@@ -68,6 +72,7 @@ def svg(fig) -> str:
     import io
 
     import matplotlib
+    _shown_ids(fig)
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ipsoeval",
                                 "svg.image_inline": True}):

@@ -390,3 +390,20 @@ def test_progress_reaches_the_end(inputs):
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
     assert p.figures == {} and 'id="chart-' not in p.html
     assert not any("matplotlib" in w for w in p.warnings)   # charts=False: asked for none
+
+
+def test_ids_that_are_not_utf8_are_drawn_and_shown_escaped(tmp_path):
+    """A run tag and topics that are not UTF-8 (ipsoeval.ids): the charts draw
+    them as \\xNN (matplotlib has no glyph for a lone surrogate: a traceback
+    before) and the page is written."""
+    pytest.importorskip("matplotlib")
+    q, a, b = tmp_path / "q", tmp_path / "a", tmp_path / "b"
+    q.write_bytes(b"caf\xe9 0 a 1\ncaf\xe8 0 a 0\ncaf\xe8 0 b 1\n")
+    a.write_bytes(b"caf\xe9 Q0 a 1 1 t\ncaf\xe8 Q0 a 1 1 t\ncaf\xe8 Q0 b 2 0.5 t\n")
+    b.write_bytes(b"caf\xe9 Q0 a 1 1 t\xe9\ncaf\xe8 Q0 b 1 1 t\xe9\ncaf\xe8 Q0 a 2 0.5 t\xe9\n")
+    out = tmp_path / "r.html"
+    code, _, err = invoke(["report", "-m", "P@1", "--samples", "99", str(q), str(a), str(b),
+                           "-o", str(out)])
+    assert code == 0, err
+    assert "internal error" not in err
+    assert "t\\xe9" in out.read_text(encoding="utf-8")
