@@ -22,6 +22,7 @@ import math
 import re
 
 from ipsoeval.formatters.values import plain, scalar
+from ipsoeval.ids import shown
 from ipsoeval.results import Report, ResultSet
 
 __all__ = ["render", "heatmap", "BINS", "COLORS", "SECTIONS"]
@@ -127,7 +128,9 @@ REFERENCES = (
 
 
 def _e(x) -> str:
-    return html.escape(str(x), quote=True)
+    """Text for the page: ids that are not UTF-8 as \\xNN (ipsoeval.ids), as in
+    the table formats, so the page stays valid UTF-8; then HTML-escaped."""
+    return html.escape(shown(str(x)), quote=True)
 
 
 def show(v) -> str:
