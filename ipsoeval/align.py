@@ -12,6 +12,16 @@ compiled core read and aligned in one pass arrives as a
 Run is aligned whole by ``reading.compiled.align_run`` when the core is
 enabled, and by the numpy code below when it declines (long ids, a duplicate
 docno: the error is worded here) or under ``IPSOEVAL_CORE=python``.
+
+``--tie-break expected`` ranks as ``trec`` and also records the tie groups
+(``Aligned.tied``: which ranks share the score of the rank above), from
+which the measures take their expectation over the orders of the tied
+documents (ipsoeval.measures.ties).  The groups need the scores in rank
+order, which only this module's numpy alignment keeps: the compiled core's
+one-pass reader (``reading.compiled.stream_run``) and
+``reading.compiled.align_run`` hand back labels only, so under ``expected``
+the first declines (``expected`` is not one of its tie rules) and align
+does not call the second: the run is read, then aligned here.
 """
 
 from __future__ import annotations
@@ -28,7 +38,7 @@ from ipsoeval.reading import compiled
 from ipsoeval.reading.words import id_bytes, long_rows
 
 QUERY_POLICIES = ("intersection", "qrels", "strict")
-TIE_BREAKS = ("trec", "docno-asc", "input")
+TIE_BREAKS = ("trec", "docno-asc", "input", "expected")
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -222,7 +232,8 @@ def _pairs_in_order(docno: np.ndarray, i: np.ndarray, tie_break: str) -> bool:
 
 def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
                tie_break: str) -> np.ndarray | None:
-    """Row order: topics contiguous, score descending, then the tie-break.
+    """Row order: topics contiguous, score descending, then the tie-break
+    (``expected`` orders as ``trec``; its groups are kept apart by align).
 
     None when the rows are already in that order (the usual run file, grouped
     by topic and written in rank order): no permutation is needed then.
@@ -241,6 +252,8 @@ def _order_run(score: np.ndarray, docno: np.ndarray, topic: np.ndarray,
         same = t[1:] == t[:-1]
     if tie_break == "input":
         return order
+    if tie_break == "expected":
+        tie_break = "trec"
     eq = same & (s[1:] == s[:-1])
     if not eq.any():
         return order
@@ -359,6 +372,9 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         warnings.extend(w for w in getattr(run, "warnings", ()) if w not in warnings)
     asked_level = rel_level
     mode, gains, rel_level = _label_mode(qrels, gains, rel_level)
+    if tie_break == "expected" and mode == "probability":
+        raise UsageError("--tie-break expected does not combine with --labels probability "
+                         "(each is an expectation of its own; take one at a time)")
     q_topics = qi.topic_names
     q_pos = {t: i for i, t in enumerate(q_topics)}
 
@@ -432,13 +448,14 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         judged_labels = [lab[o[bounds[i]:bounds[i + 1]]] for i in range(T)]
 
     fast = compiled.enabled()
+    groups = tie_break == "expected"     # keep the tie groups: the numpy path (module doc)
 
     def one(task):
         r, lo, hi = task
         run, (names, codes) = runs[r], per_run[r]
         if codes is None:                  # a Streamed run
             return run.aligned(t_index, T)
-        if fast and lo == 0 and hi == len(codes):   # compiled core: the whole run at once
+        if fast and not groups and lo == 0 and hi == len(codes):   # compiled core: the whole run at once
             got = compiled.align_run(qi, run, names, codes, t_index, q_pos, T, tie_break=tie_break,
                                   judged_only=judged_only, depth=depth)
             if got is not None:
@@ -476,26 +493,35 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         del hit
         lab_rows[(lab_rows < 0) & (lab_rows != UNJUDGED)] = POOLED   # negative qrels label
         o = _order_run(score, sel(run.docno), topic, tie_break)
-        del score
         if o is None:                        # already grouped and ranked
-            t_sorted, lab_sorted = topic, lab_rows
+            t_sorted, lab_sorted, s_sorted = topic, lab_rows, score
         else:
-            t_sorted, lab_sorted = topic[o], lab_rows[o]
-        del o, lab_rows, topic
+            t_sorted, lab_sorted, s_sorted = topic[o], lab_rows[o], score[o]
+        del o, lab_rows, topic, score
+        if not groups:
+            s_sorted = None
         # rank within topic: rows of a topic are contiguous and in rank order.
         # trec_eval cuts at -M first, then (-J) drops unjudged documents.
         pos = _ranks(t_sorted)
         if depth is not None:
             c = pos < depth
             t_sorted, lab_sorted, pos = t_sorted[c], lab_sorted[c], pos[c]
+            if groups:
+                s_sorted = s_sorted[c]
         if judged_only:
             j = lab_sorted >= 0             # judged (not UNJUDGED, not POOLED)
             t_sorted, lab_sorted = t_sorted[j], lab_sorted[j]
+            if groups:
+                s_sorted = s_sorted[j]
             pos = _ranks(t_sorted)
+        tie = None
+        if groups:                           # same score as the document ranked above
+            tie = np.zeros(len(t_sorted), dtype=bool)
+            tie[1:] = (t_sorted[1:] == t_sorted[:-1]) & (s_sorted[1:] == s_sorted[:-1])
         overlap = (len(docno), int(np.count_nonzero(lab_sorted != UNJUDGED)))
         counts = np.bincount(t_sorted, minlength=T)[:T]
         dup_check()                          # raises the duplicate-docno error, if any
-        return present, counts.astype(np.int64), (t_sorted, pos, lab_sorted), overlap
+        return present, counts.astype(np.int64), (t_sorted, pos, lab_sorted, tie), overlap
 
     tasks = []
     for r in range(len(runs)):
@@ -524,12 +550,15 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     max_depth = max([1] + [int(c.max()) for c in nret_list if len(c)])
     R = len(runs)
     labels = np.full((R, T, max_depth), PAD, dtype=np.int32)
+    tied = np.zeros((R, T, max_depth), dtype=bool) if groups else None
     for r, ps in enumerate(parts):
         if ps and isinstance(ps[0], compiled.Piece):   # compiled core's result
             ps[0].fill(labels[r])
             continue
         t_sorted, pos, lab_sorted = (np.concatenate([p[i] for p in ps]) for i in range(3))
         labels[r, t_sorted, pos] = lab_sorted
+        if groups:
+            tied[r, t_sorted, pos] = np.concatenate([p[3] for p in ps])
     present = in_run.copy()  # trec-modes hook: topics each run file has (--trec-eval-version)
     if queries != "intersection":
         in_run[:] = True
@@ -541,7 +570,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         params={"queries": queries, "rel_level": asked_level, "judged_only": judged_only,
                 "depth": depth, "tie_break": tie_break, "labels": mode,
                 "present": present},  # trec-modes hook
-        warnings=warnings, label_mode=mode, label_values=qrels.values,
+        warnings=warnings, label_mode=mode, label_values=qrels.values, tied=tied,
     )
 
 

@@ -79,6 +79,10 @@ class Aligned:
     # probability: one code per qrels row, its probability of relevance)
     label_mode: str = "integer"
     label_values: np.ndarray | None = None
+    # --tie-break expected (ipsoeval.measures.ties): tied[r, t, i] is True when the
+    # document at rank i has the same score as the one at rank i - 1 (one tie group:
+    # a run of True after a False); None under the other tie breaks
+    tied: np.ndarray | None = None
 
     # --- derived views, computed on demand -------------------------------
     @property

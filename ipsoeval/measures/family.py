@@ -86,6 +86,12 @@ class Family:
     # (then Monte Carlo); None here: Monte Carlo for every form
     expected: Callable | None = None
     expected_note: str = ""              # which forms are exact, for ``ipsoeval measures``
+    # --tie-break expected (ipsoeval.measures.ties): ties(ctx, measure) -> the exact
+    # expectation over the tie orders of the ctx's rankings (closed form), or None for
+    # a form it does not cover; ties.invariant: the order does not matter; None:
+    # enumeration of the orders
+    ties: Callable | None = None
+    ties_note: str = ""                  # which forms are closed, for ``ipsoeval measures``
     param_names: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
@@ -206,6 +212,9 @@ class Measure:
         """Per-topic values, float64 (runs, topics); NaN where undefined."""
         from ipsoeval.measures import kernels as K
         ctx = ctx or K.Context(aligned)
+        if ctx.al.tied is not None:            # --tie-break expected (measures/ties.py)
+            from ipsoeval.measures.ties import expectation as tie_expectation
+            return tie_expectation(ctx, self)
         mode = ctx.al.label_mode
         if mode == "probability":              # an expected value (measures/expected.py)
             from ipsoeval.measures.expected import expectation

@@ -93,12 +93,13 @@ def loose_key(name: str) -> str:
 
 
 CATALOGUE_COLUMNS = ["measure", "example", "scale", "cutoff", "params", "trec_eval",
-                     "probability", "definition"]
+                     "probability", "ties", "definition"]
 
 
 def catalogue() -> list[dict]:
     """One record per measure family for ``ipsoeval measures`` (CATALOGUE_COLUMNS)."""
     from ipsoeval.measures.expected import status
+    from ipsoeval.measures.ties import status as tie_status
     rows = []
     for f in FAMILIES.values():
         trec = []
@@ -112,10 +113,11 @@ def catalogue() -> list[dict]:
         rows.append({"measure": f.name, "example": f.example_name(), "scale": f.scale,
                      "cutoff": f.cutoff, "params": ",".join(params),
                      "trec_eval": ",".join(trec), "probability": status(f),
+                     "ties": tie_status(f),
                      "definition": f.description})
     from ipsoeval.trecmodes.catalogue import rows as mode_rows  # -R prefs, qrels_jg
-    rows.extend({**r, "probability": r.get("probability", "not defined")}
-                for r in mode_rows())
+    rows.extend({**r, "probability": r.get("probability", "not defined"),
+                 "ties": r.get("ties", "not defined")} for r in mode_rows())
     return rows
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import JUDGED_ONLY, REL
 from ipsoeval.model import POOLED
@@ -64,11 +65,11 @@ FAMILIES = (
            "ordinal", average_precision, cutoff="optional", params=(REL, JUDGED_ONLY),
            trec_plain=TrecName("map", 5, ("official", "all_trec")),
            trec=TrecName("map_cut", 27, ("all_trec",), (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
-           other_names=("map", "ap", "mapcut", "averageprecision"), bounds="prefix", expected=E.e_ap),
+           other_names=("map", "ap", "mapcut", "averageprecision"), bounds="prefix", expected=E.e_ap, ties=TI.t_ap),
     Family("gm_map", "geometric mean over topics of AP (AP floored at 0.00001)", "ordinal",
            average_precision, params=(REL,), agg="gm", per_query=False,
            trec_plain=TrecName("gm_map", 6, ("official", "all_trec")),
-           other_names=("gmmap",), bounds="prefix", expected=E.e_ap),
+           other_names=("gmmap",), bounds="prefix", expected=E.e_ap, ties=TI.t_ap),
     Family("infAP", "inferred AP (Yilmaz & Aslam 2006), as trec_eval: precision above each "
            "relevant document estimated from the judged documents; qrels label -1 marks "
            "pooled but unjudged documents", "ordinal", infap, params=(REL,),

@@ -7,6 +7,7 @@ import numpy as np
 
 from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import REL
 
@@ -43,19 +44,19 @@ def _num_ret_respell(params: dict):
 
 FAMILIES = (
     Family("runid", "the run's name (trec format only)", "nominal", num_q, kind="text",
-           agg="text", per_query=False, trec_plain=TrecName("runid", 0, OFFICIAL), bounds="none", expected=E.label_independent),
+           agg="text", per_query=False, trec_plain=TrecName("runid", 0, OFFICIAL), bounds="none", expected=E.label_independent, ties=TI.invariant),
     Family("NumQ", "number of topics evaluated", "ratio", num_q, kind="int", agg="count",
-           per_query=False, trec_plain=TrecName("num_q", 1, OFFICIAL), other_names=("numq",), bounds="none", expected=E.label_independent),
+           per_query=False, trec_plain=TrecName("num_q", 1, OFFICIAL), other_names=("numq",), bounds="none", expected=E.label_independent, ties=TI.invariant),
     Family("NumRet", "number of documents retrieved", "ratio", num_ret, params=(REL,),
            kind="int", agg="sum", trec_plain=TrecName("num_ret", 2, OFFICIAL),
-           respell=_num_ret_respell, other_names=("numret",), bounds="none", expected=E.label_independent),
+           respell=_num_ret_respell, other_names=("numret",), bounds="none", expected=E.label_independent, ties=TI.invariant),
     Family("NumRel", "number of relevant documents (R)", "ratio", num_rel, params=(REL,),
            kind="int", agg="sum", trec_plain=TrecName("num_rel", 3, OFFICIAL),
-           other_names=("numrel",), bounds="uniform", expected=E.e_num_rel),
+           other_names=("numrel",), bounds="uniform", expected=E.e_num_rel, ties=TI.invariant),
     Family("NumRelRet", "number of relevant documents retrieved", "ratio", num_rel_ret,
            params=(REL,), kind="int", agg="sum",
-           trec_plain=TrecName("num_rel_ret", 4, OFFICIAL), other_names=("numrelret",), bounds="uniform", expected=E.e_count),
+           trec_plain=TrecName("num_rel_ret", 4, OFFICIAL), other_names=("numrelret",), bounds="uniform", expected=E.e_count, ties=TI.invariant),
     Family("NumNonRelJudgedRet", "number of judged non-relevant documents retrieved",
            "ratio", num_nonrel_judged_ret, params=(REL,), kind="int", agg="sum",
-           trec_plain=TrecName("num_nonrel_judged_ret", 35, ("all_trec",)), bounds="uniform", expected=E.e_nonrel_judged),
+           trec_plain=TrecName("num_nonrel_judged_ret", 35, ("all_trec",)), bounds="uniform", expected=E.e_nonrel_judged, ties=TI.invariant),
 )

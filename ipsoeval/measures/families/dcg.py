@@ -9,6 +9,7 @@ import numpy as np
 from ipsoeval.errors import InputError
 from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName, TrecParams
 from ipsoeval.measures.params import DCG, JK_BASE, JUDGED_ONLY, REL
 
@@ -225,11 +226,11 @@ FAMILIES = (
            params=(JK_BASE, DCG, JUDGED_ONLY),
            trec_plain=TrecName("ndcg", 23, ("all_trec",)),
            trec=TrecName("ndcg_cut", 26, ("all_trec",), (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
-           trec_params=PAIRS, other_names=("ndcg", "ndcgcut"), bounds="sorted", expected=E.e_ndcg, expected_note="b=, dcg= and LEVEL=GAIN forms: Monte Carlo"),
+           trec_params=PAIRS, other_names=("ndcg", "ndcgcut"), bounds="sorted", expected=E.e_ndcg, expected_note="b=, dcg= and LEVEL=GAIN forms: Monte Carlo", ties=TI.t_ndcg, ties_note="dcg=, LEVEL=GAIN: enumeration"),
     Family("DCG", "discounted cumulative gain: sum of gain/log2(rank+1), or with b= the "
            "Jarvelin-Kekalainen form (no discount before rank b, log_b(rank) after)",
            "ordinal", dcg, cutoff="optional", params=(JK_BASE, DCG, JUDGED_ONLY),
-           trec_plain=TrecName("dcg", 21), trec_params=PAIRS, other_names=("dcg",), bounds="uniform", expected=E.e_dcg, expected_note="b=, dcg= and LEVEL=GAIN forms: Monte Carlo"),
+           trec_plain=TrecName("dcg", 21), trec_params=PAIRS, other_names=("dcg",), bounds="uniform", expected=E.e_dcg, expected_note="b=, dcg= and LEVEL=GAIN forms: Monte Carlo", ties=TI.t_dcg, ties_note="dcg=, LEVEL=GAIN: enumeration"),
     Family("G", "trec_eval's G: sum of gain/log2(2 + ideal cost so far - gain so far), "
            "divided by the ideal total gain (experimental)", "ordinal", g_measure,
            trec_plain=TrecName("G", 20, ("all_trec",)), trec_params=PAIRS,

@@ -6,6 +6,7 @@ import numpy as np
 
 from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import JUDGED_ONLY, REL
 
@@ -30,7 +31,7 @@ FAMILIES = (
     Family("RR", "reciprocal rank of the first relevant document in the top k; 0 if none",
            "ordinal", reciprocal_rank, cutoff="optional", params=(REL, JUDGED_ONLY),
            trec_plain=TrecName("recip_rank", 9, ("official", "all_trec")),
-           other_names=("mrr", "rr", "reciprank", "reciprocalrank"), bounds="uniform", expected=E.e_rr),
+           other_names=("mrr", "rr", "reciprank", "reciprocalrank"), bounds="uniform", expected=E.e_rr, ties=TI.t_rr),
     Family("ESL", "rank of the first relevant document in the top k (expected search "
            "length, one relevant document); undefined if none", "ratio", esl,
            cutoff="optional", params=(REL,), agg="mean_defined", higher_is_better=False,
@@ -38,5 +39,5 @@ FAMILIES = (
     Family("Success", "1 if a relevant document is in the top k, else 0", "interval", success,
            cutoff="required", params=(REL, JUDGED_ONLY),
            trec=TrecName("success", 29, ("all_trec",), (1, 5, 10)),
-           other_names=("hits", "hit", "hr", "hitrate", "hitratio", "success"), bounds="uniform", expected=E.e_success),
+           other_names=("hits", "hit", "hr", "hitrate", "hitratio", "success"), bounds="uniform", expected=E.e_success, ties=TI.t_success),
 )

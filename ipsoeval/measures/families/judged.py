@@ -6,6 +6,7 @@ import numpy as np
 
 from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.model import POOLED, UNJUDGED
 
@@ -30,9 +31,9 @@ def unjudged(ctx: K.Context, m) -> np.ndarray:
 FAMILIES = (
     Family("Judged", "judged documents in the top k, divided by min(k, documents retrieved); "
            "0 for an empty ranking (ir_measures' Judged; qrels labels < 0 count as unjudged)",
-           "ratio", judged_at, cutoff="required", other_names=("judged",), bounds="none", expected=E.label_independent),
+           "ratio", judged_at, cutoff="required", other_names=("judged",), bounds="none", expected=E.label_independent, ties=TI.t_judged),
     Family("Unjudged", "fraction of the top k that is unjudged (not in the qrels or "
            "label < 0), divided by k (trec_eval unj)", "interval", unjudged,
            cutoff="required", higher_is_better=False,
-           trec=TrecName("unj", 56, ("all_trec",), (5, 10, 20)), bounds="none", expected=E.label_independent),
+           trec=TrecName("unj", 56, ("all_trec",), (5, 10, 20)), bounds="none", expected=E.label_independent, ties=TI.t_unjudged),
 )

@@ -6,6 +6,7 @@ import numpy as np
 
 from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import JUDGED_ONLY, REL
 
@@ -52,17 +53,17 @@ FAMILIES = (
     Family("P", "precision: relevant documents in the top k, divided by k", "interval",
            precision, cutoff="required", params=(REL, JUDGED_ONLY),
            trec=TrecName("P", 11, ("official", "all_trec"), DEFAULT_CUTS),
-           other_names=("precision", "prec", "p"), bounds="uniform", expected=E.e_precision),
+           other_names=("precision", "prec", "p"), bounds="uniform", expected=E.e_precision, ties=TI.t_precision),
     Family("RelP", "relative precision: relevant documents in the top k divided by "
            "min(k, R) (trec_eval relative_P)", "ordinal", relative_p, cutoff="required",
            params=(REL,), trec=TrecName("relative_P", 28, ("all_trec",), DEFAULT_CUTS),
-           bounds="prefix"),
+           bounds="prefix", ties=TI.t_relative_p),
     Family("Rprec", "precision after R documents", "ordinal", r_precision,
            params=(REL, JUDGED_ONLY), trec_plain=TrecName("Rprec", 7, ("official", "all_trec")),
-           other_names=("rprec", "rprecision"), bounds="prefix"),
+           other_names=("rprec", "rprecision"), bounds="prefix", ties=TI.t_rprec),
     Family("RprecMult", "precision after m*R documents (trec_eval Rprec_mult: cutoff "
            "(long)(m*R + 0.9), nonrelevant fill past the end)", "ordinal", rprec_mult,
            cutoff="required", cutoff_kind="multiple", params=(REL,),
            trec=TrecName("Rprec_mult", 16, ("all_trec",),
-                         (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)), bounds="prefix"),
+                         (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)), bounds="prefix", ties=TI.t_rprec_mult),
 )

@@ -8,6 +8,7 @@ import numpy as np
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName, TrecParams
 from ipsoeval.measures.params import PERSISTENCE, REL
 from ipsoeval.model import POOLED, UNJUDGED
@@ -82,7 +83,7 @@ FAMILIES = (
     Family("RBP", "rank-biased precision (1-p) sum g_i p^(i-1) over the top k; binary gains "
            "unless --gains (then scaled by the largest gain)", "ordinal", rbp,
            cutoff="optional", params=(PERSISTENCE, REL), scale_of=_interval_at_half,
-           other_names=("rbp",), bounds="uniform", expected=E.e_rbp),
+           other_names=("rbp",), bounds="uniform", expected=E.e_rbp, ties=TI.t_rbp),
     Family("RBPresid", "RBP residual: p^k plus (1-p) sum p^(i-1) over unjudged documents "
            "in the top k", "ordinal", rbp_resid, cutoff="optional", params=(PERSISTENCE,), bounds="none", expected=E.label_independent),
     Family("rbp", "trec_eval's rank-biased precision: (1-p) sum gain_i p^(i-1), p = 0.9, "

@@ -8,6 +8,7 @@ import numpy as np
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName, TrecParams
 from ipsoeval.measures.params import BETA, JUDGED_ONLY, REL, RELATIVE
 
@@ -86,25 +87,25 @@ def _set_p_respell(params: dict):
 FAMILIES = (
     Family("SetP", "set precision: relevant retrieved / retrieved (trec_eval set_P)",
            "ordinal", set_p, params=(REL, JUDGED_ONLY, RELATIVE), respell=_set_p_respell,
-           trec_plain=TrecName("set_P", 30, SET), other_names=("setp",), bounds="uniform", expected=E.e_set_p),
+           trec_plain=TrecName("set_P", 30, SET), other_names=("setp",), bounds="uniform", expected=E.e_set_p, ties=TI.invariant),
     Family("SetRelP", "relative set precision: relevant retrieved / min(retrieved, R) "
            "(trec_eval set_relative_P)", "ordinal", set_relative_p, params=(REL,),
-           trec_plain=TrecName("set_relative_P", 31, SET), bounds="prefix"),
+           trec_plain=TrecName("set_relative_P", 31, SET), bounds="prefix", ties=TI.invariant),
     Family("SetR", "set recall: relevant retrieved / R (trec_eval set_recall)", "ordinal",
            set_recall, params=(REL,), trec_plain=TrecName("set_recall", 32, SET),
-           other_names=("setrecall", "setr"), bounds="prefix"),
+           other_names=("setrecall", "setr"), bounds="prefix", ties=TI.invariant),
     Family("SetAP", "unranked set AP: SetP * SetR (trec_eval set_map)", "ordinal", set_map,
            params=(REL, JUDGED_ONLY), trec_plain=TrecName("set_map", 33, SET),
-           other_names=("setmap", "setap"), bounds="prefix"),
+           other_names=("setmap", "setap"), bounds="prefix", ties=TI.invariant),
     Family("SetF", "set F: (beta+1) P R / (beta P + R) over the retrieved set, beta = 1 "
            "by default (trec_eval set_F.beta)", "ordinal", set_f,
            params=(REL, BETA, JUDGED_ONLY), trec_plain=TrecName("set_F", 34, SET),
            trec_params=TrecParams(lambda raw, o: None, "",
                                   to_params=lambda raw, o: {"beta": K.trec_numbers(raw, o)[0]}),
-           example="SetF(beta=0.5)", other_names=("setf",), bounds="prefix"),
+           example="SetF(beta=0.5)", other_names=("setf",), bounds="prefix", ties=TI.invariant),
     Family("utility", "set utility p1*a + p2*b + p3*c + p4*d (a rel. retrieved, b nonrel. "
            "retrieved, c rel. not retrieved, d the rest of -N); default 1,-1,0,0",
            "interval", utility, trec_plain=TrecName("utility", 17, SET),
            trec_params=TrecParams(_check_utility, "trec_eval P1,P2,P3,P4"),
-           example="utility.2,-1,0,0", bounds="uniform"),
+           example="utility.2,-1,0,0", bounds="uniform", ties=TI.invariant),
 )

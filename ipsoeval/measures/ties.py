@@ -1,0 +1,447 @@
+"""Measures under ``--tie-break expected``: each per-topic value is its
+expectation over all orders of the tied documents (documents with equal
+scores), every order equally likely (McSherry & Najork, "Computing
+information retrieval performance measures efficiently in the presence of
+tied scores", ECIR 2008).
+
+The alignment ranks as ``--tie-break trec`` and records the tie groups
+(``Aligned.tied``).  Only a ranking with a tie group holding documents of
+different labels (an *affected* topic) can change with the order; every
+other value is the plain one.  For the affected topics, per family
+(``Family.ties``; ``ipsoeval measures`` shows it):
+
+* a closed form, exact (McSherry & Najork's idea: the tied documents of a
+  group at ranks s+1..s+n, r of them relevant, c relevant ranked above):
+
+  - sums over ranks of f(rank) g(label) (P@k, R@k, RelP, Rprec, Rprec_mult,
+    DCG@k and nDCG@k (the ideal does not depend on the run), RBP, Judged,
+    Unjudged): every rank's g replaced by its group's mean;
+  - Success@k and RR@k from Q_i, the probability that no relevant document
+    is in the top i: Q_{i+1} = Q_i (n - r - j)/(n - j) at the j-th
+    (0-based) rank of a group (hypergeometric); Success@k = 1 - Q_k,
+    RR@k = sum_{i<k} (Q_i - Q_{i+1}) / (i + 1);
+  - AP@k = (1/R) sum over ranks s+j of a group (j = 1..n, s+j <= k) of
+    (r/n) (c + 1 + (j - 1)(r - 1)/(n - 1)) / (s + j): the document there is
+    relevant with probability r/n, and then (j - 1)(r - 1)/(n - 1) of the
+    others above it in the group are, on average (linearity);
+
+* ``invariant``: measures of the retrieved set, or not of the labels at all
+  (the order inside the ranking does not matter);
+
+* otherwise exact enumeration: every distinct order of the labels of each
+  affected group (the permutations of a multiset: n!/(n_1! n_2! ...)
+  orders, each as likely), every combination over the topic's groups,
+  scored by the family's ordinary kernel and averaged.  A topic with more
+  than MAX_ORDERS orders is a usage error naming the measure (no sampling:
+  an expected value is exact or refused).  ESL, undefined without a
+  relevant document in the top k, is the mean over the orders where it is
+  defined.
+
+Text measures (relstring) show the ``trec`` order.  ``-M`` cuts the
+``trec`` order first (as trec_eval does); the expectation is over the
+orders of the documents kept.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from ipsoeval.errors import UsageError
+from ipsoeval.measures import kernels as K
+from ipsoeval.model import POOLED, UNJUDGED
+
+MAX_ORDERS = 100_000        # orders of one topic's tied documents, enumerated
+_BLOCK = 1 << 23            # labels per enumeration block (int32: 32 MB)
+
+
+def invariant(ctx, m):
+    """Marks a family whose value does not depend on the order of the ranking."""
+    return None
+
+
+# --- the tie groups --------------------------------------------------------------------
+
+def affected(ctx: K.Context):
+    """(runs, topics) index arrays of the cells whose value may depend on the
+    tie order: a tie group holding two different labels."""
+    def make():
+        lab, tied = ctx.al.labels, ctx.al.tied
+        if lab.shape[2] < 2:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        hit = (tied[:, :, 1:] & (lab[:, :, 1:] != lab[:, :, :-1])).any(axis=2)
+        return np.nonzero(hit)
+    return ctx._get(("ties", "affected"), make)
+
+
+def _sub_aligned(al, rr, tt, labels, tied):
+    """An Aligned of one run whose 'topics' are the cells (rr, tt) of ``al``
+    with the given label rows (A, D): each row is scored as its topic."""
+    return dataclasses.replace(
+        al, runs=["_"], topics=[al.topics[t] for t in tt], labels=labels[None],
+        n_ret=al.n_ret[rr, tt][None], num_rel=al.num_rel[tt], num_nonrel=al.num_nonrel[tt],
+        judged_labels=[al.judged_labels[t] for t in tt],
+        in_run=None if al.in_run is None else al.in_run[rr, tt][None],
+        params={k: v for k, v in al.params.items() if k != "present"},
+        warnings=[], tied=None if tied is None else tied[None])
+
+
+def _affected_context(ctx: K.Context) -> K.Context:
+    """A Context over the affected cells only (their labels and tie groups)."""
+    def make():
+        rr, tt = affected(ctx)
+        al = ctx.al
+        return K.Context(_sub_aligned(al, rr, tt, al.labels[rr, tt], al.tied[rr, tt]))
+    return ctx._get(("ties", "sub"), make)
+
+
+def _groups(ctx: K.Context):
+    """Per rank (flattened): its group's id, the groups' sizes, and the rank's
+    0-based offset in its group."""
+    def make():
+        flat = ctx.al.tied.ravel()
+        head = ~flat
+        gid = np.cumsum(head, dtype=np.int64) - 1
+        starts = np.flatnonzero(head)
+        size = np.diff(np.append(starts, flat.size))
+        j = np.arange(flat.size, dtype=np.int64) - starts[gid]
+        return gid, size, j
+    return ctx._get(("ties", "groups"), make)
+
+
+def group_mean(ctx: K.Context, x: np.ndarray) -> np.ndarray:
+    """x (R, T, D) with every rank's value replaced by its tie group's mean."""
+    gid, size, _ = _groups(ctx)
+    s = np.bincount(gid, weights=np.asarray(x, dtype=np.float64).ravel(), minlength=len(size))
+    return (s / size)[gid].reshape(x.shape)
+
+
+def _rel(ctx, level):
+    return ctx.al.labels >= level
+
+
+def _group_rel(ctx, level):
+    """Per rank: its group's size n, relevant count r, offset j, and the
+    relevant documents ranked above the group, c."""
+    def make():
+        gid, size, j = _groups(ctx)
+        rel = _rel(ctx, level)
+        r = np.bincount(gid, weights=rel.ravel(), minlength=len(size))[gid]
+        before = (np.cumsum(rel, axis=2) - rel).ravel()          # relevant above, per cell
+        c = before[np.arange(len(j)) - j]                          # at the group's first rank
+        shape = rel.shape
+        return (size[gid].reshape(shape).astype(np.float64), r.reshape(shape),
+                j.reshape(shape).astype(np.float64), c.reshape(shape).astype(np.float64))
+    return ctx._get(("ties", "grouprel", level), make)
+
+
+def _top(x, k):
+    return x if k is None else x[:, :, :k]
+
+
+def _level(ctx, m):
+    return m.level(ctx.al.rel_level)
+
+
+# --- closed forms (ctx: the affected cells, with their tie groups) -------------------
+
+def t_precision(ctx, m):
+    e = group_mean(ctx, _rel(ctx, _level(ctx, m)))
+    return _top(e, m.k).sum(axis=2) / float(m.k)
+
+
+def t_relative_p(ctx, m):
+    level, k = _level(ctx, m), m.k
+    cnt = _top(group_mean(ctx, _rel(ctx, level)), k).sum(axis=2)
+    R = np.broadcast_to(ctx.num_rel(level)[None, :], cnt.shape)
+    return K.safe_div(cnt, np.where(R > 0, np.minimum(R, k), 0).astype(np.float64))
+
+
+def t_recall(ctx, m):
+    level = _level(ctx, m)
+    cnt = _top(group_mean(ctx, _rel(ctx, level)), m.k).sum(axis=2)
+    return K.safe_div(cnt, ctx.num_rel(level)[None, :].astype(np.float64))
+
+
+def _count_below(ctx, level, cut):
+    """Expected relevant documents above the per-cell rank ``cut`` (R, T)."""
+    e = group_mean(ctx, _rel(ctx, level))
+    return np.where(np.arange(e.shape[2])[None, None, :] < cut[:, :, None], e, 0.0).sum(axis=2)
+
+
+def t_rprec(ctx, m):
+    level = _level(ctx, m)
+    R = ctx.num_rel(level)
+    got = _count_below(ctx, level, np.minimum(ctx.al.n_ret, R[None, :]))
+    return K.safe_div(got, np.broadcast_to(R[None, :], got.shape).astype(np.float64))
+
+
+def t_rprec_mult(ctx, m):
+    level = _level(ctx, m)
+    R = ctx.num_rel(level)
+    cut = (float(m.cutoff) * R.astype(np.float64) + 0.9).astype(np.int64)   # as rprec_mult
+    cut2 = np.broadcast_to(cut[None, :], ctx.al.n_ret.shape)
+    got = _count_below(ctx, level, cut2)
+    return np.where(cut2 > 0, got / np.maximum(cut2, 1), 0.0)
+
+
+def _no_rel_prefix(ctx, level):
+    """Q (R, T, D + 1): Q[..., i] the probability that none of the top i is relevant."""
+    def make():
+        n, r, j, _ = _group_rel(ctx, level)
+        f = np.maximum(n - r - j, 0.0) / (n - j)
+        q = np.ones(n.shape[:2] + (n.shape[2] + 1,))
+        np.cumprod(f, axis=2, out=q[:, :, 1:])
+        return q
+    return ctx._get(("ties", "Q", level), make)
+
+
+def t_success(ctx, m):
+    q = _no_rel_prefix(ctx, _level(ctx, m))
+    k = min(m.k, q.shape[2] - 1)
+    return 1.0 - q[:, :, k]
+
+
+def t_rr(ctx, m):
+    q = _no_rel_prefix(ctx, _level(ctx, m))
+    first = q[:, :, :-1] - q[:, :, 1:]               # P(first relevant at rank i + 1)
+    ranks = np.arange(1, first.shape[2] + 1, dtype=np.float64)
+    return _top(first / ranks, m.k).sum(axis=2)
+
+
+def t_ap(ctx, m):
+    level = _level(ctx, m)
+    n, r, j, c = _group_rel(ctx, level)
+    ranks = np.arange(1, n.shape[2] + 1, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        within = np.where(n > 1, j * (r - 1.0) / (n - 1.0), 0.0)
+    term = (r / n) * (c + 1.0 + within) / ranks
+    total = _top(term, m.k).sum(axis=2)
+    return K.safe_div(total, ctx.num_rel(level)[None, :].astype(np.float64))
+
+
+def _dcg_form(m):
+    """'trec' (log2), 'jk' (b=) or None (another form: enumerated)."""
+    if m.param("dcg") is not None or m.param("te") is not None:
+        return None
+    return "trec" if m.param("b") is None else "jk"
+
+
+def _dcg(ctx, m, form):
+    g = group_mean(ctx, ctx.gains())
+    D = g.shape[2]
+    if form == "trec":
+        return _top(g / K.log2_discounts(max(D, 1))[:D], m.k).sum(axis=2)
+    return _top(g / K.jk_discounts(D, float(m.param("b"))), m.k).sum(axis=2)
+
+
+def t_dcg(ctx, m):
+    form = _dcg_form(m)
+    return None if form is None else _dcg(ctx, m, form)
+
+
+def t_ndcg(ctx, m):
+    from ipsoeval.measures.families import dcg as F
+    form = _dcg_form(m)
+    if form is None:
+        return None
+    d = _dcg(ctx, m, form)
+    if form == "trec":
+        i = F.idcg_trec(ctx, m.k)[None, :]
+    else:
+        ideal = ctx.ideal()
+        i = K.seq_sum(ideal / K.jk_discounts(ideal.shape[1], float(m.param("b"))), m.k)[None, :]
+    i = np.broadcast_to(i, d.shape)
+    out = np.zeros(d.shape)
+    np.divide(d, i, out=out, where=i > 0)
+    return out
+
+
+def t_rbp(ctx, m):
+    from ipsoeval.measures.families.rbp import _rbp_gains
+    p = float(m.get("p"))
+    g = group_mean(ctx, _rbp_gains(ctx, _level(ctx, m), None))
+    w = (1.0 - p) * p ** np.arange(g.shape[2], dtype=np.float64)
+    return _top(g * w, m.k).sum(axis=2)
+
+
+def t_judged(ctx, m):
+    e = group_mean(ctx, ctx.al.labels > UNJUDGED)
+    den = np.minimum(ctx.al.n_ret, m.k).astype(np.float64)
+    return K.safe_div(_top(e, m.k).sum(axis=2), den)
+
+
+def t_unjudged(ctx, m):
+    lab = ctx.al.labels
+    e = group_mean(ctx, (lab == UNJUDGED) | (lab == POOLED))
+    return _top(e, m.k).sum(axis=2) / float(m.k)
+
+
+# --- enumeration -----------------------------------------------------------------------
+
+def _multiset_orders(seq: np.ndarray) -> np.ndarray:
+    """Every distinct order of the values in seq, (count, len(seq)), in
+    lexicographic order (the next-permutation algorithm from the sorted one)."""
+    a = sorted(seq.tolist())
+    out = [list(a)]
+    n = len(a)
+    while True:
+        i = n - 2
+        while i >= 0 and a[i] >= a[i + 1]:
+            i -= 1
+        if i < 0:
+            break
+        j = n - 1
+        while a[j] <= a[i]:
+            j -= 1
+        a[i], a[j] = a[j], a[i]
+        a[i + 1:] = reversed(a[i + 1:])
+        out.append(list(a))
+    return np.array(out, dtype=np.int32)
+
+
+def _n_orders(seq) -> int:
+    _, counts = np.unique(seq, return_counts=True)
+    out = math.factorial(int(counts.sum()))
+    for c in counts.tolist():
+        out //= math.factorial(c)
+    return out
+
+
+def _cell_orders(lab: np.ndarray, tied: np.ndarray, m, run: str, topic: str) -> np.ndarray:
+    """Every distinct labelling of one ranking over the orders of its tie groups."""
+    starts = np.flatnonzero(~tied)
+    ends = np.append(starts[1:], len(tied))
+    groups, total = [], 1
+    for s, e in zip(starts.tolist(), ends.tolist()):
+        if e - s > 1 and (lab[s + 1:e] != lab[s:e - 1]).any():
+            total *= _n_orders(lab[s:e])
+            if total > MAX_ORDERS or total * len(lab) > _BLOCK:
+                raise UsageError(
+                    f"{m.name} under --tie-break expected: topic {topic!r} of run {run!r} "
+                    f"has more than {min(MAX_ORDERS, _BLOCK // len(lab))} orders of its tied "
+                    f"documents to enumerate, and {m.family} has no closed form (ipsoeval "
+                    f"measures, column ties); leave it out or use another --tie-break")
+            groups.append((s, e))
+    rows = np.repeat(lab[None, :], total, axis=0)
+    after = total
+    for s, e in groups:
+        orders = _multiset_orders(lab[s:e])
+        after //= len(orders)
+        block = np.repeat(orders, after, axis=0)
+        rows[:, s:e] = np.tile(block, (total // len(block), 1))
+    return rows
+
+
+def _enumerate(ctx: K.Context, m, rr, tt) -> np.ndarray:
+    """The mean of m over every order of each affected cell (rr, tt)."""
+    from ipsoeval.measures.kernels import Context
+    al = ctx.al
+    out = np.zeros(len(rr))
+    defined_only = m.fam.agg == "mean_defined"
+    pend, rows_r, rows_t, counts, cells = [], [], [], [], []
+    size = 0
+
+    def flush():
+        nonlocal pend, rows_r, rows_t, counts, cells, size
+        if not pend:
+            return
+        labels = np.concatenate(pend)
+        rrr, ttt = np.concatenate(rows_r), np.concatenate(rows_t)
+        sub = _sub_aligned(al, rrr, ttt, labels, None)
+        v = np.asarray(m.compute(sub, Context(sub)), dtype=np.float64).ravel()
+        seg = np.repeat(np.arange(len(counts)), counts)
+        if defined_only:
+            ok = ~np.isnan(v)
+            s = np.bincount(seg, weights=np.where(ok, v, 0.0), minlength=len(counts))
+            n = np.bincount(seg, weights=ok, minlength=len(counts))
+            mean = np.full(len(counts), np.nan)
+            np.divide(s, n, out=mean, where=n > 0)
+        else:
+            mean = np.bincount(seg, weights=v, minlength=len(counts)) / np.array(counts)
+        out[np.array(cells)] = mean
+        pend, rows_r, rows_t, counts, cells, size = [], [], [], [], [], 0
+
+    for x, (r, t) in enumerate(zip(rr.tolist(), tt.tolist())):
+        rows = _cell_orders(al.labels[r, t], al.tied[r, t], m, al.runs[r], al.topics[t])
+        if size and size + rows.size > _BLOCK:
+            flush()
+        pend.append(rows)
+        rows_r.append(np.full(len(rows), r))
+        rows_t.append(np.full(len(rows), t))
+        counts.append(len(rows))
+        cells.append(x)
+        size += rows.size
+    flush()
+    return out
+
+
+# --- the entry point ---------------------------------------------------------------------
+
+def plain_context(ctx: K.Context) -> K.Context:
+    """A Context over the ``trec`` order (the tie groups dropped)."""
+    return ctx._get(("ties", "plain"),
+                    lambda: K.Context(dataclasses.replace(ctx.al, tied=None)))
+
+
+def expectation(ctx: K.Context, m) -> np.ndarray:
+    """The per-topic values of m, each its expectation over the orders of the
+    tied documents (module docstring)."""
+    plain = plain_context(ctx)
+    base = m.compute(plain.al, plain)
+    fam = m.fam
+    if fam.kind == "text" or fam.ties is invariant:
+        return base
+    rr, tt = affected(ctx)
+    if len(rr) == 0:
+        return base
+    out = np.array(base, dtype=np.float64)
+    vals = None
+    closed = (fam.ties is not None and not m.param("judged_only")
+              and (ctx.al.label_mode == "integer" or m.param("rel") is None))
+    if closed:
+        vals = fam.ties(_affected_context(ctx), m)
+    if vals is None:
+        vals = _enumerate(ctx, m, rr, tt)
+    out[rr, tt] = np.asarray(vals, dtype=np.float64).ravel()
+    return out
+
+
+def status(fam) -> str:
+    """How ``ipsoeval measures`` says a family is computed under --tie-break expected
+    (all exact): a closed form, order-free (the plain value), enumeration of the
+    orders (up to MAX_ORDERS per topic), or the trec order (text)."""
+    if fam.kind == "text" and fam.name != "runid":
+        return "trec order"
+    if fam.ties is invariant:
+        return "order-free"
+    if fam.ties is not None:
+        return "closed form" + (f" ({fam.ties_note})" if fam.ties_note else "")
+    return "enumeration"
+
+
+# --- eval's warning ---------------------------------------------------------------------
+
+def topics_across_cutoffs(al, cutoffs) -> np.ndarray:
+    """Per run, the topics where a tie group holding two different labels
+    straddles one of the rank ``cutoffs`` (the group has ranks on both sides
+    of k: k and k + 1 tied), so a value cut there depends on the tie order."""
+    R_, T_, D = al.labels.shape
+    hit = np.zeros((R_, T_), dtype=bool)
+    ks = sorted({int(k) for k in cutoffs if 0 < int(k) < D})
+    if not ks or al.tied is None:
+        return hit.sum(axis=1)
+    lab, tied = al.labels, al.tied
+    diff = tied.copy()
+    diff[:, :, 1:] &= lab[:, :, 1:] != lab[:, :, :-1]        # a label change inside a group
+    gid = np.cumsum(~tied, axis=2)                              # group number within the cell
+    for k in ks:
+        straddle = tied[:, :, k]                                # ranks k and k + 1 share a score
+        if not straddle.any():
+            continue
+        g = gid[:, :, k]
+        mixed = ((gid == g[:, :, None]) & diff).any(axis=2)
+        hit |= straddle & mixed
+    return hit.sum(axis=1)

@@ -1,0 +1,221 @@
+"""--tie-break expected (ipsoeval/measures/ties.py): every measure is its
+expectation over all orders of the tied documents.
+
+The outside reference is brute force: every permutation of every tie group
+(all n! of each, not only the distinct label orders), each written as a
+ranking with distinct scores and scored by the ordinary integer path
+(``--tie-break trec`` cannot matter then), averaged."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ipsoeval import api
+from ipsoeval.errors import UsageError
+
+MEASURES = ["P@1", "P@3", "P@5", "RelP@3", "R@4", "R", "Rprec", "RprecMult@0.6", "AP",
+            "AP@4", "RR", "RR@3", "Success@1", "Success@4", "nDCG", "nDCG@3", "DCG@4",
+            "nDCG(b=3)@5", "DCG(dcg='exp-log2')@4", "RBP", "RBP(p=0.5)@5", "Judged@3",
+            "Unjudged@5", "bpref", "infAP", "ERR@5", "ESL@3", "IPrec@0.5", "binG",
+            "ndcg_rel", "Rndcg", "rbp", "RBPresid@4", "SetP", "NumRelRet",
+            "AP(judged_only=True)", "P(judged_only=True)@3"]
+
+
+def _brute(qrels, groups, measures, **kw):
+    """Mean over every permutation of every group (groups: lists of docnos,
+    in rank order of the groups)."""
+    run, tags = {}, []
+    for b, perm in enumerate(itertools.product(*(itertools.permutations(g) for g in groups))):
+        docs = [d for g in perm for d in g]
+        run[f"q{b}"] = {d: float(len(docs) - i) for i, d in enumerate(docs)}
+        tags.append(f"q{b}")
+    topics = {t: qrels for t in tags}
+    res = api.evaluate(topics, run, measures, queries="qrels", **kw)
+    idx = [res.topics.index(t) for t in tags]
+    out = {}
+    for m in res.measures:
+        v = res.matrix(m)[0, idx]
+        out[m] = float(np.nanmean(v)) if np.isfinite(v).any() else float("nan")
+    return out
+
+
+def _expected(qrels, groups, measures, **kw):
+    scores = {}
+    for gi, g in enumerate(groups):
+        for d in g:
+            scores[d] = float(len(groups) - gi)
+    res = api.evaluate({"t": qrels}, {"t": scores}, measures, queries="qrels",
+                       tie_break="expected", **kw)
+    return {m: float(res.matrix(m)[0, 0]) for m in res.measures}
+
+
+def _check(qrels, groups, measures=MEASURES, **kw):
+    want = _brute(qrels, groups, measures, **kw)
+    got = _expected(qrels, groups, measures, **kw)
+    for m in want:
+        if math.isnan(want[m]):
+            assert math.isnan(got[m]), (m, qrels, groups)
+        else:
+            assert got[m] == pytest.approx(want[m], abs=1e-12), (m, qrels, groups)
+
+
+def _topic(rng, n_docs, max_group=8, max_perms=5040):
+    """Random qrels (labels 2/1/0, -1 pooled, or not judged) and tie groups."""
+    docs = [f"d{i}" for i in range(n_docs)]
+    qrels = {}
+    for d in docs:
+        x = int(rng.integers(0, 6))
+        if x < 4:
+            qrels[d] = [0, 1, 2, -1][x]
+    qrels.setdefault("extra", 1)                    # a relevant document not retrieved
+    groups, i, perms = [], 0, 1
+    while i < n_docs:
+        size = int(rng.integers(1, max_group + 1))
+        size = min(size, n_docs - i)
+        while perms * math.factorial(size) > max_perms:
+            size -= 1
+        perms *= math.factorial(size)
+        groups.append(docs[i:i + size])
+        i += size
+    return qrels, groups
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_expected_equals_mean_over_all_permutations(seed):
+    rng = np.random.default_rng(seed)
+    qrels, groups = _topic(rng, int(rng.integers(1, 13)))
+    _check(qrels, groups)
+
+
+def test_a_group_of_eight():
+    qrels = {"a": 1, "b": 0, "c": 2, "d": -1, "e": 1, "x": 1}
+    groups = [["p"], ["a", "b", "c", "d", "e", "f", "g", "h"], ["i", "j"]]
+    _check(qrels, groups, ["P@1", "P@3", "AP", "RR", "nDCG@5", "Success@2", "bpref",
+                           "ERR@4", "infAP", "R@5", "RBP"])
+
+
+def test_judged_only_alignment():
+    """-J: unjudged documents leave the ranking; the tied judged ones stay tied."""
+    rng = np.random.default_rng(7)
+    qrels, groups = _topic(rng, 10)
+    _check(qrels, groups, ["P@3", "AP", "RR", "nDCG@4", "bpref", "ERR@5"], judged_only=True)
+
+
+def test_gain_map_and_rel_level():
+    qrels = {"a": 2, "b": 1, "c": 0, "d": 3, "z": 2}
+    groups = [["a", "b"], ["c", "d", "e", "f"], ["g"]]
+    _check(qrels, groups, ["nDCG@3", "DCG", "RBP@4", "P@2", "AP", "RR"], gains="0:0,1:1,2:5,3:9")
+    _check(qrels, groups, ["P@2", "AP", "RR@3", "Success@2", "nDCG@3"], rel_level=2)
+
+
+@st.composite
+def _adversarial(draw):
+    n = draw(st.integers(1, 9))
+    labels = draw(st.lists(st.sampled_from([None, -1, 0, 1, 2]), min_size=n, max_size=n))
+    shape = draw(st.sampled_from(["all", "cut", "random", "unjudged"]))
+    if shape == "all":
+        sizes = [n]
+    elif shape == "cut":                       # a group across the cutoff 3 (P@3 ...)
+        a = min(2, n)
+        sizes = [a] + ([n - a] if n > a else [])
+    else:
+        sizes, left = [], n
+        while left:
+            s = draw(st.integers(1, min(left, 4)))
+            sizes.append(s)
+            left -= s
+    if shape == "unjudged":
+        labels = [None if i < n - 1 else lab for i, lab in enumerate(labels)]
+    if sum(math.log(math.factorial(s)) for s in sizes) > math.log(40320):
+        sizes = [min(s, 7) for s in sizes] + [1] * sum(max(s - 7, 0) for s in sizes)
+    docs = [f"d{i}" for i in range(n)]
+    qrels = {d: lab for d, lab in zip(docs, labels) if lab is not None}
+    qrels["other"] = draw(st.sampled_from([0, 1]))
+    groups, i = [], 0
+    for s in sizes:
+        groups.append(docs[i:i + s])
+        i += s
+    return qrels, groups
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_adversarial())
+def test_adversarial_ties(case):
+    qrels, groups = case
+    _check(qrels, groups, ["P@3", "R@3", "AP", "AP@3", "RR", "RR@3", "Success@3",
+                           "nDCG@3", "nDCG", "Rprec", "bpref", "ESL@3", "RBP@3", "Judged@3"])
+
+
+def _two_runs(tmp_path):
+    qrels = tmp_path / "q"
+    qrels.write_text("".join(f"t{t} 0 d{i} {(i * 7 + t) % 3 > 0:d}\n"
+                             for t in range(6) for i in range(10)))
+    a, b = tmp_path / "a.run", tmp_path / "b.run"
+    rows_a, rows_b = [], []
+    for t in range(6):
+        for i in range(10):
+            s = 5 - i // 3
+            rows_a.append(f"t{t} Q0 d{i} 0 {s} a\n")
+            rows_b.append(f"t{t} Q0 d{9 - i if False else i} 0 {s} b\n")
+    rows_b = rows_b[::-1]                      # input order reversed: same scores
+    a.write_text("".join(rows_a))
+    b.write_text("".join(rows_b).replace(" a\n", " b\n"))
+    return qrels, a, b
+
+
+def test_tie_order_does_not_matter(tmp_path):
+    qrels, a, b = _two_runs(tmp_path)
+    ms = ["P@2", "AP", "RR", "nDCG@4", "bpref", "ERR@3"]
+    plain = api.evaluate(str(qrels), [str(a), str(b)], ms, tie_break="input")
+    assert any(not np.array_equal(plain.matrix(m)[0], plain.matrix(m)[1]) for m in ms)
+    exp = api.evaluate(str(qrels), [str(a), str(b)], ms, tie_break="expected")
+    for m in ms:
+        assert np.array_equal(exp.matrix(m)[0], exp.matrix(m)[1]), m
+
+
+def test_sigtest_finds_no_difference(tmp_path):
+    from click.testing import CliRunner
+
+    from ipsoeval.cli import main
+    qrels, a, b = _two_runs(tmp_path)
+    r = CliRunner().invoke(main, ["sigtest", "--tie-break", "expected", "-m", "AP",
+                                  "-m", "P@2", "--format", "tsv", str(qrels), str(a), str(b)])
+    assert r.exit_code == 0, r.output
+    lines = [x.split("\t") for x in r.stdout.strip().splitlines()]
+    head = lines[0]
+    for row in lines[1:]:
+        rec = dict(zip(head, row))
+        assert float(rec["diff"]) == 0.0, rec
+
+
+def test_warning_counts_topics_with_ties_across_a_cutoff(tmp_path):
+    from click.testing import CliRunner
+
+    from ipsoeval.cli import main
+    q = tmp_path / "q"
+    q.write_text("1 0 a 1\n1 0 b 0\n2 0 a 1\n2 0 b 1\n3 0 a 1\n")
+    r = tmp_path / "r"
+    # topic 1: a, b tied across 1 with different labels (counted); topic 2: tied across 1,
+    # same labels (not counted); topic 3: tied, but not across 1 (not counted)
+    r.write_text("1 Q0 a 1 2 x\n1 Q0 b 2 2 x\n2 Q0 a 1 2 x\n2 Q0 b 2 2 x\n"
+                 "3 Q0 c 1 3 x\n3 Q0 a 2 2 x\n3 Q0 d 3 2 x\n")
+    res = CliRunner().invoke(main, ["eval", "--tie-break", "expected", "-m", "P@1", "-m",
+                                    "P@2", "--format", "tsv", str(q), str(r)])
+    assert res.exit_code == 0, res.output
+    assert ("x: 1 topic(s) have tied scores across a cutoff (the value depends on the tie "
+            "order; --tie-break expected averages over it)") in res.stderr
+    # P@1 of topic 1 is 1/2 (a or b first)
+    rows = [x.split("\t") for x in res.stdout.strip().splitlines()]
+    assert rows
+
+
+def test_refusals():
+    with pytest.raises(UsageError, match="probability"):
+        api.evaluate({"t": {"a": 0.5}}, {"t": {"a": 1.0}}, ["P@1"], labels="probability",
+                     tie_break="expected")
