@@ -312,10 +312,15 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     (``--labels``): ``"integer"`` (trec_eval), ``"gain"`` (real gains >= 0) or
     ``"probability"`` (probabilities of relevance: every measure is its
     expectation, exact or Monte Carlo over ``samples`` labelings drawn with
-    ``seed``; ``ipsoeval measures`` says which).
+    ``seed``; ``ipsoeval measures`` says which).  ``tie_break="expected"``:
+    every measure is its exact expectation over all orders of the tied
+    documents (``ipsoeval measures``, column ties).
     """
     from ipsoeval import engine
     from ipsoeval.interop import measure_names
+    if bounds and tie_break == "expected":
+        raise UsageError("bounds=True does not combine with tie_break='expected' (the bounds "
+                         "range over labellings of one ranking)")
     if bounds and labels != "integer":
         raise UsageError(f"bounds=True does not combine with labels={labels!r} (the bounds "
                          f"range over integer labels)")

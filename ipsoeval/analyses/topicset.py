@@ -61,6 +61,7 @@ def select(aligned, *, paired: bool):
         aligned,
         topics=[aligned.topics[i] for i in keep],
         labels=aligned.labels[:, keep, :],
+        tied=None if aligned.tied is None else aligned.tied[:, keep, :],
         n_ret=aligned.n_ret[:, keep],
         num_rel=aligned.num_rel[keep],
         num_nonrel=aligned.num_nonrel[keep],

@@ -133,12 +133,16 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
         for given, what in ((rel_format != "qrels", f"-R {rel_format}"),
                             (zscores_file, "-Z"), (only_topic is not None, "-D N.QID"),
                             (trec_eval_version == "9", "--trec-eval-version 9"),
-                            (align_opts.labels != "integer", f"--labels {align_opts.labels}")):
+                            (align_opts.labels != "integer", f"--labels {align_opts.labels}"),
+                            (align_opts.tie_break == "expected", "--tie-break expected")):
             if given:
                 raise UsageError(f"--bounds does not combine with {what}")
     if rel_format != "qrels":
         if align_opts.labels != "integer":
             raise UsageError(f"-R {rel_format} reads integer labels (--labels integer)")
+        if align_opts.tie_break == "expected":
+            raise UsageError(f"-R {rel_format} does not combine with --tie-break expected "
+                             f"(its measures have no expectation over the tie orders)")
         mm = TM.parse_measures(rel_format, measures)   # usage errors before reading
         zs = _zscores(zscores_file)
         names = _run_names(runs, align_opts)
@@ -226,6 +230,9 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     scores = engine.evaluate(al, reqs, text_ok=True)
     from ipsoeval.measures.expected import monte_carlo_notes
     for note in monte_carlo_notes(scores):
+        out_.warn(note)
+    from ipsoeval.measures.ties import tie_notes
+    for note in tie_notes(scores):                 # --tie-break expected
         out_.warn(note)
     params["measures"] = [r.measure.name for r in reqs]
     v9_complete = version == "9" and queries == "qrels" and present is not None

@@ -60,7 +60,7 @@ def _progress_factory(ctx):
                    "(e.g. 512M, 8G).")
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor write the on-disk cache of computed maps.")
-@opt.alignment_options(integer_labels="interval-map")
+@opt.alignment_options(integer_labels="interval-map", rankings="interval-map")
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")

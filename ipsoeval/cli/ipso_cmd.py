@@ -50,7 +50,7 @@ def _explicit(ctx: click.Context, name: str) -> bool:
 @click.option("--enumerate", "enumerate_", metavar="K[,K...]", default=None,
               help="Exact Table 2: equal / separable / non-separable among all 4^k binary "
                    "SERP pairs, for each k (needs no files).")
-@opt.alignment_options(integer_labels="ipso")
+@opt.alignment_options(integer_labels="ipso", rankings="ipso")
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")

@@ -93,7 +93,8 @@ LABELS_HELP = ("What a qrels label is: an integer (trec_eval), a real gain >= 0,
 
 
 def alignment_options(*, paired: bool = True, gains: bool = True,
-                      integer_labels: str | None = None, label_samples: bool = False):
+                      integer_labels: str | None = None, label_samples: bool = False,
+                      rankings: str | None = None):
     """--queries/-c, -l, -J, --gains, -M, --tie-break, --run-format, --name, --labels.
     ``paired``: the command compares runs topic by topic (all but eval); it
     decides the default topic set (:func:`topicset.default_queries`).
@@ -102,7 +103,9 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
     own --seed (if any) also seeds the Monte Carlo measures of --labels
     probability; ``label_samples``: its --samples is their number of draws
     (eval), else 1000 (sigtest's and bootstrap's --samples count their own
-    resamples)."""
+    resamples).  ``rankings``: the command's name when its analysis reads the
+    rankings themselves, not measure values (--tie-break expected is then a
+    usage error)."""
     from ipsoeval.analyses.topicset import default_queries as _default
     default_queries = _default(paired)
     topics_help = ("the qrels topics every run has" if paired
@@ -130,6 +133,10 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
                 run_format=kw.pop("run_format"), names=kw.pop("name"),
                 name_from_file=kw.pop("name_from_file"), labels=kw.pop("labels"),
                 samples=kw.get("samples") if label_samples else None, seed=kw.get("seed"))
+            if rankings and kw["align_opts"].tie_break == "expected":
+                raise UsageError(f"{rankings} reads the rankings themselves, rank by rank: "
+                                 f"--tie-break expected (an expectation of measure values) "
+                                 f"does not apply; choose an order (trec, docno-asc, input)")
             if integer_labels and kw["align_opts"].labels != "integer":
                 raise UsageError(f"{integer_labels} needs integer labels (--labels integer): "
                                  f"its analysis counts relevant documents by their labels")
@@ -151,10 +158,13 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
                          help="Remove unjudged documents before ranking (trec_eval -J)."),
             click.option("-M", "--depth", type=click.IntRange(min=1), default=None,
                          help="Keep at most this many documents per topic (trec_eval -M)."),
-            click.option("--tie-break", type=click.Choice(["trec", "docno-asc", "input"]),
+            click.option("--tie-break",
+                         type=click.Choice(["trec", "docno-asc", "input", "expected"]),
                          default="trec", show_default=True,
                          help="Order of equal scores: docno descending (trec_eval), docno "
-                              "ascending, or input order."),
+                              "ascending, input order, or expected (every measure is its "
+                              "exact expectation over all orders of the tied documents; "
+                              "ipsoeval measures, column ties)."),
             click.option("--run-format", type=click.Choice(["auto", "trec", "msmarco"]),
                          default="auto", show_default=True,
                          help="Run file format; auto = msmarco when lines have 3 fields."),

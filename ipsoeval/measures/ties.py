@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 
 import numpy as np
 
@@ -55,6 +56,7 @@ from ipsoeval.model import POOLED, UNJUDGED
 
 MAX_ORDERS = 100_000        # orders of one topic's tied documents, enumerated
 _BLOCK = 1 << 23            # labels per enumeration block (int32: 32 MB)
+_CACHED = 1 << 25           # enumerated labels kept for the other measures (128 MB)
 
 
 def invariant(ctx, m):
@@ -335,46 +337,58 @@ def _cell_orders(lab: np.ndarray, tied: np.ndarray, m, run: str, topic: str) -> 
     return rows
 
 
+_BUILD = threading.Lock()
+
+
+def _blocks(ctx: K.Context, m):
+    """Every order of every affected cell, in blocks of at most _BLOCK labels:
+    a list of (Context over a one-run Aligned whose rows are the orders,
+    each row's cell number).  Built once per Context and shared by the
+    measures (each block's Context caches what kernels share) when all of
+    them fit in _CACHED labels; otherwise built for each measure."""
+    if ("ties", "blocks") in ctx._cache:
+        return ctx._cache[("ties", "blocks")]
+    with _BUILD:
+        if ("ties", "blocks") in ctx._cache:
+            return ctx._cache[("ties", "blocks")]
+        al = ctx.al
+        rr, tt = affected(ctx)
+        blocks, pend, cells, size, total = [], [], [], 0, 0
+
+        def flush():
+            labels = np.concatenate(pend)
+            cell = np.concatenate(cells)
+            sub = _sub_aligned(al, rr[cell], tt[cell], labels, None)
+            blocks.append((K.Context(sub), cell))
+
+        for x, (r, t) in enumerate(zip(rr.tolist(), tt.tolist())):
+            rows = _cell_orders(al.labels[r, t], al.tied[r, t], m, al.runs[r], al.topics[t])
+            if size and size + rows.size > _BLOCK:
+                flush()
+                pend, cells, size = [], [], 0
+            pend.append(rows)
+            cells.append(np.full(len(rows), x))
+            size += rows.size
+            total += rows.size
+        if pend:
+            flush()
+        if total <= _CACHED:
+            ctx._cache[("ties", "blocks")] = blocks
+        return blocks
+
+
 def _enumerate(ctx: K.Context, m, rr, tt) -> np.ndarray:
     """The mean of m over every order of each affected cell (rr, tt)."""
-    from ipsoeval.measures.kernels import Context
-    al = ctx.al
-    out = np.zeros(len(rr))
     defined_only = m.fam.agg == "mean_defined"
-    pend, rows_r, rows_t, counts, cells = [], [], [], [], []
-    size = 0
-
-    def flush():
-        nonlocal pend, rows_r, rows_t, counts, cells, size
-        if not pend:
-            return
-        labels = np.concatenate(pend)
-        rrr, ttt = np.concatenate(rows_r), np.concatenate(rows_t)
-        sub = _sub_aligned(al, rrr, ttt, labels, None)
-        v = np.asarray(m.compute(sub, Context(sub)), dtype=np.float64).ravel()
-        seg = np.repeat(np.arange(len(counts)), counts)
-        if defined_only:
-            ok = ~np.isnan(v)
-            s = np.bincount(seg, weights=np.where(ok, v, 0.0), minlength=len(counts))
-            n = np.bincount(seg, weights=ok, minlength=len(counts))
-            mean = np.full(len(counts), np.nan)
-            np.divide(s, n, out=mean, where=n > 0)
-        else:
-            mean = np.bincount(seg, weights=v, minlength=len(counts)) / np.array(counts)
-        out[np.array(cells)] = mean
-        pend, rows_r, rows_t, counts, cells, size = [], [], [], [], [], 0
-
-    for x, (r, t) in enumerate(zip(rr.tolist(), tt.tolist())):
-        rows = _cell_orders(al.labels[r, t], al.tied[r, t], m, al.runs[r], al.topics[t])
-        if size and size + rows.size > _BLOCK:
-            flush()
-        pend.append(rows)
-        rows_r.append(np.full(len(rows), r))
-        rows_t.append(np.full(len(rows), t))
-        counts.append(len(rows))
-        cells.append(x)
-        size += rows.size
-    flush()
+    s = np.zeros(len(rr))
+    n = np.zeros(len(rr))
+    for bctx, cell in _blocks(ctx, m):
+        v = np.asarray(m.compute(bctx.al, bctx), dtype=np.float64).ravel()
+        ok = ~np.isnan(v) if defined_only else np.ones(len(v), dtype=bool)
+        s += np.bincount(cell, weights=np.where(ok, v, 0.0), minlength=len(rr))
+        n += np.bincount(cell, weights=ok, minlength=len(rr))
+    out = np.full(len(rr), np.nan)
+    np.divide(s, n, out=out, where=n > 0)
     return out
 
 
@@ -424,7 +438,32 @@ def status(fam) -> str:
 
 # --- eval's warning ---------------------------------------------------------------------
 
-def topics_across_cutoffs(al, cutoffs) -> np.ndarray:
+def tie_notes(scores) -> list[str]:
+    """eval's warnings under --tie-break expected: per run, the topics where a
+    tie group holding two different labels straddles the rank cutoff k of a
+    reported measure (ranks k and k + 1 tied), so the value cut there would
+    depend on the order of the tied documents (topics_across_cutoffs).  Only
+    measures whose value depends on the order count (not order-free ones,
+    not text), and only their rank cutoffs (P@10: 10; R@k ...; a measure
+    without a cutoff has none: the order inside a group still moves AP, RR
+    or nDCG, and their expected values cover it, but no cutoff is crossed)."""
+    al = scores.aligned
+    if al.tied is None:
+        return []
+    ks = set()
+    for r in scores.requested:
+        m = r.measure
+        f = m.fam
+        if (m.cutoff is not None and f.cutoff_kind == "rank" and f.kind != "text"
+                and f.ties is not invariant):
+            ks.add(m.k)
+    hit = topics_across_cutoffs(al, ks, scores.mask())
+    return [f"{run}: {int(n)} topic(s) have tied scores across a cutoff (the value depends "
+            f"on the tie order; --tie-break expected averages over it)"
+            for run, n in zip(al.runs, hit) if n]
+
+
+def topics_across_cutoffs(al, cutoffs, mask=None) -> np.ndarray:
     """Per run, the topics where a tie group holding two different labels
     straddles one of the rank ``cutoffs`` (the group has ranks on both sides
     of k: k and k + 1 tied), so a value cut there depends on the tie order."""
@@ -444,4 +483,6 @@ def topics_across_cutoffs(al, cutoffs) -> np.ndarray:
         g = gid[:, :, k]
         mixed = ((gid == g[:, :, None]) & diff).any(axis=2)
         hit |= straddle & mixed
+    if mask is not None:
+        hit &= mask
     return hit.sum(axis=1)

@@ -423,7 +423,7 @@ def _alignment(ch, case, absurd, tags, nruns):
     if ch.coin(0.15):
         a += ["-M", _pick(ch, INTS, absurd, ["1", "3", "5", "100"])]
     if ch.coin(0.1):
-        a += ["--tie-break", ch.choice(["trec", "docno-asc", "input"])]
+        a += ["--tie-break", ch.choice(["trec", "docno-asc", "input", "expected"])]
     if ch.coin(0.1):
         a += ["--run-format", ch.choice(["auto", "trec", "msmarco"])]
     if ch.coin(0.1):
