@@ -195,7 +195,8 @@ class EvalResult:
 
     def standard_error(self, measure: str) -> np.ndarray | None:
         """(runs, topics) standard errors of a Monte Carlo measure under
-        ``labels="probability"``; None where the value is exact."""
+        ``labels="probability"`` or ``tie_break="expected"`` (0 for its exact
+        topics there); None where every value is exact."""
         se = self.scores.stderr.get(self._measure(measure).name)
         return None if se is None else np.array(se, dtype=np.float64)
 

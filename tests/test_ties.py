@@ -24,7 +24,8 @@ MEASURES = ["P@1", "P@3", "P@5", "RelP@3", "R@4", "R", "Rprec", "RprecMult@0.6",
             "AP@4", "RR", "RR@3", "Success@1", "Success@4", "nDCG", "nDCG@3", "DCG@4",
             "nDCG(b=3)@5", "DCG(dcg='exp-log2')@4", "RBP", "RBP(p=0.5)@5", "Judged@3",
             "Unjudged@5", "bpref", "infAP", "ERR@5", "ESL@3", "IPrec@0.5", "binG",
-            "ndcg_rel", "Rndcg", "rbp", "RBPresid@4", "SetP", "NumRelRet",
+            "ndcg_rel", "Rndcg", "rbp", "RBPresid@4", "SetP", "NumRelRet", "G", "rbp_resid",
+            "yaap", "11pt_avg", "ideal_dcg", "gm_bpref", "ERR", "NumNonRelJudgedRet",
             "AP(judged_only=True)", "P(judged_only=True)@3"]
 
 
@@ -247,19 +248,30 @@ def test_refusals(tmp_path):
         assert code == 2 and "--tie-break expected" in err, (args, err)
 
 
-def test_too_many_orders_is_a_usage_error():
+def test_beyond_max_orders_monte_carlo(monkeypatch):
+    """Past MAX_ORDERS a topic's value is a Monte Carlo mean over --samples random
+    orders (--seed), within a few standard errors of the exact one; the note
+    names the measure; the closed forms and per-group enumerations need no limit."""
     from ipsoeval.measures import ties as TI
     docs = [f"d{i}" for i in range(9)]
     qrels = {d: i % 4 for i, d in enumerate(docs)}      # 9!/(3!2!2!2!) = 7560 orders
-    old = TI.MAX_ORDERS
-    TI.MAX_ORDERS = 1000
-    try:
-        with pytest.raises(UsageError, match="bpref under --tie-break expected"):
-            _expected(qrels, [docs], ["bpref"])
-        got = _expected(qrels, [docs], ["P@3", "AP"])        # closed forms: no limit
-        assert got["P@3"] == pytest.approx(6 / 9)
-    finally:
-        TI.MAX_ORDERS = old
+    groups = [docs[:2], docs[2:]]                        # 2 x 7!/(2!2!2!1!) = 2 x 630 orders
+    exact = _brute(qrels, groups, ["IPrec@0.5", "11pt_avg", "bpref", "P@3", "AP"])
+    monkeypatch.setattr(TI, "MAX_ORDERS", 1000)     # 2 x 630 orders: over; 630 alone: not
+    scores = {d: 2.0 if i < 2 else 1.0 for i, d in enumerate(docs)}
+    with pytest.warns(api.InputWarning, match="IPrec@0.5 under --tie-break expected: 1 "
+                      "topic"):
+        res = api.evaluate({"t": qrels}, {"t": scores}, ["IPrec@0.5", "11pt_avg", "bpref",
+                           "P@3", "AP"], tie_break="expected", samples=4000, seed=3)
+    for m in ("IPrec@0.5", "11pt_avg"):
+        se = float(res.standard_error(m)[0, 0])
+        assert 0 < se < 0.02
+        assert abs(float(res.matrix(m)[0, 0]) - exact[m]) < 5 * se, m
+    for m in ("bpref", "P@3", "AP"):                       # exact, no standard error
+        assert float(res.matrix(m)[0, 0]) == pytest.approx(exact[m], abs=1e-12)
+    again = api.evaluate({"t": qrels}, {"t": scores}, ["IPrec@0.5"], tie_break="expected",
+                         samples=4000, seed=3)
+    assert again.matrix("IPrec@0.5")[0, 0] == res.matrix("IPrec@0.5")[0, 0]
 
 
 def test_measures_lists_the_ties_column():
@@ -267,5 +279,21 @@ def test_measures_lists_the_ties_column():
     rows = [dict(zip(out.splitlines()[0].split("\t"), x.split("\t")))
             for x in out.strip().splitlines()[1:]]
     ties = {r["measure"]: r["ties"] for r in rows}
-    assert ties["AP"] == "closed form" and ties["bpref"] == "enumeration"
+    assert ties["AP"] == "closed form" and ties["IPrec"].startswith("enumeration (")
+    assert ties["bpref"].startswith("enumeration per group")
     assert ties["SetP"] == "order-free" and ties["relstring"] == "trec order"
+
+
+def test_without_ties_expected_is_the_trec_order(tmp_path):
+    """No tie group holding two labels: every value as under trec, all_trec's
+    measures included."""
+    q = tmp_path / "q"
+    q.write_text("".join(f"t{t} 0 d{i} {(i * 5 + t) % 4 - 1}\n"
+                         for t in range(5) for i in range(0, 30, 2)))
+    r = tmp_path / "r"
+    # ties only among documents of one label (the unjudged odd docnos d1, d3 ...)
+    r.write_text("".join(f"t{t} Q0 d{i} 0 {100 - i if i % 2 == 0 else 1} x\n"
+                         for t in range(5) for i in range(30)))
+    a = invoke(["eval", "-q", "-m", "all_trec", q, r])
+    b = invoke(["eval", "-q", "-m", "all_trec", "--tie-break", "expected", q, r])
+    assert a[0] == b[0] == 0 and a[1] == b[1]

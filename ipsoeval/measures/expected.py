@@ -390,8 +390,12 @@ def standard_errors(ctx: K.Context, measures) -> dict:
 
 def monte_carlo_notes(scores) -> list[str]:
     """One line per Monte Carlo measure: the draws, the seed and the standard
-    errors (of a topic's value, and of a run's mean over its topics)."""
+    errors (of a topic's value, and of a run's mean over its topics); under
+    --tie-break expected, ipsoeval.measures.ties' notes."""
     al = scores.aligned
+    if al.tied is not None:
+        from ipsoeval.measures.ties import monte_carlo_notes as tie_notes
+        return tie_notes(scores)
     out = []
     mask = scores.mask()
     shown = {}

@@ -28,14 +28,25 @@ other value is the plain one.  For the affected topics, per family
 * ``invariant``: measures of the retrieved set, or not of the labels at all
   (the order inside the ranking does not matter);
 
-* otherwise exact enumeration: every distinct order of the labels of each
-  affected group (the permutations of a multiset: n!/(n_1! n_2! ...)
-  orders, each as likely), every combination over the topic's groups,
-  scored by the family's ordinary kernel and averaged.  A topic with more
-  than MAX_ORDERS orders is a usage error naming the measure (no sampling:
-  an expected value is exact or refused).  ESL, undefined without a
-  relevant document in the top k, is the mean over the orders where it is
-  defined.
+* ``per_group`` (bpref, infAP, ERR, G, binG, rbp, rbp_resid, RBPresid):
+  sums over the documents of terms that see the labels above only as counts
+  or products, so each group's order moves the value independently of the
+  others': E[M] = sum_g E[M | only g reordered] - (groups - 1) M(as ranked),
+  each group's distinct orders enumerated on its own;
+
+* otherwise (IPrec, 11pt_avg, ndcg_rel, Rndcg, yaap, ESL ...) every
+  combination of the groups' distinct orders is enumerated.
+
+Enumeration scores every distinct order of the labels of a group holding
+different labels (the permutations of a multiset: n!/(n_1! n_2! ...)
+orders, each as likely) with the family's ordinary kernel and averages.
+Where a topic (per group: a group) has more than MAX_ORDERS orders, its
+value is a Monte Carlo mean over ``samples`` uniformly drawn orders
+(``--samples``, ``--seed``; seeded per topic, so the same bytes whatever
+the threads), with a standard error and a note naming the measure; over
+_BUDGET labels to score in all, a usage error naming the measure.  ESL,
+undefined without a relevant document in the top k, is the mean over the
+orders where it is defined.
 
 Text measures (relstring) show the ``trec`` order.  ``-M`` cuts the
 ``trec`` order first (as trec_eval does); the expectation is over the
@@ -54,13 +65,27 @@ from ipsoeval.errors import UsageError
 from ipsoeval.measures import kernels as K
 from ipsoeval.model import POOLED, UNJUDGED
 
-MAX_ORDERS = 100_000        # orders of one topic's tied documents, enumerated
+MAX_ORDERS = 100_000        # orders enumerated per topic (per group: per group); beyond: sampled
+DEFAULT_SAMPLES = 1000      # Monte Carlo draws beyond MAX_ORDERS (--samples where a command has it)
+DEFAULT_SEED = 42
 _BLOCK = 1 << 23            # labels per enumeration block (int32: 32 MB)
 _CACHED = 1 << 25           # enumerated labels kept for the other measures (128 MB)
+_BUDGET = 1 << 28           # labels scored per measure at most (else a usage error)
 
 
 def invariant(ctx, m):
     """Marks a family whose value does not depend on the order of the ranking."""
+    return None
+
+
+def per_group(ctx, m):
+    """Marks a family that adds, over the documents, terms that see their own
+    rank and label and the labels above them only as a multiset (counts,
+    sums, products): the orders of each tie group then move its value
+    independently of the other groups', so E[M] = sum over groups g of
+    E[M | only g reordered] - (groups - 1) M(as ranked), and each group's
+    orders are enumerated on their own (a sum of the groups' counts of orders,
+    not their product)."""
     return None
 
 
@@ -312,24 +337,50 @@ def _n_orders(seq) -> int:
     return out
 
 
-def _cell_orders(lab: np.ndarray, tied: np.ndarray, m, run: str, topic: str) -> np.ndarray:
-    """Every distinct labelling of one ranking over the orders of its tie groups."""
+def _mixed_groups(lab: np.ndarray, tied: np.ndarray) -> list[tuple[int, int]]:
+    """The tie groups (start, end) of one ranking holding two different labels."""
     starts = np.flatnonzero(~tied)
     ends = np.append(starts[1:], len(tied))
-    groups, total = [], 1
-    for s, e in zip(starts.tolist(), ends.tolist()):
-        if e - s > 1 and (lab[s + 1:e] != lab[s:e - 1]).any():
+    big = np.flatnonzero(ends - starts > 1)
+    return [(int(starts[g]), int(ends[g])) for g in big
+            if (lab[starts[g] + 1:ends[g]] != lab[starts[g]:ends[g] - 1]).any()]
+
+
+def _shuffled(rows: np.ndarray, s: int, e: int, rng) -> None:
+    """Each row's labels s:e in an order drawn uniformly (in place)."""
+    perm = np.argsort(rng.random((len(rows), e - s)), axis=1)
+    rows[:, s:e] = np.take_along_axis(rows[:, s:e], perm, axis=1)
+
+
+def _cell_plan(lab, tied, by_group: bool, samples: int):
+    """The parts of one ranking's labellings: [(groups, orders or 0, rows)].
+    by_group: one part per mixed group (its orders, the others as ranked);
+    else one part, every combination of the groups' orders.  A part over
+    MAX_ORDERS orders (or _BLOCK labels) is ``samples`` uniform draws
+    (orders 0: Monte Carlo)."""
+    groups = _mixed_groups(lab, tied)
+    limit = min(MAX_ORDERS, _BLOCK // max(len(lab), 1))
+    out = []
+    for gs in ([[g] for g in groups] if by_group else [groups]):
+        total = 1
+        for s, e in gs:
             total *= _n_orders(lab[s:e])
-            if total > MAX_ORDERS or total * len(lab) > _BLOCK:
-                raise UsageError(
-                    f"{m.name} under --tie-break expected: topic {topic!r} of run {run!r} "
-                    f"has more than {min(MAX_ORDERS, _BLOCK // len(lab))} orders of its tied "
-                    f"documents to enumerate, and {m.family} has no closed form (ipsoeval "
-                    f"measures, column ties); leave it out or use another --tie-break")
-            groups.append((s, e))
+            if total > limit:
+                break
+        out.append((gs, 0, samples) if total > limit else (gs, total, total))
+    return out
+
+
+def _part_rows(lab, gs, total, samples, rng) -> np.ndarray:
+    """The labellings of one part (_cell_plan)."""
+    if not total:
+        rows = np.repeat(lab[None, :], samples, axis=0)
+        for s, e in gs:
+            _shuffled(rows, s, e, rng)
+        return rows
     rows = np.repeat(lab[None, :], total, axis=0)
     after = total
-    for s, e in groups:
+    for s, e in gs:
         orders = _multiset_orders(lab[s:e])
         after //= len(orders)
         block = np.repeat(orders, after, axis=0)
@@ -340,56 +391,113 @@ def _cell_orders(lab: np.ndarray, tied: np.ndarray, m, run: str, topic: str) -> 
 _BUILD = threading.Lock()
 
 
-def _blocks(ctx: K.Context, m):
-    """Every order of every affected cell, in blocks of at most _BLOCK labels:
-    a list of (Context over a one-run Aligned whose rows are the orders,
-    each row's cell number).  Built once per Context and shared by the
-    measures (each block's Context caches what kernels share) when all of
-    them fit in _CACHED labels; otherwise built for each measure."""
-    if ("ties", "blocks") in ctx._cache:
-        return ctx._cache[("ties", "blocks")]
-    with _BUILD:
-        if ("ties", "blocks") in ctx._cache:
-            return ctx._cache[("ties", "blocks")]
+def _plan(ctx: K.Context, by_group: bool):
+    """Every affected cell's parts: (cells' parts [(x, groups, orders, rows)],
+    part -> cell, part -> Monte Carlo?, labels to score)."""
+    def make():
         al = ctx.al
         rr, tt = affected(ctx)
-        blocks, pend, cells, size, total = [], [], [], 0, 0
-
-        def flush():
-            labels = np.concatenate(pend)
-            cell = np.concatenate(cells)
-            sub = _sub_aligned(al, rr[cell], tt[cell], labels, None)
-            blocks.append((K.Context(sub), cell))
-
+        samples = int(al.params.get("samples") or DEFAULT_SAMPLES)
+        parts = []
         for x, (r, t) in enumerate(zip(rr.tolist(), tt.tolist())):
-            rows = _cell_orders(al.labels[r, t], al.tied[r, t], m, al.runs[r], al.topics[t])
-            if size and size + rows.size > _BLOCK:
-                flush()
-                pend, cells, size = [], [], 0
-            pend.append(rows)
-            cells.append(np.full(len(rows), x))
-            size += rows.size
-            total += rows.size
-        if pend:
-            flush()
-        if total <= _CACHED:
-            ctx._cache[("ties", "blocks")] = blocks
-        return blocks
+            for gs, total, rows in _cell_plan(al.labels[r, t], al.tied[r, t], by_group,
+                                              samples):
+                parts.append((x, gs, total, rows))
+        cell = np.array([p[0] for p in parts], dtype=np.int64)
+        mc = np.array([p[2] == 0 for p in parts], dtype=bool)
+        size = sum(p[3] for p in parts) * al.labels.shape[2]
+        return parts, cell, mc, size
+    return ctx._get(("ties", "plan", by_group), make)
 
 
-def _enumerate(ctx: K.Context, m, rr, tt) -> np.ndarray:
-    """The mean of m over every order of each affected cell (rr, tt)."""
+def _make_blocks(ctx: K.Context, by_group: bool):
+    """Yield (Context over a one-run Aligned whose rows are labellings, each
+    row's part), blocks of at most _BLOCK labels."""
+    al = ctx.al
+    rr, tt = affected(ctx)
+    parts, part_cell, _, _ = _plan(ctx, by_group)
+    samples = int(al.params.get("samples") or DEFAULT_SAMPLES)
+    seed = int(al.params.get("seed") if al.params.get("seed") is not None else DEFAULT_SEED)
+    pend, rows_part, size = [], [], 0
+
+    def block():
+        labels = np.concatenate(pend)
+        part = np.concatenate(rows_part)
+        cell = part_cell[part]
+        sub = _sub_aligned(al, rr[cell], tt[cell], labels, None)
+        return K.Context(sub), part
+
+    for p, (x, gs, total, _) in enumerate(parts):
+        rows = _part_rows(al.labels[rr[x], tt[x]], gs, total, samples,
+                          np.random.default_rng([seed, x, p]))
+        if size and size + rows.size > _BLOCK:
+            yield block()
+            pend, rows_part, size = [], [], 0
+        pend.append(rows)
+        rows_part.append(np.full(len(rows), p))
+        size += rows.size
+    if pend:
+        yield block()
+
+
+def _shown(m) -> str:
+    t = m.trec_name
+    return m.name if t is None or t == m.name else f"{m.name} ({t})"
+
+
+def _blocks(ctx: K.Context, m, by_group: bool):
+    """The blocks of labellings to score m on: kept for the other measures
+    (each block's Context caches what kernels share) when they fit in
+    _CACHED labels, else made again for each measure; over _BUDGET labels a
+    usage error naming m."""
+    parts, part_cell, part_mc, size = _plan(ctx, by_group)
+    if size > _BUDGET:
+        n_mc = len(np.unique(part_cell[part_mc]))
+        raise UsageError(
+            f"{_shown(m)} under --tie-break expected: scoring every order of the tied documents "
+            f"(or --samples random orders where a topic has more than {MAX_ORDERS}: "
+            f"{n_mc} topic(s)) means {size} labels, more than {_BUDGET}; leave {_shown(m)} out "
+            f"(ipsoeval measures, column ties), lower --samples, or use another --tie-break")
+    key = ("ties", "blocks", by_group)
+    if size > _CACHED:
+        return _make_blocks(ctx, by_group)
+    if key not in ctx._cache:
+        with _BUILD:
+            if key not in ctx._cache:
+                ctx._cache[key] = list(_make_blocks(ctx, by_group))
+    return ctx._cache[key]
+
+
+def _enumerate(ctx: K.Context, m, rr, tt, base: np.ndarray, by_group: bool):
+    """(mean of m over the labellings of each affected cell, its standard
+    error: 0 unless Monte Carlo).  Per group: the sum over the cell's parts of
+    their means less (parts - 1) times the value as ranked (base)."""
     defined_only = m.fam.agg == "mean_defined"
-    s = np.zeros(len(rr))
-    n = np.zeros(len(rr))
-    for bctx, cell in _blocks(ctx, m):
+    _, part_cell, part_mc, _ = _plan(ctx, by_group)
+    blocks = _blocks(ctx, m, by_group)
+    P = len(part_cell)
+    s, s2, n = np.zeros(P), np.zeros(P), np.zeros(P)
+    for bctx, part in blocks:
         v = np.asarray(m.compute(bctx.al, bctx), dtype=np.float64).ravel()
         ok = ~np.isnan(v) if defined_only else np.ones(len(v), dtype=bool)
-        s += np.bincount(cell, weights=np.where(ok, v, 0.0), minlength=len(rr))
-        n += np.bincount(cell, weights=ok, minlength=len(rr))
-    out = np.full(len(rr), np.nan)
-    np.divide(s, n, out=out, where=n > 0)
-    return out
+        w = np.where(ok, v, 0.0)
+        s += np.bincount(part, weights=w, minlength=P)
+        s2 += np.bincount(part, weights=w * w, minlength=P)
+        n += np.bincount(part, weights=ok, minlength=P)
+    mean = np.full(P, np.nan)
+    np.divide(s, n, out=mean, where=n > 0)
+    var = np.zeros(P)
+    mc = part_mc & (n > 1)
+    var[mc] = np.maximum(s2[mc] / n[mc] - mean[mc] ** 2, 0.0) * n[mc] / (n[mc] - 1) / n[mc]
+    A = len(rr)
+    k = np.bincount(part_cell, minlength=A)
+    out = np.bincount(part_cell, weights=np.nan_to_num(mean), minlength=A)
+    more = k > 1                              # (0 times an undefined base is no term)
+    out[more] -= (k[more] - 1) * base[rr[more], tt[more]]
+    out[np.bincount(part_cell, weights=np.isnan(mean), minlength=A) > 0] = np.nan
+    se = np.sqrt(np.bincount(part_cell, weights=var, minlength=A))
+    mc_cell = np.bincount(part_cell, weights=part_mc, minlength=A) > 0
+    return out, se, mc_cell
 
 
 # --- the entry point ---------------------------------------------------------------------
@@ -413,27 +521,64 @@ def expectation(ctx: K.Context, m) -> np.ndarray:
         return base
     out = np.array(base, dtype=np.float64)
     vals = None
-    closed = (fam.ties is not None and not m.param("judged_only")
+    closed = (fam.ties not in (None, per_group) and not m.param("judged_only")
               and (ctx.al.label_mode == "integer" or m.param("rel") is None))
     if closed:
         vals = fam.ties(_affected_context(ctx), m)
     if vals is None:
-        vals = _enumerate(ctx, m, rr, tt)
+        sep = fam.ties is per_group and not m.param("judged_only")
+        vals, se, mc = _enumerate(ctx, m, rr, tt, out, sep)
+        if mc.any():
+            err = np.zeros(out.shape)
+            err[rr, tt] = se
+            hit = np.zeros(out.shape, dtype=bool)
+            hit[rr, tt] = mc
+            ctx._cache[("ties", "mc", m.name)] = (err, hit)
     out[rr, tt] = np.asarray(vals, dtype=np.float64).ravel()
     return out
 
 
+def standard_errors(ctx: K.Context, measures) -> dict:
+    """{measure name: (runs, topics) standard errors} of the measures with a
+    Monte Carlo mean somewhere (0 where exact)."""
+    return {m.name: ctx._cache[("ties", "mc", m.name)][0] for m in measures
+            if ("ties", "mc", m.name) in ctx._cache}
+
+
+def monte_carlo_notes(scores) -> list[str]:
+    """One line per measure with Monte Carlo topics: how many, the draws, the
+    seed, the largest standard error of a topic's value."""
+    al = scores.aligned
+    mask = scores.mask()
+    shown = {}
+    for r in scores.requested:
+        shown.setdefault(r.measure.name, r.label.strip() or r.measure.name)
+    out = []
+    for name, se in scores.stderr.items():
+        n = int(np.count_nonzero((se > 0) & mask))
+        top = float(np.max(np.where(mask, se, 0.0))) if se.size else 0.0
+        out.append(f"{shown.get(name, name)} under --tie-break expected: {n} topic(s) have "
+                   f"more than {MAX_ORDERS} orders of their tied documents: a Monte Carlo "
+                   f"mean over {al.params.get('samples', DEFAULT_SAMPLES)} random orders "
+                   f"(--seed {al.params.get('seed', DEFAULT_SEED)}), standard error of a "
+                   f"topic's value up to {top:.6f}")
+    return out
+
+
 def status(fam) -> str:
-    """How ``ipsoeval measures`` says a family is computed under --tie-break expected
-    (all exact): a closed form, order-free (the plain value), enumeration of the
-    orders (up to MAX_ORDERS per topic), or the trec order (text)."""
+    """How ``ipsoeval measures`` says a family is computed under --tie-break expected:
+    a closed form, order-free (the plain value), enumeration of each group's
+    orders on its own or of every combination (Monte Carlo beyond MAX_ORDERS),
+    or the trec order (text)."""
     if fam.kind == "text" and fam.name != "runid":
         return "trec order"
     if fam.ties is invariant:
         return "order-free"
+    if fam.ties is per_group:
+        return "enumeration per group (Monte Carlo beyond 100000)"
     if fam.ties is not None:
         return "closed form" + (f" ({fam.ties_note})" if fam.ties_note else "")
-    return "enumeration"
+    return "enumeration (Monte Carlo beyond 100000)"
 
 
 # --- eval's warning ---------------------------------------------------------------------

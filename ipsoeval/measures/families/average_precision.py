@@ -74,7 +74,7 @@ FAMILIES = (
            "relevant document estimated from the judged documents; qrels label -1 marks "
            "pooled but unjudged documents", "ordinal", infap, params=(REL,),
            trec_plain=TrecName("infAP", 14, ("all_trec",)), other_names=("infap",),
-           bounds="prefix"),
+           bounds="prefix", ties=TI.per_group),
     Family("yaap", "yet another AP (Robertson 2012): log((1 + s)/(1 + R - s)), s the sum "
            "of precisions at relevant ranks", "ordinal", yaap, params=(REL,),
            trec_plain=TrecName("yaap", 53), bounds="prefix"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import REL
 
@@ -30,8 +31,8 @@ def bpref(ctx: K.Context, m) -> np.ndarray:
 FAMILIES = (
     Family("bpref", "binary preference (Buckley & Voorhees 2004), as trec_eval", "ordinal",
            bpref, params=(REL,), trec_plain=TrecName("bpref", 8, ("official", "all_trec")),
-           ir_measures=("Bpref",), other_names=("bpref",), bounds="prefix"),
+           ir_measures=("Bpref",), other_names=("bpref",), bounds="prefix", ties=TI.per_group),
     Family("gm_bpref", "geometric mean over topics of bpref (floored at 0.00001)", "ordinal",
            bpref, params=(REL,), agg="gm", per_query=False,
-           trec_plain=TrecName("gm_bpref", 15, ("all_trec",)), bounds="prefix"),
+           trec_plain=TrecName("gm_bpref", 15, ("all_trec",)), bounds="prefix", ties=TI.per_group),
 )

@@ -234,10 +234,10 @@ FAMILIES = (
     Family("G", "trec_eval's G: sum of gain/log2(2 + ideal cost so far - gain so far), "
            "divided by the ideal total gain (experimental)", "ordinal", g_measure,
            trec_plain=TrecName("G", 20, ("all_trec",)), trec_params=PAIRS,
-           example="G.1=1,2=3", bounds="sorted"),
+           example="G.1=1,2=3", bounds="sorted", ties=TI.per_group),
     Family("ideal_dcg", "DCG of the ideal ordering of the judged documents (trec_eval)",
            "ordinal", ideal_dcg, trec_plain=TrecName("ideal_dcg", 22), trec_params=PAIRS,
-           example="ideal_dcg.1=1,2=3", bounds="uniform"),
+           example="ideal_dcg.1=1,2=3", bounds="uniform", ties=TI.invariant),
     Family("ndcg_rel", "nDCG averaged over the positive-gain documents, unretrieved ones "
            "at the final nDCG (trec_eval, experimental)", "ordinal", ndcg_rel,
            trec_plain=TrecName("ndcg_rel", 24, ("all_trec",)), trec_params=PAIRS,
@@ -248,5 +248,5 @@ FAMILIES = (
            example="Rndcg.1=1,2=3", bounds="sorted"),
     Family("binG", "binary G: mean over relevant documents of 1/log2(2 + nonrelevant "
            "above it) (trec_eval, experimental)", "ordinal", bing, params=(REL,),
-           trec_plain=TrecName("binG", 19, ("all_trec",)), bounds="prefix"),
+           trec_plain=TrecName("binG", 19, ("all_trec",)), bounds="prefix", ties=TI.per_group),
 )

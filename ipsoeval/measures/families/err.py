@@ -6,6 +6,7 @@ import numpy as np
 
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family
 from ipsoeval.measures.params import GMAX
 
@@ -41,5 +42,5 @@ FAMILIES = (
     Family("ERR", "expected reciprocal rank (Chapelle et al. 2009) as gdeval/ir_measures: "
            "sum R_i/i prod_{j<i}(1-R_j), R = (2^label - 1)/2^gmax, gmax = 4",
            "ordinal", err, cutoff="optional", params=(GMAX,), example="ERR@20",
-           other_names=("err",), bounds="uniform"),
+           other_names=("err",), bounds="uniform", ties=TI.per_group),
 )

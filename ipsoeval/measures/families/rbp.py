@@ -85,17 +85,17 @@ FAMILIES = (
            cutoff="optional", params=(PERSISTENCE, REL), scale_of=_interval_at_half,
            other_names=("rbp",), bounds="uniform", expected=E.e_rbp, ties=TI.t_rbp),
     Family("RBPresid", "RBP residual: p^k plus (1-p) sum p^(i-1) over unjudged documents "
-           "in the top k", "ordinal", rbp_resid, cutoff="optional", params=(PERSISTENCE,), bounds="none", expected=E.label_independent),
+           "in the top k", "ordinal", rbp_resid, cutoff="optional", params=(PERSISTENCE,), bounds="none", expected=E.label_independent, ties=TI.per_group),
     Family("rbp", "trec_eval's rank-biased precision: (1-p) sum gain_i p^(i-1), p = 0.9, "
            "graded gains (the label, or level=gain pairs), per topic scaled to [0, 1] "
            "when outside it", "ordinal", rbp_trec, trec_plain=TrecName("rbp", 54, ("all_trec",)),
            trec_params=TrecParams(lambda raw, o: _check(raw, o, resid=False),
                                   "trec_eval p=P,LEVEL=GAIN,..."),
-           example="rbp.p=0.8", bounds="sorted"),
+           example="rbp.p=0.8", bounds="sorted", ties=TI.per_group),
     Family("rbp_resid", "trec_eval's RBP residual: p^n + (1-p) sum p^(i-1) over the "
            "unjudged retrieved documents, 0 when none is unjudged; p = 0.9", "ordinal",
            rbp_resid_trec, higher_is_better=False,
            trec_plain=TrecName("rbp_resid", 55, ("all_trec",)),
            trec_params=TrecParams(lambda raw, o: _check(raw, o, resid=True), "trec_eval p=P"),
-           example="rbp_resid.p=0.8", bounds="none"),
+           example="rbp_resid.p=0.8", bounds="none", ties=TI.per_group),
 )
