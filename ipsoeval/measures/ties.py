@@ -58,6 +58,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
+from functools import lru_cache
 
 import numpy as np
 
@@ -311,7 +312,12 @@ def t_unjudged(ctx, m):
 def _multiset_orders(seq: np.ndarray) -> np.ndarray:
     """Every distinct order of the values in seq, (count, len(seq)), in
     lexicographic order (the next-permutation algorithm from the sorted one)."""
-    a = sorted(seq.tolist())
+    return _orders_of(tuple(sorted(seq.tolist())))
+
+
+@lru_cache(maxsize=4096)
+def _orders_of(a: tuple) -> np.ndarray:
+    a = list(a)
     out = [list(a)]
     n = len(a)
     while True:
@@ -326,14 +332,25 @@ def _multiset_orders(seq: np.ndarray) -> np.ndarray:
         a[i], a[j] = a[j], a[i]
         a[i + 1:] = reversed(a[i + 1:])
         out.append(list(a))
-    return np.array(out, dtype=np.int32)
+    got = np.array(out, dtype=np.int32)
+    got.flags.writeable = False
+    return got
 
 
 def _n_orders(seq) -> int:
-    _, counts = np.unique(seq, return_counts=True)
-    out = math.factorial(int(counts.sum()))
-    for c in counts.tolist():
-        out //= math.factorial(c)
+    return _count_orders(tuple(sorted(np.asarray(seq).tolist())))
+
+
+@lru_cache(maxsize=65536)
+def _count_orders(a: tuple) -> int:
+    out = math.factorial(len(a))
+    run = 1
+    for i in range(1, len(a) + 1):
+        if i < len(a) and a[i] == a[i - 1]:
+            run += 1
+        else:
+            out //= math.factorial(run)
+            run = 1
     return out
 
 
@@ -341,9 +358,9 @@ def _mixed_groups(lab: np.ndarray, tied: np.ndarray) -> list[tuple[int, int]]:
     """The tie groups (start, end) of one ranking holding two different labels."""
     starts = np.flatnonzero(~tied)
     ends = np.append(starts[1:], len(tied))
-    big = np.flatnonzero(ends - starts > 1)
-    return [(int(starts[g]), int(ends[g])) for g in big
-            if (lab[starts[g] + 1:ends[g]] != lab[starts[g]:ends[g] - 1]).any()]
+    change = np.flatnonzero(tied[1:] & (lab[1:] != lab[:-1])) + 1   # inside a group
+    g = np.unique(np.searchsorted(starts, change, side="right") - 1)
+    return list(zip(starts[g].tolist(), ends[g].tolist()))
 
 
 def _shuffled(rows: np.ndarray, s: int, e: int, rng) -> None:
