@@ -297,3 +297,22 @@ def test_without_ties_expected_is_the_trec_order(tmp_path):
     a = invoke(["eval", "-q", "-m", "all_trec", q, r])
     b = invoke(["eval", "-q", "-m", "all_trec", "--tie-break", "expected", q, r])
     assert a[0] == b[0] == 0 and a[1] == b[1]
+
+
+def test_monte_carlo_same_bytes_whatever_the_threads(tmp_path, monkeypatch):
+    from ipsoeval.measures import ties as TI
+    monkeypatch.setattr(TI, "MAX_ORDERS", 50)
+    q = tmp_path / "q"
+    q.write_text("".join(f"t{t} 0 d{i} {(i + t) % 3}\n" for t in range(4) for i in range(12)))
+    r = tmp_path / "r"
+    r.write_text("".join(f"t{t} Q0 d{i} 0 {i // 6} x\n" for t in range(4) for i in range(12)))
+    outs = []
+    for threads in ("1", "4"):
+        monkeypatch.setenv("IPSOEVAL_THREADS", threads)
+        code, out, err = invoke(["eval", "-q", "-m", "IPrec@0.5", "-m", "bpref", "-m", "yaap",
+                                 "--tie-break", "expected", "--samples", "300", "--seed", "5",
+                                 q, r])
+        assert code == 0, err
+        assert "IPrec@0.5 under --tie-break expected: 4 topic(s) have more than 50" in err
+        outs.append(out)
+    assert outs[0] == outs[1]
