@@ -316,3 +316,10 @@ def test_monte_carlo_same_bytes_whatever_the_threads(tmp_path, monkeypatch):
         assert "IPrec@0.5 under --tie-break expected: 4 topic(s) have more than 50" in err
         outs.append(out)
     assert outs[0] == outs[1]
+
+
+def test_gain_labels():
+    qrels = {"a": 2.5, "b": 0.5, "c": 0.0, "d": 1.0, "z": 3.0}
+    groups = [["a", "b", "c"], ["d", "e"], ["f"]]
+    _check(qrels, groups, ["nDCG@2", "DCG", "P@2", "AP", "RR", "ERR@3", "bpref"],
+           labels="gain")
