@@ -1,0 +1,316 @@
+"""Runs and qrels as Parquet or Arrow IPC files (optional extra ``ipsoeval[arrow]``).
+
+A file whose first bytes are Parquet's (``PAR1``), an Arrow IPC file's
+(``ARROW1``) or an Arrow IPC stream's (the continuation marker
+``FF FF FF FF``) is a table (:func:`ipsoeval.reading.opening.table_kind`
+decides, from the content, never the name).  Its columns are found by name:
+
+- run: topic id (``qid``, ``query_id``, ...), document id (``docno``,
+  ``doc_id``, ...), ``score``; ``rank`` without ``score`` makes it an MS
+  MARCO run (score = minus the rank, as for the 3-field file); a ``tag`` (or
+  ``run``/``name``) column names the run by its last row, as the text
+  file's last line does;
+- qrels: topic id, document id, ``label`` (or ``relevance``/``rel``).
+
+The names are those of :mod:`ipsoeval.reading.memory` (PyTerrier's
+``qid/docno/score/rank``, ir_measures' ``query_id/doc_id/score/relevance``).
+Ids are string, binary or integer columns (dictionary-encoded or not);
+their bytes go straight from the Arrow buffers into the id words
+(:func:`ipsoeval.reading.words.load_words`), numbers through numpy without a
+text round trip.  The model built is the text reader's, "line" numbers
+being 1-based row numbers, so alignment and every number are the same.
+What a text file could not hold is an error here too (``FILE:ROW: what``,
+exit 3): a null, an empty id or one holding a blank or control byte, a
+non-integer label, a score that is not finite, a missing column or one of
+the wrong type.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ipsoeval.errors import InputError, UsageError
+from ipsoeval.model import Qrels, Run
+from ipsoeval.reading.grammar import display_name
+from ipsoeval.reading.memory import (
+    DOCNO_COLUMNS,
+    LABEL_COLUMNS,
+    QID_COLUMNS,
+    RANK_COLUMNS,
+    RUN_COLUMNS,
+    SCORE_COLUMNS,
+    _int_words,
+    _labels,
+)
+from ipsoeval.reading.words import load_words
+
+KIND_NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC", "arrow-stream": "Arrow IPC stream"}
+
+
+def pyarrow(what: str = "reading Parquet/Arrow files"):
+    """The pyarrow module, or a usage error naming the extra to install."""
+    try:
+        import pyarrow as pa
+    except ImportError:
+        raise UsageError(f"{what} needs pyarrow: pip install 'ipsoeval[arrow]'") from None
+    return pa
+
+
+# --- the table ------------------------------------------------------------------
+
+def _read_table(path: str, kind: str, pick):
+    """The columns ``pick(names)`` chooses, as a pyarrow Table."""
+    pa = pyarrow()
+    name = display_name(path)
+    try:
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+            pf = pq.ParquetFile(path, memory_map=True)
+            names = pf.schema_arrow.names
+            cols = pick(names)
+            return pf.read(columns=cols, use_threads=True), cols
+        import pyarrow.ipc as ipc
+        source = pa.memory_map(path, "r")
+        reader = ipc.open_file(source) if kind == "arrow" else ipc.open_stream(source)
+        names = reader.schema.names
+        cols = pick(names)
+        table = reader.read_all().select(cols)
+        return table, cols
+    except (InputError, UsageError):
+        raise
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"not a readable {KIND_NAMES[kind]} file ({msg})", path=name) from None
+
+
+def _find(names, wanted, what: str, source: str, required: bool = True):
+    for n in wanted:
+        if n in names:
+            return n
+    if required:
+        raise InputError(f"no {what} column (expected one of {', '.join(wanted)}; found "
+                         f"{', '.join(map(str, names)) or 'none'})", path=source)
+    return None
+
+
+def _chunks(column):
+    return column.chunks if hasattr(column, "chunks") else [column]
+
+
+def _first_null(column) -> int | None:
+    if column.null_count == 0:
+        return None
+    mask = np.asarray(column.is_null().to_numpy(zero_copy_only=False))
+    return int(np.argmax(mask))
+
+
+# --- ids ------------------------------------------------------------------------
+
+def _binary_words(arr, source: str, what: str, base: int) -> np.ndarray:
+    """Words of a string/binary array (no nulls) straight from its buffers."""
+    import pyarrow as pa
+    t = arr.type
+    if not (pa.types.is_string(t) or pa.types.is_binary(t) or pa.types.is_large_string(t)
+            or pa.types.is_large_binary(t)):
+        arr = arr.cast(pa.large_binary())      # string_view, binary_view, fixed-size binary
+        t = arr.type
+    wide = pa.types.is_large_string(t) or pa.types.is_large_binary(t)
+    n = len(arr)
+    bufs = arr.buffers()
+    offsets = np.frombuffer(bufs[1], dtype=np.int64 if wide else np.int32)
+    offsets = offsets[arr.offset: arr.offset + n + 1].astype(np.int64)
+    data = (np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None
+            else np.zeros(0, dtype=np.uint8))
+    st = offsets[:-1]
+    ln = offsets[1:] - st
+    empty = ln == 0
+    if empty.any():
+        i = int(np.argmax(empty))
+        raise InputError(f"{what} is empty (ids are single fields, as in a file)",
+                         path=source, line=base + i + 1)
+    lo, hi = (int(offsets[0]), int(offsets[-1])) if n else (0, 0)
+    blank = np.flatnonzero(data[lo:hi] <= 32)
+    if len(blank):
+        i = int(np.searchsorted(offsets, lo + int(blank[0]), side="right")) - 1
+        value = bytes(data[st[i]: st[i] + ln[i]])
+        raise InputError(f"{what} {value!r} holds a blank or control character "
+                         f"(ids are single fields, as in a file)", path=source,
+                         line=base + i + 1)
+    return load_words(data, st, ln)
+
+
+def _pad(words: list[np.ndarray]) -> np.ndarray:
+    if len(words) == 1:
+        return words[0]
+    w = max(x.shape[1] for x in words)
+    out = np.zeros((sum(len(x) for x in words), w), dtype=np.uint64)
+    at = 0
+    for x in words:
+        out[at: at + len(x), : x.shape[1]] = x
+        at += len(x)
+    return out
+
+
+def _id_words(column, source: str, what: str, colname: str) -> np.ndarray:
+    """(n, W) id words of a column of ids: strings or binary (plain or
+    dictionary-encoded) or integers written in decimal."""
+    import pyarrow as pa
+    row = _first_null(column)
+    if row is not None:
+        raise InputError(f"missing {what} (null in column {colname})", path=source,
+                         line=row + 1)
+    t = column.type
+    if pa.types.is_dictionary(t):
+        vt = t.value_type
+    else:
+        vt = t
+    if pa.types.is_integer(vt):
+        ints = column.cast(pa.int64()) if not pa.types.is_dictionary(t) else \
+            column.cast(vt).cast(pa.int64())
+        x = np.concatenate([c.to_numpy(zero_copy_only=False) for c in _chunks(ints)]) \
+            if ints.num_chunks != 1 else ints.chunk(0).to_numpy(zero_copy_only=False)
+        if len(x) == 0:
+            return np.zeros((0, 1), dtype=np.uint64)
+        return _int_words(np.asarray(x, dtype=np.int64))
+    textual = (pa.types.is_string(vt) or pa.types.is_large_string(vt) or pa.types.is_binary(vt)
+               or pa.types.is_large_binary(vt) or pa.types.is_fixed_size_binary(vt)
+               or str(vt) in ("string_view", "binary_view"))
+    if not textual:
+        raise InputError(f"column {colname} ({what}) has type {t}; expected strings, "
+                         f"binary or integers", path=source)
+    out, base = [], 0
+    for chunk in _chunks(column):
+        if len(chunk) == 0:
+            continue
+        if pa.types.is_dictionary(chunk.type):
+            idx = chunk.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+            used = np.zeros(len(chunk.dictionary), dtype=bool)
+            used[idx] = True
+            try:
+                dwords = _binary_words(chunk.dictionary, source, what, 0)
+            except InputError as exc:       # name the first row holding the value
+                at = np.flatnonzero(idx == (exc.line or 1) - 1)
+                if not len(at):             # an unused dictionary value: harmless
+                    dictionary = chunk.dictionary.filter(pa.array(used))
+                    remap = np.cumsum(used) - 1
+                    dwords = _binary_words(dictionary, source, what, 0)
+                    idx = remap[idx]
+                else:
+                    raise InputError(exc.message, path=source,
+                                     line=base + int(at[0]) + 1) from None
+            out.append(dwords[idx])
+        else:
+            out.append(_binary_words(chunk, source, what, base))
+        base += len(chunk)
+    if not out:
+        return np.zeros((0, 1), dtype=np.uint64)
+    return _pad(out)
+
+
+# --- numbers --------------------------------------------------------------------
+
+def _numbers(column, source: str, what: str, colname: str) -> np.ndarray:
+    import pyarrow as pa
+    t = column.type
+    if pa.types.is_dictionary(t):
+        column = column.cast(t.value_type)
+        t = column.type
+    if not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
+        raise InputError(f"column {colname} ({what}) has type {t}; expected numbers",
+                         path=source)
+    row = _first_null(column)
+    if row is not None:
+        raise InputError(f"missing {what} (null in column {colname})", path=source,
+                         line=row + 1)
+    if pa.types.is_integer(t):
+        x = column.cast(pa.int64())
+    else:
+        x = column.cast(pa.float64())
+    parts = [c.to_numpy(zero_copy_only=False) for c in _chunks(x)]
+    return parts[0] if len(parts) == 1 else (np.concatenate(parts) if parts
+                                              else np.zeros(0, dtype=np.float64))
+
+
+def _finite(x: np.ndarray, source: str, what: str) -> np.ndarray:
+    s = np.asarray(x, dtype=np.float64)
+    bad = ~np.isfinite(s)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise InputError(f"{what} is not a finite number ({s[i]!r})", path=source, line=i + 1)
+    return s
+
+
+# --- qrels and runs ---------------------------------------------------------------
+
+def read_qrels(path: str, kind: str, labels: str = "integer") -> Qrels:
+    """Qrels of a Parquet/Arrow file: topic id, document id and label columns."""
+    source = display_name(path)
+    chosen = {}
+
+    def pick(names):
+        chosen["q"] = _find(names, QID_COLUMNS, "topic id", source)
+        chosen["d"] = _find(names, DOCNO_COLUMNS, "document id", source)
+        chosen["l"] = _find(names, LABEL_COLUMNS, "relevance label", source)
+        return [chosen["q"], chosen["d"], chosen["l"]]
+
+    table, _ = _read_table(path, kind, pick)
+    if table.num_rows == 0:
+        raise InputError("empty qrels (no rows)", path=source)
+    qid = _id_words(table.column(chosen["q"]), source, "topic id", chosen["q"])
+    docno = _id_words(table.column(chosen["d"]), source, "document id", chosen["d"])
+    raw = _numbers(table.column(chosen["l"]), source, "label", chosen["l"])
+    line = np.arange(1, len(raw) + 1, dtype=np.int64)
+    if labels != "integer":
+        from ipsoeval.labels import check_mode, encode
+        check_mode(labels)
+        codes, values = encode(_finite(raw, source, "label"), line, source, labels)
+        return Qrels(path=source, qid=qid, docno=docno, label=codes, line=line,
+                     label_mode=labels, values=values)
+    return Qrels(path=source, qid=qid, docno=docno, label=_labels(raw, source), line=line)
+
+
+def read_run(path: str, kind: str, name: str | None = None) -> Run:
+    """A run of a Parquet/Arrow file: topic id, document id and score (or rank)
+    columns, and optionally a tag naming the run."""
+    source = display_name(path)
+    chosen = {}
+
+    def pick(names):
+        chosen["q"] = _find(names, QID_COLUMNS, "topic id", source)
+        chosen["d"] = _find(names, DOCNO_COLUMNS, "document id", source)
+        chosen["s"] = _find(names, SCORE_COLUMNS, "score", source, required=False)
+        if chosen["s"] is None:
+            chosen["r"] = _find(names, RANK_COLUMNS + SCORE_COLUMNS, "score (or rank)", source)
+        chosen["t"] = _find(names, RUN_COLUMNS, "tag", source, required=False) \
+            if name is None else None
+        return [c for c in (chosen["q"], chosen["d"], chosen["s"], chosen.get("r"),
+                            chosen["t"]) if c is not None]
+
+    table, _ = _read_table(path, kind, pick)
+    if table.num_rows == 0:
+        raise InputError("empty run (no rows)", path=source)
+    fmt = "trec"
+    if chosen["s"] is not None:
+        score = _finite(_numbers(table.column(chosen["s"]), source, "score", chosen["s"]),
+                        source, "score")
+    else:
+        rank = _labels(_numbers(table.column(chosen["r"]), source, "rank", chosen["r"]), source)
+        score = -rank.astype(np.float64)
+        fmt = "msmarco"
+    qid = _id_words(table.column(chosen["q"]), source, "topic id", chosen["q"])
+    docno = _id_words(table.column(chosen["d"]), source, "document id", chosen["d"])
+    if name is None:
+        if chosen["t"] is not None:
+            last = table.column(chosen["t"])[table.num_rows - 1].as_py()
+            if last is None:
+                raise InputError(f"missing tag (null in column {chosen['t']})", path=source,
+                                 line=table.num_rows)
+            name = last.decode("utf-8", "surrogateescape") if isinstance(last, bytes) \
+                else str(last)
+        else:
+            name = os.path.basename(path)
+    n = len(score)
+    return Run(path=source, name=name, qid=qid, docno=docno, score=score,
+               line=np.arange(1, n + 1, dtype=np.int64), fmt=fmt)
