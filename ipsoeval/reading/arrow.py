@@ -60,29 +60,41 @@ def pyarrow(what: str = "reading Parquet/Arrow files"):
 
 # --- the table ------------------------------------------------------------------
 
-def _read_table(path: str, kind: str, pick):
-    """The columns ``pick(names)`` chooses, as a pyarrow Table."""
+def _read_table(path: str, kind: str, pick, dictionary=()):
+    """The columns ``pick(names)`` chooses, as a pyarrow Table; a Parquet
+    string column named in ``dictionary`` (topic ids, tags: few distinct
+    values) is read dictionary-encoded (its ids are then encoded once per
+    distinct value)."""
     pa = pyarrow()
     name = display_name(path)
     try:
         if kind == "parquet":
             import pyarrow.parquet as pq
             pf = pq.ParquetFile(path, memory_map=True)
-            names = pf.schema_arrow.names
-            cols = pick(names)
-            return pf.read(columns=cols, use_threads=True), cols
+            schema = pf.schema_arrow
+            cols = pick(schema.names)
+            textual = [c for c in cols if c in dictionary
+                       and (pa.types.is_string(schema.field(c).type)
+                            or pa.types.is_binary(schema.field(c).type)
+                            or pa.types.is_large_string(schema.field(c).type)
+                            or pa.types.is_large_binary(schema.field(c).type))]
+            if textual:
+                pf = pq.ParquetFile(path, memory_map=True, read_dictionary=textual)
+            return pf.read(columns=cols, use_threads=True), pf
         import pyarrow.ipc as ipc
         source = pa.memory_map(path, "r")
         reader = ipc.open_file(source) if kind == "arrow" else ipc.open_stream(source)
-        names = reader.schema.names
-        cols = pick(names)
-        table = reader.read_all().select(cols)
-        return table, cols
+        cols = pick(reader.schema.names)
+        return reader.read_all().select(cols), None
     except (InputError, UsageError):
         raise
     except (OSError, pa.ArrowException, ValueError) as exc:
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InputError(f"not a readable {KIND_NAMES[kind]} file ({msg})", path=name) from None
+        raise _unreadable(exc, kind, name) from None
+
+
+def _unreadable(exc, kind: str, name: str) -> InputError:
+    msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return InputError(f"not a readable {KIND_NAMES[kind]} file ({msg})", path=name)
 
 
 def _find(names, wanted, what: str, source: str, required: bool = True):
@@ -242,6 +254,22 @@ def _finite(x: np.ndarray, source: str, what: str) -> np.ndarray:
     return s
 
 
+def _last_value(pf, table, col: str, kind: str, source: str):
+    """The last row's value of ``col`` (a Parquet file: read from its last
+    row group alone)."""
+    if pf is None:
+        return table.column(col)[table.num_rows - 1].as_py()
+    import pyarrow as pa
+    try:
+        for g in range(pf.num_row_groups - 1, -1, -1):
+            part = pf.read_row_group(g, columns=[col])
+            if part.num_rows:
+                return part.column(col)[part.num_rows - 1].as_py()
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        raise _unreadable(exc, kind, source) from None
+    return None
+
+
 # --- qrels and runs ---------------------------------------------------------------
 
 def read_qrels(path: str, kind: str, labels: str = "integer") -> Qrels:
@@ -255,7 +283,7 @@ def read_qrels(path: str, kind: str, labels: str = "integer") -> Qrels:
         chosen["l"] = _find(names, LABEL_COLUMNS, "relevance label", source)
         return [chosen["q"], chosen["d"], chosen["l"]]
 
-    table, _ = _read_table(path, kind, pick)
+    table, _ = _read_table(path, kind, pick, dictionary=QID_COLUMNS)
     if table.num_rows == 0:
         raise InputError("empty qrels (no rows)", path=source)
     qid = _id_words(table.column(chosen["q"]), source, "topic id", chosen["q"])
@@ -285,10 +313,13 @@ def read_run(path: str, kind: str, name: str | None = None) -> Run:
             chosen["r"] = _find(names, RANK_COLUMNS + SCORE_COLUMNS, "score (or rank)", source)
         chosen["t"] = _find(names, RUN_COLUMNS, "tag", source, required=False) \
             if name is None else None
-        return [c for c in (chosen["q"], chosen["d"], chosen["s"], chosen.get("r"),
-                            chosen["t"]) if c is not None]
+        cols = [c for c in (chosen["q"], chosen["d"], chosen["s"], chosen.get("r"))
+                if c is not None]
+        if kind != "parquet" and chosen["t"] is not None:
+            cols.append(chosen["t"])
+        return cols
 
-    table, _ = _read_table(path, kind, pick)
+    table, pf = _read_table(path, kind, pick, dictionary=QID_COLUMNS)
     if table.num_rows == 0:
         raise InputError("empty run (no rows)", path=source)
     fmt = "trec"
@@ -303,7 +334,7 @@ def read_run(path: str, kind: str, name: str | None = None) -> Run:
     docno = _id_words(table.column(chosen["d"]), source, "document id", chosen["d"])
     if name is None:
         if chosen["t"] is not None:
-            last = table.column(chosen["t"])[table.num_rows - 1].as_py()
+            last = _last_value(pf, table, chosen["t"], kind, source)
             if last is None:
                 raise InputError(f"missing tag (null in column {chosen['t']})", path=source,
                                  line=table.num_rows)
