@@ -250,7 +250,8 @@ def _finite(x: np.ndarray, source: str, what: str) -> np.ndarray:
     bad = ~np.isfinite(s)
     if bad.any():
         i = int(np.argmax(bad))
-        raise InputError(f"{what} is not a finite number ({s[i]!r})", path=source, line=i + 1)
+        raise InputError(f"{what} is not a finite number ({float(s[i])!r})", path=source,
+                         line=i + 1)
     return s
 
 
