@@ -20,7 +20,7 @@ def command(ctx, dataset, fmt, output):
     from ipsoeval.results import Report, ResultSet
 
     if dataset is not None:
-        from ipsoeval.reading.irds import relevance_levels
+        from ipsoeval.reading import relevance_levels
         rs = ResultSet(command="measures", columns=["dataset", "label", "definition"],
                        records=relevance_levels(dataset),
                        title=f"relevance levels of {dataset}", id="relevance_levels",

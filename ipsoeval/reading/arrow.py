@@ -33,6 +33,7 @@ import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.model import Qrels, Run
+from ipsoeval.reading import compiled
 from ipsoeval.reading.grammar import display_name
 from ipsoeval.reading.memory import (
     DOCNO_COLUMNS,
@@ -135,6 +136,10 @@ def _binary_words(arr, source: str, what: str, base: int) -> np.ndarray:
     offsets = offsets[arr.offset: arr.offset + n + 1].astype(np.int64)
     data = (np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None
             else np.zeros(0, dtype=np.uint8))
+    if compiled.enabled():          # one pass in C; None: declined, numpy says why
+        words = compiled.span_words(data, offsets)
+        if words is not None:
+            return words
     st = offsets[:-1]
     ln = offsets[1:] - st
     empty = ln == 0
@@ -179,13 +184,14 @@ def _id_words(column, source: str, what: str, colname: str) -> np.ndarray:
     else:
         vt = t
     if pa.types.is_integer(vt):
-        ints = column.cast(pa.int64()) if not pa.types.is_dictionary(t) else \
-            column.cast(vt).cast(pa.int64())
-        x = np.concatenate([c.to_numpy(zero_copy_only=False) for c in _chunks(ints)]) \
-            if ints.num_chunks != 1 else ints.chunk(0).to_numpy(zero_copy_only=False)
+        if pa.types.is_dictionary(t):
+            column = column.cast(vt)
+        x = _to_numpy(column, None)     # int64, or uint64 (its own encoding)
+        if x.dtype.kind == "i":
+            x = x.astype(np.int64, copy=False)
         if len(x) == 0:
             return np.zeros((0, 1), dtype=np.uint64)
-        return _int_words(np.asarray(x, dtype=np.int64))
+        return _int_words(x)
     textual = (pa.types.is_string(vt) or pa.types.is_large_string(vt) or pa.types.is_binary(vt)
                or pa.types.is_large_binary(vt) or pa.types.is_fixed_size_binary(vt)
                or str(vt) in ("string_view", "binary_view"))
@@ -236,13 +242,24 @@ def _numbers(column, source: str, what: str, colname: str) -> np.ndarray:
     if row is not None:
         raise InputError(f"missing {what} (null in column {colname})", path=source,
                          line=row + 1)
-    if pa.types.is_integer(t):
-        x = column.cast(pa.int64())
-    else:
-        x = column.cast(pa.float64())
-    parts = [c.to_numpy(zero_copy_only=False) for c in _chunks(x)]
-    return parts[0] if len(parts) == 1 else (np.concatenate(parts) if parts
-                                              else np.zeros(0, dtype=np.float64))
+    if pa.types.is_decimal(t):
+        column = column.cast(pa.float64())
+    return _to_numpy(column, np.int64 if pa.types.is_integer(t) else np.float64)
+
+
+def _to_numpy(column, dtype) -> np.ndarray:
+    """A column without nulls as one numpy array of ``dtype`` (zero-copy for
+    one chunk of that type; no pyarrow.compute, whose import alone costs
+    more than reading the column)."""
+    parts = [np.asarray(c.to_numpy(zero_copy_only=False)) for c in _chunks(column)]
+    if not parts:
+        return np.zeros(0, dtype=dtype)
+    x = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    if dtype is None:
+        return x
+    if x.dtype.kind == "u" and dtype == np.int64 and len(x) and x.max() >= 2**63:
+        return x.astype(np.float64)     # beyond int64: the range check names it
+    return x.astype(dtype, copy=False)
 
 
 def _finite(x: np.ndarray, source: str, what: str) -> np.ndarray:

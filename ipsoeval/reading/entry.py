@@ -34,7 +34,14 @@ from ipsoeval.reading.opening import iter_blocks, read_bytes, table_kind
 
 __all__ = ["read_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",
            "is_dataframe", "split_runs", "check_stdin_once", "expand_run_paths", "file_stem",
-           "display_name", "read_bytes", "QID_COLUMNS"]
+           "display_name", "read_bytes", "QID_COLUMNS", "relevance_levels"]
+
+
+def relevance_levels(dataset_id: str) -> list[dict]:
+    """The ir_datasets data set's documentation of its relevance labels
+    (``ipsoeval measures --dataset ID``; :func:`ipsoeval.reading.irds.relevance_levels`)."""
+    from ipsoeval.reading import irds
+    return irds.relevance_levels(dataset_id)
 
 
 def read_qrels(path: str, data: bytes | None = None, labels: str = "integer") -> Qrels:
