@@ -116,9 +116,12 @@ def test_same_numbers_as_the_text_path(data, kind, nruns, tmp_path_factory):
         assert ok([*sig, qt, *tables]) == ok([*sig, q, *texts])
 
 
-def test_odd_ids_ties_and_id_types(tmp_path):
+@pytest.mark.parametrize("core", ["auto", "python"])
+def test_odd_ids_ties_and_id_types(core, tmp_path, monkeypatch):
     """Long ids (over the 248-byte prefix), non-UTF-8 bytes (binary column),
-    integer ids, ties broken by docno, dictionary-encoded columns."""
+    integer ids, ties broken by docno, dictionary-encoded columns; with the
+    compiled core's one pass and with numpy alone (IPSOEVAL_CORE=python)."""
+    monkeypatch.setenv("IPSOEVAL_CORE", core)
     long_a, long_b = "L" * 300 + "a", "L" * 300 + "b"
     qrels = ["7 0 {} 2", "7 0 {} 1", "7 0 x\xe9y 1", "7 0 d1 0", "12 0 5 1", "12 0 50 2"]
     qrels = [ln.format(long_a if i == 0 else long_b) for i, ln in enumerate(qrels)]
@@ -144,6 +147,23 @@ def test_odd_ids_ties_and_id_types(tmp_path):
              "label": pa.array([int(ln.split()[3]) for ln in qrels], pa.int8())}
     write_table(tmp_path / "q.arrow", qcols, "arrow")
     assert ok([*args, tmp_path / "q.arrow", tmp_path / "r.parquet"]) == want
+
+
+def test_unused_bad_dictionary_value_is_harmless(tmp_path):
+    """A dictionary may hold a value no row uses (after a filter): only the
+    values in use are ids."""
+    docno = pa.DictionaryArray.from_arrays(pa.array([0, 2], pa.int32()),
+                                           pa.array(["a", "bad id", "b"]))
+    pq.write_table(pa.table({"qid": ["1", "1"], "docno": docno, "score": [2.0, 1.0]}),
+                   tmp_path / "r.parquet")
+    (tmp_path / "q.txt").write_text("1 0 a 0\n1 0 b 1\n")
+    (tmp_path / "r.txt").write_text("1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n")
+    args = ["eval", "--format", "tsv", "-m", "AP", "--name", "x", tmp_path / "q.txt"]
+    assert ok([*args, tmp_path / "r.parquet"]) == ok([*args, tmp_path / "r.txt"])
+    used = pa.DictionaryArray.from_arrays(pa.array([0, 1], pa.int32()), pa.array(["a", "b c"]))
+    pq.write_table(pa.table({"qid": ["1", "1"], "docno": used, "score": [2.0, 1.0]}),
+                   tmp_path / "bad.parquet")
+    assert ":2: document id b'b c' holds a blank" in fails([*args, tmp_path / "bad.parquet"])
 
 
 def test_many_row_groups_and_run_name_from_last_row(tmp_path):

@@ -45,7 +45,7 @@ from ipsoeval.reading.memory import (
     _int_words,
     _labels,
 )
-from ipsoeval.reading.words import load_words
+from ipsoeval.reading.words import ID_WORDS, LONG_ID, load_words
 
 KIND_NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC", "arrow-stream": "Arrow IPC stream"}
 
@@ -121,8 +121,8 @@ def _first_null(column) -> int | None:
 
 # --- ids ------------------------------------------------------------------------
 
-def _binary_words(arr, source: str, what: str, base: int) -> np.ndarray:
-    """Words of a string/binary array (no nulls) straight from its buffers."""
+def _spans(arr):
+    """(value bytes, offsets) of a string/binary array (no copy for the bytes)."""
     import pyarrow as pa
     t = arr.type
     if not (pa.types.is_string(t) or pa.types.is_binary(t) or pa.types.is_large_string(t)
@@ -133,13 +133,17 @@ def _binary_words(arr, source: str, what: str, base: int) -> np.ndarray:
     n = len(arr)
     bufs = arr.buffers()
     offsets = np.frombuffer(bufs[1], dtype=np.int64 if wide else np.int32)
-    offsets = offsets[arr.offset: arr.offset + n + 1].astype(np.int64)
+    offsets = offsets[arr.offset: arr.offset + n + 1]
     data = (np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None
             else np.zeros(0, dtype=np.uint8))
-    if compiled.enabled():          # one pass in C; None: declined, numpy says why
-        words = compiled.span_words(data, offsets)
-        if words is not None:
-            return words
+    return data, offsets
+
+
+def _span_words(data, offsets, source: str, what: str, base: int) -> np.ndarray:
+    """Words of the ids data[offsets[i]:offsets[i + 1]] in numpy; the one
+    place that names a bad id (empty, a blank or control byte)."""
+    offsets = offsets.astype(np.int64)
+    n = len(offsets) - 1
     st = offsets[:-1]
     ln = offsets[1:] - st
     empty = ln == 0
@@ -158,16 +162,15 @@ def _binary_words(arr, source: str, what: str, base: int) -> np.ndarray:
     return load_words(data, st, ln)
 
 
-def _pad(words: list[np.ndarray]) -> np.ndarray:
-    if len(words) == 1:
-        return words[0]
-    w = max(x.shape[1] for x in words)
-    out = np.zeros((sum(len(x) for x in words), w), dtype=np.uint64)
-    at = 0
-    for x in words:
-        out[at: at + len(x), : x.shape[1]] = x
-        at += len(x)
-    return out
+def _words_of(data, offsets, source, what, base) -> np.ndarray:
+    """Words of one array's ids: the compiled core's one pass, else numpy."""
+    n = len(offsets) - 1
+    most = int(np.max(np.diff(offsets))) if n > 0 else 0
+    if compiled.enabled() and 0 < most <= LONG_ID:
+        out = np.zeros((n, (most + 7) // 8), dtype=np.uint64)
+        if compiled.span_fill(data, offsets, out):
+            return out
+    return _span_words(data, offsets, source, what, base)
 
 
 def _id_words(column, source: str, what: str, colname: str) -> np.ndarray:
@@ -179,10 +182,7 @@ def _id_words(column, source: str, what: str, colname: str) -> np.ndarray:
         raise InputError(f"missing {what} (null in column {colname})", path=source,
                          line=row + 1)
     t = column.type
-    if pa.types.is_dictionary(t):
-        vt = t.value_type
-    else:
-        vt = t
+    vt = t.value_type if pa.types.is_dictionary(t) else t
     if pa.types.is_integer(vt):
         if pa.types.is_dictionary(t):
             column = column.cast(vt)
@@ -198,33 +198,60 @@ def _id_words(column, source: str, what: str, colname: str) -> np.ndarray:
     if not textual:
         raise InputError(f"column {colname} ({what}) has type {t}; expected strings, "
                          f"binary or integers", path=source)
-    out, base = [], 0
+    # first every chunk's ids' width, then one (n, W) matrix filled in place
+    parts, base, width = [], 0, 1
     for chunk in _chunks(column):
         if len(chunk) == 0:
             continue
         if pa.types.is_dictionary(chunk.type):
-            idx = chunk.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-            used = np.zeros(len(chunk.dictionary), dtype=bool)
-            used[idx] = True
-            try:
-                dwords = _binary_words(chunk.dictionary, source, what, 0)
-            except InputError as exc:       # name the first row holding the value
-                at = np.flatnonzero(idx == (exc.line or 1) - 1)
-                if not len(at):             # an unused dictionary value: harmless
-                    dictionary = chunk.dictionary.filter(pa.array(used))
-                    remap = np.cumsum(used) - 1
-                    dwords = _binary_words(dictionary, source, what, 0)
-                    idx = remap[idx]
-                else:
-                    raise InputError(exc.message, path=source,
-                                     line=base + int(at[0]) + 1) from None
-            out.append(dwords[idx])
+            idx = np.asarray(chunk.indices.to_numpy(zero_copy_only=False))
+            dwords = _dictionary_words(chunk, idx, source, what, base)
+            parts.append(("dict", dwords, idx, base))
+            width = max(width, dwords.shape[1])
         else:
-            out.append(_binary_words(chunk, source, what, base))
+            data, offsets = _spans(chunk)
+            most = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 0
+            parts.append(("spans", data, offsets, base))
+            width = max(width, ID_WORDS if most > LONG_ID else (most + 7) // 8)
         base += len(chunk)
-    if not out:
-        return np.zeros((0, 1), dtype=np.uint64)
-    return _pad(out)
+    out = np.zeros((base, width), dtype=np.uint64)
+    for kind, a, b, at in parts:
+        if kind == "dict":
+            rows = out[at: at + len(b)]
+            if a.shape[1] == width:
+                np.take(a, b, axis=0, out=rows)
+            else:
+                rows[:, : a.shape[1]] = a[b]
+            continue
+        rows = out[at: at + len(b) - 1]
+        if not (compiled.enabled() and width < ID_WORDS and compiled.span_fill(a, b, rows)):
+            rows[:] = 0
+            w = _span_words(a, b, source, what, at)
+            rows[:, : w.shape[1]] = w
+    return out
+
+
+def _dictionary_words(chunk, idx, source, what, base) -> np.ndarray:
+    """Words of a dictionary chunk's values; a bad value is named by the first
+    row holding it (a bad value no row uses is harmless: dropped)."""
+    import pyarrow as pa
+    dictionary = chunk.dictionary
+    data, offsets = _spans(dictionary)
+    try:
+        return _words_of(data, offsets, source, what, 0)
+    except InputError as exc:
+        bad = (exc.line or 1) - 1
+        at = np.flatnonzero(idx == bad)
+        if len(at):
+            raise InputError(exc.message, path=source, line=base + int(at[0]) + 1) from None
+    used = np.zeros(len(dictionary), dtype=bool)
+    used[idx] = True
+    keep = dictionary.filter(pa.array(used))
+    data, offsets = _spans(keep)
+    words = _words_of(data, offsets, source, what, 0)
+    out = np.zeros((len(dictionary), words.shape[1]), dtype=np.uint64)
+    out[used] = words
+    return out
 
 
 # --- numbers --------------------------------------------------------------------

@@ -262,22 +262,18 @@ def int_words(x: np.ndarray):
     return out if _core.int_fill(x, out, w) == 0 else None
 
 
-def span_words(data: np.ndarray, offsets: np.ndarray):
-    """(n, W) uint64 words of the ids ``data[offsets[i]:offsets[i + 1]]`` (an
-    Arrow string column's value buffer and its n + 1 offsets), or None
-    (declined: an empty id, one holding a byte <= 32 or longer than LONG_ID
-    bytes; or a build without span_fill)."""
+def span_fill(data: np.ndarray, offsets: np.ndarray, out: np.ndarray) -> bool:
+    """Write the ids ``data[offsets[i]:offsets[i + 1]]`` (an Arrow string
+    column's value buffer and its n + 1 offsets) into the zeroed rows of
+    ``out`` (C-contiguous (n, W) uint64, W words enough for the longest id).
+    False: declined (an empty id, one holding a byte <= 32 or longer than
+    W words; or a build without span_fill) -- the caller's numpy path then
+    says what is wrong."""
     fill = getattr(_core, "span_fill", None)
-    n = len(offsets) - 1
-    if fill is None or n <= 0:
-        return None
+    if fill is None or not out.flags.c_contiguous:
+        return False
     off = np.ascontiguousarray(offsets, dtype=np.int64)
-    most = int(np.max(off[1:] - off[:-1]))
-    if most < 1 or most > LONG_ID:
-        return None
-    w = (most + 7) // 8
-    out = np.zeros((n, w), np.uint64)
-    return out if fill(np.ascontiguousarray(data), off, out, w) == 0 else None
+    return fill(np.ascontiguousarray(data), off, out, out.shape[1]) == 0
 
 
 # --- alignment -------------------------------------------------------------------
