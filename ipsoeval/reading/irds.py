@@ -86,6 +86,8 @@ def _why(exc: BaseException) -> str:
         errs = exc.args[1]
         if errs:
             return _why(errs[0][1])
+    if len(text) > 200:
+        text = text[:197] + "..."
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
