@@ -341,12 +341,29 @@ def text_columns(data: bytes, qrels: bool) -> dict | None:
     return None
 
 
+def _utf8(v: str) -> bool:
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def table_bytes(columns: dict, kind: str, names: dict | None = None) -> bytes:
     """``columns`` as a Parquet / Arrow IPC file / Arrow IPC stream."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     names = names or {}
-    table = pa.table({names.get(k, k): v for k, v in columns.items()})
+
+    def column(values):
+        # an id that is not UTF-8 (read with surrogateescape): a binary column
+        if isinstance(values, list) and any(isinstance(v, str) and not _utf8(v)
+                                            for v in values):
+            return [v.encode("utf-8", "surrogateescape") if isinstance(v, str) else v
+                    for v in values]
+        return values
+
+    table = pa.table({names.get(k, k): column(v) for k, v in columns.items()})
     sink = pa.BufferOutputStream()
     if kind == "parquet":
         pq.write_table(table, sink)
