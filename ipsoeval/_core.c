@@ -11,7 +11,8 @@
  *                one pass: parse() into a small buffer, align_topic() on
  *                each topic as soon as its last line is read;
  *   id_scan(), id_fill(), int_fill()  the id words of an in-memory column
- *                of str or of integers (a DataFrame's, a dict's).
+ *                of str or of integers (a DataFrame's, a dict's);
+ *   span_fill()  the id words of an Arrow string column (buffer, offsets).
  *
  * All accept only input they are sure about (valid-input-only): anything
  * else is reported as "rejected" and the caller (ipsoeval/reading/compiled.py) falls
@@ -1691,6 +1692,52 @@ static PyObject *py_int_fill(PyObject *self, PyObject *args)
     return PyLong_FromLong(rc);
 }
 
+/* span_fill(data, offsets, out, W): the ids data[offsets[i]:offsets[i+1]]
+ * (an Arrow string/binary column: its value buffer and int64 offsets, n + 1
+ * of them) into the zeroed (n, W) uint64 array out.  Returns 0, or -1
+ * (declined, out partly written) when an id is empty, longer than W * 8
+ * bytes or holds a byte <= 32: the Python path (ipsoeval/reading/arrow.py)
+ * then says which row is wrong.  No Python object per id; the GIL is released. */
+static PyObject *py_span_fill(PyObject *self, PyObject *args)
+{
+    Py_buffer d, x, o;
+    Py_ssize_t W, n, i;
+    int rc = 0;
+    if (!PyArg_ParseTuple(args, "y*y*w*n", &d, &x, &o, &W))
+        return NULL;
+    n = x.len / 8 - 1;
+    if (W < 1 || x.len % 8 || n < 0 || o.len != n * W * 8) {
+        PyBuffer_Release(&d);
+        PyBuffer_Release(&x);
+        PyBuffer_Release(&o);
+        PyErr_SetString(PyExc_ValueError, "_core.span_fill: bad arguments");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    const int64_t *off = (const int64_t *)x.buf;
+    const unsigned char *buf = (const unsigned char *)d.buf;
+    for (i = 0; i < n; i++) {
+        int64_t a = off[i], b = off[i + 1], k;
+        if (a < 0 || b <= a || b > (int64_t)d.len || b - a > (int64_t)(W * 8)) {
+            rc = -1;
+            break;
+        }
+        for (k = a; k < b; k++)
+            if (buf[k] <= 32)
+                break;
+        if (k < b) {
+            rc = -1;
+            break;
+        }
+        memcpy((unsigned char *)o.buf + i * W * 8, buf + a, (size_t)(b - a));
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&d);
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&o);
+    return PyLong_FromLong(rc);
+}
+
 /* --------------------------------------- read and align a run in one pass */
 
 /* A growing set of ids (run topics) with their per-topic results. */
@@ -2368,6 +2415,7 @@ static PyMethodDef methods[] = {
     {"id_scan", py_id_scan, METH_VARARGS, "Longest id of a list of str, or -1 (declined)."},
     {"id_fill", py_id_fill, METH_VARARGS, "Write the ids of a list of str as uint64 words."},
     {"int_fill", py_int_fill, METH_VARARGS, "Write non-negative int64 ids in decimal as words."},
+    {"span_fill", py_span_fill, METH_VARARGS, "Write ids given by a buffer and offsets as words."},
     {"eval_official", py_eval_official, METH_VARARGS,
      "trec_eval's official measures of runs, or None (declined)."},
     {"hsd_ranges", py_hsd_ranges, METH_VARARGS,

@@ -159,12 +159,30 @@ def sandbox(tmp_path_factory):
     (root / "trec2020.tsv").write_text("".join(f"{q}\n" for q in topics[1::2]))
     for d in ("results", "reports"):
         (root / d).mkdir()
+    # issue 21: a Parquet run, and an ir_datasets data set's qrels placed where
+    # ir_datasets keeps its download (IR_DATASETS_HOME, set by _run; no network)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    rows = [ln.split() for ln in bm25.read_text().splitlines() if ln.strip()]
+    pq.write_table(pa.table({"qid": [r[0] for r in rows], "docno": [r[2] for r in rows],
+                             "rank": [int(r[3]) for r in rows],
+                             "score": [float(r[4]) for r in rows],
+                             "tag": [r[5] for r in rows]}), root / "run.parquet")
+    dl19 = root / ".irds" / "msmarco-passage" / "trec-dl-2019"
+    dl19.mkdir(parents=True)
+    (dl19 / "qrels").write_text("".join(     # the real file's format: no comment lines
+        ln + "\n" for ln in (ADHOC / "qrels.txt").read_text().splitlines()
+        if len(ln.split()) == 4 and not ln.startswith("#")))
     return root
 
 
 def _run(kind: str, text: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-               COLUMNS="100")
+               COLUMNS="100", IR_DATASETS_HOME=str(cwd / ".irds"),
+               # an irds: example never downloads here: a closed local proxy, one try
+               HTTPS_PROXY="http://127.0.0.1:9", HTTP_PROXY="http://127.0.0.1:9",
+               https_proxy="http://127.0.0.1:9", http_proxy="http://127.0.0.1:9",
+               NO_PROXY="", no_proxy="", IR_DATASETS_DL_TRIES="1")
     env.pop("FORCE_COLOR", None)
     if kind == "make":
         (cwd / "Makefile").write_text(text + "\n")

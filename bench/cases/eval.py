@@ -34,6 +34,28 @@ def _msmarco_gz(ctx: Context) -> list[str]:
     return [str(ctx.data / "qrels.txt"), str(gz)]
 
 
+def _msmarco_parquet(ctx: Context) -> list[str]:
+    """The MS MARCO run as Parquet (columns qid, docno, rank, score, tag, as
+    PyTerrier writes a result frame; pyarrow's defaults: dictionary pages,
+    snappy), written once next to it."""
+    pq_path = ctx.data / "run.parquet"
+    if not pq_path.exists():
+        import pyarrow as pa
+        import pyarrow.csv as csv
+        import pyarrow.parquet as pq
+        names = ["qid", "Q0", "docno", "rank", "score", "tag"]
+        types = {"qid": pa.string(), "Q0": pa.string(), "docno": pa.string(),
+                 "rank": pa.int64(), "score": pa.float64(), "tag": pa.string()}
+        table = csv.read_csv(ctx.data / "run.txt",
+                             read_options=csv.ReadOptions(column_names=names),
+                             parse_options=csv.ParseOptions(delimiter=" "),
+                             convert_options=csv.ConvertOptions(column_types=types))
+        tmp = pq_path.with_suffix(".parquet.tmp")
+        pq.write_table(table.select(["qid", "docno", "rank", "score", "tag"]), tmp)
+        tmp.rename(pq_path)
+    return [str(ctx.data / "qrels.txt"), str(pq_path)]
+
+
 def _adhoc_runs(ctx: Context) -> list[str]:
     return sorted(str(p) for p in ctx.data.glob("run*.txt"))
 
@@ -96,6 +118,24 @@ EVAL_MSMARCO_GZ = Case(
     targets=[
         Target("time <= 1.4 x ipsoeval on the plain file", peer="ipsoeval-plain",
                max_ratio=1.4),
+    ],
+)
+
+EVAL_MSMARCO_PARQUET = Case(
+    name="eval-msmarco-parquet",
+    description=(
+        "The eval-msmarco case with the run as Parquet (qid, docno, rank, score, "
+        "tag; written once by pyarrow): ipsoeval on the .parquet next to ipsoeval "
+        "on the plain text file (issue 21's target: no slower)."),
+    data="msmarco",
+    tools={
+        "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,
+                                      *_msmarco_parquet(ctx)], need_module("pyarrow")),
+        "ipsoeval-plain": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,
+                                            *_msmarco_files(ctx)]),
+    },
+    targets=[
+        Target("time <= ipsoeval on the plain file", peer="ipsoeval-plain", max_ratio=1.0),
     ],
 )
 
@@ -207,6 +247,6 @@ EVAL_MSMARCO_PROBABILITY = Case(
     ],
 )
 
-CASES = [EVAL_MSMARCO, EVAL_MSMARCO_GZ, EVAL_MSMARCO_PROBABILITY, EVAL_MSMARCO70,
+CASES = [EVAL_MSMARCO, EVAL_MSMARCO_GZ, EVAL_MSMARCO_PARQUET, EVAL_MSMARCO_PROBABILITY, EVAL_MSMARCO70,
          EVAL_ADHOC_ONE, EVAL_ADHOC]
 

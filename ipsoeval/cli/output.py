@@ -19,7 +19,15 @@ from ipsoeval.cli import quiet_stdout
 from ipsoeval.cli.environment import get_env
 from ipsoeval.cli.progress import clear_bars
 from ipsoeval.errors import GateFailed, InputError, UsageError
-from ipsoeval.formatters import FORMATS, as_report, render, resolve, table_list
+from ipsoeval.formatters import (
+    BINARY_FORMATS,
+    FORMATS,
+    as_report,
+    render,
+    render_bytes,
+    resolve,
+    table_list,
+)
 
 __all__ = ["format_option", "concrete_format", "emit", "warn", "check_output", "write_output",
            "write_stdout", "quiet_stdout"]
@@ -32,7 +40,7 @@ TABLE_KEY = "ipsoeval.table"
 # read; tests/test_output_contract.py checks the reports against this list.
 TABLE_IDS = {
     "eval": ("scores",),
-    "measures": ("measures",),
+    "measures": ("measures", "relevance_levels"),
     "breakdown": ("summary", "topics"),
     "ipso": ("pairs", "topics", "depths", "agreement", "enumerate", "sign_test"),
     "interval-map": ("scores", "values", "value_quantiles", "tau", "tau_measures", "flips"),
@@ -57,6 +65,30 @@ def _remember_table(ctx, param, value):
     return value
 
 
+_FMT_KEY, _OUT_KEY = "ipsoeval.fmt", "ipsoeval.output"
+
+
+def _check_binary(ctx) -> None:
+    """--format parquet (binary) needs -o FILE and pyarrow: refused (usage error,
+    exit 2) as soon as both options are parsed, before any input is read."""
+    if _FMT_KEY not in ctx.meta or _OUT_KEY not in ctx.meta:
+        return
+    fmt, output = ctx.meta[_FMT_KEY], ctx.meta[_OUT_KEY]
+    if fmt not in BINARY_FORMATS:
+        return
+    if output is None or output == "-":
+        raise UsageError(f"--format {fmt} writes a binary file: give it with -o FILE "
+                         f"(never to a terminal or a pipe)")
+    from ipsoeval.formatters.parquet import need_pyarrow
+    need_pyarrow()
+
+
+def _remember_format(ctx, param, value):
+    ctx.meta[_FMT_KEY] = value
+    _check_binary(ctx)
+    return value
+
+
 def format_option(f=None, *, pipe_default: str = "tsv"):
     """-o and --format, offering only the formats the command accepts: trec
     (trec_eval's layout) is eval's alone."""
@@ -72,9 +104,9 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
                          help="Write to this file (only when everything succeeded) instead "
                               "of standard output.")(g)
         g = click.option("--format", "fmt", type=click.Choice(accepted), default="auto",
-                         show_default=True,
+                         show_default=True, callback=_remember_format,
                          help=f"Output format; auto = table on a terminal, else "
-                              f"{pipe_default}.")(g)
+                              f"{pipe_default}; parquet needs -o FILE.")(g)
         return g
     return deco(f) if f is not None else deco
 
@@ -117,9 +149,14 @@ def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
     if want is not None and want not in report.ids:
         raise UsageError(f"--table: no table {want!r} here (tables: {', '.join(report.ids)}; "
                          f"--table list describes them)")
-    text = render(report, concrete, table=want, width=env.width,
-                  color=env.color and output is None, color_system=env.color_system)
-    _write(ctx, env, output, text)
+    if concrete in BINARY_FORMATS:
+        if output is None or output == "-":
+            raise UsageError(f"--format {concrete} writes a binary file: give it with -o FILE")
+        write_output(output, render_bytes(report, concrete, table=want))
+    else:
+        text = render(report, concrete, table=want, width=env.width,
+                      color=env.color and output is None, color_system=env.color_system)
+        _write(ctx, env, output, text)
     if report.gate is not None:
         if not report.gate.passed:
             raise GateFailed(report.gate.reason)
@@ -158,6 +195,8 @@ def _output_error(path: str, why: str) -> InputError:
 def _check_output_option(ctx, param, value):
     if value is not None:
         check_output(value)
+    ctx.meta[_OUT_KEY] = value
+    _check_binary(ctx)
     return value
 
 
@@ -195,15 +234,16 @@ def _umask() -> int:
     return old
 
 
-def write_output(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` (see above); OS errors are InputErrors (exit 3)."""
+def write_output(path: str, text: str | bytes) -> None:
+    """Write ``text`` (str, or bytes of a binary format) to ``path`` (see
+    above); OS errors are InputErrors (exit 3)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
         st = None
     except OSError as exc:
         raise _output_error(path, exc.strerror or str(exc)) from None
-    data = text.encode("utf-8", "surrogateescape")
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape")
     if st is not None and not stat.S_ISREG(st.st_mode):
         try:
             with open(path, "wb") as fh:

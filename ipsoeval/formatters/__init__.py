@@ -16,7 +16,8 @@ from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
 FORMATS = ("auto", "trec", "tsv", "json", "table",
-           "jsonl", "latex", "markdown")   # issue 13: paper-ready tables and JSON lines
+           "jsonl", "latex", "markdown",   # issue 13: paper-ready tables and JSON lines
+           "parquet")                      # issue 21: binary, -o FILE only (render_bytes)
 
 
 def resolve(fmt: str, *, pipe_default: str = "tsv", isatty: Callable[[], bool] | None = None,
@@ -69,6 +70,19 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
         import importlib
         return importlib.import_module(f"ipsoeval.formatters.{fmt}").render(shown)
     raise UsageError(f"unknown format {fmt!r}")
+
+
+def render_bytes(report: Report, fmt: str, *, table: str | None = None) -> bytes:
+    """The bytes of ``report`` in a binary format (parquet: one table, the
+    primary or ``table``)."""
+    report = as_report(report)
+    if fmt == "parquet":
+        from ipsoeval.formatters import parquet
+        return parquet.render_bytes(report.table(table))
+    raise UsageError(f"unknown binary format {fmt!r}")
+
+
+BINARY_FORMATS = ("parquet",)
 
 
 def table_list(report: Report) -> str:

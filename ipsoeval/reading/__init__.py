@@ -8,7 +8,8 @@ Outside this package, code reads through
 - ``ipsoeval.reading`` (this module; :mod:`~ipsoeval.reading.entry`) for runs
   and qrels, from files or from dicts/DataFrames: :func:`read_qrels`,
   :func:`read_run`, :func:`read_for_alignment`, :func:`qrels_from`,
-  :func:`run_from`, and the run-argument helpers (:func:`expand_run_paths`,
+  :func:`run_from`, :func:`relevance_levels` (an ir_datasets data set's
+  label documentation), and the run-argument helpers (:func:`expand_run_paths`,
   :func:`file_stem`, :func:`check_stdin_once`);
 - :mod:`ipsoeval.reading.scores` for per-topic score files:
   :func:`read_scores` (also re-exported here) into a ``TopicScores``;
@@ -59,6 +60,16 @@ Which path is taken when, and why
       ``IPSOEVAL_CORE=python`` or without a C compiler.  It alone holds the
       error semantics (``FILE:LINE: what is wrong``), so they exist once;
       tests compare both paths on random bytes.
+   c. Two inputs that are not text files take their own readers, chosen
+      by :func:`read_qrels` / :func:`read_run` / :func:`read_for_alignment`
+      before any of the above: a QRELS argument ``irds:DATASET_ID``
+      (:mod:`~ipsoeval.reading.irds`: ir_datasets' ``qrels_iter()``, the
+      optional extra ``ipsoeval[irds]``), and a run or qrels file whose
+      first bytes are Parquet's or Arrow IPC's
+      (:func:`opening.table_kind`; :mod:`~ipsoeval.reading.arrow`, pyarrow,
+      ``ipsoeval[arrow]``: columns by name, ids from the Arrow buffers
+      straight into id words).  Both build the same Qrels/Run; the quick
+      path (1) declines them (the C pass cannot open them).
 3. In-memory qrels and runs (API: ``{qid: {docno: value}}`` dicts, pandas
    DataFrames): :mod:`~ipsoeval.reading.memory` builds the same Qrels/Run,
    id columns encoded by the compiled core when every value is a valid id
@@ -82,6 +93,8 @@ Modules, lower first (each imports only modules above it in this list)
 ``python``    the reference Python reader (numpy tokeniser; all error messages)
 ``compiled``  the dispatch to the compiled core (read, encode, align, stream)
 ``memory``    dicts and DataFrames → the model
+``arrow``     Parquet / Arrow IPC tables → the model (pyarrow, optional)
+``irds``      ``irds:DATASET_ID`` qrels through ir_datasets (optional)
 ``entry``     the entry for runs and qrels: which reader, when
 ``scores``    the entry for score files
 ``quick``     the console script's quick path (``core`` only; no numpy)
@@ -92,7 +105,8 @@ Modules, lower first (each imports only modules above it in this list)
 
 __all__ = ["read_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",
            "is_dataframe", "split_runs", "check_stdin_once", "expand_run_paths", "file_stem",
-           "display_name", "read_bytes", "QID_COLUMNS", "read_scores", "TopicScores"]
+           "display_name", "read_bytes", "QID_COLUMNS", "read_scores", "TopicScores",
+           "relevance_levels"]
 
 _FROM_SCORES = ("read_scores", "TopicScores")
 

@@ -262,6 +262,20 @@ def int_words(x: np.ndarray):
     return out if _core.int_fill(x, out, w) == 0 else None
 
 
+def span_fill(data: np.ndarray, offsets: np.ndarray, out: np.ndarray) -> bool:
+    """Write the ids ``data[offsets[i]:offsets[i + 1]]`` (an Arrow string
+    column's value buffer and its n + 1 offsets) into the zeroed rows of
+    ``out`` (C-contiguous (n, W) uint64, W words enough for the longest id).
+    False: declined (an empty id, one holding a byte <= 32 or longer than
+    W words; or a build without span_fill) -- the caller's numpy path then
+    says what is wrong."""
+    fill = getattr(_core, "span_fill", None)
+    if fill is None or not out.flags.c_contiguous:
+        return False
+    off = np.ascontiguousarray(offsets, dtype=np.int64)
+    return fill(np.ascontiguousarray(data), off, out, out.shape[1]) == 0
+
+
 # --- alignment -------------------------------------------------------------------
 
 class Piece:

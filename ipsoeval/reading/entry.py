@@ -18,9 +18,11 @@ reader serves a call, decided in one place.
 
 from __future__ import annotations
 
+from ipsoeval.errors import UsageError
 from ipsoeval.model import Qrels, Run
 from ipsoeval.reading import compiled, python
 from ipsoeval.reading.grammar import (
+    IRDS_PREFIX,
     check_stdin_once,
     display_name,
     expand_run_paths,
@@ -28,17 +30,35 @@ from ipsoeval.reading.grammar import (
     sniff_run_format,
 )
 from ipsoeval.reading.memory import QID_COLUMNS, is_dataframe, qrels_from, run_from, split_runs
-from ipsoeval.reading.opening import iter_blocks, read_bytes
+from ipsoeval.reading.opening import iter_blocks, read_bytes, table_kind
 
 __all__ = ["read_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",
            "is_dataframe", "split_runs", "check_stdin_once", "expand_run_paths", "file_stem",
-           "display_name", "read_bytes", "QID_COLUMNS"]
+           "display_name", "read_bytes", "QID_COLUMNS", "relevance_levels"]
+
+
+def relevance_levels(dataset_id: str) -> list[dict]:
+    """The ir_datasets data set's documentation of its relevance labels
+    (``ipsoeval measures --dataset ID``; :func:`ipsoeval.reading.irds.relevance_levels`)."""
+    from ipsoeval.reading import irds
+    return irds.relevance_levels(dataset_id)
 
 
 def read_qrels(path: str, data: bytes | None = None, labels: str = "integer") -> Qrels:
     """Qrels of a file (``-`` is stdin; ``data``: the file's bytes, already
     read).  ``labels`` gain/probability (``--labels``, ipsoeval.labels): real
-    labels, read by the Python reader alone and coded."""
+    labels, read by the Python reader alone and coded.  ``irds:DATASET_ID``:
+    the qrels of an ir_datasets data set (:mod:`ipsoeval.reading.irds`); a
+    Parquet/Arrow file (magic bytes): :mod:`ipsoeval.reading.arrow`."""
+    if data is None and path.startswith(IRDS_PREFIX):
+        from ipsoeval.reading import irds
+        return irds.read_qrels(path, labels=labels)
+    kind = table_kind(path, data)
+    if kind is not None:
+        if data is not None:
+            raise UsageError(f"{display_name(path)}: a {kind} table must be read from a file")
+        from ipsoeval.reading import arrow
+        return arrow.read_qrels(path, kind, labels=labels)
     if labels != "integer":
         return python.read_real_qrels(path, data, labels)
     if compiled.enabled():     # None when it declines: the Python reader decides
@@ -51,7 +71,15 @@ def read_qrels(path: str, data: bytes | None = None, labels: str = "integer") ->
 def read_run(path: str, run_format: str = "auto", name: str | None = None,
              data: bytes | None = None) -> Run:
     """A TREC (6+ fields) or MS MARCO (3 fields) run; ``run_format`` auto
-    sniffs the first data line; ``name`` overrides the run's tag."""
+    sniffs the first data line; ``name`` overrides the run's tag.  A
+    Parquet/Arrow file (magic bytes) is read by :mod:`ipsoeval.reading.arrow`
+    (its columns decide the format)."""
+    kind = table_kind(path, data)
+    if kind is not None:
+        if data is not None:
+            raise UsageError(f"{display_name(path)}: a {kind} table must be read from a file")
+        from ipsoeval.reading import arrow
+        return arrow.read_run(path, kind, name)
     blocks = iter_blocks(path, data)
     first = next(blocks, b"")
     fmt = sniff_run_format(first) if run_format == "auto" else run_format
@@ -76,7 +104,7 @@ def read_for_alignment(path: str, qindex, *, run_format: str = "auto",
     :class:`ipsoeval.align.QrelsIndex`) by ``engine.align_read`` with the
     same options: read and aligned in one pass by the compiled core (a
     ``Streamed``) when it can be, else a Run."""
-    if compiled.enabled():   # None: declined (compressed, not grouped by topic, ...)
+    if compiled.enabled() and table_kind(path) is None:   # None: declined (compressed, not grouped by topic, ...)
         got = compiled.stream_run(path, run_format, name, qindex, tie_break=tie_break,
                                   judged_only=judged_only, depth=depth)
         if got is not None:

@@ -71,6 +71,10 @@ LABEL_MIN, LABEL_MAX = -(2**31) + 2, 2**31 - 1
 
 COMPRESSED = (".gz", ".bz2", ".xz")
 
+# A QRELS argument irds:DATASET_ID names an ir_datasets data set's qrels
+# (ipsoeval.reading.irds; the optional extra ipsoeval[irds]).
+IRDS_PREFIX = "irds:"
+
 
 def file_stem(path: str) -> str:
     """``runs/bm25.run.gz`` → ``bm25`` (compression suffix, then one extension,

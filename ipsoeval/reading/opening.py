@@ -43,6 +43,33 @@ MAGIC = (
 )
 
 
+TABLE_MAGIC = (
+    (b"PAR1", "parquet"),             # Parquet (ipsoeval.reading.arrow)
+    (b"ARROW1", "arrow"),             # Arrow IPC file (Feather v2)
+    (b"\xff\xff\xff\xff", "arrow-stream"),   # Arrow IPC stream (continuation marker)
+)
+
+
+def table_kind(path: str, data: bytes | None = None) -> str | None:
+    """'parquet', 'arrow' or 'arrow-stream' when the file's first bytes say it is
+    a table (read by :mod:`ipsoeval.reading.arrow`), else None (stdin, text,
+    compressed text, or a file that cannot be opened: the text readers say why)."""
+    if data is not None:
+        head = bytes(data[:8])
+    else:
+        if path == "-":
+            return None
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(8)
+        except OSError:
+            return None
+    for magic, kind in TABLE_MAGIC:
+        if head.startswith(magic):
+            return kind
+    return None
+
+
 def read_bytes(path: str) -> bytes:
     """The whole file, decompressed by magic bytes; ``-`` is stdin."""
     return b"".join(bytes(b) for b in iter_blocks(path))

@@ -313,6 +313,118 @@ def _compress(ch, data: bytes, name: str) -> tuple[bytes, str, str]:
     return comp, name, f"{note}-{how}"
 
 
+# --- tables (issue 21): runs and qrels as Parquet / Arrow IPC ------------------
+
+def have_pyarrow() -> bool:
+    import importlib.util
+    return importlib.util.find_spec("pyarrow") is not None
+
+
+def text_columns(data: bytes, qrels: bool) -> dict | None:
+    """The columns of a (valid, unmutated) qrels or run as lists, named as
+    PyTerrier / ir_measures name them (None when it is not such a file)."""
+    rows = [ln.split() for ln in data.decode("utf-8", "surrogateescape").splitlines()
+            if ln.strip()]
+    if not rows:
+        return None
+    if qrels and all(len(r) == 4 for r in rows):
+        return {"qid": [r[0] for r in rows], "docno": [r[2] for r in rows],
+                "label": [float(r[3]) if not r[3].lstrip("+-").isdigit() else int(r[3])
+                          for r in rows]}
+    if not qrels and all(len(r) == 3 for r in rows):       # MS MARCO: rank only
+        return {"qid": [r[0] for r in rows], "docno": [r[1] for r in rows],
+                "rank": [int(r[2]) for r in rows]}
+    if not qrels and all(len(r) >= 6 for r in rows):
+        return {"qid": [r[0] for r in rows], "docno": [r[2] for r in rows],
+                "rank": [int(r[3]) for r in rows], "score": [float(r[4]) for r in rows],
+                "tag": [r[5] for r in rows]}
+    return None
+
+
+def _utf8(v: str) -> bool:
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def table_bytes(columns: dict, kind: str, names: dict | None = None) -> bytes:
+    """``columns`` as a Parquet / Arrow IPC file / Arrow IPC stream."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    names = names or {}
+
+    def column(values):
+        # an id that is not UTF-8 (read with surrogateescape): a binary column
+        if isinstance(values, list) and any(isinstance(v, str) and not _utf8(v)
+                                            for v in values):
+            return [v.encode("utf-8", "surrogateescape") if isinstance(v, str) else v
+                    for v in values]
+        return values
+
+    table = pa.table({names.get(k, k): column(v) for k, v in columns.items()})
+    sink = pa.BufferOutputStream()
+    if kind == "parquet":
+        pq.write_table(table, sink)
+    elif kind == "arrow":
+        with pa.ipc.new_file(sink, table.schema) as w:
+            w.write_table(table)
+    else:
+        with pa.ipc.new_stream(sink, table.schema) as w:
+            w.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+def _tabular(ch, data: bytes, qrels: bool) -> tuple[bytes, str] | None:
+    """The file as a table, now and then damaged (a null, NaN, an empty id, a
+    column dropped, renamed or of the wrong type, bytes cut or flipped)."""
+    try:
+        cols = text_columns(data, qrels)
+    except (ValueError, UnicodeDecodeError):     # mutated beyond a table's reach
+        cols = None
+    if cols is None or not have_pyarrow():
+        return None
+    kind = ch.choice(["parquet", "arrow", "arrow-stream"])
+    names = {"qid": "query_id", "docno": "doc_id", "label": "relevance"} \
+        if ch.coin(0.3) else {}
+    damage = ch.choice(["none"] * 6 + ["null", "nan", "empty-id", "blank-id", "drop", "rename",
+                                       "type", "truncate", "flip", "int-ids", "binary-ids"])
+    n = len(cols["qid"])
+    i = ch.randint(0, n - 1)
+    if damage == "null":
+        cols[ch.choice(sorted(cols))][i] = None
+    elif damage == "nan":
+        key = "label" if qrels else ("score" if "score" in cols else "rank")
+        cols[key] = [float(v) for v in cols[key]]
+        cols[key][i] = ch.choice([float("nan"), float("inf"), 1.5])
+    elif damage in ("empty-id", "blank-id"):
+        cols["docno"][i] = "" if damage == "empty-id" else "a b"
+    elif damage == "drop":
+        cols.pop(ch.choice(sorted(cols)))
+    elif damage == "rename":
+        cols["xx"] = cols.pop(ch.choice(sorted(cols)))
+    elif damage == "type":
+        cols["qid"] = [float(j) + 0.5 for j in range(n)]
+    elif damage == "int-ids":
+        cols["qid"] = [j % 3 for j in range(n)]
+    elif damage == "binary-ids":
+        cols["docno"] = [d.encode("utf-8", "surrogateescape") + b"\xff" for d in cols["docno"]]
+    try:
+        raw = table_bytes(cols, kind, names)
+    except Exception:  # noqa: BLE001  (pyarrow refuses this damage: write the text)
+        return None
+    if damage == "truncate":
+        raw = raw[: ch.randint(4, max(len(raw) - 1, 4))]
+    elif damage == "flip":
+        j = ch.randint(8, max(len(raw) - 9, 8))
+        raw = raw[:j] + bytes([raw[j] ^ 0x5A]) + raw[j + 1:]
+    return raw, f"table-{kind}-{damage}"
+
+
+IRDS_IDS = ["irds:", "irds:nonexistent/none", "irds:x y", "irds:\xff"]
+
+
 def _pick(ch, values, p_absurd, good):
     return ch.choice(values) if ch.coin(p_absurd) else ch.choice(good)
 
@@ -358,6 +470,11 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         if ch.coin(p_mut * 0.25):
             data, name, note = _compress(ch, data, name)
             case.notes.append(f"{name}:{note}")
+        elif ch.coin(0.15):                     # issue 21: as Parquet / Arrow
+            got = _tabular(ch, data, qrels=not name.startswith("run"))
+            if got is not None:
+                data, note = got
+                case.notes.append(f"{name}:{note}")
         case.files[name] = data
         named.append(name)
     if ch.coin(p_mut * 0.1):
@@ -372,6 +489,9 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
             case.notes.append("stdin-twice")
     if ch.coin(p_mut * 0.05):
         named[ch.randint(0, len(named) - 1)] = ch.choice(["missing", ".", "", "/dev/null"])
+    if ch.coin(p_mut * 0.05):                   # issue 21: ir_datasets qrels, offline ids
+        named[0] = ch.choice(IRDS_IDS)
+        case.notes.append("irds-qrels")
     absurd = p_mut * 0.4
     ms = MEASURES_MAP if cmd == "interval-map" else MEASURES_PPI if cmd == "ppi" \
         else MEASURES_OK
@@ -665,6 +785,7 @@ def _format_and_output(ch, case):
     elif ch.coin(0.7):
         fmts = ["tsv", "json", "table", "auto"] + (["trec"] * 3 if case.command == "eval" else
                                                     ["trec"] if ch.coin(0.2) else [])
+        fmts += ["parquet"] if ch.coin(0.3) else []     # issue 21: binary, -o only
         a += ["--format", ch.choice(fmts)]
     if ch.coin(0.35):
         target = ch.choice(["out.txt", "out.txt", "out.txt", "outdir/x", "nodir/x", "",
@@ -694,6 +815,14 @@ def warm() -> None:
             pass
     try:
         importlib.import_module("scipy.stats")
+    except ImportError:
+        pass
+    # irds: qrels (IRDS_IDS: ids that never download): ir_datasets writes its
+    # directory tree under IR_DATASETS_HOME on import; keep it out of $HOME
+    import tempfile
+    os.environ.setdefault("IR_DATASETS_HOME", tempfile.mkdtemp(prefix="ipsoeval-fuzz-irds-"))
+    try:
+        importlib.import_module("ir_datasets")
     except ImportError:
         pass
 
