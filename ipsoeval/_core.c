@@ -682,6 +682,7 @@ typedef struct {
     long long depth;
     int32_t *out;               /* outputs, see align_run() */
     int64_t *seg, *kept, *nrows;
+    uint8_t *tout;              /* tie flags, the shape of out (same score as the rank above) */
 } Align;
 
 /* The qrels side and the options of the per-topic alignment. */
@@ -704,11 +705,14 @@ typedef struct {
  * (ev) -- the qrels label of each row (qrels topic qc, -1: none), the ranking
  * (score descending, then the tie rule), the cut at depth and the judged-only
  * filter; the labels go to dst.  Scratch: set (at least 2c + 2 entries, a
- * power of two up to 16 more), ord and labk (c).  Returns the number of
- * labels written, or -1 (a duplicate docno: declined). */
+ * power of two up to 16 more), ord and labk (c).  tdst: the tie flag of each
+ * label written (1: the same score as the document written before it, as
+ * align.py's Aligned.tied).  Returns the number of labels written, or -1 (a
+ * duplicate docno: declined). */
 static Py_ssize_t align_topic(const TopicCtx *X, const uint64_t *w, Py_ssize_t W,
                               const double *score, const int32_t *idx, Py_ssize_t c, int32_t qc,
-                              int ev, int32_t *set, int32_t *ord, int32_t *labk, int32_t *dst)
+                              int ev, int32_t *set, int32_t *ord, int32_t *labk, int32_t *dst,
+                              uint8_t *tdst)
 {
     const uint64_t *qw = X->qw;
     const Py_ssize_t Wq = X->Wq;
@@ -804,12 +808,18 @@ static Py_ssize_t align_topic(const TopicCtx *X, const uint64_t *w, Py_ssize_t W
     }
     {
         Py_ssize_t cut = c, o = 0;
+        double prev = 0.0;
         if (X->depth > 0 && cut > X->depth)
             cut = (Py_ssize_t)X->depth;
         for (Py_ssize_t k = 0; k < cut; k++) {
             int32_t lab = labk[ord[k]];
             if (X->judged_only && lab < 0)
                 continue;
+            {
+                double sc = score[idx[ord[k]]];
+                tdst[o] = o > 0 && sc == prev;
+                prev = sc;
+            }
             dst[o++] = lab;
         }
         return o;
@@ -909,7 +919,7 @@ static int align_core(const Align *A)
                 for (Py_ssize_t k = 0; k < c; k++)
                     idx[k] = perm ? perm[s0 + k] : (int32_t)(s0 + k);
                 got = align_topic(&X, w, W, score, idx, c, l2q[l], l2e[l] >= 0, set, ord, labk,
-                                  out + s0);
+                                  out + s0, A->tout + s0);
                 if (got < 0)
                     rc = -1;
                 else
@@ -929,14 +939,14 @@ out:
 
 static PyObject *py_align_run(PyObject *self, PyObject *args)
 {
-    Py_buffer bd, bs, bc, bl2e, bl2q, bqd, bqc, bql, bt, bo, bseg, bkept, bnrows;
+    Py_buffer bd, bs, bc, bl2e, bl2q, bqd, bqc, bql, bt, bo, bseg, bkept, bnrows, btie;
     Py_ssize_t W, Wq;
     int tie, judged_only;
     long long depth;
     Py_buffer bqo, bqs;
-    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*ny*y*y*y*y*iiLw*w*w*w*", &bd, &W, &bs, &bc, &bl2e,
-                          &bl2q, &bqd, &Wq, &bqc, &bql, &bqo, &bqs, &bt, &tie, &judged_only,
-                          &depth, &bo, &bseg, &bkept, &bnrows))
+    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*ny*y*y*y*y*iiLw*w*w*w*w*", &bd, &W, &bs, &bc,
+                          &bl2e, &bl2q, &bqd, &Wq, &bqc, &bql, &bqo, &bqs, &bt, &tie,
+                          &judged_only, &depth, &bo, &bseg, &bkept, &bnrows, &btie))
         return NULL;
     PyObject *res = NULL;
     Py_ssize_t n = bs.len / 8, L = bl2e.len / 4, m = bqc.len / 4, size = bt.len / 4;
@@ -945,7 +955,7 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
         bqd.len != m * Wq * 8 || bql.len != m * 8 || bo.len != n * 4 || bseg.len != L * 8 ||
         bkept.len != L * 8 || bnrows.len != L * 8 || size < 1 || (size & (size - 1)) ||
         n >= 0x7fffffff || tie < 0 || tie > 2 || bqo.len != m * 4 || bqs.len % 8 ||
-        bqs.len < 16) {
+        bqs.len < 16 || btie.len != n) {
         PyErr_SetString(PyExc_ValueError, "_core.align_run: bad arguments");
         goto done;
     }
@@ -957,7 +967,7 @@ static PyObject *py_align_run(PyObject *self, PyObject *args)
                    (const int32_t *)bqo.buf, (const int64_t *)bqs.buf, bqs.len / 8 - 1,
                    (const int32_t *)bt.buf, size, tie, judged_only, depth,
                    (int32_t *)bo.buf, (int64_t *)bseg.buf, (int64_t *)bkept.buf,
-                   (int64_t *)bnrows.buf};
+                   (int64_t *)bnrows.buf, (uint8_t *)btie.buf};
         Py_BEGIN_ALLOW_THREADS
         rc = align_core(&A);
         Py_END_ALLOW_THREADS
@@ -983,20 +993,24 @@ done:
     PyBuffer_Release(&bseg);
     PyBuffer_Release(&bkept);
     PyBuffer_Release(&bnrows);
+    PyBuffer_Release(&btie);
     return res;
 }
 
-/* fill(labels, D, out_lab, seg_start, kept, local2eval): labels (T, D) int32
- * rows of one run, filled with PAD by the caller. */
+/* fill(labels, D, out_lab, seg_start, kept, local2eval, tied, out_tie): labels
+ * (T, D) int32 rows of one run, filled with PAD by the caller; tied (T, D)
+ * uint8, zeroed by the caller, gets the tie flags out_tie (the shape of out_lab). */
 static PyObject *py_fill(PyObject *self, PyObject *args)
 {
-    Py_buffer bl, bo, bseg, bkept, bl2e;
+    Py_buffer bl, bo, bseg, bkept, bl2e, btd, bto;
     Py_ssize_t D;
-    if (!PyArg_ParseTuple(args, "w*ny*y*y*y*", &bl, &D, &bo, &bseg, &bkept, &bl2e))
+    if (!PyArg_ParseTuple(args, "w*ny*y*y*y*w*y*", &bl, &D, &bo, &bseg, &bkept, &bl2e, &btd,
+                          &bto))
         return NULL;
     PyObject *res = NULL;
     Py_ssize_t L = bl2e.len / 4, T = D ? bl.len / 4 / D : 0, n = bo.len / 4;
-    if (D < 1 || bseg.len != L * 8 || bkept.len != L * 8 || bl.len != T * D * 4) {
+    if (D < 1 || bseg.len != L * 8 || bkept.len != L * 8 || bl.len != T * D * 4 ||
+        btd.len != T * D || bto.len != n) {
         PyErr_SetString(PyExc_ValueError, "_core.fill: bad arguments");
         goto done;
     }
@@ -1013,6 +1027,8 @@ static PyObject *py_fill(PyObject *self, PyObject *args)
                 goto done;
             }
             memcpy(lab + (Py_ssize_t)t * D, o + seg[l], sizeof(int32_t) * (size_t)kept[l]);
+            memcpy((uint8_t *)btd.buf + (Py_ssize_t)t * D, (const uint8_t *)bto.buf + seg[l],
+                   (size_t)kept[l]);
         }
     }
     Py_INCREF(Py_None);
@@ -1023,6 +1039,8 @@ done:
     PyBuffer_Release(&bseg);
     PyBuffer_Release(&bkept);
     PyBuffer_Release(&bl2e);
+    PyBuffer_Release(&btd);
+    PyBuffer_Release(&bto);
     return res;
 }
 
@@ -1272,6 +1290,7 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
     int rc = -1;
     const Py_ssize_t T = S->T;
     int32_t *rcodes = NULL, *lab_out = NULL;
+    uint8_t *tie_out = NULL;
     int64_t *nrows = NULL, *seg = NULL, *kept = NULL;
     double *vals = NULL, *smax = NULL, *table = NULL;
     memset(&R, 0, sizeof(R));
@@ -1285,7 +1304,8 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
         seg = malloc(sizeof(int64_t) * (size_t)T);
         kept = malloc(sizeof(int64_t) * (size_t)T);
         lab_out = malloc(sizeof(int32_t) * (size_t)n);
-        if (!rcodes || !nrows || !seg || !kept || !lab_out)
+        tie_out = malloc((size_t)(n ? n : 1));
+        if (!rcodes || !nrows || !seg || !kept || !lab_out || !tie_out)
             break;
         {
             int bad = 0;
@@ -1304,8 +1324,21 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
             Align A = {(const uint64_t *)R.dw, n, R.Wd, (const double *)R.num, rcodes, T,
                        S->l2e, S->l2q, (const uint64_t *)S->P.dw, S->m, S->P.Wd, S->qcodes,
                        (const int64_t *)S->P.num, S->qorder, S->qstart, T, S->tab, S->size,
-                       0, 0, 0, lab_out, seg, kept, nrows};
+                       0, 0, 0, lab_out, seg, kept, nrows, tie_out};
             if (align_core(&A))
+                break;
+        }
+        {
+            /* a tie group holding two different labels: a reported number depends on
+             * the tie order, which the full program warns about (tie_rule.py) */
+            int mixed = 0;
+            for (Py_ssize_t t = 0; t < T && !mixed; t++)
+                for (Py_ssize_t i = 1; i < kept[t]; i++)
+                    if (tie_out[seg[t] + i] && lab_out[seg[t] + i] != lab_out[seg[t] + i - 1]) {
+                        mixed = 1;
+                        break;
+                    }
+            if (mixed)
                 break;
         }
         {
@@ -1448,6 +1481,7 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
     parse_free(&R);
     free(rcodes);
     free(lab_out);
+    free(tie_out);
     free(nrows);
     free(seg);
     free(kept);
@@ -1911,6 +1945,7 @@ typedef struct {
     Py_ssize_t Q, Wt;
     TopicCtx X;
     int32_t *out;               /* labels, out[out0 : out_end] (the feed's array) */
+    uint8_t *tout;              /* their tie flags, the same positions (the feed's array) */
     Py_ssize_t out0, out_end;
     /* the row buffer: the open topic's rows [t0, P.row), rows [0, scan) seen */
     Parse P;
@@ -1944,7 +1979,7 @@ static int flush_topic(Stream *S, Py_ssize_t l, const uint64_t *dw, Py_ssize_t W
     if (S->out0 + S->pos + c > S->out_end)
         return -1;
     got = align_topic(&S->X, dw, Wd, num, S->K.idx, c, qc, qc >= 0, S->K.set, S->K.ord,
-                      S->K.labk, dst);
+                      S->K.labk, dst, S->tout + S->out0 + S->pos);
     if (got < 0)                         /* a duplicate docno */
         return -1;
     I->nrows[l] = c;
@@ -2197,37 +2232,43 @@ static PyObject *py_streamer(PyObject *self, PyObject *args)
     }
 }
 
-/* stream_feed(streamer, data, lo, hi, final, out) -> 0 ok, -1 declined
+/* stream_feed(streamer, data, lo, hi, final, out, out_tie) -> 0 ok, -1 declined
  * Reads and aligns the whole lines data[lo:hi]; final: the last feed.  out:
- * int32, at least out0 + the rows fed so far long (rows <= bytes / 6). */
+ * int32, at least out0 + the rows fed so far long (rows <= bytes / 6);
+ * out_tie: uint8, as long as out (the tie flags of the labels). */
 static PyObject *py_stream_feed(PyObject *self, PyObject *args)
 {
     PyObject *cap;
-    Py_buffer b, bo;
+    Py_buffer b, bo, bt;
     Py_ssize_t lo, hi;
     int final, rc = -1;
     Stream *S;
-    if (!PyArg_ParseTuple(args, "Oy*nniw*", &cap, &b, &lo, &hi, &final, &bo))
+    if (!PyArg_ParseTuple(args, "Oy*nniw*w*", &cap, &b, &lo, &hi, &final, &bo, &bt))
         return NULL;
     S = PyCapsule_GetPointer(cap, "ipsoeval._core.Stream");
-    if (!S || lo < 0 || hi > b.len || lo > hi || bo.len % 4 || S->out0 > bo.len / 4) {
+    if (!S || lo < 0 || hi > b.len || lo > hi || bo.len % 4 || S->out0 > bo.len / 4 ||
+        bt.len != bo.len / 4) {
         PyBuffer_Release(&b);
         PyBuffer_Release(&bo);
+        PyBuffer_Release(&bt);
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "_core.stream_feed: bad arguments");
         return NULL;
     }
     if (S->state == 0) {
         S->out = (int32_t *)bo.buf;
+        S->tout = (uint8_t *)bt.buf;
         S->out_end = bo.len / 4;
         Py_BEGIN_ALLOW_THREADS
         rc = stream_feed(S, (const unsigned char *)b.buf, b.len, lo, hi, final);
         Py_END_ALLOW_THREADS
         S->out = NULL;
+        S->tout = NULL;
         S->state = rc ? -1 : (final ? 1 : 0);
     }
     PyBuffer_Release(&b);
     PyBuffer_Release(&bo);
+    PyBuffer_Release(&bt);
     if (rc == -2)
         return PyErr_NoMemory();
     return PyLong_FromLong(rc ? -1 : 0);
@@ -2429,7 +2470,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
 
 /* Bumped whenever a function's arguments or results change: a stale build
  * (an editable install not rebuilt after a pull) is then not used at all. */
-#define CORE_API 7
+#define CORE_API 8
 
 PyMODINIT_FUNC PyInit__core(void)
 {

@@ -448,7 +448,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         judged_labels = [lab[o[bounds[i]:bounds[i + 1]]] for i in range(T)]
 
     fast = compiled.enabled()
-    groups = tie_break == "expected"     # keep the tie groups: the numpy path (module doc)
+    groups = tie_break == "expected"     # expected: the numpy path (module doc)
 
     def one(task):
         r, lo, hi = task
@@ -498,26 +498,20 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         else:
             t_sorted, lab_sorted, s_sorted = topic[o], lab_rows[o], score[o]
         del o, lab_rows, topic, score
-        if not groups:
-            s_sorted = None
         # rank within topic: rows of a topic are contiguous and in rank order.
         # trec_eval cuts at -M first, then (-J) drops unjudged documents.
         pos = _ranks(t_sorted)
         if depth is not None:
             c = pos < depth
-            t_sorted, lab_sorted, pos = t_sorted[c], lab_sorted[c], pos[c]
-            if groups:
-                s_sorted = s_sorted[c]
+            t_sorted, lab_sorted, pos, s_sorted = t_sorted[c], lab_sorted[c], pos[c], s_sorted[c]
         if judged_only:
             j = lab_sorted >= 0             # judged (not UNJUDGED, not POOLED)
-            t_sorted, lab_sorted = t_sorted[j], lab_sorted[j]
-            if groups:
-                s_sorted = s_sorted[j]
+            t_sorted, lab_sorted, s_sorted = t_sorted[j], lab_sorted[j], s_sorted[j]
             pos = _ranks(t_sorted)
-        tie = None
-        if groups:                           # same score as the document ranked above
-            tie = np.zeros(len(t_sorted), dtype=bool)
-            tie[1:] = (t_sorted[1:] == t_sorted[:-1]) & (s_sorted[1:] == s_sorted[:-1])
+        # same score as the document ranked above (every tie break: the tie warning)
+        tie = np.zeros(len(t_sorted), dtype=bool)
+        tie[1:] = (t_sorted[1:] == t_sorted[:-1]) & (s_sorted[1:] == s_sorted[:-1])
+        del s_sorted
         overlap = (len(docno), int(np.count_nonzero(lab_sorted != UNJUDGED)))
         counts = np.bincount(t_sorted, minlength=T)[:T]
         dup_check()                          # raises the duplicate-docno error, if any
@@ -550,15 +544,14 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
     max_depth = max([1] + [int(c.max()) for c in nret_list if len(c)])
     R = len(runs)
     labels = np.full((R, T, max_depth), PAD, dtype=np.int32)
-    tied = np.zeros((R, T, max_depth), dtype=bool) if groups else None
+    tied = np.zeros((R, T, max_depth), dtype=bool)
     for r, ps in enumerate(parts):
         if ps and isinstance(ps[0], compiled.Piece):   # compiled core's result
-            ps[0].fill(labels[r])
+            ps[0].fill(labels[r], tied[r])
             continue
         t_sorted, pos, lab_sorted = (np.concatenate([p[i] for p in ps]) for i in range(3))
         labels[r, t_sorted, pos] = lab_sorted
-        if groups:
-            tied[r, t_sorted, pos] = np.concatenate([p[3] for p in ps])
+        tied[r, t_sorted, pos] = np.concatenate([p[3] for p in ps])
     present = in_run.copy()  # trec-modes hook: topics each run file has (--trec-eval-version)
     if queries != "intersection":
         in_run[:] = True

@@ -64,7 +64,7 @@ def monte_carlo_options(al: Aligned, samples: int | None, seed: int | None) -> A
     from ipsoeval.measures.expected import DEFAULT_SAMPLES, DEFAULT_SEED
     if samples is not None and samples < 1:
         raise UsageError(f"samples must be a positive integer (found {samples})")
-    if al.label_mode == "probability" or al.tied is not None:   # or --tie-break expected
+    if al.label_mode == "probability" or al.ties_averaged:   # or --tie-break expected
         al.params["samples"] = DEFAULT_SAMPLES if samples is None else int(samples)
         al.params["seed"] = DEFAULT_SEED if seed is None else int(seed)
     return al
@@ -155,7 +155,7 @@ def evaluate(aligned: Aligned, measures, *, text_ok: bool = False) -> Scores:
         scores.stderr = standard_errors(ctx, list(unique.values()))
     else:
         values = parallel_map(lambda m: m.compute(aligned, ctx), list(unique.values()))
-        if aligned.tied is not None:      # --tie-break expected: Monte Carlo beyond MAX_ORDERS
+        if aligned.ties_averaged:      # --tie-break expected: Monte Carlo beyond MAX_ORDERS
             from ipsoeval.measures.ties import standard_errors as tie_errors
             scores.stderr = tie_errors(ctx, list(unique.values()))
     scores.values.update(zip(unique, values))

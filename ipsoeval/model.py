@@ -79,12 +79,20 @@ class Aligned:
     # probability: one code per qrels row, its probability of relevance)
     label_mode: str = "integer"
     label_values: np.ndarray | None = None
-    # --tie-break expected (ipsoeval.measures.ties): tied[r, t, i] is True when the
-    # document at rank i has the same score as the one at rank i - 1 (one tie group:
-    # a run of True after a False); None under the other tie breaks
+    # tied[r, t, i] is True when the document at rank i has the same score as the one
+    # at rank i - 1 (one tie group: a run of True after a False); filled by align under
+    # every tie break (eval's tie warning, ipsoeval.measures.ties.tie_notes); None when
+    # unknown (Aligned built from scores).  Under --tie-break expected the measures
+    # average over the orders of each group (ties_averaged)
     tied: np.ndarray | None = None
 
     # --- derived views, computed on demand -------------------------------
+    @property
+    def ties_averaged(self) -> bool:
+        """--tie-break expected: measures take their expectation over the orders
+        of the tied documents (ipsoeval.measures.ties)."""
+        return self.tied is not None and self.params.get("tie_break") == "expected"
+
     @property
     def depth(self) -> int:
         return int(self.labels.shape[2])

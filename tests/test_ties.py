@@ -229,9 +229,19 @@ def test_warning_counts_topics_with_ties_across_a_cutoff(tmp_path):
     code, out, err = invoke(["eval", "--tie-break", "expected", "-m", "P@3", "-m", "AP",
                              q, r])
     assert "tied scores" not in err          # no group crosses 3; AP has no cutoff
-    # the other tie breaks do not know the groups: no warning
-    code, out, err = invoke(["eval", "-m", "P@1", q, r])
-    assert "tied scores" not in err
+    # the default tie breaks: the same cutoff rule, and a measure without a cutoff
+    # counts every tie group holding two different labels (the order moves AP)
+    dnote = ("ipsoeval: warning: x: {} topic(s) have tied scores across a cutoff or between "
+             "documents of different labels (the value of {} depends on the tie order; "
+             "--tie-break expected averages over it)")
+    for tb in ("trec", "docno-asc", "input"):
+        code, out, err = invoke(["eval", "--tie-break", tb, "-m", "P@1", q, r])
+        assert code == 0 and err.count("\n") == 1 and dnote.format(1, "P@1") in err, err
+        code, out, err = invoke(["eval", "--tie-break", tb, "-m", "P@3", "-m", "AP", q, r])
+        assert dnote.format(2, "AP") in err and err.count("\n") == 1, err       # topics 1, 3
+        code, out, err = invoke(["eval", "--tie-break", tb, "-m", "P@3", "-m", "num_rel_ret",
+                                 q, r])
+        assert "tied scores" not in err          # no group crosses 3; num_rel_ret: no order
 
 
 def test_refusals(tmp_path):

@@ -232,7 +232,7 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     for note in monte_carlo_notes(scores):
         out_.warn(note)
     from ipsoeval.measures.ties import tie_notes
-    for note in tie_notes(scores):                 # --tie-break expected
+    for note in tie_notes(scores):                 # the tie order moves a reported number
         out_.warn(note)
     params["measures"] = [r.measure.name for r in reqs]
     v9_complete = version == "9" and queries == "qrels" and present is not None

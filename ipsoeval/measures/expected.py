@@ -393,7 +393,7 @@ def monte_carlo_notes(scores) -> list[str]:
     errors (of a topic's value, and of a run's mean over its topics); under
     --tie-break expected, ipsoeval.measures.ties' notes."""
     al = scores.aligned
-    if al.tied is not None:
+    if al.ties_averaged:
         from ipsoeval.measures.ties import monte_carlo_notes as tie_notes
         return tie_notes(scores)
     out = []

@@ -212,7 +212,7 @@ class Measure:
         """Per-topic values, float64 (runs, topics); NaN where undefined."""
         from ipsoeval.measures import kernels as K
         ctx = ctx or K.Context(aligned)
-        if ctx.al.tied is not None:            # --tie-break expected (measures/ties.py)
+        if ctx.al.ties_averaged:            # --tie-break expected (measures/ties.py)
             from ipsoeval.measures.ties import expectation as tie_expectation
             return tie_expectation(ctx, self)
         mode = ctx.al.label_mode

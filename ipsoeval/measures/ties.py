@@ -601,50 +601,92 @@ def status(fam) -> str:
 # --- eval's warning ---------------------------------------------------------------------
 
 def tie_notes(scores) -> list[str]:
-    """eval's warnings under --tie-break expected: per run, the topics where a
-    tie group holding two different labels straddles the rank cutoff k of a
-    reported measure (ranks k and k + 1 tied), so the value cut there would
-    depend on the order of the tied documents (topics_across_cutoffs).  Only
-    measures whose value depends on the order count (not order-free ones,
-    not text), and only their rank cutoffs (P@10: 10; R@k ...; a measure
-    without a cutoff has none: the order inside a group still moves AP, RR
-    or nDCG, and their expected values cover it, but no cutoff is crossed)."""
+    """eval's tie warning, one line per run whose tie order moves a reported
+    number: the count of its topics where
+
+    * a tie group (documents of equal score, within the ranks kept) holding
+      two different labels straddles the rank cutoff k of a reported measure
+      (ranks k and k + 1 tied: P@10, ndcg_cut_10, success_10 ...), or
+    * under the default tie breaks (trec, docno-asc, input), a tie group
+      anywhere holds two different labels and a measure without a rank
+      cutoff is reported (map, recip_rank, bpref, Rprec, ndcg, iprec_at_recall
+      ...: the order inside the group moves them).
+
+    Order-free measures (num_ret, set_P ...) and text ones never count.
+    Under --tie-break expected the values average over the orders, so only
+    the first case is reported (as before).  "Two different labels": the
+    aligned labels (qrels label, unjudged, pooled) differ -- the same rule
+    as the quick path's (_core.c eval_one_run), which declines such a run."""
     al = scores.aligned
     if al.tied is None:
         return []
-    ks = set()
+    averaged = al.ties_averaged
+    by_k: dict[int, list[str]] = {}
+    whole: list[str] = []
     for r in scores.requested:
         m = r.measure
         f = m.fam
-        if (m.cutoff is not None and f.cutoff_kind == "rank" and f.kind != "text"
-                and f.ties is not invariant):
-            ks.add(m.k)
-    hit = topics_across_cutoffs(al, ks, scores.mask())
-    return [f"{run}: {int(n)} topic(s) have tied scores across a cutoff (the value depends "
-            f"on the tie order; --tie-break expected averages over it)"
-            for run, n in zip(al.runs, hit) if n]
+        if f.kind == "text" or f.ties is invariant:
+            continue
+        if m.cutoff is not None and f.cutoff_kind == "rank":
+            by_k.setdefault(int(m.k), []).append(m.name)
+        elif not averaged:
+            whole.append(m.name)
+    if not by_k and not whole:
+        return []
+    hits = tie_hits(al, list(by_k), bool(whole), scores.mask())
+    out = []
+    for r, run in enumerate(al.runs):
+        n = int(hits["topics"][r].sum())
+        if not n:
+            continue
+        if averaged:
+            out.append(f"{run}: {n} topic(s) have tied scores across a cutoff (the value "
+                       f"depends on the tie order; --tie-break expected averages over it)")
+            continue
+        names = [nm for k, nms in by_k.items() if hits[k][r].any() for nm in nms]
+        if hits["mixed"][r].any():
+            names += whole
+        names = list(dict.fromkeys(names))
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        out.append(f"{run}: {n} topic(s) have tied scores across a cutoff or between documents "
+                   f"of different labels (the value of {shown} depends on the tie order; "
+                   f"--tie-break expected averages over it)")
+    return out
+
+
+def tie_hits(al, cutoffs, whole: bool, mask=None) -> dict:
+    """bool (R, T) cells per rule of tie_notes: ``hits[k]``, a tie group holding
+    two different labels straddles rank cutoff k (ranks k and k + 1 tied);
+    ``hits["mixed"]``, one holds two different labels anywhere (when
+    ``whole``, else all False); ``hits["topics"]``, either, within ``mask``."""
+    R_, T_, D = al.labels.shape
+    lab, tied = al.labels, al.tied
+    diff = tied[:, :, 1:] & (lab[:, :, 1:] != lab[:, :, :-1])   # a label change in a group
+    mixed = diff.any(axis=2) if D > 1 else np.zeros((R_, T_), dtype=bool)
+    if mask is not None:
+        mixed &= mask
+    hits: dict = {"mixed": mixed if whole else np.zeros_like(mixed)}
+    topics = hits["mixed"].copy()
+    for k in sorted({int(k) for k in cutoffs}):
+        hit = np.zeros((R_, T_), dtype=bool)
+        if 0 < k < D:
+            rr, tt = np.nonzero(tied[:, :, k] & mixed)    # ranks k and k + 1 share a score
+            if len(rr):
+                t_, d_ = tied[rr, tt], diff[rr, tt]
+                gid = np.cumsum(~t_, axis=1)                # group number within the cell
+                same = gid == gid[:, k][:, None]
+                hit[rr, tt] = (same[:, 1:] & d_).any(axis=1)
+        hits[k] = hit
+        topics |= hit
+    hits["topics"] = topics
+    return hits
 
 
 def topics_across_cutoffs(al, cutoffs, mask=None) -> np.ndarray:
     """Per run, the topics where a tie group holding two different labels
     straddles one of the rank ``cutoffs`` (the group has ranks on both sides
     of k: k and k + 1 tied), so a value cut there depends on the tie order."""
-    R_, T_, D = al.labels.shape
-    hit = np.zeros((R_, T_), dtype=bool)
-    ks = sorted({int(k) for k in cutoffs if 0 < int(k) < D})
-    if not ks or al.tied is None:
-        return hit.sum(axis=1)
-    lab, tied = al.labels, al.tied
-    diff = tied.copy()
-    diff[:, :, 1:] &= lab[:, :, 1:] != lab[:, :, :-1]        # a label change inside a group
-    gid = np.cumsum(~tied, axis=2)                              # group number within the cell
-    for k in ks:
-        straddle = tied[:, :, k]                                # ranks k and k + 1 share a score
-        if not straddle.any():
-            continue
-        g = gid[:, :, k]
-        mixed = ((gid == g[:, :, None]) & diff).any(axis=2)
-        hit |= straddle & mixed
-    if mask is not None:
-        hit &= mask
-    return hit.sum(axis=1)
+    if al.tied is None:
+        return np.zeros(al.labels.shape[0], dtype=np.int64)
+    return tie_hits(al, cutoffs, False, mask)["topics"].sum(axis=1)

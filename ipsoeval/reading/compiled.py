@@ -279,13 +279,15 @@ def span_fill(data: np.ndarray, offsets: np.ndarray, out: np.ndarray) -> bool:
 # --- alignment -------------------------------------------------------------------
 
 class Piece:
-    """A run aligned by the C pass: labels per local topic, to be copied into the matrix."""
+    """A run aligned by the C pass: labels (and their tie flags: the same score as
+    the rank above) per local topic, to be copied into the matrices."""
 
-    def __init__(self, out, seg, kept, local):
-        self.out, self.seg, self.kept, self.local = out, seg, kept, local
+    def __init__(self, out, seg, kept, local, tout):
+        self.out, self.seg, self.kept, self.local, self.tout = out, seg, kept, local, tout
 
-    def fill(self, labels_r: np.ndarray) -> None:
-        _core.fill(labels_r, labels_r.shape[1], self.out, self.seg, self.kept, self.local)
+    def fill(self, labels_r: np.ndarray, tied_r: np.ndarray) -> None:
+        _core.fill(labels_r, labels_r.shape[1], self.out, self.seg, self.kept, self.local,
+                   tied_r.view(np.uint8), self.tout)
 
 
 _BUILD = threading.Lock()     # runs read side by side share one qrels table
@@ -330,11 +332,12 @@ def align_run(qi, run, names, codes, t_index, q_pos, T, *, tie_break, judged_onl
     seg = np.zeros(L, np.int64)
     kept = np.zeros(L, np.int64)
     nrows = np.zeros(L, np.int64)
+    tout = np.zeros(n, np.uint8)             # tie flags, one byte per row
     rc = _core.align_run(docno, docno.shape[1], score, np.ascontiguousarray(codes, np.int32),
                          local, l2q, qdoc, qdoc.shape[1], qcodes, qlab, qorder, qstart, tab,
                          _TIE[tie_break], int(bool(judged_only)),
                          int(depth or 0) if (depth or 0) <= n else 0,   # -M beyond the run: no cut
-                         out, seg, kept, nrows)
+                         out, seg, kept, nrows, tout)
     if rc != 0:
         return None
     present = np.zeros(T, dtype=bool)
@@ -346,7 +349,7 @@ def align_run(qi, run, names, codes, t_index, q_pos, T, *, tie_break, judged_onl
     # the C pass writes only the kept rows of evaluated topics (was a 16-byte-per-row
     # mask of the segments: +112 MB at the peak on 7M lines)
     judged = int(np.count_nonzero(out != UNJUDGED))
-    return present, counts, Piece(out, seg, kept, local), (int(nrows[ev].sum()), judged)
+    return present, counts, Piece(out, seg, kept, local, tout), (int(nrows[ev].sum()), judged)
 
 
 # --- reading and aligning in one pass ----------------------------------------------
@@ -357,9 +360,9 @@ class Streamed:
     each one's labels, already ranked, cut and filtered.  Its rows never
     exist as arrays (the two-step path holds ~28 bytes per line)."""
 
-    def __init__(self, path, name, fmt, names, nrows, kept, seg, out, rows_eval, judged):
+    def __init__(self, path, name, fmt, names, nrows, kept, seg, out, rows_eval, judged, tout):
         self.path, self.name, self.fmt, self.names = path, name, fmt, names
-        self.nrows, self.kept, self.seg, self.out = nrows, kept, seg, out
+        self.nrows, self.kept, self.seg, self.out, self.tout = nrows, kept, seg, out, tout
         self.overlap = (rows_eval, judged)
         self.warnings: list[str] = []   # none: a run with an id that is not UTF-8 is not streamed
 
@@ -371,7 +374,7 @@ class Streamed:
         ev = local >= 0
         present[local[ev]] = self.nrows[ev] > 0
         counts[local[ev]] = self.kept[ev]
-        return present, counts, Piece(self.out, self.seg, self.kept, local), self.overlap
+        return present, counts, Piece(self.out, self.seg, self.kept, local, self.tout), self.overlap
 
 
 def _qrels_topics(qi) -> np.ndarray:
@@ -424,7 +427,7 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
             mm.close()
     if got is None:
         return None
-    fmt, out, parts = got
+    fmt, (out, tout), parts = got
     names, raw = [], set()
     nrows, kept, seg = [], [], []
     rows = rows_eval = judged = 0
@@ -457,7 +460,7 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     if name is None:
         name = decode_id(tag) if fmt == "trec" else os.path.basename(path)
     return Streamed(display_name(path), name, fmt, names, np.concatenate(nrows),
-                    np.concatenate(kept), np.concatenate(seg), out, rows_eval, judged)
+                    np.concatenate(kept), np.concatenate(seg), out, rows_eval, judged, tout)
 
 
 def _format(head: bytes, run_format: str) -> str:
@@ -483,6 +486,7 @@ def _stream_mapped(mm, size: int, run_format: str, qside):
     # rows <= bytes / the shortest row line: out's pages past the rows are never touched
     ends = np.cumsum([(hi - lo + 1) // _MIN_ROW_BYTES[kind] + 1 for lo, hi in spans])
     out = np.empty(int(ends[-1]), dtype=np.int32)
+    tout = np.empty(len(out), dtype=np.uint8)    # the labels' tie flags: one byte per row
     drop = int(hasattr(mmap, "MADV_DONTNEED"))
     got: list = [None] * len(spans)
     failed: list = []
@@ -491,7 +495,8 @@ def _stream_mapped(mm, size: int, run_format: str, qside):
         lo, hi = spans[i]
         try:
             st = _core.streamer(kind, qside[0], drop, *qside[1:], int(ends[i - 1]) if i else 0)
-            if _core.stream_feed(st, mm, lo, hi, 1, out[: int(ends[i])]) == 0:
+            if _core.stream_feed(st, mm, lo, hi, 1, out[: int(ends[i])],
+                                 tout[: int(ends[i])]) == 0:
                 got[i] = _core.stream_result(st)
         except BaseException as exc:    # MemoryError: raised in the caller's thread
             failed.append(exc)
@@ -506,13 +511,13 @@ def _stream_mapped(mm, size: int, run_format: str, qside):
             t.join()
     if failed:
         raise failed[0]
-    return None if any(g is None for g in got) else (fmt, out, got)
+    return None if any(g is None for g in got) else (fmt, (out, tout), got)
 
 
 def _stream_blocks(path: str, size: int, run_format: str, qside):
     """(format, out, [result]) of a compressed file, read as it is inflated, or None."""
     isize = inflated_size_hint(path, size)
-    st = out = fmt = None
+    st = out = tout = fmt = None
     bound = 0
     blocks = inflated_blocks(path)
     try:
@@ -524,16 +529,18 @@ def _stream_blocks(path: str, size: int, run_format: str, qside):
                 st = _core.streamer(kind, qside[0], 0, *qside[1:], 0)
                 # pages never written cost no memory; a short hint grows in place
                 out = np.empty(max(isize, size * 3) // per + 1024, dtype=np.int32)
+                tout = np.empty(len(out), dtype=np.uint8)   # their tie flags
             bound += len(block) // per + 1
             if bound > len(out):
                 out.resize(max(bound, len(out) * 3 // 2), refcheck=False)   # in place
-            if _core.stream_feed(st, block, 0, len(block), 0, out) != 0:
+                tout.resize(len(out), refcheck=False)
+            if _core.stream_feed(st, block, 0, len(block), 0, out, tout) != 0:
                 return None
     except (InputError, Declined):
         return None                       # corrupt data: the Python reader says so
     finally:
         blocks.close()
-    if st is None or _core.stream_feed(st, b"", 0, 0, 1, out) != 0:
+    if st is None or _core.stream_feed(st, b"", 0, 0, 1, out, tout) != 0:
         return None
     got = _core.stream_result(st)
-    return None if got is None else (fmt, out, [got])
+    return None if got is None else (fmt, (out, tout), [got])

@@ -394,7 +394,7 @@ def _f(x):
 
 def run(aligned: Aligned, measures, opts: Options, progress: Callable | None = None) -> Report:
     """Map every measure; the Report of the requested tables (see :func:`report`)."""
-    if aligned.tied is not None:
+    if aligned.ties_averaged:
         raise UsageError("interval-map maps the rankings themselves (their relevance "
                          "vectors): --tie-break expected (an expectation of measure values) "
                          "does not apply; choose an order (trec, docno-asc, input)")

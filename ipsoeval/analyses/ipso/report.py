@@ -315,7 +315,7 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
     """The Report of one ``ipso`` invocation on aligned runs: tables ``pairs``
     (primary), ``topics`` (``per_query``; then primary), ``depths`` and, with
     measures, ``agreement`` (``all_pairs``), ``enumerate`` (``enumerate_ks``)."""
-    if aligned.tied is not None:
+    if aligned.ties_averaged:
         from ipsoeval.errors import UsageError
         raise UsageError("ipso compares the rankings themselves, rank by rank: --tie-break "
                          "expected (an expectation of measure values) does not apply; "
