@@ -134,7 +134,7 @@ def qrels_bytes(draw):
     return ("\n".join(rows) + "\n").encode()
 
 
-ALIGNED_FIELDS = ("runs", "topics", "labels", "n_ret", "num_rel", "num_nonrel", "in_run",
+ALIGNED_FIELDS = ("runs", "topics", "labels", "n_ret", "num_rel", "num_nonrel", "in_run", "tied",
                   "warnings")
 
 

@@ -256,11 +256,11 @@ def test_a_part_out_of_memory_is_raised_in_the_caller(tmp_path, monkeypatch):
     real = _fast._core.stream_feed
     calls = []
 
-    def feed(st, data, lo, hi, final, out):
+    def feed(st, data, lo, hi, final, out, tout):
         calls.append(lo)
         if lo > 0:
             raise MemoryError
-        return real(st, data, lo, hi, final, out)
+        return real(st, data, lo, hi, final, out, tout)
 
     monkeypatch.setattr(_fast._core, "stream_feed", feed)
     with pytest.raises(MemoryError):
