@@ -152,5 +152,11 @@ def test_message_names_the_affected_measures(tmp_path):
     code, out, err = invoke(["eval", "-m", "P@1", "-m", "P@3", "-m", "AP", "-m", "RR",
                              "-m", "nDCG", "-m", "bpref", tmp_path / "q", tmp_path / "r"])
     assert err == ("ipsoeval: warning: x: 1 topic(s) have tied scores across a cutoff or "
-                   "between documents of different labels (the value of P@1, AP, RR, nDCG and "
-                   "1 more depends on the tie order; --tie-break expected averages over it)\n")
+                   "between documents of different labels (the values of P@1, AP, RR, nDCG and "
+                   "1 more depend on the tie order; --tie-break expected averages over it)\n")
+    code, out, err = invoke(["eval", "-m", "P@1", "-m", "P@3", "-m", "AP", tmp_path / "q",
+                             tmp_path / "r"])
+    assert "(the values of P@1 and AP depend on the tie order;" in err
+    code, out, err = invoke(["eval", "-m", "P@1", "-m", "P@3", "-m", "AP", "-m", "RR",
+                             tmp_path / "q", tmp_path / "r"])
+    assert "(the values of P@1, AP and RR depend on the tie order;" in err

@@ -644,14 +644,19 @@ def tie_notes(scores) -> list[str]:
             out.append(f"{run}: {n} topic(s) have tied scores across a cutoff (the value "
                        f"depends on the tie order; --tie-break expected averages over it)")
             continue
-        names = [nm for k, nms in by_k.items() if hits[k][r].any() for nm in nms]
+        moved = {nm for k, nms in by_k.items() if hits[k][r].any() for nm in nms}
         if hits["mixed"][r].any():
-            names += whole
-        names = list(dict.fromkeys(names))
-        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            moved.update(whole)
+        names = list(dict.fromkeys(r_.measure.name for r_ in scores.requested
+                                   if r_.measure.name in moved))   # in the order asked
+        if len(names) == 1:
+            which = f"the value of {names[0]} depends"
+        else:
+            rest = f"{len(names) - 4} more" if len(names) > 4 else names[-1]
+            which = f"the values of {', '.join(names[:min(4, len(names) - 1)])} and {rest} depend"
         out.append(f"{run}: {n} topic(s) have tied scores across a cutoff or between documents "
-                   f"of different labels (the value of {shown} depends on the tie order; "
-                   f"--tie-break expected averages over it)")
+                   f"of different labels ({which} on the tie order; --tie-break expected "
+                   f"averages over it)")
     return out
 
 
