@@ -13,15 +13,16 @@ Run is aligned whole by ``reading.compiled.align_run`` when the core is
 enabled, and by the numpy code below when it declines (long ids, a duplicate
 docno: the error is worded here) or under ``IPSOEVAL_CORE=python``.
 
-``--tie-break expected`` ranks as ``trec`` and also records the tie groups
-(``Aligned.tied``: which ranks share the score of the rank above), from
-which the measures take their expectation over the orders of the tied
-documents (ipsoeval.measures.ties).  The groups need the scores in rank
-order, which only this module's numpy alignment keeps: the compiled core's
-one-pass reader (``reading.compiled.stream_run``) and
-``reading.compiled.align_run`` hand back labels only, so under ``expected``
-the first declines (``expected`` is not one of its tie rules) and align
-does not call the second: the run is read, then aligned here.
+Every tie break records the tie groups (``Aligned.tied``: which ranks
+share the score of the rank above; eval's tie warning,
+ipsoeval.measures.ties.tie_notes): the numpy code below from the scores in
+rank order, the compiled core (``reading.compiled.stream_run``,
+``reading.compiled.align_run``: C ``align_topic``) as one flag byte per
+label.  ``--tie-break expected`` ranks as ``trec`` and the measures take
+their expectation over the orders of the tied documents
+(ipsoeval.measures.ties); ``expected`` is not one of the compiled tie
+rules, so the one-pass reader declines it and align does not call
+``align_run``: the run is read, then aligned here.
 """
 
 from __future__ import annotations

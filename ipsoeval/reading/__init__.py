@@ -49,8 +49,9 @@ Which path is taken when, and why
       an id is not UTF-8, so that the one warning names its line
       (:mod:`ipsoeval.ids`) -- it is read into a Run (``compiled.read_run``)
       and aligned by ``align.align`` (``compiled.align_run`` in C, else
-      numpy; under ``--tie-break expected`` numpy, which keeps the scores
-      for the tie groups, and ``stream_run`` declines).  The C pass accepts
+      numpy; under ``--tie-break expected`` numpy, and ``stream_run``
+      declines).  Every path records each rank's tie flag (``Aligned.tied``:
+      the C ``align_topic`` writes one byte per rank beside its label).  The C pass accepts
       only input it is sure about and returns None for anything else.
    b. The reference Python reader (:mod:`~ipsoeval.reading.python`) on the
       same bytes (:func:`opening.iter_blocks`, the standard library's
