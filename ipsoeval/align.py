@@ -604,7 +604,8 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         judged_labels=judged_labels, gain_map=gains, in_run=in_run,
         params={"queries": queries, "rel_level": asked_level, "judged_only": judged_only,
                 "depth": depth, "tie_break": tie_break, "labels": mode,
-                "present": present},  # trec-modes hook
+                "present": present,  # trec-modes hook
+                "run_topics": run_topics},  # the per-run sweeps' hook (ipsoeval.distributed)
         warnings=warnings, label_mode=mode, label_values=qrels.values, tied=tied,
     )
 
