@@ -307,6 +307,18 @@ def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
     return al
 
 
+def run_names(runs, opts: AlignOptions):
+    """The runs' names of --name / --name-from-file, else None (their tags)."""
+    if opts.names:
+        if len(opts.names) != len(runs):
+            raise UsageError(f"--name given {len(opts.names)} time(s) for {len(runs)} run(s)")
+        return list(opts.names)
+    if opts.name_from_file:
+        from ipsoeval.reading import file_stem  # issue 13: the file stem
+        return [file_stem(p) for p in runs]
+    return None
+
+
 def aligned_and_warnings(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
     """:func:`load_aligned` returning its warnings instead of printing them
     (ppi aligns the runs to two qrels and prints their notes once)."""
@@ -314,14 +326,7 @@ def aligned_and_warnings(qrels: str, runs, opts: AlignOptions, *, paired: bool =
     from ipsoeval.analyses.topicset import select
 
     runs = list(runs)
-    names = None
-    if opts.names:
-        if len(opts.names) != len(runs):
-            raise UsageError(f"--name given {len(opts.names)} time(s) for {len(runs)} run(s)")
-        names = list(opts.names)
-    elif opts.name_from_file:
-        from ipsoeval.reading import file_stem  # issue 13: the file stem
-        names = [file_stem(p) for p in runs]
+    names = run_names(runs, opts)
     al = engine.load(qrels, runs, queries=opts.queries, rel_level=opts.rel_level,
                      judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
                      tie_break=opts.tie_break, run_format=opts.run_format, run_names=names,
@@ -336,3 +341,55 @@ def progress(label: str, ctx: click.Context | None = None):
     from ipsoeval.cli.environment import get_env
     from ipsoeval.cli.progress import make_progress
     return make_progress(label, get_env(ctx))
+
+
+def engine_option(f):
+    """--engine local|ray|ray://HOST:PORT (ipsoeval.distributed)."""
+    return click.option("--engine", "engine_name", default="local", show_default=True,
+                        metavar="local|ray|ray://HOST:PORT",
+                        help="Where the runs are read and scored: this machine, or a Ray "
+                             "cluster (ray: RAY_ADDRESS, else a local one; "
+                             "ray://HOST:PORT: that cluster), one task per run next to the "
+                             "data, only per-topic scores coming back; same numbers.  Needs "
+                             "the extra ipsoeval[ray].")(f)
+
+
+def sweeping(engine: str) -> bool:
+    """Whether ``--engine`` asks for a sweep (:mod:`ipsoeval.distributed`);
+    a bad value is a usage error."""
+    from ipsoeval.distributed import parse_engine
+    return parse_engine(engine)[0] != "local"
+
+
+def not_with_engine(engine: str, *conflicts) -> None:
+    """Usage error for options that need the rankings on this machine:
+    ``conflicts`` are (given, option text) pairs."""
+    for given, what in conflicts:
+        if given:
+            raise UsageError(f"--engine {engine} does not combine with {what} (it needs the "
+                             f"runs' rankings on this machine; use --engine local)")
+
+
+def load_scores(qrels: str, runs, opts: AlignOptions, requested, *, engine: str,
+                paired: bool = True, text_ok: bool = False, ctx=None, params=None,
+                quiet=None):
+    """:func:`load_aligned` + ``engine.evaluate`` through a sweep
+    (:func:`ipsoeval.distributed.score_runs`): a Scores on the command's
+    topics, the warnings printed (``quiet(w)`` True: left out).  ``params``:
+    entries set in the alignment's params before scoring (eval -N)."""
+    from ipsoeval.analyses.topicset import select
+    from ipsoeval.distributed import SweepOptions, restrict, score_runs
+
+    runs = list(runs)
+    names = run_names(runs, opts)
+    o = SweepOptions(queries=opts.queries, rel_level=opts.rel_level,
+                     judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
+                     tie_break=opts.tie_break, run_format=opts.run_format, labels=opts.labels)
+    sc, _ = score_runs(qrels, runs, requested, engine=engine, options=o, run_names=names,
+                       text_ok=text_ok, params=params,
+                       progress=progress(f"scoring {len(runs)} runs", ctx))
+    al, warnings = select(sc.aligned, paired=paired)
+    for w in warnings:
+        if quiet is None or not quiet(w):
+            warn(w)
+    return restrict(sc, al)

@@ -61,13 +61,14 @@ class SweepOptions:
 
 def score_runs(qrels_path: str, run_paths, requested, *, engine: str = "local",
                options: SweepOptions | None = None, run_names=None, text_ok: bool = False,
-               progress=None):
+               params: dict | None = None, progress=None):
     """``(scores, warnings)``: an :class:`ipsoeval.engine.Scores` of ``requested``
     (a list of :class:`~ipsoeval.measures.Requested`) on every run, on the
     topics of ``options.queries`` (before :func:`topicset.select`), and the
     alignment's warnings, as :func:`ipsoeval.engine.load` gives them.
 
-    ``progress(done, total)`` is called as runs finish."""
+    ``params``: entries set in each run's alignment params before scoring
+    (eval -N); ``progress(done, total)`` is called as runs finish."""
     from ipsoeval.align import QUERY_POLICIES, parse_gains
     from ipsoeval.distributed import worker
     from ipsoeval.reading import check_stdin_once, read_qrels
@@ -96,7 +97,7 @@ def score_runs(qrels_path: str, run_paths, requested, *, engine: str = "local",
         backend = ray_backend.connect(address)         # usage/input errors before reading
     qrels = read_qrels(qrels_path, labels=o.labels)
     align_opts = {"rel_level": o.rel_level, "judged_only": o.judged_only, "gains": gains,
-                  "depth": o.depth, "tie_break": o.tie_break}
+                  "depth": o.depth, "tie_break": o.tie_break, "params": dict(params or {})}
     tasks = [worker.Task(i, p, run_names[i] if run_names else None, o.run_format)
              for i, p in enumerate(run_paths)]
     if kind == "ray":

@@ -23,6 +23,29 @@ from ipsoeval.errors import InputError, UsageError
 CONNECT_TIMEOUT = 5.0
 
 
+class _quiet_stderr:
+    """Ray's own notices (cluster start, token authentication, shutdown) go
+    to file descriptor 2; ipsoeval's standard error holds only its own lines,
+    so they are held back while Ray starts and stops (what failed is raised)."""
+
+    def __enter__(self):
+        import sys
+        import tempfile
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        self.sink = tempfile.TemporaryFile()
+        os.dup2(self.sink.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        import sys
+        sys.stderr.flush()
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.sink.close()
+        return False
+
+
 def _import_ray():
     try:
         import ray
@@ -106,7 +129,8 @@ class Backend:
             return out if not stop else _fill(out, tasks, RunScores)
         finally:
             if self.owned:
-                ray.shutdown()
+                with _quiet_stderr():
+                    ray.shutdown()
 
 
 def _fill(out, tasks, RunScores):
@@ -149,7 +173,8 @@ def connect(address: str | None) -> Backend:
         from ipsoeval.parallel import workers
         kwargs["num_cpus"] = workers()
     try:
-        ray.init(address=target, **kwargs)
+        with _quiet_stderr():
+            ray.init(address=target, **kwargs)
     except (ConnectionError, TimeoutError, RuntimeError, ValueError) as exc:
         raise InputError(f"cannot connect to the Ray cluster at {target or 'a local cluster'}: "
                          f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") \

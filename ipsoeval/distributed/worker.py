@@ -68,6 +68,8 @@ def score_run(qrels, qindex, task: Task, requested, align_opts: dict, text_ok: b
     from ipsoeval.engine import evaluate
     from ipsoeval.reading import read_for_alignment
 
+    align_opts = dict(align_opts)
+    extra = align_opts.pop("params", None) or {}
     try:
         run = read_for_alignment(task.path, qindex, run_format=task.run_format, name=task.name,
                                  tie_break=align_opts["tie_break"],
@@ -80,6 +82,7 @@ def score_run(qrels, qindex, task: Task, requested, align_opts: dict, text_ok: b
         del run
         al = align(qrels, runs, queries="qrels", qindex=qindex, release_inputs=True,
                    **align_opts)
+        al.params.update(extra)
         sc = evaluate(al, requested, text_ok=text_ok)
     except IpsoevalError as exc:
         return _failed(task, "align", exc)
