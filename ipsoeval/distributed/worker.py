@@ -110,15 +110,19 @@ def local_map(qrels, tasks: list, requested, align_opts: dict, text_ok: bool,
     from ipsoeval.align import QrelsIndex
     from ipsoeval.parallel import parallel_map
 
+    import threading
+
     qindex = QrelsIndex(qrels)
     done = [0]
+    lock = threading.Lock()
 
     def one(task):
         res = score_run(qrels, qindex, task, requested, align_opts, text_ok,
                         with_skeleton=task.index == 0)
-        done[0] += 1
-        if progress is not None:
-            progress(done[0], len(tasks))
+        with lock:                      # one progress line at a time
+            done[0] += 1
+            if progress is not None:
+                progress(done[0], len(tasks))
         return res
 
     return parallel_map(one, tasks)
