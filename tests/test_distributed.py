@@ -225,3 +225,34 @@ def test_options_needing_rankings_refused():
     code, _, err = invoke(["eval", "--bounds", "--engine", "ray", ADHOC / "qrels.txt",
                            ADHOC / "run-bm25.txt"])
     assert code == 2 and "--engine ray does not combine with --bounds" in err
+
+
+def test_batched_sweep_equal_with_repeated_paths_and_first_error(tmp_path):
+    """40 runs (batches of several runs), a file given twice: the same
+    matrices and warnings; a bad line in a late run and a duplicate docno in
+    an earlier one: the error the runs read together give."""
+    from ipsoeval import engine
+    from ipsoeval.distributed import SweepOptions, score_runs
+
+    qrels, runs = write_random(tmp_path, 21, 40, n_topics=12)
+    runs = runs + [runs[3], runs[0]]
+    reqs = engine.requested(["AP", "nDCG@10", "P@5", "relstring"])
+    for queries in ("intersection", "qrels"):
+        al = engine.load(str(qrels), runs, queries=queries)
+        a = engine.evaluate(al, reqs, text_ok=True)
+        b, warnings = score_runs(str(qrels), runs, reqs, options=SweepOptions(queries=queries),
+                                 text_ok=True)
+        matrices_equal(a, b)
+        assert warnings == al.warnings
+    with open(runs[30], "a") as f:
+        f.write("101 Q0 broken\n")
+    first = open(runs[5]).readline()
+    with open(runs[5], "a") as f:
+        f.write(first)                              # a duplicate docno
+    a = invoke(["eval", qrels, *runs])
+    b = invoke(["eval", "--engine", "local", qrels, *runs])
+    from ipsoeval.distributed import score_runs as sweep
+    with pytest.raises(Exception) as exc:
+        sweep(str(qrels), runs, reqs)
+    assert a[0] == 3 and a[2] == f"ipsoeval: error: {exc.value}\n"
+    assert b == a

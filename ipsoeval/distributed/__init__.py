@@ -3,7 +3,7 @@
 ``--engine local|ray|ray://HOST:PORT`` (eval, sigtest, bootstrap,
 leaderboard; API ``evaluate(..., engine=...)``).  The qrels are read once on
 the driver; each run is then read, aligned and scored on its own by
-:func:`ipsoeval.distributed.worker.score_run` -- in a thread here
+:func:`ipsoeval.distributed.worker.score_batch`, a batch of runs at a time -- in a thread here
 (``local``), or in a Ray task next to the data (``ray``; the qrels put once
 in Ray's object store, :mod:`ipsoeval.distributed.ray_backend`) -- and only
 its per-topic score rows come back.  The driver decides the topic set

@@ -1,6 +1,6 @@
 """The Ray backend of a sweep (``--engine ray``, the optional extra
 ``ipsoeval[ray]``): the qrels put once in the object store, one task per
-run (:func:`ipsoeval.distributed.worker.score_run`, reading the run where
+batch of runs (:func:`ipsoeval.distributed.worker.score_batch`, reading the runs where
 the task runs), at most twice the cluster's CPUs in flight, results taken
 in run order.
 
@@ -102,24 +102,26 @@ class Backend:
         try:
             import uuid
             qrels_ref = ray.put((uuid.uuid4().hex, qrels))   # once: every task shares it
-            limit = 2 * self.cpus()
+            from ipsoeval.distributed.worker import batches
+
+            cpus = self.cpus()
+            limit = 2 * cpus
             out: list = []
             pending: deque = deque()
             stop = False
 
             def take():
-                res = ray.get(pending.popleft())
-                out.append(res)
+                got = ray.get(pending.popleft())
+                out.extend(got)
                 if progress is not None:
                     progress(len(out), len(tasks))
-                return res
+                return got
 
-            for task in tasks:
-                pending.append(remote.remote(qrels_ref, task, requested, align_opts, text_ok,
-                                             task.index == 0))
+            for batch in batches(tasks, cpus):
+                pending.append(remote.remote(qrels_ref, batch, requested, align_opts, text_ok))
                 while len(pending) >= limit:
-                    res = take()
-                    if res.error is not None and res.error[0] == "read":
+                    got = take()
+                    if any(r.error is not None and r.error[0] == "read" for r in got):
                         stop = True            # no later run can raise before it
                         break
                 if stop:
@@ -142,19 +144,19 @@ def _fill(out, tasks, RunScores):
 _QINDEX: dict = {}
 
 
-def _score_remote(keyed_qrels, task, requested, align_opts, text_ok, with_skeleton):
+def _score_remote(keyed_qrels, batch, requested, align_opts, text_ok):
     """The Ray task: the qrels and their QrelsIndex kept once per worker
     process and sweep (``keyed_qrels``: (sweep key, Qrels)), then
-    :func:`ipsoeval.distributed.worker.score_run`."""
+    :func:`ipsoeval.distributed.worker.score_batch`."""
     from ipsoeval.align import QrelsIndex
-    from ipsoeval.distributed.worker import score_run
+    from ipsoeval.distributed.worker import score_batch
 
     key, qrels = keyed_qrels
     got = _QINDEX.get(key)
     if got is None:
         _QINDEX.clear()
         got = _QINDEX[key] = (qrels, QrelsIndex(qrels))
-    return score_run(got[0], got[1], task, requested, align_opts, text_ok, with_skeleton)
+    return score_batch(got[0], got[1], batch, requested, align_opts, text_ok)
 
 
 def connect(address: str | None) -> Backend:

@@ -19,10 +19,22 @@ from ipsoeval.errors import InputError, IpsoevalError, UsageError
 
 @dataclasses.dataclass
 class Task:
-    index: int            # the run's position among the runs given
+    """One run: its position among the runs given, path and name (--name /
+    --name-from-file, else None: the run's tag)."""
+
+    index: int
     path: str
-    name: str | None      # --name / --name-from-file, else None (the run's tag)
+    name: str | None
     run_format: str
+
+
+def batches(tasks: list, workers: int, most: int = 16) -> list[list[Task]]:
+    """The runs cut into consecutive batches, a task each: about four per
+    worker, at most ``most`` runs in one (few runs: one run a task).  A batch
+    is aligned and scored in one go, which spreads the per-call costs; its
+    rankings are held only while it is scored."""
+    size = max(1, min(most, len(tasks) // max(1, 4 * workers)))
+    return [tasks[i:i + size] for i in range(0, len(tasks), size)]
 
 
 @dataclasses.dataclass
@@ -57,46 +69,58 @@ def _failed(task: Task, phase: str, exc: IpsoevalError) -> RunScores:
                      error=(phase, kind, exc.message, exc.path, exc.line))
 
 
-def score_run(qrels, qindex, task: Task, requested, align_opts: dict, text_ok: bool,
-              with_skeleton: bool) -> RunScores:
-    """Read ``task``'s run (:func:`ipsoeval.reading.read_for_alignment`), align
-    it to ``qrels`` under ``--queries qrels`` and score it
-    (:func:`ipsoeval.engine.evaluate`); an ipsoeval error comes back as
-    ``RunScores.error`` (phase ``read`` or ``align``), for the driver to
-    raise the one the runs aligned together would raise."""
+def score_batch(qrels, qindex, tasks: list, requested, align_opts: dict,
+                text_ok: bool) -> list:
+    """Read each run of ``tasks`` (:func:`ipsoeval.reading.read_for_alignment`),
+    align them to ``qrels`` under ``--queries qrels`` and score them
+    (:func:`ipsoeval.engine.evaluate`): a RunScores per run, in order; the
+    batch holding run 0 also carries the skeleton.  An ipsoeval error comes
+    back as ``RunScores.error`` (phase ``read`` or ``align``), for the driver
+    to raise the one the runs aligned together would raise."""
     from ipsoeval.align import align
     from ipsoeval.engine import evaluate
     from ipsoeval.reading import read_for_alignment
 
     align_opts = dict(align_opts)
     extra = align_opts.pop("params", None) or {}
+    runs, out = [], []
+    for task in tasks:
+        try:
+            runs.append(read_for_alignment(task.path, qindex, run_format=task.run_format,
+                                           name=task.name, tie_break=align_opts["tie_break"],
+                                           judged_only=align_opts["judged_only"],
+                                           depth=align_opts["depth"]))
+            out.append(RunScores(task.index, task.path))
+        except IpsoevalError as exc:
+            out.append(_failed(task, "read", exc))
+    if any(r.error is not None for r in out):   # the driver raises the first reading error
+        return out
     try:
-        run = read_for_alignment(task.path, qindex, run_format=task.run_format, name=task.name,
-                                 tie_break=align_opts["tie_break"],
-                                 judged_only=align_opts["judged_only"],
-                                 depth=align_opts["depth"])
-    except IpsoevalError as exc:
-        return _failed(task, "read", exc)
-    try:
-        runs = [run]
-        del run
         al = align(qrels, runs, queries="qrels", qindex=qindex, release_inputs=True,
                    **align_opts)
+        del runs
         al.params.update(extra)
         sc = evaluate(al, requested, text_ok=text_ok)
-    except IpsoevalError as exc:
-        return _failed(task, "align", exc)
-    rt = al.params["run_topics"][0]
-    skipped = int(rt.n_extra > 0) + int(len(rt.has) < len(al.topics))
-    out = RunScores(task.index, task.path, name=al.runs[0],
-                    values={k: np.ascontiguousarray(v[0]) for k, v in sc.values.items()},
-                    present=np.asarray(al.params["present"][0]).copy(),
-                    n_ret=al.n_ret[0].copy(), run_topics=rt,
-                    notes=list(al.warnings[skipped:]))
-    if with_skeleton:
-        out.requested = list(sc.requested)
+    except IpsoevalError as exc:     # the batch's first error in run order, as align raises
+        out[0] = _failed(tasks[0], "align", exc)
+        return out
+    n_first = sum(int(rt.n_extra > 0) + int(len(rt.has) < len(al.topics))
+                  for rt in al.params["run_topics"])
+    notes = list(al.warnings[n_first:])     # align's second loop: at most one per run, in order
+    present = np.asarray(al.params["present"])
+    for i, res in enumerate(out):
+        res.name = al.runs[i]
+        res.values = {k: np.ascontiguousarray(v[i]) for k, v in sc.values.items()}
+        res.present = present[i].copy()
+        res.n_ret = al.n_ret[i].copy()
+        res.run_topics = al.params["run_topics"][i]
+        if notes and notes[0].startswith(f"{res.path}: "):
+            res.notes = [notes.pop(0)]
+    if tasks[0].index == 0:
+        res = out[0]
+        res.requested = list(sc.requested)
         params = {k: v for k, v in al.params.items() if k not in ("present", "run_topics")}
-        out.skeleton = dataclasses.replace(
+        res.skeleton = dataclasses.replace(
             al, runs=[], labels=np.zeros((0, len(al.topics), 0), dtype=np.int32),
             n_ret=np.zeros((0, len(al.topics)), dtype=np.int64), in_run=None,
             params=params, warnings=[])
@@ -105,24 +129,23 @@ def score_run(qrels, qindex, task: Task, requested, align_opts: dict, text_ok: b
 
 def local_map(qrels, tasks: list, requested, align_opts: dict, text_ok: bool,
               progress=None) -> list:
-    """Every task on this machine's threads (a bounded number in flight),
-    results in task order."""
-    from ipsoeval.align import QrelsIndex
-    from ipsoeval.parallel import parallel_map
-
+    """Every run on this machine's threads, a batch per thread (a bounded
+    number in flight), results in run order."""
     import threading
+
+    from ipsoeval.align import QrelsIndex
+    from ipsoeval.parallel import parallel_map, workers
 
     qindex = QrelsIndex(qrels)
     done = [0]
     lock = threading.Lock()
 
-    def one(task):
-        res = score_run(qrels, qindex, task, requested, align_opts, text_ok,
-                        with_skeleton=task.index == 0)
+    def one(batch):
+        res = score_batch(qrels, qindex, batch, requested, align_opts, text_ok)
         with lock:                      # one progress line at a time
-            done[0] += 1
+            done[0] += len(batch)
             if progress is not None:
                 progress(done[0], len(tasks))
         return res
 
-    return parallel_map(one, tasks)
+    return [r for rs in parallel_map(one, batches(tasks, workers())) for r in rs]
