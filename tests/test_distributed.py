@@ -256,3 +256,24 @@ def test_batched_sweep_equal_with_repeated_paths_and_first_error(tmp_path):
         sweep(str(qrels), runs, reqs)
     assert a[0] == 3 and a[2] == f"ipsoeval: error: {exc.value}\n"
     assert b == a
+
+
+def test_local_engine_sweeps_many_runs_same_bytes(tmp_path, monkeypatch):
+    """--engine local scores SWEEP_RUNS runs or more a batch at a time: the
+    same bytes as aligning them all at once (the path below the threshold)."""
+    import ipsoeval.distributed as dist
+
+    qrels, runs = write_random(tmp_path, 4, 70, n_topics=10)
+    assert len(runs) >= dist.SWEEP_RUNS
+    cases = (["eval", "-q", "--format", "tsv", "-m", "AP", "-m", "nDCG@10", "-m", "relstring",
+              qrels, *runs],
+             ["eval", qrels, *runs],
+             ["leaderboard", "-m", "AP", "--samples", "100", "--format", "json", qrels, *runs])
+    calls = []
+    real = dist.score_runs
+    monkeypatch.setattr(dist, "score_runs", lambda *a, **k: calls.append(1) or real(*a, **k))
+    swept = [invoke(args) for args in cases]
+    assert len(calls) == len(cases)
+    monkeypatch.setattr(dist, "SWEEP_RUNS", 10 ** 9)
+    for args, got in zip(cases, swept):
+        assert got[0] == 0 and invoke(args) == got

@@ -87,7 +87,7 @@ def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, basel
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
     options.check()
 
-    if opt.sweeping(engine_name):                   # issue 21: runs scored on a cluster
+    if opt.sweeping(engine_name, runs, align_opts):  # issue 21: per-run sweep
         scores = opt.load_scores(qrels, runs, align_opts, requested, engine=engine_name,
                                  ctx=ctx)
         aligned = scores.aligned

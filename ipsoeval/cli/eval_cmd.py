@@ -138,9 +138,8 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, engine_name, rel_
                             (align_opts.tie_break == "expected", "--tie-break expected")):
             if given:
                 raise UsageError(f"--bounds does not combine with {what}")
-    if opt.sweeping(engine_name):                   # issue 21: runs scored on a cluster
-        opt.not_with_engine(engine_name, (rel_format != "qrels", f"-R {rel_format}"),
-                            (bounds, "--bounds"))
+    sweep = opt.sweeping(engine_name, runs, align_opts,   # issue 21: per-run sweep
+                         (rel_format != "qrels", f"-R {rel_format}"), (bounds, "--bounds"))
     if rel_format != "qrels":
         if align_opts.labels != "integer":
             raise UsageError(f"-R {rel_format} reads integer labels (--labels integer)")
@@ -163,7 +162,7 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, engine_name, rel_
         return
     _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
                 num_docs_in_coll, only_topic, version, fmt, output, params, bounds,
-                engine_name=engine_name)
+                engine_name=engine_name if sweep else None)
 
 
 def _load(qrels, runs, align_opts, *, quiet_missing: bool):
@@ -207,7 +206,7 @@ def _zscores(path):
 
 def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
                 num_docs_in_coll, only_topic, version, fmt, output, params, bounds=False,
-                engine_name="local"):
+                engine_name=None):
     import numpy as np
 
     from ipsoeval import engine
@@ -225,7 +224,7 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
         align_opts.queries = "qrels"           # trec_eval 10 walks the qrels topics
     quiet_missing = version == "10" and queries != "qrels"
     scores = None
-    if opt.sweeping(engine_name):        # issue 21: runs scored one by one on a cluster
+    if engine_name is not None:          # issue 21: runs scored a batch at a time
         extra = {} if num_docs_in_coll is None else {"num_docs_in_coll": num_docs_in_coll}
         scores = opt.load_scores(qrels, runs, align_opts, reqs, engine=engine_name,
                                  paired=False, text_ok=True, ctx=ctx, params=extra,

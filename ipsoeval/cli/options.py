@@ -354,20 +354,24 @@ def engine_option(f):
                              "the extra ipsoeval[ray].")(f)
 
 
-def sweeping(engine: str) -> bool:
-    """Whether ``--engine`` asks for a sweep (:mod:`ipsoeval.distributed`);
-    a bad value is a usage error."""
-    from ipsoeval.distributed import parse_engine
-    return parse_engine(engine)[0] != "local"
-
-
-def not_with_engine(engine: str, *conflicts) -> None:
-    """Usage error for options that need the rankings on this machine:
-    ``conflicts`` are (given, option text) pairs."""
-    for given, what in conflicts:
-        if given:
-            raise UsageError(f"--engine {engine} does not combine with {what} (it needs the "
-                             f"runs' rankings on this machine; use --engine local)")
+def sweeping(engine: str, runs=(), opts: AlignOptions | None = None, *conflicts) -> bool:
+    """Whether the runs are scored by a sweep (:mod:`ipsoeval.distributed`):
+    always with ``--engine ray``, where ``conflicts`` -- (given, option text)
+    pairs of options that need the rankings on this machine -- are usage
+    errors; with ``--engine local`` when there are at least
+    :data:`ipsoeval.distributed.SWEEP_RUNS` runs and no such option (the
+    runs are then scored a batch at a time, in a fraction of the memory of
+    aligning them all; same bytes).  A bad ``--engine`` is a usage error."""
+    from ipsoeval.distributed import SWEEP_RUNS, parse_engine
+    probability = opts is not None and opts.labels == "probability"
+    if parse_engine(engine)[0] != "local":
+        for given, what in (*conflicts, (probability, "--labels probability")):
+            if given:
+                raise UsageError(f"--engine {engine} does not combine with {what} (it needs "
+                                 f"the runs' rankings on this machine; use --engine local)")
+        return True
+    return len(runs) >= SWEEP_RUNS and "-" not in runs and not probability \
+        and not any(given for given, _ in conflicts)
 
 
 def load_scores(qrels: str, runs, opts: AlignOptions, requested, *, engine: str,

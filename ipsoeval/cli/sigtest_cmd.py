@@ -81,9 +81,8 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
                            scores_scale, fmt, output, plot=plot)
     requested = engine.requested(measures)          # usage errors before reading files
     sc = None
-    if opt.sweeping(engine_name):                   # issue 21: runs scored on a cluster
-        opt.not_with_engine(engine_name, (bounds, "--bounds"),
-                            (scale != "original", f"--scale {scale}"))
+    if opt.sweeping(engine_name, runs, align_opts, (bounds, "--bounds"),
+                    (scale != "original", f"--scale {scale}")):   # issue 21: per-run sweep
         sc = opt.load_scores(qrels, runs, align_opts, requested, engine=engine_name, ctx=ctx)
         aligned = sc.aligned
     else:
