@@ -277,3 +277,30 @@ def test_local_engine_sweeps_many_runs_same_bytes(tmp_path, monkeypatch):
     monkeypatch.setattr(dist, "SWEEP_RUNS", 10 ** 9)
     for args, got in zip(cases, swept):
         assert got[0] == 0 and invoke(args) == got
+
+
+@needs_ray
+def test_ray_client_address_without_ray_client_is_a_usage_error():
+    """ray://HOST:PORT needs Ray Client (ray[client]); where it is missing the
+    command says so (exit 2) instead of a traceback."""
+    import socket
+    import subprocess
+
+    from conftest import ROOT
+
+    try:
+        import grpc  # noqa: F401
+        pytest.skip("Ray Client is installed here")
+    except ImportError:
+        pass
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        p = subprocess.run([sys.executable, "-m", "ipsoeval", "eval", "--engine",
+                            f"ray://127.0.0.1:{port}", str(ADHOC / "qrels.txt"),
+                            str(ADHOC / "run-bm25.txt")], capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == (f"ipsoeval: error: --engine ray://127.0.0.1:{port} needs Ray Client: "
+                        f"pip install 'ray[client]'\n")

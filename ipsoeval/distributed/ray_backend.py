@@ -177,7 +177,16 @@ def connect(address: str | None) -> Backend:
     try:
         with _quiet_stderr():
             ray.init(address=target, **kwargs)
-    except (ConnectionError, TimeoutError, RuntimeError, ValueError) as exc:
+    except ImportError as exc:        # ray:// needs Ray Client (grpcio)
+        raise UsageError(f"--engine {target} needs Ray Client: pip install 'ray[client]' "
+                         f"({exc})") from None
+    except Exception as exc:          # whatever Ray raises when it cannot connect: one line
+        if not isinstance(exc, (ConnectionError, TimeoutError, RuntimeError, ValueError,
+                                OSError)) and type(exc).__module__.split(".")[0] != "ray":
+            raise
+        if "ray[client]" in str(exc):   # the minimal Ray, without Ray Client: like ImportError
+            raise UsageError(f"--engine {target} needs Ray Client: pip install "
+                             f"'ray[client]'") from None
         raise InputError(f"cannot connect to the Ray cluster at {target or 'a local cluster'}: "
                          f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") \
             from None
