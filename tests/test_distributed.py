@@ -304,3 +304,32 @@ def test_ray_client_address_without_ray_client_is_a_usage_error():
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr == (f"ipsoeval: error: --engine ray://127.0.0.1:{port} needs Ray Client: "
                         f"pip install 'ray[client]'\n")
+
+
+def test_reader_notes_on_ids_not_utf8_as_local(tmp_path):
+    """The readers' notes (an id that is not UTF-8), of the qrels and of runs
+    in several batches, come first and once each, as from the local path."""
+    from ipsoeval import engine
+    from ipsoeval.distributed import SweepOptions, score_runs
+
+    qrels, runs = write_random(tmp_path, 9, 24, n_topics=8)
+    with open(qrels, "ab") as f:
+        f.write(b"100 0 D\xff1 1\n")
+    for i in (2, 17, 18):
+        with open(runs[i], "ab") as f:
+            f.write(b"101 Q0 X\xfe9 99 -5.0 tagx\n")
+    runs.append(runs[17])
+    reqs = engine.requested(["AP", "P@5"])
+    for queries in ("intersection", "qrels"):
+        al = engine.load(str(qrels), runs, queries=queries)
+        a = engine.evaluate(al, reqs)
+        b, warnings = score_runs(str(qrels), runs, reqs, options=SweepOptions(queries=queries))
+        assert any("UTF-8" in w for w in al.warnings), al.warnings
+        assert warnings == al.warnings
+        matrices_equal(a, b)
+
+
+def test_tie_break_expected_not_swept(tmp_path):
+    qrels, runs = write_random(tmp_path, 2, 3)
+    code, _, err = invoke(["eval", "--tie-break", "expected", "--engine", "ray", qrels, *runs])
+    assert code == 2 and "--engine ray does not combine with --tie-break expected" in err

@@ -364,13 +364,15 @@ def sweeping(engine: str, runs=(), opts: AlignOptions | None = None, *conflicts)
     aligning them all; same bytes).  A bad ``--engine`` is a usage error."""
     from ipsoeval.distributed import SWEEP_RUNS, parse_engine
     probability = opts is not None and opts.labels == "probability"
+    expected = opts is not None and opts.tie_break == "expected"
     if parse_engine(engine)[0] != "local":
-        for given, what in (*conflicts, (probability, "--labels probability")):
+        for given, what in (*conflicts, (probability, "--labels probability"),
+                            (expected, "--tie-break expected")):
             if given:
                 raise UsageError(f"--engine {engine} does not combine with {what} (it needs "
                                  f"the runs' rankings on this machine; use --engine local)")
         return True
-    return len(runs) >= SWEEP_RUNS and "-" not in runs and not probability \
+    return len(runs) >= SWEEP_RUNS and "-" not in runs and not probability and not expected \
         and not any(given for given, _ in conflicts)
 
 

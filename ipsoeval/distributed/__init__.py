@@ -17,7 +17,8 @@ Runs are submitted a bounded number at a time (twice the workers), so a
 directory of thousands of runs streams in bounded memory: what is held is
 the score rows (runs × topics × measures floats), never the rankings.
 Options that need the rankings on the driver (``--bounds``, ``--scale
-interval``, ``--labels probability``, trec_eval's other input modes) are not
+interval``, ``--labels probability``, ``--tie-break expected``, trec_eval's
+other input modes) are not
 available through a sweep.
 """
 
@@ -90,6 +91,9 @@ def score_runs(qrels_path: str, run_paths, requested, *, engine: str = "local",
     if o.labels == "probability":
         raise UsageError(f"--engine {engine} does not combine with --labels probability (its "
                          f"Monte Carlo draws span every run at once)")
+    if o.tie_break == "expected":
+        raise UsageError(f"--engine {engine} does not combine with --tie-break expected (its "
+                         f"Monte Carlo draws span every run at once)")
     check_stdin_once([qrels_path, *run_paths])
     gains = parse_gains(o.gains) if isinstance(o.gains, str) else o.gains
     if o.run_format not in ("auto", "trec", "msmarco"):
@@ -107,7 +111,7 @@ def score_runs(qrels_path: str, run_paths, requested, *, engine: str = "local",
         results = backend.map(qrels, tasks, requested, align_opts, text_ok, progress)
     else:
         results = worker.local_map(qrels, tasks, requested, align_opts, text_ok, progress)
-    return assemble(results, run_paths, requested, o.queries)
+    return assemble(results, run_paths, requested, o.queries, qrels=qrels)
 
 
 def first_error(results):
@@ -119,19 +123,23 @@ def first_error(results):
                 raise res.exception()
 
 
-def assemble(results: list, run_paths: list, requested, queries: str):
+def assemble(results: list, run_paths: list, requested, queries: str, qrels=None):
     """The runs' score rows (:class:`~ipsoeval.distributed.worker.RunScores`,
     in run order, each on every qrels topic) as one Scores on the topics of
-    ``queries``, with the warnings :func:`ipsoeval.align.align` gives."""
+    ``queries``, with the warnings :func:`ipsoeval.align.align` gives
+    (``qrels``: the Qrels read, for their reader's notes)."""
     from ipsoeval.align import choose_topics
     from ipsoeval.engine import Scores
 
     first_error(results)
+    warnings = list(getattr(qrels, "warnings", ()))   # the readers' notes, each once
+    for r in results:
+        warnings.extend(w for w in r.read_notes if w not in warnings)
     base = results[0].skeleton             # the qrels-wide facts, from the first run
     q_topics = list(base.topics)           # every qrels topic, in strcmp order
     paths = [r.path for r in results]
-    topics, warnings = choose_topics(queries, q_topics, paths,
-                                     [r.run_topics for r in results])
+    topics, notes = choose_topics(queries, q_topics, paths, [r.run_topics for r in results])
+    warnings.extend(notes)
     for r in results:                      # align's second loop: one note per run
         warnings.extend(r.notes)
     if not topics:

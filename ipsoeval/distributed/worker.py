@@ -51,7 +51,8 @@ class RunScores:
     present: np.ndarray | None = None     # bool (Tq,): qrels topic in the run file
     n_ret: np.ndarray | None = None       # int64 (Tq,)
     run_topics: object = None             # ipsoeval.align.RunTopics
-    notes: list = dataclasses.field(default_factory=list)
+    notes: list = dataclasses.field(default_factory=list)    # align's per-run note
+    read_notes: list = dataclasses.field(default_factory=list)  # the reader's (non-UTF-8 ids)
     skeleton: object = None
     requested: list | None = None
     error: tuple | None = None            # (phase, kind, message, path, line)
@@ -77,7 +78,7 @@ def score_batch(qrels, qindex, tasks: list, requested, align_opts: dict,
     batch holding run 0 also carries the skeleton.  An ipsoeval error comes
     back as ``RunScores.error`` (phase ``read`` or ``align``), for the driver
     to raise the one the runs aligned together would raise."""
-    from ipsoeval.align import align
+    from ipsoeval.align import align, reader_notes
     from ipsoeval.engine import evaluate
     from ipsoeval.reading import read_for_alignment
 
@@ -90,11 +91,13 @@ def score_batch(qrels, qindex, tasks: list, requested, align_opts: dict,
                                            name=task.name, tie_break=align_opts["tie_break"],
                                            judged_only=align_opts["judged_only"],
                                            depth=align_opts["depth"]))
-            out.append(RunScores(task.index, task.path))
+            out.append(RunScores(task.index, task.path,
+                                 read_notes=list(getattr(runs[-1], "warnings", ()))))
         except IpsoevalError as exc:
             out.append(_failed(task, "read", exc))
     if any(r.error is not None for r in out):   # the driver raises the first reading error
         return out
+    n_read = len(reader_notes(qrels, runs))     # align's first warnings
     try:
         al = align(qrels, runs, queries="qrels", qindex=qindex, release_inputs=True,
                    **align_opts)
@@ -104,8 +107,8 @@ def score_batch(qrels, qindex, tasks: list, requested, align_opts: dict,
     except IpsoevalError as exc:     # the batch's first error in run order, as align raises
         out[0] = _failed(tasks[0], "align", exc)
         return out
-    n_first = sum(int(rt.n_extra > 0) + int(len(rt.has) < len(al.topics))
-                  for rt in al.params["run_topics"])
+    n_first = n_read + sum(int(rt.n_extra > 0) + int(len(rt.has) < len(al.topics))
+                           for rt in al.params["run_topics"])
     notes = list(al.warnings[n_first:])     # align's second loop: at most one per run, in order
     present = np.asarray(al.params["present"])
     for i, res in enumerate(out):
@@ -122,7 +125,7 @@ def score_batch(qrels, qindex, tasks: list, requested, align_opts: dict,
         params = {k: v for k, v in al.params.items() if k not in ("present", "run_topics")}
         res.skeleton = dataclasses.replace(
             al, runs=[], labels=np.zeros((0, len(al.topics), 0), dtype=np.int32),
-            n_ret=np.zeros((0, len(al.topics)), dtype=np.int64), in_run=None,
+            n_ret=np.zeros((0, len(al.topics)), dtype=np.int64), in_run=None, tied=None,
             params=params, warnings=[])
     return out
 
