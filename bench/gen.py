@@ -20,6 +20,8 @@ Data sets (full size / ``--quick`` size):
               docnos such as ``FBIS3-12345``.
 ``ipso``      110 runs x 249 topics (Robust04's 301-450, 601-700 without 672)
               x 100 docs, one shared qrels file.
+``sweep``     1,000 runs x 7,000 topics x 10 docs (50 distinct files, the
+              others symbolic links to them).  Opt-in.
 ``msmarco70`` ten times ``msmarco``: 69,800 queries x 1,000 docs (~70M lines,
               3.2 GB), same distributions.  Opt-in: generated only when named.
 
@@ -174,12 +176,17 @@ class Sizes:
     ipso_runs: int = 110
     ipso_topics: int = 249
     ipso_depth: int = 100
+    sweep_runs: int = 1_000
+    sweep_distinct: int = 50
+    sweep_topics: int = 7_000
+    sweep_depth: int = 10
 
 
 FULL = Sizes()
 QUICK = Sizes(msmarco_queries=500, msmarco_depth=100, m13_queries=300,
               m13_depth=20, adhoc_runs=6, adhoc_topics=10, adhoc_depth=200,
-              ipso_runs=8, ipso_topics=20, ipso_depth=20)
+              ipso_runs=8, ipso_topics=20, ipso_depth=20,
+              sweep_runs=80, sweep_distinct=8, sweep_topics=300, sweep_depth=10)
 
 
 def msmarco_qids(rng: np.random.Generator, n: int) -> list[str]:
@@ -344,15 +351,41 @@ def gen_ipso(out: Path, seed: int, sz: Sizes) -> None:
               sz.ipso_depth)
 
 
+def gen_sweep(out: Path, seed: int, sz: Sizes) -> None:
+    """A sweep (issue 21): 1,000 runs x 7,000 topics x 10 docs (70k lines,
+    ~2 MB each) in ``runs/``, one graded qrels (3 judged per topic).  Only
+    ``sweep_distinct`` (50) run files are written; the others are symbolic
+    links to them under their own names (``runs/run0000``...), so the data
+    takes ~100 MB instead of 2 GB -- the reading of a linked file is real,
+    though its pages are then in the cache."""
+    rng = np.random.default_rng([seed, 6])
+    T, depth = sz.sweep_topics, sz.sweep_depth
+    qids = [str(q) for q in range(1, T + 1)]
+    pool = 100
+    docnos = [f"D{q}_{d}" for q in qids for d in range(pool)]
+    judged = distinct_ints(rng, T, 3, pool)
+    write_qrels(out / "qrels.txt", [(q, docnos[t * pool + int(d)], int(rng.integers(0, 3)))
+                                    for t, q in enumerate(qids) for d in judged[t]])
+    runs = out / "runs"
+    runs.mkdir(exist_ok=True)
+    for r in range(sz.sweep_distinct):
+        rows = distinct_ints(rng, T, depth, pool) + (np.arange(T) * pool)[:, None]
+        write_run(out / f"distinct{r:03d}.txt", qids, docnos, rows,
+                  descending_scores(rng, T, depth), f"sweep{r:03d}")
+    for i in range(sz.sweep_runs):
+        os.symlink(f"../distinct{i % sz.sweep_distinct:03d}.txt", runs / f"run{i:04d}")
+
+
 GENERATORS = {
     "msmarco": gen_msmarco,
     "msmarco13": gen_msmarco13,
     "adhoc": gen_adhoc,
     "ipso": gen_ipso,
     "msmarco70": gen_msmarco70,
+    "sweep": gen_sweep,
 }
 # written only when named (3.2 GB of disk): not part of "all data sets"
-OPT_IN = {"msmarco70"}
+OPT_IN = {"msmarco70", "sweep"}
 
 
 def dataset_dir(name: str, data_dir: Path = DEFAULT_DATA, seed: int = DEFAULT_SEED,
@@ -369,7 +402,11 @@ def ensure(name: str, data_dir: Path = DEFAULT_DATA, seed: int = DEFAULT_SEED,
         return out
     out.mkdir(parents=True, exist_ok=True)
     for old in out.iterdir():  # leftovers of an interrupted generation
-        old.unlink()
+        if old.is_dir() and not old.is_symlink():
+            import shutil
+            shutil.rmtree(old)
+        else:
+            old.unlink()
     t0 = time.perf_counter()
     if log:
         print(f"gen: generating {name} ({'quick' if quick else 'full'}, "

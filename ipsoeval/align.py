@@ -349,6 +349,72 @@ def _split_points(codes: np.ndarray) -> list[tuple[int, int]]:
     return [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
 
 
+class RunTopics:
+    """What the topic-set decision needs of one run: the qrels topics it has
+    (``has``), and how many topics it has outside the qrels with the first of
+    them in strcmp order (``n_extra``, ``first_extra``)."""
+
+    __slots__ = ("has", "n_extra", "first_extra")
+
+    def __init__(self, has: frozenset, n_extra: int, first_extra: str | None):
+        self.has, self.n_extra, self.first_extra = has, n_extra, first_extra
+
+    @classmethod
+    def of(cls, tset: set, q_set: set) -> RunTopics:
+        extra = tset - q_set
+        return cls(frozenset(tset & q_set), len(extra),
+                   min(extra, key=id_sort_key) if extra else None)
+
+
+def reader_notes(qrels, runs) -> list[str]:
+    """The readers' notes (an id that is not UTF-8) of the qrels and the runs,
+    each once, in order: the first warnings of :func:`align`."""
+    warnings: list[str] = list(getattr(qrels, "warnings", ()))
+    for run in runs:
+        warnings.extend(w for w in getattr(run, "warnings", ()) if w not in warnings)
+    return warnings
+
+
+def choose_topics(queries: str, q_topics, paths: list, runs: list) -> tuple[list[str], list[str]]:
+    """``(topics, warnings)``: the evaluated topics under ``--queries`` of runs
+    (:class:`RunTopics`, one per path) on qrels topics ``q_topics``, and the
+    per-run notes on the topics left out or filled; ``--queries strict``
+    raises when a run's topics differ from the qrels'.  The one decision
+    :func:`align` and the per-run sweeps (:mod:`ipsoeval.distributed`) share."""
+    q_set = set(q_topics)
+    warnings: list[str] = []
+    if queries == "strict":
+        for path, rt in zip(paths, runs):
+            if rt.n_extra or len(rt.has) != len(q_set):
+                missing = sorted(q_set - rt.has, key=id_sort_key)
+                what = []
+                if missing:
+                    what.append(f"{len(missing)} qrels topic(s) missing from the run, e.g. {missing[0]!r}")
+                if rt.n_extra:
+                    what.append(f"{rt.n_extra} run topic(s) not in the qrels, e.g. {rt.first_extra!r}")
+                raise InputError("--queries strict: topics differ (" + "; ".join(what) + ")",
+                                 path=path)
+        topics = sorted(q_set, key=id_sort_key)
+    elif queries == "qrels":
+        topics = sorted(q_set, key=id_sort_key)
+    else:
+        union = set()
+        for rt in runs:
+            union |= rt.has
+        topics = sorted(union, key=id_sort_key)
+
+    for path, rt in zip(paths, runs):
+        if rt.n_extra:
+            warnings.append(f"{path}: {rt.n_extra} topic(s) not in the qrels ignored")
+        missing = len(q_set) - len(rt.has)
+        if missing and queries == "qrels":
+            warnings.append(f"{path}: {missing} qrels topic(s) missing from the run "
+                            f"evaluated as empty rankings")
+        elif missing and queries == "intersection":
+            warnings.append(f"{path}: {missing} qrels topic(s) missing from the run skipped")
+    return topics, warnings
+
+
 def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_level: int = 1,
           judged_only: bool = False, gains: dict[int, float] | None = None,
           depth: int | None = None, tie_break: str = "trec",
@@ -368,9 +434,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         raise UsageError(f"--depth must be a positive integer (found {depth})")
     qi = qindex or QrelsIndex(qrels)
     # the readers' notes first (an id that is not UTF-8), once per file
-    warnings: list[str] = list(getattr(qrels, "warnings", ()))
-    for run in runs:
-        warnings.extend(w for w in getattr(run, "warnings", ()) if w not in warnings)
+    warnings: list[str] = reader_notes(qrels, runs)
     asked_level = rel_level
     mode, gains, rel_level = _label_mode(qrels, gains, rel_level)
     if tie_break == "expected" and mode == "probability":
@@ -392,41 +456,12 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         per_run.append((names, codes))
         del run
 
-    q_set = set(q_topics)
     # the loops below bind paths, not Run objects (whose arrays release_inputs frees)
     run_paths = [run.path for run in runs]
-    if queries == "strict":
-        for path, tset in zip(run_paths, run_topic_sets):
-            if tset != q_set:
-                extra = sorted(tset - q_set, key=id_sort_key)
-                missing = sorted(q_set - tset, key=id_sort_key)
-                what = []
-                if missing:
-                    what.append(f"{len(missing)} qrels topic(s) missing from the run, e.g. {missing[0]!r}")
-                if extra:
-                    what.append(f"{len(extra)} run topic(s) not in the qrels, e.g. {extra[0]!r}")
-                raise InputError("--queries strict: topics differ (" + "; ".join(what) + ")",
-                                 path=path)
-        topics = sorted(q_set, key=id_sort_key)
-    elif queries == "qrels":
-        topics = sorted(q_set, key=id_sort_key)
-    else:
-        union = set()
-        for tset in run_topic_sets:
-            union |= tset & q_set
-        topics = sorted(union, key=id_sort_key)
-
-    for path, tset in zip(run_paths, run_topic_sets):
-        extra = len(tset - q_set)
-        if extra:
-            warnings.append(f"{path}: {extra} topic(s) not in the qrels ignored")
-        missing = len(q_set - tset)
-        if missing and queries == "qrels":
-            warnings.append(f"{path}: {missing} qrels topic(s) missing from the run "
-                            f"evaluated as empty rankings")
-        elif missing and queries == "intersection":
-            warnings.append(f"{path}: {missing} qrels topic(s) missing from the run skipped")
-
+    q_set = set(q_topics)
+    run_topics = [RunTopics.of(tset, q_set) for tset in run_topic_sets]
+    topics, notes = choose_topics(queries, q_topics, run_paths, run_topics)
+    warnings.extend(notes)
     T = len(topics)
     if T == 0:
         raise InputError("no topic in common between run(s) and qrels",
@@ -563,7 +598,8 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
         judged_labels=judged_labels, gain_map=gains, in_run=in_run,
         params={"queries": queries, "rel_level": asked_level, "judged_only": judged_only,
                 "depth": depth, "tie_break": tie_break, "labels": mode,
-                "present": present},  # trec-modes hook
+                "present": present,  # trec-modes hook
+                "run_topics": run_topics},  # the per-run sweeps' hook (ipsoeval.distributed)
         warnings=warnings, label_mode=mode, label_values=qrels.values, tied=tied,
     )
 

@@ -288,11 +288,43 @@ class EvalResult:
                 f"measures {self.measures})")
 
 
+def _sweep(qrels, runs, requested, engine: str, *, names, name_from_file, gains, **opts):
+    """:func:`evaluate`'s scores through :func:`ipsoeval.distributed.score_runs`
+    (qrels and runs given as paths)."""
+    from ipsoeval import reading
+    from ipsoeval.distributed import SweepOptions, score_runs
+
+    paths, given = [], []
+    for obj, nm in _run_items(runs):
+        if not _is_path(obj):
+            raise UsageError(f"engine={engine!r} reads run files on its workers: give runs "
+                             f"as paths")
+        for p in reading.expand_run_paths([os.fspath(obj)]):
+            paths.append(p)
+            given.append(nm)
+    if not _is_path(qrels):
+        raise UsageError(f"engine={engine!r}: give the qrels as a path")
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(paths):
+            raise UsageError(f"names given for {len(names)} run(s), but there are {len(paths)}")
+    elif name_from_file:
+        names = [nm if nm is not None else reading.file_stem(p) for p, nm in zip(paths, given)]
+    elif any(nm is not None for nm in given):
+        names = given
+    if gains is not None and not isinstance(gains, str):
+        gains = ",".join(f"{int(k)}:{float(v)!r}" for k, v in dict(gains).items())
+    scores, _ = score_runs(os.fspath(qrels), paths, requested, engine=engine,
+                           options=SweepOptions(gains=gains, **opts), run_names=names)
+    return scores
+
+
 def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: int = 1,
              judged_only: bool = False, gains=None, depth: int | None = None,
              tie_break: str = "trec", run_format: str = "auto", names=None,
              name_from_file: bool = False, bounds: bool = False, labels: str = "integer",
-             samples: int | None = None, seed: int | None = None) -> EvalResult:
+             samples: int | None = None, seed: int | None = None,
+             engine: str = "local") -> EvalResult:
     """Score ``runs`` against ``qrels`` on ``measures`` (names as ``-m`` takes them;
     None: trec_eval's default set).  ``bounds=True`` also computes each value's
     ``low`` and ``high`` over the labellings of the unjudged retrieved documents
@@ -315,9 +347,13 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     expectation, exact or Monte Carlo over ``samples`` labelings drawn with
     ``seed``; ``ipsoeval measures`` says which).  ``tie_break="expected"``:
     every measure is its exact expectation over all orders of the tied
-    documents (``ipsoeval measures``, column ties).
+    documents (``ipsoeval measures``, column ties).  ``engine``
+    (``--engine``): ``"local"``, ``"ray"`` or ``"ray://HOST:PORT"`` scores
+    run files one by one on a Ray cluster (:mod:`ipsoeval.distributed`;
+    paths only), same numbers.
     """
-    from ipsoeval import engine
+    from ipsoeval import engine as _engine
+    from ipsoeval.distributed import parse_engine
     from ipsoeval.interop import measure_names
     if bounds and tie_break == "expected":
         raise UsageError("bounds=True does not combine with tie_break='expected' (the bounds "
@@ -326,13 +362,23 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
         raise UsageError(f"bounds=True does not combine with labels={labels!r} (the bounds "
                          f"range over integer labels)")
     measures = measure_names(measures)          # ir_measures objects as their names
-    requested = engine.requested(measures or None)
-    aligned = load_inputs(qrels, runs, queries=queries, rel_level=rel_level,
-                          judged_only=judged_only, gains=gains, depth=depth,
-                          tie_break=tie_break, run_format=run_format, names=names,
-                          name_from_file=name_from_file, labels=labels, samples=samples,
-                          seed=seed)
-    scores = engine.evaluate(aligned, requested)
+    requested = _engine.requested(measures or None)
+    if parse_engine(engine)[0] != "local":     # issue 21: a sweep over run files
+        if bounds:
+            raise UsageError(f"bounds=True does not combine with engine={engine!r} (it needs "
+                             f"the rankings here)")
+        scores = _sweep(qrels, runs, requested, engine, queries=queries, rel_level=rel_level,
+                        judged_only=judged_only, gains=gains, depth=depth,
+                        tie_break=tie_break, run_format=run_format, names=names,
+                        name_from_file=name_from_file, labels=labels)
+        aligned = scores.aligned
+    else:
+        aligned = load_inputs(qrels, runs, queries=queries, rel_level=rel_level,
+                              judged_only=judged_only, gains=gains, depth=depth,
+                              tie_break=tie_break, run_format=run_format, names=names,
+                              name_from_file=name_from_file, labels=labels, samples=samples,
+                              seed=seed)
+        scores = _engine.evaluate(aligned, requested)
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
               "gains": None if labels != "integer" else _gains_text(aligned.gain_map),
               "depth": depth, "tie_break": tie_break, "labels": labels}

@@ -45,12 +45,13 @@ from ipsoeval.errors import UsageError
               help="A named subset of topics (first field of each line); each run's "
                    "expected rank on it is added side by side.  Repeatable.")
 @opt.alignment_options()
+@opt.engine_option
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, baseline, ranks,
-            split_half, tests, aggregates, alpha, queries_files, align_opts, scores,
+            split_half, tests, aggregates, alpha, queries_files, align_opts, engine_name, scores,
             scores_format, scores_scale, plot, fmt, output):
     """Leaderboard stability under bootstrapping: resample the topics with
     replacement (same size) in each trial, rank the runs by mean score, and
@@ -86,9 +87,15 @@ def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, basel
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
     options.check()
 
-    aligned = opt.load_aligned(qrels, runs, align_opts)
-    options.baseline = validate.baseline(baseline, aligned.runs, runs)
-    scores = engine.evaluate(aligned, requested)
+    if opt.sweeping(engine_name, runs, align_opts):  # issue 21: per-run sweep
+        scores = opt.load_scores(qrels, runs, align_opts, requested, engine=engine_name,
+                                 ctx=ctx)
+        aligned = scores.aligned
+        options.baseline = validate.baseline(baseline, aligned.runs, runs)
+    else:
+        aligned = opt.load_aligned(qrels, runs, align_opts)
+        options.baseline = validate.baseline(baseline, aligned.runs, runs)
+        scores = engine.evaluate(aligned, requested)
     from ipsoeval.measures.expected import monte_carlo_notes
     for note in monte_carlo_notes(scores):       # --labels probability
         out_.warn(note)

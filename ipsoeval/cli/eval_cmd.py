@@ -67,6 +67,7 @@ class _EvalCommand(click.Command):
 @opt.measure_option
 @opt.per_query_option(help_text="Also print each topic's scores.")
 @opt.alignment_options(paired=False, label_samples=True)
+@opt.engine_option
 @click.option("-R", "--rel-format", type=click.Choice(["qrels", "prefs", "qrels_prefs",
                                                        "qrels_jg"]),
               default="qrels", show_default=True,
@@ -102,7 +103,7 @@ class _EvalCommand(click.Command):
                                             "(trec_eval -v).")
 @out_.format_option(pipe_default="trec")
 @click.pass_context
-def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscores_file,
+def command(ctx, qrels, runs, measures, per_query, align_opts, engine_name, rel_format, zscores_file,
             no_summary, num_docs_in_coll, debug_level, results_format, trec_eval_version, bounds,
             samples, seed, fmt, output):
     """Score runs against qrels, as trec_eval does.
@@ -137,6 +138,8 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
                             (align_opts.tie_break == "expected", "--tie-break expected")):
             if given:
                 raise UsageError(f"--bounds does not combine with {what}")
+    sweep = opt.sweeping(engine_name, runs, align_opts,   # issue 21: per-run sweep
+                         (rel_format != "qrels", f"-R {rel_format}"), (bounds, "--bounds"))
     if rel_format != "qrels":
         if align_opts.labels != "integer":
             raise UsageError(f"-R {rel_format} reads integer labels (--labels integer)")
@@ -158,7 +161,8 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, rel_format, zscor
                   output, pipe_default="trec")
         return
     _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
-                num_docs_in_coll, only_topic, version, fmt, output, params, bounds)
+                num_docs_in_coll, only_topic, version, fmt, output, params, bounds,
+                engine_name=engine_name if sweep else None)
 
 
 def _load(qrels, runs, align_opts, *, quiet_missing: bool):
@@ -201,7 +205,8 @@ def _zscores(path):
 
 
 def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file, no_summary,
-                num_docs_in_coll, only_topic, version, fmt, output, params, bounds=False):
+                num_docs_in_coll, only_topic, version, fmt, output, params, bounds=False,
+                engine_name=None):
     import numpy as np
 
     from ipsoeval import engine
@@ -217,7 +222,17 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
     queries = align_opts.queries
     if version == "10" and queries == "intersection":
         align_opts.queries = "qrels"           # trec_eval 10 walks the qrels topics
-    al = _load(qrels, runs, align_opts, quiet_missing=version == "10" and queries != "qrels")
+    quiet_missing = version == "10" and queries != "qrels"
+    scores = None
+    if engine_name is not None:          # issue 21: runs scored a batch at a time
+        extra = {} if num_docs_in_coll is None else {"num_docs_in_coll": num_docs_in_coll}
+        scores = opt.load_scores(qrels, runs, align_opts, reqs, engine=engine_name,
+                                 paired=False, text_ok=True, ctx=ctx, params=extra,
+                                 quiet=(lambda w: "missing from the run" in w)
+                                 if quiet_missing else None)
+        al = scores.aligned
+    else:
+        al = _load(qrels, runs, align_opts, quiet_missing=quiet_missing)
     align_opts.queries = queries
     present = al.params.get("present")
     if version == "10" and queries == "intersection" and present is not None \
@@ -227,7 +242,8 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
                          f"stops here; -c evaluates it as an empty ranking)", path=runs[r])
     if num_docs_in_coll is not None:
         al.params["num_docs_in_coll"] = num_docs_in_coll
-    scores = engine.evaluate(al, reqs, text_ok=True)
+    if scores is None:
+        scores = engine.evaluate(al, reqs, text_ok=True)
     from ipsoeval.measures.expected import monte_carlo_notes
     for note in monte_carlo_notes(scores):
         out_.warn(note)

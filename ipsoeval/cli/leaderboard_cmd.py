@@ -60,11 +60,12 @@ def progress_bar(ctx):
 @click.option("--ci", "ci", type=float, default=0.95, show_default=True,
               help="Level of the t confidence interval of each run's mean.")
 @opt.alignment_options()
+@opt.engine_option
 @scores_options
 @plot_option
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
-def command(ctx, qrels, runs, measures, samples, seed, alpha, ci, align_opts, scores,
+def command(ctx, qrels, runs, measures, samples, seed, alpha, ci, align_opts, engine_name, scores,
             scores_format, scores_scale, plot, fmt, output):
     """A leaderboard that says which differences are real: each run's mean and
     CI, every pair tested with the randomised Tukey HSD (family-wise over all
@@ -87,9 +88,14 @@ def command(ctx, qrels, runs, measures, samples, seed, alpha, ci, align_opts, sc
     if len(runs) < 1:
         raise UsageError("leaderboard needs QRELS and at least two runs (got no run)")
     requested = engine.requested(measures)          # usage errors before reading files
-    aligned = opt.load_aligned(qrels, runs, align_opts)
-    options.check(list(aligned.runs))
-    sc = engine.evaluate(aligned, requested)
+    if opt.sweeping(engine_name, runs, align_opts):  # issue 21: per-run sweep
+        sc = opt.load_scores(qrels, runs, align_opts, requested, engine=engine_name, ctx=ctx)
+        aligned = sc.aligned
+        options.check(list(aligned.runs))
+    else:
+        aligned = opt.load_aligned(qrels, runs, align_opts)
+        options.check(list(aligned.runs))
+        sc = engine.evaluate(aligned, requested)
     announce(ctx, len(aligned.runs), len(aligned.topics), options,
              len({m.name for m in sc.measures}))
     report = leaderboard.run(sc, options, progress=progress_bar(ctx))

@@ -307,6 +307,18 @@ def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
     return al
 
 
+def run_names(runs, opts: AlignOptions):
+    """The runs' names of --name / --name-from-file, else None (their tags)."""
+    if opts.names:
+        if len(opts.names) != len(runs):
+            raise UsageError(f"--name given {len(opts.names)} time(s) for {len(runs)} run(s)")
+        return list(opts.names)
+    if opts.name_from_file:
+        from ipsoeval.reading import file_stem  # issue 13: the file stem
+        return [file_stem(p) for p in runs]
+    return None
+
+
 def aligned_and_warnings(qrels: str, runs, opts: AlignOptions, *, paired: bool = True):
     """:func:`load_aligned` returning its warnings instead of printing them
     (ppi aligns the runs to two qrels and prints their notes once)."""
@@ -314,14 +326,7 @@ def aligned_and_warnings(qrels: str, runs, opts: AlignOptions, *, paired: bool =
     from ipsoeval.analyses.topicset import select
 
     runs = list(runs)
-    names = None
-    if opts.names:
-        if len(opts.names) != len(runs):
-            raise UsageError(f"--name given {len(opts.names)} time(s) for {len(runs)} run(s)")
-        names = list(opts.names)
-    elif opts.name_from_file:
-        from ipsoeval.reading import file_stem  # issue 13: the file stem
-        names = [file_stem(p) for p in runs]
+    names = run_names(runs, opts)
     al = engine.load(qrels, runs, queries=opts.queries, rel_level=opts.rel_level,
                      judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
                      tie_break=opts.tie_break, run_format=opts.run_format, run_names=names,
@@ -336,3 +341,61 @@ def progress(label: str, ctx: click.Context | None = None):
     from ipsoeval.cli.environment import get_env
     from ipsoeval.cli.progress import make_progress
     return make_progress(label, get_env(ctx))
+
+
+def engine_option(f):
+    """--engine local|ray|ray://HOST:PORT (ipsoeval.distributed)."""
+    return click.option("--engine", "engine_name", default="local", show_default=True,
+                        metavar="local|ray|ray://HOST:PORT",
+                        help="Where the runs are read and scored: this machine, or a Ray "
+                             "cluster (ray: RAY_ADDRESS, else a local one; "
+                             "ray://HOST:PORT: that cluster), one task per run next to the "
+                             "data, only per-topic scores coming back; same numbers.  Needs "
+                             "the extra ipsoeval[ray].")(f)
+
+
+def sweeping(engine: str, runs=(), opts: AlignOptions | None = None, *conflicts) -> bool:
+    """Whether the runs are scored by a sweep (:mod:`ipsoeval.distributed`):
+    always with ``--engine ray``, where ``conflicts`` -- (given, option text)
+    pairs of options that need the rankings on this machine -- are usage
+    errors; with ``--engine local`` when there are at least
+    :data:`ipsoeval.distributed.SWEEP_RUNS` runs and no such option (the
+    runs are then scored a batch at a time, in a fraction of the memory of
+    aligning them all; same bytes).  A bad ``--engine`` is a usage error."""
+    from ipsoeval.distributed import SWEEP_RUNS, parse_engine
+    probability = opts is not None and opts.labels == "probability"
+    expected = opts is not None and opts.tie_break == "expected"
+    if parse_engine(engine)[0] != "local":
+        for given, what in (*conflicts, (probability, "--labels probability"),
+                            (expected, "--tie-break expected")):
+            if given:
+                raise UsageError(f"--engine {engine} does not combine with {what} (it needs "
+                                 f"the runs' rankings on this machine; use --engine local)")
+        return True
+    return len(runs) >= SWEEP_RUNS and "-" not in runs and not probability and not expected \
+        and not any(given for given, _ in conflicts)
+
+
+def load_scores(qrels: str, runs, opts: AlignOptions, requested, *, engine: str,
+                paired: bool = True, text_ok: bool = False, ctx=None, params=None,
+                quiet=None):
+    """:func:`load_aligned` + ``engine.evaluate`` through a sweep
+    (:func:`ipsoeval.distributed.score_runs`): a Scores on the command's
+    topics, the warnings printed (``quiet(w)`` True: left out).  ``params``:
+    entries set in the alignment's params before scoring (eval -N)."""
+    from ipsoeval.analyses.topicset import select
+    from ipsoeval.distributed import SweepOptions, restrict, score_runs
+
+    runs = list(runs)
+    names = run_names(runs, opts)
+    o = SweepOptions(queries=opts.queries, rel_level=opts.rel_level,
+                     judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
+                     tie_break=opts.tie_break, run_format=opts.run_format, labels=opts.labels)
+    sc, _ = score_runs(qrels, runs, requested, engine=engine, options=o, run_names=names,
+                       text_ok=text_ok, params=params,
+                       progress=progress(f"scoring {len(runs)} runs", ctx))
+    al, warnings = select(sc.aligned, paired=paired)
+    for w in warnings:
+        if quiet is None or not quiet(w):
+            warn(w)
+    return restrict(sc, al)

@@ -44,13 +44,14 @@ from ipsoeval.errors import UsageError
                              "high on every topic, over the labellings of the unjudged "
                              "retrieved documents (columns p_bounds, survives_bounds).")
 @opt.alignment_options()
+@opt.engine_option
 @scores_options                                   # issue 13: --scores FILE...
 @plot_option                                      # issue 13: --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alpha, alternative,
-            samples, seed, scale, fail_if, gate_test, bounds, align_opts, scores, scores_format,
-            scores_scale, plot, fmt, output):
+            samples, seed, scale, fail_if, gate_test, bounds, align_opts, engine_name, scores,
+            scores_format, scores_scale, plot, fmt, output):
     """Significance tests between runs on per-topic scores: paired t,
     Wilcoxon signed-rank, sign, rank-sum, randomization, bootstrap and, for
     three or more runs, ANOVA, Kruskal-Wallis, two-way ANOVA and Friedman with
@@ -79,15 +80,24 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
         return run_sigtest(ctx, [qrels, *runs], measures, options, align_opts, scores_format,
                            scores_scale, fmt, output, plot=plot)
     requested = engine.requested(measures)          # usage errors before reading files
-    aligned = opt.load_aligned(qrels, runs, align_opts)
+    sc = None
+    if opt.sweeping(engine_name, runs, align_opts, (bounds, "--bounds"),
+                    (scale != "original", f"--scale {scale}")):   # issue 21: per-run sweep
+        sc = opt.load_scores(qrels, runs, align_opts, requested, engine=engine_name, ctx=ctx)
+        aligned = sc.aligned
+    else:
+        aligned = opt.load_aligned(qrels, runs, align_opts)
     options.baseline = validate.baseline(baseline, aligned.runs, runs)
     progress = opt.progress("sigtest: testing pairs of runs", ctx)
-    report = sigtest.run_aligned(aligned, requested, options, progress=progress)
+    if sc is not None:
+        report = sigtest.run_scores(sc, options, progress=progress)
+    else:
+        report = sigtest.run_aligned(aligned, requested, options, progress=progress)
     for rs in report.tables:
         rs.params.update(align_opts.as_params())
     if plot:        # issue 13: per-topic differences of the pairs tested
         from ipsoeval.cli import plot_opts
-        sc = engine.evaluate(aligned, requested)
+        sc = sc or engine.evaluate(aligned, requested)
         plot_opts.sigtest(plot, report.table("tests"), list(aligned.runs),
                           {m.name: sc.matrix(m.name) for m in sc.measures})
     out_.emit(ctx, report, fmt, output, pipe_default="tsv")

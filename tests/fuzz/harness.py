@@ -35,6 +35,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard")    # --engine (issue 21)
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
                "ppi", "agree", "leaderboard", "power", "meta", "report"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
@@ -521,6 +522,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         if ch.coin(0.5):
             flags = flags[2:] + flags[:2]
         named = flags + named[2:]
+    if cmd in ENGINE_COMMANDS and ch.coin(0.1):   # issue 21: only local (no cluster in fuzz)
+        a += ["--engine", "local"]
     if ch.coin(0.5):
         a += named
     else:                                   # options after the operands

@@ -509,10 +509,16 @@ def run_aligned(aligned, measures, options: Options, progress: Callable | None =
     from ipsoeval import engine
 
     options.check(list(aligned.runs))
+    return run_scores(engine.evaluate(aligned, measures), options, progress=progress)
+
+
+def run_scores(scores, options: Options, progress: Callable | None = None) -> Report:
+    """:func:`run` on an :class:`ipsoeval.engine.Scores` (every measure it holds)."""
+    aligned = scores.aligned
+    options.check(list(aligned.runs))
     interval = None
     from ipsoeval.stats.scales import measure_scale
 
-    scores = engine.evaluate(aligned, measures)
     scale_notes: list[str] = []
     names: list[str] = []
     scales: dict[str, str | None] = {}
