@@ -92,6 +92,10 @@ class Scores:
     values: dict[str, np.ndarray] = field(default_factory=dict)
     # --labels probability: standard errors (runs, topics) of the Monte Carlo measures
     stderr: dict[str, np.ndarray] = field(default_factory=dict)
+    # eval's tie warning when the rankings are gone (--engine: scored a batch at a
+    # time): measure -> bool (runs, topics), the cells whose value the tie order
+    # moves (ipsoeval.measures.ties.tie_cells); None: computed from ``aligned``
+    tie_cells: dict[str, np.ndarray] | None = None
 
     @property
     def runs(self) -> list[str]:

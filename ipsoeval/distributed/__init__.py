@@ -169,6 +169,8 @@ def assemble(results: list, run_paths: list, requested, queries: str, qrels=None
     for key in results[0].values:
         rows = [r.values[key][cols] for r in results]
         scores.values[key] = np.stack(rows) if rows else np.zeros((0, T))
+    scores.tie_cells = {k: np.stack([r.tie_cells[k][cols] for r in results])
+                        for k in results[0].tie_cells}
     return scores, list(warnings)
 
 
@@ -183,6 +185,8 @@ def restrict(scores, aligned):
     cols = np.array([pos[t] for t in aligned.topics], dtype=np.int64)
     out = Scores(aligned, scores.requested)
     out.values = {k: v[:, cols] for k, v in scores.values.items()}
+    if scores.tie_cells is not None:
+        out.tie_cells = {k: v[:, cols] for k, v in scores.tie_cells.items()}
     return out
 
 

@@ -56,6 +56,7 @@ class RunScores:
     skeleton: object = None
     requested: list | None = None
     error: tuple | None = None            # (phase, kind, message, path, line)
+    tie_cells: dict = dataclasses.field(default_factory=dict)  # measure -> (Tq,) (ties.tie_cells)
 
     def exception(self) -> IpsoevalError:
         _, kind, message, path, line = self.error
@@ -111,7 +112,10 @@ def score_batch(qrels, qindex, tasks: list, requested, align_opts: dict,
                            for rt in al.params["run_topics"])
     notes = list(al.warnings[n_first:])     # align's second loop: at most one per run, in order
     present = np.asarray(al.params["present"])
+    from ipsoeval.measures.ties import tie_cells
+    cells = tie_cells(sc)
     for i, res in enumerate(out):
+        res.tie_cells = {k: v[i].copy() for k, v in cells.items()}
         res.name = al.runs[i]
         res.values = {k: np.ascontiguousarray(v[i]) for k, v in sc.values.items()}
         res.present = present[i].copy()

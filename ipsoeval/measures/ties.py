@@ -617,10 +617,49 @@ def tie_notes(scores) -> list[str]:
     the first case is reported (as before).  "Two different labels": the
     aligned labels (qrels label, unjudged, pooled) differ -- the same rule
     as the quick path's (_core.c eval_one_run), which declines such a run."""
+    cells = tie_cells(scores)
+    if not cells:
+        return []
+    averaged = scores.aligned.params.get("tie_break") == "expected"
+    mask = scores.mask()
+    out = []
+    for r, run in enumerate(scores.aligned.runs):
+        hit = np.zeros(mask.shape[1], dtype=bool)
+        names = []
+        for r_ in scores.requested:
+            c = cells.get(r_.measure.name)
+            if c is not None and (c[r] & mask[r]).any():
+                hit |= c[r] & mask[r]
+                names.append(r_.measure.name)
+        n = int(hit.sum())
+        if not n:
+            continue
+        if averaged:
+            out.append(f"{run}: {n} topic(s) have tied scores across a cutoff (the value "
+                       f"depends on the tie order; --tie-break expected averages over it)")
+            continue
+        names = list(dict.fromkeys(names))          # in the order asked
+        if len(names) == 1:
+            which = f"the value of {names[0]} depends"
+        else:
+            rest = f"{len(names) - 4} more" if len(names) > 4 else names[-1]
+            which = f"the values of {', '.join(names[:min(4, len(names) - 1)])} and {rest} depend"
+        out.append(f"{run}: {n} topic(s) have tied scores across a cutoff or between documents "
+                   f"of different labels ({which} on the tie order; --tie-break expected "
+                   f"averages over it)")
+    return out
+
+
+def tie_cells(scores) -> dict:
+    """measure name -> bool (R, T): the cells whose reported value the tie
+    order moves, by tie_notes' rule (``scores.tie_cells`` when the rankings
+    are gone); {} when the tie groups are unknown."""
+    if scores.tie_cells is not None:
+        return scores.tie_cells
     al = scores.aligned
     if al.tied is None:
-        return []
-    averaged = al.ties_averaged
+        return {}
+    averaged = al.params.get("tie_break") == "expected"
     by_k: dict[int, list[str]] = {}
     whole: list[str] = []
     for r in scores.requested:
@@ -633,31 +672,11 @@ def tie_notes(scores) -> list[str]:
         elif not averaged:
             whole.append(m.name)
     if not by_k and not whole:
-        return []
-    hits = tie_hits(al, list(by_k), bool(whole), scores.mask())
-    out = []
-    for r, run in enumerate(al.runs):
-        n = int(hits["topics"][r].sum())
-        if not n:
-            continue
-        if averaged:
-            out.append(f"{run}: {n} topic(s) have tied scores across a cutoff (the value "
-                       f"depends on the tie order; --tie-break expected averages over it)")
-            continue
-        moved = {nm for k, nms in by_k.items() if hits[k][r].any() for nm in nms}
-        if hits["mixed"][r].any():
-            moved.update(whole)
-        names = list(dict.fromkeys(r_.measure.name for r_ in scores.requested
-                                   if r_.measure.name in moved))   # in the order asked
-        if len(names) == 1:
-            which = f"the value of {names[0]} depends"
-        else:
-            rest = f"{len(names) - 4} more" if len(names) > 4 else names[-1]
-            which = f"the values of {', '.join(names[:min(4, len(names) - 1)])} and {rest} depend"
-        out.append(f"{run}: {n} topic(s) have tied scores across a cutoff or between documents "
-                   f"of different labels ({which} on the tie order; --tie-break expected "
-                   f"averages over it)")
-    return out
+        return {}
+    hits = tie_hits(al, list(by_k), bool(whole))
+    cells = {nm: hits[k] for k, nms in by_k.items() for nm in nms}
+    cells.update((nm, hits["mixed"]) for nm in whole)
+    return cells
 
 
 def tie_hits(al, cutoffs, whole: bool, mask=None) -> dict:
