@@ -452,3 +452,19 @@ def test_to_frame_keeps_ids_that_are_not_utf8(tmp_path):
     assert sorted(x.encode("utf-8", "surrogateescape") for x in frame["qid"]) == \
         [b"caf\xe8", b"caf\xe9"]
     assert pd.api.types.is_float_dtype(frame["value"])
+
+
+def test_parquet_output_keeps_ids_that_are_not_utf8(tmp_path):
+    """--format parquet: a column holding an id that is not UTF-8 is a binary
+    column of the original bytes (pyarrow's strings refuse a lone surrogate:
+    an internal error before, found by the fuzz)."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_bytes(b"caf\xe9 0 a 1\ncaf\xe8 0 a 0\ncaf\xe8 0 b 1\n")
+    r.write_bytes(b"caf\xe9 Q0 a 1 1 t\ncaf\xe8 Q0 a 1 1 t\ncaf\xe8 Q0 b 2 0.5 t\n")
+    out = tmp_path / "o.parquet"
+    code, _, err = invoke(["eval", "-q", "-m", "P@1", "--format", "parquet", "-o", str(out),
+                           str(q), str(r)])
+    assert code == 0, err
+    qids = pq.read_table(str(out)).column("qid").to_pylist()
+    assert sorted(set(qids)) == [b"all", b"caf\xe8", b"caf\xe9"]

@@ -32,7 +32,17 @@ def _column(values: list):
     if present and all(isinstance(v, (int, float)) and not isinstance(v, bool)
                        for v in present):
         return "float64", [None if v is None else float(v) for v in vals]
-    return "string", [None if v is None else plain(v) for v in vals]
+    texts = [None if v is None else plain(v) for v in vals]
+    try:
+        for t in texts:
+            if t is not None:
+                t.encode("utf-8")
+    except UnicodeEncodeError:
+        # ids that are not UTF-8 (man ipsoeval, IDENTIFIERS): a binary column of
+        # their original bytes, as Parquet runs carry them (byte-faithful)
+        return "binary", [None if t is None else t.encode("utf-8", "surrogateescape")
+                          for t in texts]
+    return "string", texts
 
 
 def need_pyarrow():
@@ -50,7 +60,7 @@ def render_bytes(rs: ResultSet) -> bytes:
     pa = need_pyarrow()
     import pyarrow.parquet as pq
     types = {"bool": pa.bool_(), "int64": pa.int64(), "float64": pa.float64(),
-             "string": pa.string()}
+             "string": pa.string(), "binary": pa.binary()}
     arrays = []
     for c in rs.columns:
         kind, vals = _column([rec.get(c) for rec in rs.records])
