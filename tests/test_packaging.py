@@ -88,3 +88,17 @@ def test_sdist_without_a_compiler_falls_back_to_python(dists, tmp_path):
                 cwd=ROOT)
     assert got.returncode == want.returncode == 0, got.stderr
     assert got.stdout == want.stdout and got.stdout.count("\n") > 20
+
+
+def test_wheel_installs_with_every_extra(dists):
+    """`pip install 'ipsoeval[plot,pandas,arrow,irds,ray]'` from the wheel: pip
+    resolves every extra's requirements (a dry run against the package index)."""
+    _, wheel = dists
+    r = _run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
+              "--quiet", "--report", "-", f"ipsoeval[plot,pandas,arrow,irds,ray] @ {wheel.as_uri()}"])
+    assert r.returncode == 0, r.stderr[-3000:]
+    import json
+    names = {i["metadata"]["name"].lower().replace("_", "-")
+             for i in json.loads(r.stdout)["install"]}
+    for need in ("ipsoeval", "matplotlib", "pandas", "pyarrow", "ir-datasets", "ray", "numpy"):
+        assert need in names, (need, sorted(names))
