@@ -1282,9 +1282,14 @@ static int qside_build(QrelsSide *S, const unsigned char *s, Py_ssize_t len)
     return 0;
 }
 
-/* One run: its block of trec_eval's layout appended to out; 0 ok, -1 declined. */
+/* One run: its block of trec_eval's layout appended to out; 0 ok, -1 declined.
+ * *n_mixed: the topics with a tie group holding two different labels (their
+ * values depend on the tie order: the full program's warning, ties.tie_notes);
+ * *cut_mask: bit j set when such a group straddles PCUT[j] (ranks k and k + 1
+ * tied, 1-based). */
 static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t len, Text *out,
-                        const unsigned char **name, Py_ssize_t *name_len)
+                        const unsigned char **name, Py_ssize_t *name_len,
+                        long long *n_mixed, long *cut_mask)
 {
     Parse R;
     int rc = -1;
@@ -1330,16 +1335,36 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
         }
         {
             /* a tie group holding two different labels: a reported number depends on
-             * the tie order, which the full program warns about (tie_rule.py) */
-            int mixed = 0;
-            for (Py_ssize_t t = 0; t < T && !mixed; t++)
-                for (Py_ssize_t i = 1; i < kept[t]; i++)
-                    if (tie_out[seg[t] + i] && lab_out[seg[t] + i] != lab_out[seg[t] + i - 1]) {
-                        mixed = 1;
-                        break;
+             * the tie order, which the caller warns about as the full program does
+             * (ties.tie_notes): per topic, whether one exists, and which cutoffs
+             * PCUT[j] such a group straddles */
+            long long nm = 0;
+            long mask = 0;
+            for (Py_ssize_t t = 0; t < T; t++) {
+                const int32_t *lab = lab_out + seg[t];
+                const uint8_t *tie = tie_out + seg[t];
+                int topic_mixed = 0;
+                Py_ssize_t g0 = 0;
+                while (g0 < kept[t]) {
+                    Py_ssize_t g1 = g0 + 1;
+                    int mixed = 0;
+                    while (g1 < kept[t] && tie[g1]) {
+                        if (lab[g1] != lab[g1 - 1])
+                            mixed = 1;
+                        g1++;
                     }
-            if (mixed)
-                break;
+                    if (mixed) {        /* ranks g0+1..g1 (1-based) */
+                        topic_mixed = 1;
+                        for (int j = 0; j < 9; j++)
+                            if (g0 < PCUT[j] && PCUT[j] < g1)
+                                mask |= 1L << j;
+                    }
+                    g0 = g1;
+                }
+                nm += topic_mixed;
+            }
+            *n_mixed = nm;
+            *cut_mask = mask;
         }
         {
             int missing = 0;
@@ -1529,10 +1554,13 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
     return buf;
 }
 
-/* eval_official(qrels_path, [run_path, ...]) -> bytes (trec_eval's layout
- * of the official measures, one block per run: exactly what `ipsoeval eval
- * --format trec` prints) or None when anything is out of the ordinary, and
- * then the full program runs.  Accepted: plain TREC runs whose topics are
+/* eval_official(qrels_path, [run_path, ...]) -> (bytes, info) or None.  The
+ * bytes: trec_eval's layout of the official measures, one block per run
+ * (exactly what `ipsoeval eval --format trec` prints on stdout); info, per
+ * run: (run name bytes, topics with a tie group holding two different labels,
+ * bit mask of the PCUT cutoffs such a group straddles), from which the caller
+ * writes the full program's tie warning (ipsoeval/tiewarn_text.py).  None when
+ * anything is out of the ordinary, and then the full program runs.  Accepted: plain TREC runs whose topics are
  * exactly the qrels' topics, distinct UTF-8 run names, UTF-8 ids, no duplicate (topic,
  * docno) in any file, every line valid.  Paths are bytes (os.fsencode). */
 static PyObject *py_eval_official(PyObject *self, PyObject *args)
@@ -1544,8 +1572,10 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     char **paths = calloc((size_t)(N ? N : 1), sizeof(char *));
     char **names = calloc((size_t)(N ? N : 1), sizeof(char *));
     Py_ssize_t *name_lens = calloc((size_t)(N ? N : 1), sizeof(Py_ssize_t));
+    long long *n_mixed = calloc((size_t)(N ? N : 1), sizeof(long long));
+    long *cut_mask = calloc((size_t)(N ? N : 1), sizeof(long));
     char *qp = strdup(PyBytes_AS_STRING(qpath));
-    int ok = paths && names && name_lens && qp;
+    int ok = paths && names && name_lens && n_mixed && cut_mask && qp;
     for (Py_ssize_t k = 0; k < N && ok; k++) {
         PyObject *o = PyList_GET_ITEM(runs, k);
         if (!PyBytes_Check(o) || !(paths[k] = strdup(PyBytes_AS_STRING(o))))
@@ -1562,7 +1592,8 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
             Py_ssize_t len;
             const unsigned char *nm;
             unsigned char *buf = read_plain(paths[k], &len);
-            if (!buf || eval_one_run(&S, buf, len, &out, &nm, &name_lens[k]) ||
+            if (!buf || eval_one_run(&S, buf, len, &out, &nm, &name_lens[k], &n_mixed[k],
+                                                &cut_mask[k]) ||
                 !(names[k] = malloc((size_t)name_lens[k] + 1)))
                 ok = 0;
             else
@@ -1590,9 +1621,26 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
         }
         Py_XDECREF(name);
     }
-    if (ok)
-        res = PyBytes_FromStringAndSize(out.buf, (Py_ssize_t)out.len);
-    else {
+    if (ok) {
+        /* (bytes, [(run name bytes, topics with mixed ties, cutoff bit mask), ...]) */
+        PyObject *b = PyBytes_FromStringAndSize(out.buf, (Py_ssize_t)out.len);
+        PyObject *info = PyList_New(N);
+        for (Py_ssize_t k = 0; k < N && b && info; k++) {
+            PyObject *t = Py_BuildValue("(y#Lk)", names[k], name_lens[k], n_mixed[k],
+                                        (unsigned long)cut_mask[k]);
+            if (!t) {
+                Py_CLEAR(info);
+                break;
+            }
+            PyList_SET_ITEM(info, k, t);
+        }
+        if (b && info)
+            res = Py_BuildValue("(NN)", b, info);
+        else {
+            Py_XDECREF(b);
+            Py_XDECREF(info);
+        }
+    } else {
         Py_INCREF(Py_None);
         res = Py_None;
     }
@@ -1606,6 +1654,8 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     free(paths);
     free(names);
     free(name_lens);
+    free(n_mixed);
+    free(cut_mask);
     free(qp);
     return res;
 }
@@ -2458,7 +2508,7 @@ static PyMethodDef methods[] = {
     {"int_fill", py_int_fill, METH_VARARGS, "Write non-negative int64 ids in decimal as words."},
     {"span_fill", py_span_fill, METH_VARARGS, "Write ids given by a buffer and offsets as words."},
     {"eval_official", py_eval_official, METH_VARARGS,
-     "trec_eval's official measures of runs, or None (declined)."},
+     "trec_eval's official measures of runs and their tie counts, or None (declined)."},
     {"hsd_ranges", py_hsd_ranges, METH_VARARGS,
      "Ranges of the run means under within-topic permutations (randomised Tukey HSD)."},
     {NULL, NULL, 0, NULL},
@@ -2470,7 +2520,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
 
 /* Bumped whenever a function's arguments or results change: a stale build
  * (an editable install not rebuilt after a pull) is then not used at all. */
-#define CORE_API 8
+#define CORE_API 9
 
 PyMODINIT_FUNC PyInit__core(void)
 {

@@ -68,6 +68,26 @@ def invoke_bytes(args, *, isatty=False, input=None, env=None, **env_kw):
     return r.exit_code, r.stdout_bytes, r.stderr
 
 
+def run_quick(args):
+    """quick_eval(args) in-process: (served, stdout, stderr)."""
+    import io
+
+    from ipsoeval.reading import quick as _quick
+    out, err = io.BytesIO(), io.BytesIO()
+    saved = sys.stdout, sys.stderr
+    wout = sys.stdout = io.TextIOWrapper(out, encoding="utf-8")
+    werr = sys.stderr = io.TextIOWrapper(err, encoding="utf-8")
+    try:
+        served = _quick.quick_eval([str(a) for a in args])
+        wout.flush()
+        werr.flush()
+    finally:
+        sys.stdout, sys.stderr = saved
+        wout.detach()
+        werr.detach()
+    return served, out.getvalue().decode(), err.getvalue().decode()
+
+
 @pytest.fixture
 def cli_invoke():
     return invoke

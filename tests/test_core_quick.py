@@ -1,6 +1,7 @@
 """``ipsoeval eval [--format trec] QRELS RUN`` served by the compiled core
 without numpy (ipsoeval/reading/quick.py): byte for byte what the full program
-prints, and the full program whenever anything is unusual."""
+prints, on stdout and on stderr (its tie warning), and the full program
+whenever anything else is unusual."""
 
 import gzip
 import os
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from ipsoeval.reading import compiled as _fast
 from ipsoeval.reading import quick as _quick
-from tests.conftest import TE, TESTDATA, invoke
+from tests.conftest import TE, TESTDATA, invoke, run_quick
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
 
@@ -29,8 +30,8 @@ BM25 = TESTDATA / "adhoc" / "run-bm25.txt"
 def untied(d, src=BM25):
     """``src`` with distinct scores (1000 - rank).  run-bm25.txt itself ranks
     documents of different labels at one score (topic 401: DOC-401-02, 2, and
-    DOC-401-07, 0, at 9.5): the tie order moves map, the full program warns and
-    the quick path declines it (test_quick_declines_ties_of_different_labels)."""
+    DOC-401-07, 0, at 9.5): the tie order moves map, and both programs warn
+    (test_quick_warns_as_the_full_program)."""
     out = d / ("untied-" + src.name)
     lines = [ln.split() for ln in src.read_text().splitlines() if ln.strip()]
     out.write_text("".join(f"{q} {z} {doc} {rk} {1000 - int(rk)} {tag}\n"
@@ -39,8 +40,9 @@ def untied(d, src=BM25):
 
 
 def quick(qrels, *runs):
+    """The core's stdout text, or None (declined)."""
     out = _fast._core.eval_official(os.fsencode(qrels), [os.fsencode(r) for r in runs])
-    return None if out is None else out.decode()
+    return None if out is None else out[0].decode()
 
 
 @pytest.mark.parametrize("qrels,run", [
@@ -50,17 +52,67 @@ def quick(qrels, *runs):
 def test_quick_is_the_full_program_and_trec_eval(tmp_path, qrels, run):
     if run == BM25:
         run = untied(tmp_path)
-    got = quick(qrels, run)
+    served, got, got_err = run_quick(["eval", "--format", "trec", qrels, run])
+    assert served
+    code, out, err = full(qrels, run, with_err=True)
+    assert got == out and got_err == err
     if run.name == "results.test":
         # topic 301 ranks FBIS3-58025 (0) and FBIS3-58055 (1) at one score, 2.243509:
-        # map & co. depend on the tie order, the full program warns, the quick path declines
-        assert got is None
-        code, out, err = full(qrels, run, with_err=True)
+        # map & co. depend on the tie order, both programs warn
         assert out == (TE / "out.test").read_text()      # trec_eval 10.0's own output
-        assert err.count("\n") == 1 and "1 topic(s) have tied scores" in err, err
-        return
-    assert got is not None
-    assert got == full(qrels, run)[1]
+        assert err == ("ipsoeval: warning: STANDARD: 1 topic(s) have tied scores across a cutoff "
+                       "or between documents of different labels (the values of AP, gm_map, "
+                       "Rprec, bpref and 12 more depend on the tie order; --tie-break "
+                       "expected averages over it)\n"), err
+    else:
+        assert err == ""
+
+
+def test_quick_warns_as_the_full_program(tmp_path):
+    """run-bm25.txt as it is: tie groups of different labels in 4 topics."""
+    q = TESTDATA / "adhoc" / "qrels.txt"
+    other = tmp_path / "other"                 # untied, another name: no warning of its own
+    other.write_text(untied(tmp_path).read_text().replace(" bm25\n", " other\n"))
+    for args in (["eval", q, BM25], ["eval", "--format", "trec", q, BM25],
+                 ["eval", q, other, BM25]):
+        served, got, got_err = run_quick(args)
+        code, out, err = invoke(args)
+        assert served and code == 0
+        assert got == out and got_err == err
+    assert got_err.startswith("ipsoeval: warning: bm25: 4 topic(s) have tied scores")
+    assert got_err.count("\n") == 1
+
+
+def test_quick_names_the_cutoffs_a_tie_straddles(tmp_path):
+    """Long rankings tied across P@k's cutoffs (5 ... 1000): the names and the
+    count of the full program's message (trec_eval keeps every retrieved
+    document: ranks past 1000 count too)."""
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text("".join(f"{t} 0 d{i} {i % 2}\n" for t in (1, 2, 3) for i in range(1200)))
+
+    def write(name, groups):
+        """Topic -> groups of 0-based positions sharing one score (distinct otherwise)."""
+        rows = []
+        for t, gs in groups.items():
+            first = {i: g[0] for g in gs for i in g}
+            rows += [f"{t} Q0 d{i} {i} {4000 - first.get(i, i)} {name}\n" for i in range(1200)]
+        r.write_text("".join(rows))
+
+    # ranks 10-12 and 100-102 (straddle 10 and 100); 5-7 (5) and 1000-1001 (1000);
+    # 1001-1002 (no cutoff, but AP & co.): 3 topics, 16 + 4 measures
+    write("long", {1: [(9, 10, 11), (99, 100, 101)], 2: [(4, 5, 6), (999, 1000)],
+                   3: [(1000, 1001)]})
+    served, got, got_err = run_quick(["eval", q, r])
+    code, out, err = invoke(["eval", q, r])
+    assert served and got == out and got_err == err
+    assert "long: 3 topic(s)" in err and "and 16 more depend" in err, err
+    for groups in ({1: [(9, 10)]}, {1: [(10, 11)]}, {1: [(998, 999)]},
+                   {1: [(199, 200), (14, 15)]}, {1: [(29, 30, 31, 32)]}, {1: [(0, 1)]}):
+        write("one", {2: [], 3: [], **groups})
+        served, got, got_err = run_quick(["eval", q, r])
+        code, out, err = invoke(["eval", q, r])
+        assert served and got == out and got_err == err
+        assert err.startswith("ipsoeval: warning: one: 1 topic(s)"), err
 
 
 @st.composite
@@ -94,13 +146,13 @@ def test_quick_equals_full_on_random_files(tmp_path_factory, f, more):
         p = d / f"run{i}"
         p.write_bytes(f[1].replace(b" tag\n", f" tag{i}\n".encode()))
         runs.append(p)
-    got = quick(q, *runs)
+    served, got, got_err = run_quick(["eval", "--format", "trec", q, *runs])
     code, out, err = full(q, *runs, with_err=True)
-    if err:                            # a warning (no judged document): the full program
-        assert got is None
+    if not served:                     # another warning (no judged document): the full program
+        assert got == got_err == ""
+        assert [ln for ln in err.splitlines() if "have tied scores" not in ln], err
         return
-    assert got is not None             # valid, same topics: served by the C path
-    assert code == 0 and got == out
+    assert code == 0 and got == out and got_err == err
 
 
 def test_quick_declines_two_runs_of_one_name(tmp_path):
@@ -147,13 +199,17 @@ def test_quick_entry_point_arguments(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out == ""
 
 
-def test_quick_path_imports_neither_numpy_nor_click(tmp_path):
-    q, r = TESTDATA / "adhoc" / "qrels.txt", untied(tmp_path)
+@pytest.mark.parametrize("tied", [False, True])
+def test_quick_path_imports_neither_numpy_nor_click(tmp_path, tied):
+    q = TESTDATA / "adhoc" / "qrels.txt"
+    r = BM25 if tied else untied(tmp_path)       # run-bm25.txt: the tie warning too
     code = ("import sys; from ipsoeval.reading.quick import quick_eval; "
             f"ok = quick_eval(['eval', '--format', 'trec', {str(q)!r}, {str(r)!r}]); "
             "sys.stderr.write(repr((ok, 'numpy' in sys.modules, 'click' in sys.modules)))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert p.stderr == "(True, False, False)"
+    code_, out, err = full(q, r, with_err=True)
+    assert p.stdout == out
+    assert p.stderr == err + "(True, False, False)"
 
 
 def test_quick_runs_in_threads_in_file_order(tmp_path, monkeypatch, capsys):

@@ -1,5 +1,6 @@
 """eval's tie warning under every tie break (ipsoeval.measures.ties.tie_notes)
-and the quick path's matching refusal (_core.c eval_one_run).
+and the quick path's same warning (_core.c eval_one_run counts, the text of
+ipsoeval/tiewarn_text.py).
 
 The outside reference is a brute-force count from the raw files: per topic,
 the documents grouped by score; a group counts when it holds two different
@@ -14,7 +15,7 @@ import os
 import re
 
 import pytest
-from conftest import invoke
+from conftest import invoke, run_quick
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -132,18 +133,41 @@ def test_expected_counts_only_cutoffs(tmp_path_factory, f):
 @pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
 @settings(max_examples=150, deadline=None)
 @given(f=files())
-def test_quick_path_declines_exactly_the_runs_that_warn(tmp_path_factory, f):
+def test_quick_path_warns_exactly_as_the_full_program(tmp_path_factory, f):
     tmp = tmp_path_factory.mktemp("t")
     (tmp / "q").write_text(f[0])
     (tmp / "r").write_text(f[1])
     quick = _fast._core.eval_official(os.fsencode(tmp / "q"), [os.fsencode(tmp / "r")])
+    served, q_out, q_err = run_quick(["eval", "--format", "trec", tmp / "q", tmp / "r"])
     code, out, err = invoke(["eval", "--format", "trec", tmp / "q", tmp / "r"])
     mixed = brute(f[0], f[1], (), True)
     assert _count(err) == mixed
-    if mixed:
-        assert quick is None                       # it could not print the warning
-    elif not err:                                  # valid and unremarkable: the quick path
-        assert quick is not None and quick.decode() == out
+    if [ln for ln in err.splitlines() if "have tied scores" not in ln]:
+        assert quick is None and not served        # another warning: the full program
+        return
+    assert quick is not None and served            # tie warning or none: the quick path
+    assert quick[1] == [(b"tag", mixed, quick[1][0][2])]
+    assert q_out == out and q_err == err
+
+
+def test_official_tie_names_are_the_registry_s():
+    """tiewarn_text's official measures (the quick path's names) are the ones
+    tie_cells names for trec_eval's official set, in its order."""
+    from ipsoeval.measures import expand_all
+    from ipsoeval.measures.ties import invariant
+    from ipsoeval.tiewarn_text import OFFICIAL_CUTOFFS, OFFICIAL_WHOLE
+    whole, cut = [], []
+    for r in expand_all([]):
+        m = r.measure
+        if m.fam.kind == "text" or m.fam.ties is invariant:
+            continue
+        if m.cutoff is not None and m.fam.cutoff_kind == "rank":
+            cut.append((int(m.k), m.name))
+        else:
+            assert not cut                         # every cutoff measure after the others
+            whole.append(m.name)
+    assert tuple(whole) == OFFICIAL_WHOLE
+    assert cut == [(k, f"P@{k}") for k in OFFICIAL_CUTOFFS]
 
 
 def test_message_names_the_affected_measures(tmp_path):

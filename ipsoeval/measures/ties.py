@@ -616,7 +616,9 @@ def tie_notes(scores) -> list[str]:
     Under --tie-break expected the values average over the orders, so only
     the first case is reported (as before).  "Two different labels": the
     aligned labels (qrels label, unjudged, pooled) differ -- the same rule
-    as the quick path's (_core.c eval_one_run), which declines such a run."""
+    as the quick path's (_core.c eval_one_run), which counts them and writes
+    the same text (:mod:`ipsoeval.tiewarn_text`)."""
+    from ipsoeval.tiewarn_text import tie_note
     cells = tie_cells(scores)
     if not cells:
         return []
@@ -634,19 +636,7 @@ def tie_notes(scores) -> list[str]:
         n = int(hit.sum())
         if not n:
             continue
-        if averaged:
-            out.append(f"{run}: {n} topic(s) have tied scores across a cutoff (the value "
-                       f"depends on the tie order; --tie-break expected averages over it)")
-            continue
-        names = list(dict.fromkeys(names))          # in the order asked
-        if len(names) == 1:
-            which = f"the value of {names[0]} depends"
-        else:
-            rest = f"{len(names) - 4} more" if len(names) > 4 else names[-1]
-            which = f"the values of {', '.join(names[:min(4, len(names) - 1)])} and {rest} depend"
-        out.append(f"{run}: {n} topic(s) have tied scores across a cutoff or between documents "
-                   f"of different labels ({which} on the tie order; --tie-break expected "
-                   f"averages over it)")
+        out.append(tie_note(run, n, names, averaged))
     return out
 
 

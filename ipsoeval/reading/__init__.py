@@ -32,9 +32,11 @@ Which path is taken when, and why
    (:mod:`ipsoeval._quick`): :func:`ipsoeval.reading.quick.quick_eval` hands
    the paths to ``_core.eval_official``, which reads, aligns and scores in C
    and prints trec_eval's lines, with neither numpy nor click imported (the
-   most common call then costs less than ``import numpy``).  Any option,
-   compressed or unusual input, a warning or an error: it declines, nothing
-   printed, and the full program runs (path 2).
+   most common call then costs less than ``import numpy``), and the full
+   program's tie warning (:mod:`ipsoeval.tiewarn_text`) when a tie group
+   holds two different labels.  Any option, compressed or unusual input,
+   another warning or an error: it declines, nothing printed, and the full
+   program runs (path 2).
 2. Runs and qrels files in the full program and the API (``engine.load``,
    ``api.load_inputs``): :func:`read_qrels`, then per run
    :func:`read_for_alignment`, several runs side by side in threads.

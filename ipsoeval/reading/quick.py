@@ -8,11 +8,15 @@ trec layout) costs less than ``import numpy`` when done in C (README
 prints trec_eval's lines.  Anything else -- another option or subcommand,
 compressed or unusual input, a topic in one file and not the other (a
 warning), any error -- returns False with nothing printed, and the full
-program runs (it alone prints warnings and errors).  ``IPSOEVAL_CORE=python``
+program runs (it prints those warnings and every error).  The one warning
+printed here is the full program's tie warning (a tie group holding two
+different labels: the tie order moves a reported number), from the counts
+the core returns and the text of :mod:`ipsoeval.tiewarn_text`, on stderr
+before the scores as the full program writes it.  ``IPSOEVAL_CORE=python``
 turns this off.
 
 Imports nothing heavier than :mod:`ipsoeval.reading.core` (the extension
-itself) and :mod:`ipsoeval.parallel`; ``tests/test_core_quick.py`` checks
+itself), :mod:`ipsoeval.parallel` and :mod:`ipsoeval.tiewarn_text`; ``tests/test_core_quick.py`` checks
 that neither numpy nor click is loaded.
 """
 
@@ -44,6 +48,16 @@ def quick_eval(args) -> bool:
     out = _evaluate(CORE, os.fsencode(rest[0]), [os.fsencode(p) for p in rest[1:]])
     if out is None:
         return False
+    out, info = out
+    from ipsoeval.tiewarn_text import official_tie_note
+    notes = [official_tie_note(name.decode(), n, mask) for name, n, mask in info]
+    try:
+        for note in notes:
+            if note is not None:
+                sys.stderr.write(f"ipsoeval: warning: {note}\n")
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):
+        pass
     try:
         sys.stdout.buffer.write(out)
         sys.stdout.flush()
@@ -54,7 +68,8 @@ def quick_eval(args) -> bool:
 
 
 def _evaluate(core, qrels: bytes, runs: list):
-    """The runs in contiguous groups, one thread each (the C pass releases the GIL)."""
+    """(bytes, info) of ``_core.eval_official`` over the runs, or None: the runs
+    in contiguous groups, one thread each (the C pass releases the GIL)."""
     from ipsoeval.parallel import workers
     k = min(workers(), len(runs) // 2) if len(runs) >= 4 else 1
     if k <= 1:
@@ -75,6 +90,8 @@ def _evaluate(core, qrels: bytes, runs: list):
     if any(o is None for o in outs):
         return None
     # one name in two groups: the full program tells them apart
-    names = [line.split(b"\t", 2)[2] for o in outs for line in o.split(b"\n")
+    names = [line.split(b"\t", 2)[2] for o, _ in outs for line in o.split(b"\n")
              if line.startswith(b"runid ")]
-    return b"".join(outs) if len(set(names)) == len(names) else None
+    if len(set(names)) != len(names):
+        return None
+    return b"".join(o for o, _ in outs), [x for _, info in outs for x in info]
