@@ -109,6 +109,12 @@ class Scores:
     def measures(self) -> list[Measure]:
         return [r.measure for r in self.requested]
 
+    @property
+    def distinct_measures(self) -> list[Measure]:
+        """The measures in request order, each name once (``-m P@10 -m P.10``)."""
+        seen: set[str] = set()
+        return [m for m in self.measures if not (m.name in seen or seen.add(m.name))]
+
     def matrix(self, name) -> np.ndarray:
         key = name.name if isinstance(name, Measure) else name
         if key not in self.values:

@@ -468,11 +468,7 @@ def run(scores, options: Options, progress: Progress | None = None,
     inputs = []
     from ipsoeval.stats.scales import measure_scale
 
-    seen = set()
-    for meas in scores.measures:
-        if meas.name in seen:
-            continue
-        seen.add(meas.name)
+    for meas in scores.distinct_measures:
         _check_measure(meas)
         x = np.array(scores.matrix(meas.name), dtype=np.float64)
         x[~mask] = np.nan                    # topics a run lacks (--queries intersection)

@@ -277,11 +277,7 @@ def run(scores, options: Options, progress: Progress | None = None) -> Report:
 
     mask = scores.mask()
     inputs = []
-    seen = set()
-    for meas in scores.measures:
-        if meas.name in seen:
-            continue
-        seen.add(meas.name)
+    for meas in scores.distinct_measures:
         agg = getattr(meas, "agg", "mean")
         if agg not in ("mean", "mean_defined"):
             raise UsageError(f"leaderboard compares means; {meas.name} is aggregated as a "

@@ -337,11 +337,7 @@ def run(human_scores, auto_scores, options: Options, *, human_name: str | None =
         raise UsageError("ppi: the runs scored under the human and the auto qrels differ "
                          f"({', '.join(runs)} / {', '.join(auto_scores.runs)})")
     inputs = []
-    seen = set()
-    for meas in human_scores.measures:
-        if meas.name in seen:
-            continue
-        seen.add(meas.name)
+    for meas in human_scores.distinct_measures:
         check_measure(meas)
         inputs.append(MeasureInput(meas.name, human_scores.matrix(meas.name),
                                    auto_scores.matrix(meas.name)))
