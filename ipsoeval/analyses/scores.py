@@ -36,10 +36,8 @@ def sigtest_scores(ts: TopicScores, options, measures=None):
 def bootstrap_scores(ts: TopicScores, options, measures=None, warn=None):
     """The Report of ``bootstrap`` on per-topic scores."""
     from ipsoeval.analyses import bootstrap as bs
-    names = select(ts, measures)
-    inputs = [bs.MeasureInput(m, np.array(ts.matrices[m], dtype=np.float64),
-                              ts.higher_is_better[m], ts.scales[m]) for m in names]
-    report = bs.analyse(list(ts.runs), list(ts.topics), inputs, options, warn=warn)
+    report = bs.analyse(list(ts.runs), list(ts.topics), _measure_inputs(ts, measures),
+                        options, warn=warn)
     for rs in report.tables:
         rs.params.update(ts.params)
     return report
@@ -48,13 +46,19 @@ def bootstrap_scores(ts: TopicScores, options, measures=None, warn=None):
 def leaderboard_scores(ts: TopicScores, options, measures=None, progress=None):
     """The Report of ``leaderboard`` on per-topic scores."""
     from ipsoeval.analyses import leaderboard as lb
-    names = select(ts, measures)
-    inputs = [lb.MeasureInput(m, np.array(ts.matrices[m], dtype=np.float64),
-                              ts.higher_is_better[m], ts.scales[m]) for m in names]
-    report = lb.analyse(list(ts.runs), len(ts.topics), inputs, options, progress=progress)
+    report = lb.analyse(list(ts.runs), len(ts.topics), _measure_inputs(ts, measures),
+                        options, progress=progress)
     for rs in report.tables:
         rs.params.update(ts.params)
     return report
+
+
+def _measure_inputs(ts: TopicScores, measures) -> list:
+    """Each selected measure's (runs, topics) scores with its direction and scale:
+    the input of bootstrap and leaderboard."""
+    from ipsoeval.analyses.bootstrap.report import MeasureInput
+    return [MeasureInput(m, np.array(ts.matrices[m], dtype=np.float64),
+                         ts.higher_is_better[m], ts.scales[m]) for m in select(ts, measures)]
 
 
 SIGN_COLUMNS = ["run_a", "run_b", "measure", "n", "n_a_better", "n_equal",
