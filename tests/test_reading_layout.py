@@ -20,9 +20,12 @@ ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", 
          "irds", "entry", "scores", "quick"]
 # what reading may use outside itself (measures: score files name measures; ids:
 # identifiers decoded, shared with the formatters; labels: the coding of real
-# labels under --labels gain|probability)
+# labels under --labels gain|probability; tiewarn_text: the tie-order warning's
+# text, which the quick path prints as the full program does -- plain text, no
+# imports)
 ALLOWED_OUTSIDE = {"ipsoeval.errors", "ipsoeval.model", "ipsoeval.parallel", "ipsoeval._core",
-                   "ipsoeval.measures", "ipsoeval.ids", "ipsoeval.labels", "ipsoeval"}
+                   "ipsoeval.measures", "ipsoeval.ids", "ipsoeval.labels",
+                   "ipsoeval.tiewarn_text", "ipsoeval"}
 NO_NUMPY = ["core", "grammar", "opening", "quick"]
 
 
