@@ -28,9 +28,7 @@ def sigtest_scores(ts: TopicScores, options, measures=None):
     lower = {m for m in names if not ts.higher_is_better[m]}
     report = st.run(list(ts.runs), mats, scales, options, lower_better=lower,
                     topics=len(ts.topics))
-    for rs in report.tables:
-        rs.params.update(ts.params)
-    return report
+    return _with_params(report, ts)
 
 
 def bootstrap_scores(ts: TopicScores, options, measures=None, warn=None):
@@ -38,9 +36,7 @@ def bootstrap_scores(ts: TopicScores, options, measures=None, warn=None):
     from ipsoeval.analyses import bootstrap as bs
     report = bs.analyse(list(ts.runs), list(ts.topics), _measure_inputs(ts, measures),
                         options, warn=warn)
-    for rs in report.tables:
-        rs.params.update(ts.params)
-    return report
+    return _with_params(report, ts)
 
 
 def leaderboard_scores(ts: TopicScores, options, measures=None, progress=None):
@@ -48,6 +44,11 @@ def leaderboard_scores(ts: TopicScores, options, measures=None, progress=None):
     from ipsoeval.analyses import leaderboard as lb
     report = lb.analyse(list(ts.runs), len(ts.topics), _measure_inputs(ts, measures),
                         options, progress=progress)
+    return _with_params(report, ts)
+
+
+def _with_params(report, ts: TopicScores):
+    """The report with the score files' params (formats, topic policy) in every table."""
     for rs in report.tables:
         rs.params.update(ts.params)
     return report
