@@ -51,6 +51,7 @@ TABLE_IDS = {
     "leaderboard": ("leaderboard", "pairs", "resolution"),
     "power": ("power", "curve"),
     "meta": ("summary", "asl", "swap", "correlation"),
+    "nuggets": ("scores",),
 }
 
 

@@ -13,6 +13,9 @@ Outside this package, code reads through
   :func:`file_stem`, :func:`check_stdin_once`);
 - :mod:`ipsoeval.reading.scores` for per-topic score files:
   :func:`read_scores` (also re-exported here) into a ``TopicScores``;
+- ``nuggets`` (:mod:`ipsoeval.reading.nuggets`) for nugget assignment files of
+  generated answers: :func:`~ipsoeval.reading.nuggets.read_nuggets` into a
+  ``NuggetJudgments``;
 - :mod:`ipsoeval.reading.quick` for the console script's quick path only;
 - :mod:`ipsoeval.reading.core` for the compiled extension itself (its
   version check and ``IPSOEVAL_CORE``), which the randomised Tukey HSD of
@@ -100,6 +103,7 @@ Modules, lower first (each imports only modules above it in this list)
 ``irds``      ``irds:DATASET_ID`` qrels through ir_datasets (optional)
 ``entry``     the entry for runs and qrels: which reader, when
 ``scores``    the entry for score files
+``nuggets``   the entry for nugget assignment files of generated answers
 ``quick``     the console script's quick path (``core`` only; no numpy)
 
 ``tests/test_reading_layout.py`` checks the order (no import cycle) and that
