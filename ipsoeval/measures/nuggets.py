@@ -21,7 +21,10 @@ both as nuggetizer's ``calculate_nugget_scores`` and
 ``calculate_global_metrics``.  A ``failed`` assignment counts as
 not_support and a ``failed`` importance as okay (what nuggetizer's formulas
 do with them).  The scores are proportions of a topic's nuggets, equally
-spaced for a given topic: interval scale, as recall.
+spaced on one topic: an interval scale there, as recall; across topics with
+different numbers of (vital) nuggets the scales differ, and, as recall with
+different recall bases (Ferrante et al. 2021, §3.4.2), the mean is then
+ordinal (:func:`scale_on`).
 """
 
 from __future__ import annotations
@@ -83,6 +86,24 @@ def per_topic(support: np.ndarray, importance: np.ndarray, measure: NuggetMeasur
     out = np.zeros(n.shape, dtype=np.float64)
     np.divide(full, n, out=out, where=n > 0)
     return out
+
+
+def scale_on(support: np.ndarray, importance: np.ndarray,
+             measure: NuggetMeasure) -> tuple[str, str | None]:
+    """``(scale, reason)`` of ``measure`` on these answers: interval when every
+    answer counts the same number of nuggets (vital ones for the vital
+    scores), else ordinal, with the reason (as recall, Ferrante et al.
+    §3.4.2)."""
+    present = support >= 0
+    counted = present & (importance == 1) if measure.vital_only else present
+    n = counted.sum(axis=2)
+    if n.size and n.min() == n.max():
+        return "interval", None
+    what = "vital nuggets" if measure.vital_only else "nuggets"
+    lo, hi = (int(n.min()), int(n.max())) if n.size else (0, 0)
+    return "ordinal", (f"{measure.name}: ordinal across topics: interval on one topic, but "
+                       f"the answers' numbers of {what} differ ({lo}..{hi}), so their scales "
+                       f"differ (as recall, Ferrante et al. §3.4.2)")
 
 
 def catalogue_rows() -> list[dict]:

@@ -60,10 +60,14 @@ def topic_scores(j: NuggetJudgments, measures=None, warnings=None):
     from ipsoeval.reading.scores import TopicScores
     sel = select(measures)
     mats = matrices(j, [m.name for m in sel])
+    scales, notes = {}, []
+    for m in sel:
+        scales[m.name], why = nm.scale_on(j.support, j.importance, m)
+        if why:
+            notes.append(why)
     ts = TopicScores(runs=list(j.runs), topics=list(j.topics), matrices=mats,
-                     scales={m.name: m.scale for m in sel},
-                     higher_is_better={m.name: True for m in sel},
-                     warnings=list(warnings or []) + failed_warnings(j))
+                     scales=scales, higher_is_better={m.name: True for m in sel},
+                     notes=notes, warnings=list(warnings or []) + failed_warnings(j))
     ts.params = {"scores": list(j.paths), **_params(j)}
     return ts
 
