@@ -42,6 +42,11 @@ demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
 	@echo
 	@echo '$$ ipsoeval interval-map ... testdata/adhoc (Ferrante et al. 2021): means before and after the map'
 	@$(IPSO) interval-map --format table -m P@10 -m RR@10 -m 'DCG(b=2)@10' -m AP@10 -l 1 $(TD)/adhoc/qrels.txt $(TD)/adhoc/run-bm25.txt $(TD)/adhoc/run-neural.txt
+	@echo
+	@echo '$$ ipsoeval nuggets ... testdata/nuggets (generated answers: LLM nugget assignments, 4 systems x 20 topics)'
+	@$(IPSO) nuggets --format table $(TD)/nuggets/auto.jsonl
+	@echo '$$ ipsoeval ppi --nuggets ... (human assignments on 8 topics, LLM on all 20: PPI++)'
+	@$(IPSO) ppi --nuggets --format table -m nugget_vital_strict --human $(TD)/nuggets/human.tsv --auto $(TD)/nuggets/auto.jsonl
 
 test: $(VENV)/.installed  ## install, then run the test suite (tests marked slow only in CI, CI=true)
 	$(PY) -m pytest -q
