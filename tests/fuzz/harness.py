@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard")    # --engine (issue 21)
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
-               "ppi", "agree", "leaderboard", "power", "meta", "report"]
+               "ppi", "agree", "leaderboard", "power", "meta", "report", "nuggets"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -443,6 +443,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     leaves out the inputs of KNOWN_SLOW_MEASURES (open issues that would only
     make the test suite wait for its time limit)."""
     cmd = command or ch.choice(SUBCOMMANDS)
+    if cmd == "nuggets":        # issue 28: nugget assignment files (make_nuggets_case)
+        return make_nuggets_case(ch, p_mut=p_mut, suite=suite)
     case = Case(command=cmd, args=[cmd], suite=suite)
     a = case.args
     if cmd == "measures":
@@ -1031,3 +1033,134 @@ def save_failure(case: Case, r: Result, outcome: str, reason: str, directory: st
                  f"ipsoeval {' '.join(shlex.quote(x) for x in case.args)}{stdin}\n"
                  "echo \"exit $?\"\n")
     return d
+
+
+# --- nugget assignments of generated answers (issue 28) ---------------------------
+
+NUGGET_MEASURES = ["nugget_vital_strict", "nugget_all_strict", "nugget_vital", "nugget_all"]
+NUGGET_IMPORTANCE = ["vital", "okay"]
+NUGGET_ASSIGNMENT = ["support", "partial_support", "not_support"]
+NUGGET_BAD_VALUES = ["failed", "failed", "Vital", "", "supported", "1", "null", "\u00e9"]
+# which command reads the files: nuggets itself, the statistics with --nuggets,
+# ppi --nuggets --human A --auto B, agree --nuggets A B
+NUGGET_TARGETS = ["nuggets", "nuggets", "sigtest", "bootstrap", "leaderboard", "power",
+                  "meta", "ipso", "interval-map", "ppi", "agree"]
+
+
+def _nugget_answers(ch, runs, topics):
+    """{(run, qid): [(nugget id, importance, assignment)]}: every run answers
+    every topic with the topic's nuggets."""
+    shapes = {t: [(f"{t}-n{k}", ch.choice(NUGGET_IMPORTANCE))
+                  for k in range(ch.randint(1, 5))] for t in topics}
+    return {(r, t): [(k, imp, ch.choice(NUGGET_ASSIGNMENT)) for k, imp in shapes[t]]
+            for r in runs for t in topics}
+
+
+def _nugget_bytes(ch, answers, layout):
+    if layout == "tsv":
+        lines = ["run\tqid\tnugget_id\timportance\tassignment"] if ch.coin(0.5) else []
+        for (r, t), ns in answers.items():
+            lines += [f"{r}\t{t}\t{k}\t{imp}\t{asg}" for k, imp, asg in ns]
+        return ("\n".join(lines) + "\n").encode("utf-8")
+    recs = [json.dumps({"qid": t, "run_id": r, "nuggets": [
+        {"nugget_id": k, "text": f"fact {k}", "importance": imp, "assignment": asg}
+        for k, imp, asg in ns]}) for (r, t), ns in answers.items()]
+    return ("\n".join(recs) + "\n").encode("utf-8")
+
+
+def _damage_nuggets(ch, answers, runs, topics):
+    """Nugget-level damage (the reader's named errors and the failed rule)."""
+    key = ch.choice(list(answers))
+    kind = ch.choice(["value", "value", "empty", "drop-answer", "duplicate-nugget",
+                      "failed", "extra-topic"])
+    ns = answers[key]
+    if kind == "value" and ns:
+        i = ch.randint(0, len(ns) - 1)
+        k, imp, asg = ns[i]
+        bad = ch.choice(NUGGET_BAD_VALUES)
+        ns[i] = (k, bad, asg) if ch.coin() else (k, imp, bad)
+    elif kind == "empty":
+        answers[key] = []
+    elif kind == "drop-answer" and len(answers) > 1:
+        del answers[key]
+    elif kind == "duplicate-nugget" and ns:
+        ns.append(ns[0])
+    elif kind == "failed" and ns:
+        i = ch.randint(0, len(ns) - 1)
+        ns[i] = (ns[i][0], ns[i][1], "failed")
+    elif kind == "extra-topic":
+        answers[(key[0], "zz")] = list(ns)
+    return kind
+
+
+def make_nuggets_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
+    """Nugget assignment files (JSONL or TSV, damaged at the nugget level and
+    as bytes) read by ``nuggets``, by a statistic with ``--nuggets``, by
+    ``ppi --nuggets`` or by ``agree --nuggets``."""
+    target = ch.choice(NUGGET_TARGETS)
+    case = Case(command="nuggets", args=[target], suite=suite)
+    a = case.args
+    runs = [f"sys{i}" for i in range(ch.choice([1, 2, 2, 3]))]
+    topics = [str(100 + i) for i in range(ch.randint(1, 5))]
+    answers = _nugget_answers(ch, runs, topics)
+    second = {k: [(n, imp, asg if not ch.coin(0.2) else ch.choice(NUGGET_ASSIGNMENT))
+                  for n, imp, asg in v] for k, v in answers.items()}
+    if target == "ppi" and len(topics) > 1 and ch.coin(0.8):   # human: a subset of topics
+        keep = set(topics[:ch.randint(1, len(topics) - 1)])
+        answers = {k: v for k, v in answers.items() if k[1] in keep}
+    files = [("a", answers), ("b", second)] if target in ("ppi", "agree") else \
+        [("a", answers)] + ([("b", second)] if ch.coin(0.1) else [])
+    named = []
+    for name, ans in files:
+        if ch.coin(p_mut * 0.5):
+            case.notes.append(f"{name}:{_damage_nuggets(ch, ans, runs, topics)}")
+        layout = ch.choice(["jsonl", "tsv"])
+        data = _nugget_bytes(ch, ans, layout)
+        if ch.coin(p_mut * 0.4):
+            data, note = _mutate_lines(ch, data)
+            case.notes.append(f"{name}:{note}")
+        if ch.coin(p_mut * 0.15):
+            data, name, note = _compress(ch, data, name)
+            case.notes.append(f"{name}:{note}")
+        fname = f"{name}.{layout}" if "." not in name else name
+        case.files[fname] = data
+        named.append(fname)
+    if ch.coin(p_mut * 0.1):
+        j = ch.randint(0, len(named) - 1)
+        case.stdin = case.files.pop(named[j])
+        named[j] = "-"
+    if ch.coin(p_mut * 0.05):
+        named[0] = ch.choice(["missing", ".", "", "/dev/null"])
+    absurd = p_mut * 0.4
+    if target != "nuggets":
+        a.append("--nuggets")
+    if ch.coin(0.6) or target == "interval-map":
+        for _ in range(ch.randint(1, 2)):
+            a += ["-m", _pick(ch, ["nDCG@10", "P@5", "x", ""], absurd * 0.5, NUGGET_MEASURES)]
+    if ch.coin(0.15):
+        a += ["--nuggets-format", _pick(ch, ["x", ""], absurd * 0.5, ["auto", "jsonl", "tsv"])]
+    if ch.coin(absurd * 0.1):
+        a += ["--scores"]                   # conflicts with --nuggets
+    if target == "nuggets" and ch.coin(0.5):
+        a += ["-q"]
+    if target in ("bootstrap", "leaderboard"):
+        a += ["--samples", _pick(ch, INTS, absurd, ["10", "99", "200"])]
+    if target in ("power", "meta"):
+        case.command = target
+        _power_meta_options(ch, case, absurd)
+        case.command = "nuggets"
+    if target in ("sigtest", "ipso", "ppi") and ch.coin(0.3):
+        a += ["--all-pairs"]
+    if target == "agree" and ch.coin(0.3):
+        a += ["--test", ch.choice(["t", "sign", "randomization"]), "--samples", "200"]
+    _format_and_output(ch, case)
+    if target == "ppi":
+        named = ["--human", named[0], "--auto", named[1]]
+        if ch.coin(0.5):
+            named = named[2:] + named[:2]
+    if ch.coin(0.5):
+        a += named
+    else:
+        i = ch.randint(1, len(a))
+        a[i:i] = named
+    return case
