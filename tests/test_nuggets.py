@@ -370,3 +370,30 @@ def test_scale_is_interval_only_with_equal_nugget_counts(tmp_path):
         doc = json.loads(out)
         assert doc["tables"]["tests"]["records"][0]["permissible"] is (scale == "interval")
         assert ("ordinal across topics" in err) is (scale == "ordinal")
+
+
+# --- the API ---------------------------------------------------------------------------
+
+def test_api_equals_the_command_line(tmp_path):
+    import warnings
+
+    import ipsoeval
+    auto, human = TESTDATA / "nuggets" / "auto.jsonl", TESTDATA / "nuggets" / "human.tsv"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = ipsoeval.nuggets(auto, per_query=True)
+        ts = ipsoeval.read_nuggets(auto, measures=["nugget_all"])
+        st = ipsoeval.sigtest(ts, tests=["t"], all_pairs=True)
+        pp = ipsoeval.ppi(human, auto, nuggets=True, measures="nugget_vital_strict")
+        ag = ipsoeval.agree(human, auto, nuggets=True, measures=["nugget_all"])
+    out, _ = _ok("nuggets", "-q", "--format", "json", auto)
+    assert rep.table("scores").records == json.loads(out)["results"]
+    out, _ = _ok("sigtest", "--nuggets", "-m", "nugget_all", "--test", "t", "--all-pairs",
+                 "--format", "json", auto)
+    cli = json.loads(out)["tables"]["tests"]["records"]
+    assert [r["p_value"] for r in st.table("tests").records] == [r["p_value"] for r in cli]
+    out, _ = _ok("ppi", "--nuggets", "--human", human, "--auto", auto, "-m",
+                 "nugget_vital_strict", "--format", "json")
+    assert pp.table("estimates").records == json.loads(out)["tables"]["estimates"]["records"]
+    out, _ = _ok("agree", "--nuggets", human, auto, "-m", "nugget_all", "--format", "json")
+    assert ag.table("rankings").records == json.loads(out)["tables"]["rankings"]["records"]
