@@ -397,3 +397,30 @@ def test_api_equals_the_command_line(tmp_path):
     assert pp.table("estimates").records == json.loads(out)["tables"]["estimates"]["records"]
     out, _ = _ok("agree", "--nuggets", human, auto, "-m", "nugget_all", "--format", "json")
     assert ag.table("rankings").records == json.loads(out)["tables"]["rankings"]["records"]
+
+
+def test_report_page_on_nugget_scores_equals_the_commands(tmp_path):
+    """report --nuggets: the leaderboard tables equal leaderboard --nuggets, the
+    pair's tests equal sigtest --nuggets' row for that pair, no breakdown."""
+    import re
+    auto = TESTDATA / "nuggets" / "auto.jsonl"
+    page = tmp_path / "page.html"
+    common = ["--samples", "300", "--seed", "5"]
+    _ok("report", "--nuggets", auto, "-m", "nugget_vital_strict", *common, "-o", page)
+    text = page.read_text()
+    m = re.search(r'<script type="application/json" id="ipsoeval-data">(.*?)</script>', text,
+                  re.S)
+    doc = json.loads(m.group(1))["reports"]
+    lb, _ = _ok("leaderboard", "--nuggets", auto, "-m", "nugget_vital_strict", *common,
+                "--format", "json")
+    lb = json.loads(lb)
+    for tid in ("leaderboard", "pairs", "resolution"):
+        assert doc["leaderboard"]["tables"][tid]["records"] == lb["tables"][tid]["records"]
+    rows = doc["sigtest"]["tables"]["tests"]["records"]
+    a, b = rows[0]["run_a"], rows[0]["run_b"]
+    st, _ = _ok("sigtest", "--nuggets", auto, "-m", "nugget_vital_strict", "--baseline", a,
+                *common, "--format", "json")
+    ref = [r for r in json.loads(st)["tables"]["tests"]["records"] if r["run_b"] == b]
+    assert [r["p_value"] for r in rows] == [r["p_value"] for r in ref]
+    assert "breakdown" not in doc
+    assert "no outcomes breakdown" in text

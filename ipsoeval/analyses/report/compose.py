@@ -33,7 +33,7 @@ import numpy as np
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
-__all__ = ["Options", "Composite", "compose", "figures", "parse_pair", "estimate_seconds",
+__all__ = ["Options", "Composite", "compose", "compose_scores", "figures", "parse_pair", "estimate_seconds",
            "SCALE_COLUMNS",
            "MAX_PAIRS", "TABLE_IDS", "CHARTS_MISSING", "charts_available"]
 
@@ -142,20 +142,14 @@ def _phase(progress: Progress | None, lo: float, hi: float) -> Progress | None:
 def compose(aligned, scores, options: Options, progress: Progress | None = None) -> Composite:
     """Run the analyses of the page on ``aligned`` and its ``scores``
     (:func:`ipsoeval.engine.evaluate` of the requested measures)."""
-    from ipsoeval.analyses import breakdown as bd
     from ipsoeval.analyses import leaderboard as lb
-    from ipsoeval.analyses import sigtest as st
-    from ipsoeval.analyses import validate
     from ipsoeval.stats.scales import measure_scale
 
     runs = list(aligned.runs)
     options.check(runs)
-    warnings: list[str] = []
-    notes: list[str] = []
     lopts = lb.Options(samples=options.samples, seed=options.seed, alpha=options.alpha,
                        ci=options.ci)
     board = lb.run(scores, lopts, progress=_phase(progress, 0.0, 0.8))
-    warnings += board.warnings
 
     measures, scales, scale_why, mats, lower = [], {}, {}, {}, set()
     for m in scores.measures:
@@ -166,6 +160,41 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
         scales[m.name], scale_why[m.name] = measure_scale(m, aligned)
         if not m.higher_is_better:
             lower.add(m.name)
+    return _compose(runs, len(aligned.topics), board, measures, mats, scales, scale_why,
+                    lower, options, progress, aligned=aligned)
+
+
+def compose_scores(ts, options: Options, measures=None,
+                   progress: Progress | None = None) -> Composite:
+    """The page on per-topic scores alone (a TopicScores, e.g. the nugget scores
+    of ``report --nuggets``): leaderboard, pair tests and scales; no outcomes
+    breakdown (it needs the rankings)."""
+    from ipsoeval.analyses import leaderboard as lb
+    from ipsoeval.analyses.scores import leaderboard_scores
+    from ipsoeval.reading.scores import select
+
+    runs = list(ts.runs)
+    options.check(runs)
+    names = select(ts, measures)
+    lopts = lb.Options(samples=options.samples, seed=options.seed, alpha=options.alpha,
+                       ci=options.ci)
+    board = leaderboard_scores(ts, lopts, measures=names, progress=_phase(progress, 0.0, 0.8))
+    mats = {m: np.asarray(ts.matrices[m], dtype=np.float64) for m in names}
+    why = {m: next((n for n in ts.notes if n.startswith(f"{m}: ")), None) for m in names}
+    lower = {m for m in names if not ts.higher_is_better[m]}
+    return _compose(runs, len(ts.topics), board, names, mats,
+                    {m: ts.scales[m] for m in names}, why, lower, options, progress,
+                    aligned=None)
+
+
+def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
+             options: Options, progress, *, aligned) -> Composite:
+    from ipsoeval.analyses import breakdown as bd
+    from ipsoeval.analyses import sigtest as st
+    from ipsoeval.analyses import validate
+
+    warnings: list[str] = list(board.warnings)
+    notes: list[str] = []
     first = measures[0]
     baseline = validate.baseline(options.baseline, runs) if options.baseline is not None \
         else runs[0]       # the CLI and the API resolve a FILE to its run name first
@@ -186,7 +215,7 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
         sub = {m: mats[m][[ia, ib]] for m in measures}
         rep = st.run([a, b], sub, {m: scales[m] for m in measures},
                      options.sigtest_options(baseline=a), lower_better=lower,
-                     topics=len(aligned.topics),
+                     topics=n_topics,
                      progress=_phase(progress, 0.8 + 0.15 * n / len(pairs),
                                      0.8 + 0.15 * (n + 1) / len(pairs)))
         t = rep.table("tests")
@@ -208,7 +237,10 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
 
     reports = {"leaderboard": board, "sigtest": sigrep}
     # breakdown: the baseline against every run, the best run's row kept
-    if aligned.label_mode != "integer":
+    if aligned is None:
+        notes.append("no outcomes breakdown: it counts relevant documents in the rankings, "
+                     "which per-topic scores do not have")
+    elif aligned.label_mode != "integer":
         notes.append(f"no outcomes breakdown: it counts relevant documents by integer labels "
                      f"(--labels {aligned.label_mode})")
     else:
@@ -235,7 +267,7 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
                                            "measure": first})
     return Composite(reports=reports, diffs=diffs, best=best, baseline=baseline, measure=first,
                      pairs=pairs, options=options, warnings=warnings, notes=notes,
-                     measures=measures, n_runs=len(runs), n_topics=len(aligned.topics))
+                     measures=measures, n_runs=len(runs), n_topics=n_topics)
 
 
 def _scales(measures, scales, why, options: Options, tests: ResultSet) -> Report:
