@@ -424,3 +424,18 @@ def test_report_page_on_nugget_scores_equals_the_commands(tmp_path):
     assert [r["p_value"] for r in rows] == [r["p_value"] for r in ref]
     assert "breakdown" not in doc
     assert "no outcomes breakdown" in text
+
+
+def test_ppi_inputs_that_do_not_match_are_one_line_errors(tmp_path):
+    def rec(q, run):
+        return {"qid": q, "run_id": run, "nuggets": [GOOD]}
+    auto = _write_jsonl(tmp_path / "auto.jsonl", [rec(q, r) for q in "12" for r in "ab"])
+    cases = [([rec("1", "a"), rec("1", "b"), rec("3", "a"), rec("3", "b")], 3,
+              "topic '3' has human assignments but no automatic ones"),
+             ([rec("1", "a"), rec("1", "c")], 2, "run 'c' has human assignments")]
+    for recs, line, what in cases:
+        human = _write_jsonl(tmp_path / "human.jsonl", recs)
+        code, out, err = invoke(["ppi", "--nuggets", "--human", human, "--auto", auto])
+        assert code == 3 and out == ""
+        assert err.count("\n") == 1 and err.startswith(f"ipsoeval: error: {human}:{line}: ")
+        assert what in err

@@ -106,13 +106,24 @@ def ppi_inputs(human: NuggetJudgments, auto: NuggetJudgments, measures=None) -> 
     topics) and auto scores (runs x auto topics), the runs in the auto file's
     order.  The same runs must answer in both (else an input error)."""
     from ipsoeval.analyses.ppi import MeasureInput
-    if set(human.runs) != set(auto.runs):
-        only_h = sorted(set(human.runs) - set(auto.runs))
-        only_a = sorted(set(auto.runs) - set(human.runs))
-        what = (f"run {only_h[0]!r} has human assignments but no automatic ones" if only_h
-                else f"run {only_a[0]!r} has automatic assignments but no human ones")
-        raise InputError(f"{what}: ppi needs both assignments of the same runs' answers",
-                         path=(human.paths or [None])[0] if only_h else (auto.paths or [None])[0])
+    only_h = [r for r in human.runs if r not in auto.runs]
+    only_a = [r for r in auto.runs if r not in human.runs]
+    if only_h:
+        path, line = human.lines[human.runs.index(only_h[0])][0]
+        raise InputError(f"run {only_h[0]!r} has human assignments but no automatic ones (ppi "
+                         f"needs both assignments of the same runs' answers)", path=path,
+                         line=line)
+    if only_a:
+        path, line = auto.lines[auto.runs.index(only_a[0])][0]
+        raise InputError(f"run {only_a[0]!r} has automatic assignments but no human ones (ppi "
+                         f"needs both assignments of the same runs' answers)", path=path,
+                         line=line)
+    missing = [t for t in human.topics if t not in auto.topics]
+    if missing:
+        path, line = human.lines[0][human.topics.index(missing[0])]
+        raise InputError(f"topic {missing[0]!r} has human assignments but no automatic ones "
+                         f"(the automatic assignments must cover every human-judged topic)",
+                         path=path, line=line)
     order = [human.runs.index(r) for r in auto.runs]
     hm, am = matrices(human, measures), matrices(auto, measures)
     return [MeasureInput(name, hm[name][order], am[name]) for name in hm]
