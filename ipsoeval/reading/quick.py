@@ -24,17 +24,47 @@ import os
 import sys
 
 
+def _options(args):
+    """(format, per_query, -m arguments, paths) of eval's arguments, or None
+    when any other option is given."""
+    fmt, per_query, measures, paths = "auto", False, [], []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--format", "-m", "--measure"):
+            if i + 1 == len(args):
+                return None
+            value, i = args[i + 1], i + 2
+            if a == "--format":
+                fmt = value
+            else:
+                measures.append(value)
+            continue
+        if a.startswith("--format="):
+            fmt = a[len("--format="):]
+        elif a.startswith("--measure="):
+            measures.append(a[len("--measure="):])
+        elif a in ("-q", "--per-query"):
+            per_query = True
+        elif a.startswith("-"):
+            return None
+        else:
+            paths.append(a)
+        i += 1
+    return fmt, per_query, measures, paths
+
+
 def quick_eval(args) -> bool:
     """Print the scores and return True, or return False (nothing printed)."""
     if os.environ.get("IPSOEVAL_CORE", "auto") == "python" or not args or args[0] != "eval":
         return False
-    rest = list(args[1:])
-    fmt = "auto"
-    if len(rest) >= 2 and rest[0] == "--format":
-        fmt, rest = rest[1], rest[2:]
-    elif rest and rest[0].startswith("--format="):
-        fmt, rest = rest[0][len("--format="):], rest[1:]
-    if fmt not in ("auto", "trec") or len(rest) < 2 or any(a.startswith("-") for a in rest):
+    opts = _options(args[1:])
+    if opts is None:
+        return False
+    fmt, per_query, measures, rest = opts
+    if fmt not in ("auto", "trec") or len(rest) < 2:
+        return False
+    if per_query and len(rest) > 2:          # the full program's layout warning
         return False
     if fmt == "auto":
         try:
@@ -42,15 +72,34 @@ def quick_eval(args) -> bool:
                 return False
         except (ValueError, OSError):
             pass
+    reqs = None
+    if measures:
+        from ipsoeval.reading.quick_measures import requested
+        reqs = requested(measures)
+        if not reqs:
+            return False
+    elif per_query:
+        return False
     from ipsoeval.reading.core import CORE
     if CORE is None:                         # not built, or a stale build
         return False
-    out = _evaluate(CORE, os.fsencode(rest[0]), [os.fsencode(p) for p in rest[1:]])
-    if out is None:
-        return False
-    out, info = out
-    from ipsoeval.tiewarn_text import official_tie_note
-    notes = [official_tie_note(name.decode(), n, mask) for name, n, mask in info]
+    qrels, runs = os.fsencode(rest[0]), [os.fsencode(p) for p in rest[1:]]
+    if reqs is None:
+        got = _evaluate(CORE.eval_official, (qrels,), runs, _join_official)
+        if got is None:
+            return False
+        out, info = got
+        from ipsoeval.tiewarn_text import official_tie_note
+        notes = [official_tie_note(name.decode(), n, mask) for name, n, mask in info]
+    else:
+        if getattr(CORE, "eval_measures", None) is None:
+            return False
+        specs, tcuts, whole = _specs(reqs)
+        got = _evaluate(CORE.eval_measures, (qrels,), runs, _join_measures,
+                        (specs, tcuts))
+        if got is None:
+            return False
+        out, notes = _layout(reqs, specs, tcuts, whole, got, per_query)
     try:
         for note in notes:
             if note is not None:
@@ -67,19 +116,124 @@ def quick_eval(args) -> bool:
     return True
 
 
-def _evaluate(core, qrels: bytes, runs: list):
-    """(bytes, info) of ``_core.eval_official`` over the runs, or None: the runs
-    in contiguous groups, one thread each (the C pass releases the GIL)."""
+def _specs(reqs):
+    """The core's measures ((code, cutoff or 0, rel level), each once), the
+    rank cutoffs whose straddling tie groups it flags, and whether a measure
+    without a cutoff is moved by any tie of different labels (ties.tie_cells'
+    rule)."""
+    from ipsoeval.reading.quick_measures import FAMILIES
+    specs, tcuts, whole = [], [], False
+    for r in reqs:
+        fam, k, rel = r.key
+        code, _, _, _, moved = FAMILIES[fam]
+        if code and (code, k or 0, 1 if rel is None else rel) not in specs:
+            specs.append((code, k or 0, 1 if rel is None else rel))
+        if moved:
+            if k is None:
+                whole = True
+            elif k not in tcuts:
+                tcuts.append(k)
+    return specs, tcuts, whole
+
+
+def _layout(reqs, specs, tcuts, whole, got, per_query):
+    """trec_eval's layout of the requested measures (formatters.trec: the
+    per-topic lines of measures that have them, then the 'all' lines,
+    aggregated as Measure.aggregate does), and the tie warnings
+    (ties.tie_notes' rule and text)."""
+    from array import array
+
+    from ipsoeval.reading.quick_measures import FAMILIES
+    from ipsoeval.tiewarn_text import tie_note
+    topics, per_run = got
+    T, n, F = len(topics), len(specs), 1 + len(tcuts)
+    qids = [t.decode() for t in topics]
+    cols = []                       # per req: (label, column, kind, per topic)
+    for r in reqs:
+        fam, k, rel = r.key
+        code, _, _, kind, _ = FAMILIES[fam]
+        col = specs.index((code, k or 0, 1 if rel is None else rel)) if code else -1
+        cols.append((r.label, col, kind, kind not in ("count", "text")))
+    text, notes = [], []
+    for name, raw, flags in per_run:
+        vals = array("d")
+        vals.frombytes(raw)
+        run = name.decode()
+        if per_query:
+            for e, qid in enumerate(qids):
+                row = vals[e * n:(e + 1) * n]
+                for label, col, kind, pq in cols:
+                    if pq:
+                        text.append(_line(label, qid, row[col], kind))
+        for label, col, kind, _ in cols:
+            if kind == "text":
+                v = run
+            elif kind == "count":
+                v = T
+            else:
+                s = 0.0
+                for e in range(T):          # sequential, as np.add.accumulate
+                    s += vals[e * n + col]
+                v = s if kind == "int" else s / T
+            text.append(_line(label, "all", v, kind))
+        hit, names = [False] * T, []
+        for r in reqs:
+            fam, k, _ = r.key
+            if not FAMILIES[fam][4]:
+                continue
+            j = 0 if k is None else 1 + tcuts.index(k)
+            moved = False
+            for e in range(T):
+                if flags[e * F + j]:
+                    hit[e] = moved = True
+            if moved:
+                names.append(r.name)
+        if any(hit):
+            notes.append(tie_note(run, sum(hit), names))
+    return "".join(text).encode(), notes
+
+
+def _line(label, qid, v, kind) -> str:
+    """formatters.trec.line of a value of this kind."""
+    if kind == "text":
+        text = v
+    elif kind in ("int", "count"):
+        text = str(int(v))
+    else:
+        text = f"{v:6.4f}"
+    return f"{label:<22s}\t{qid}\t{text}\n"
+
+
+def _join_official(outs):
+    # one name in two groups: the full program tells them apart
+    names = [line.split(b"\t", 2)[2] for o, _ in outs for line in o.split(b"\n")
+             if line.startswith(b"runid ")]
+    if len(set(names)) != len(names):
+        return None
+    return b"".join(o for o, _ in outs), [x for _, info in outs for x in info]
+
+
+def _join_measures(outs):
+    per_run = [x for _, runs in outs for x in runs]
+    if len({name for name, _, _ in per_run}) != len(per_run):
+        return None
+    return outs[0][0], per_run
+
+
+def _evaluate(fn, head: tuple, runs: list, join, tail: tuple = ()):
+    """fn(*head, runs, *tail) (the core's eval_official or eval_measures), or
+    None: the runs in contiguous groups, one thread each (the C pass releases
+    the GIL), joined by ``join`` (None: declined)."""
     from ipsoeval.parallel import workers
     k = min(workers(), len(runs) // 2) if len(runs) >= 4 else 1
     if k <= 1:
-        return core.eval_official(qrels, runs)
+        return fn(*head, runs, *tail)
     import threading
     cut = [len(runs) * i // k for i in range(k + 1)]
     outs = [None] * k
 
     def one(i):
-        outs[i] = core.eval_official(qrels, runs[cut[i]: cut[i + 1]])
+        outs[i] = fn(*head, runs[cut[i]: cut[i + 1]], *tail)
 
     threads = [threading.Thread(target=one, args=(i,)) for i in range(1, k)]
     for t in threads:
@@ -89,9 +243,4 @@ def _evaluate(core, qrels: bytes, runs: list):
         t.join()
     if any(o is None for o in outs):
         return None
-    # one name in two groups: the full program tells them apart
-    names = [line.split(b"\t", 2)[2] for o, _ in outs for line in o.split(b"\n")
-             if line.startswith(b"runid ")]
-    if len(set(names)) != len(names):
-        return None
-    return b"".join(o for o, _ in outs), [x for _, info in outs for x in info]
+    return join(outs)
