@@ -305,6 +305,20 @@ EXTRA = [
 ]
 
 
+# The measures eval's quick path serves (issue 25: ipsoeval/reading/quick.py), in
+# trec_eval's spellings, one command line per random input (q-NNN), drawn from no
+# random stream: ties, negative labels, odd docnos, missing topics (served by the
+# full program) as the inputs have them.
+QUICK_ARGS = [
+    ["-m", "P.5,10", "-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],
+    ["-q", "-m", "ndcg", "-m", "map_cut.5,100", "-m", "success.1,5", "-m", "recall.10,1000",
+     "-m", "bpref", "-m", "Rprec"],
+    ["-q", "-m", "num_q", "-m", "num_ret", "-m", "num_rel", "-m", "num_rel_ret", "-m", "P.20",
+     "-m", "ndcg_cut.5", "-m", "runid"],
+    ["-m", "P", "-m", "recall", "-m", "ndcg_cut", "-m", "map_cut", "-m", "success"],
+]
+QUICK = [("i%03d" % k, QUICK_ARGS[k % len(QUICK_ARGS)]) for k in range(N_INPUTS)]
+
 # Ids as bytes (issue 22): qids, docnos and run tags that differ only in bytes
 # above 0x7F -- Latin-1 bytes, invalid UTF-8 (truncated and overlong sequences,
 # encoded surrogates, 0xF5..0xFF) and valid UTF-8 mixed in, where Python's str
@@ -386,6 +400,7 @@ def generate_bytes(out):
 def generate_invalid(out):
     cases = [{"case": f"e-{k}", "input": inp, "args": args}
              for k, (inp, args) in enumerate(EXTRA)]
+    cases += [{"case": f"q-{inp[1:]}", "input": inp, "args": args} for inp, args in QUICK]
     for name, q, r, arg_sets in SPECIAL:
         n = f"s-{name}"
         (out / f"{n}.qrels").write_bytes(q.encode())
