@@ -95,6 +95,10 @@ def quick_eval(args) -> bool:
         if getattr(CORE, "eval_measures", None) is None:
             return False
         specs, tcuts, whole = _specs(reqs)
+        if len(specs) > 64 or len(tcuts) > 64:   # the core's limit (G_MAX)
+            return False
+        if not specs:                  # runid alone: the core still reads and checks
+            specs = [(14, 0, 1)]       # (NumQ, not printed)
         got = _evaluate(CORE.eval_measures, (qrels,), runs, _join_measures,
                         (specs, tcuts))
         if got is None:
