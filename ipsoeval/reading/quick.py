@@ -228,8 +228,10 @@ def _evaluate(fn, head: tuple, runs: list, join, tail: tuple = ()):
     """fn(*head, runs, *tail) (the core's eval_official or eval_measures), or
     None: the runs in contiguous groups, one thread each (the C pass releases
     the GIL), joined by ``join`` (None: declined)."""
+    if len(runs) < 4:                  # (ipsoeval.parallel imports threading)
+        return fn(*head, runs, *tail)
     from ipsoeval.parallel import workers
-    k = min(workers(), len(runs) // 2) if len(runs) >= 4 else 1
+    k = min(workers(), len(runs) // 2)
     if k <= 1:
         return fn(*head, runs, *tail)
     import threading

@@ -17,8 +17,6 @@ registry); what a measure computes is declared once, in the families'
 kernels, which ``_core.c``'s ``eval_specs`` follows operation by operation.
 """
 
-import re
-
 MAX_CUTOFF = 2**31 - 1          # measures.params.MAX_CUTOFF (and MAX_REL)
 
 # family -> (code of _core.c's G_* enum, cutoff rule, takes rel=, value kind,
@@ -56,9 +54,39 @@ _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 CUT = {"P": ("P", 11, _CUTS), "recall": ("R", 13, _CUTS), "ndcg_cut": ("nDCG", 26, _CUTS),
        "map_cut": ("AP", 27, _CUTS), "success": ("Success", 29, (1, 5, 10))}
 
-_INT = re.compile(r"[0-9]+\Z")
-_SINGLE = re.compile(r"([A-Za-z_]+?)[_.]([0-9.]+)\Z")
-_CANON = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\(rel=(0|[1-9][0-9]*)\))?(?:@([0-9]+))?\Z")
+_DIGITS = frozenset("0123456789")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+# (no `re`: its import costs more than the rest of the quick path's Python)
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits only (the full parser's [0-9]+)."""
+    return bool(text) and all(ch in _DIGITS for ch in text)
+
+
+def _single(text: str):
+    """names._trec_single's ([A-Za-z_]+?)[_.]([0-9.]+): (name, cutoff text) or None."""
+    for i in range(1, len(text) - 1):
+        if text[i] in "._" and all(ch in _LETTERS for ch in text[:i]) \
+                and all(ch in _DIGITS or ch == "." for ch in text[i + 1:]):
+            return text[:i], text[i + 1:]
+    return None
+
+
+def _canon(text: str):
+    """NAME, NAME@K, NAME(rel=L), NAME(rel=L)@K: (name, rel text, cutoff text) or None."""
+    head, at, cut = text.partition("@")
+    if at and not _digits(cut):
+        return None
+    rel = None
+    if head.endswith(")"):
+        head, paren, body = head[:-1].partition("(")
+        if not paren or not body.startswith("rel="):
+            return None
+        rel = body[4:]
+        if not _digits(rel) or (rel[0] == "0" and rel != "0"):
+            return None
+    return head, rel, (cut if at else None)
 
 
 class Req:
@@ -87,7 +115,7 @@ class Req:
 
 
 def _cutoff(text: str):
-    if not _INT.match(text):
+    if not _digits(text):
         return None
     v = int(text)
     return v if 1 <= v <= MAX_CUTOFF else None
@@ -110,24 +138,23 @@ def expand(text: str):
         return [Req(f"{name}_{c}", (fam, c, None), True, name, bool(dot)) for c in cuts]
     if text in PLAIN:                                  # map, ndcg (names._trec_single)
         return [Req(text, (PLAIN[text][0], None, None), True, text)]
-    m = _SINGLE.match(text)
-    if m:                                              # P_10, ndcg_cut_10
-        if m.group(1) not in CUT:
+    single = _single(text)
+    if single:                                         # P_10, ndcg_cut_10
+        if single[0] not in CUT:
             return None
-        c = _cutoff(m.group(2))
+        c = _cutoff(single[1])
         if c is None:
             return None
-        return [Req(f"{m.group(1)}_{c}", (CUT[m.group(1)][0], c, None), True, m.group(1),
-                    True)]
-    m = _CANON.match(text)                             # nDCG@10, P(rel=2)@5
-    if not m or m.group(1) not in CANONICAL:
+        return [Req(f"{single[0]}_{c}", (CUT[single[0]][0], c, None), True, single[0], True)]
+    canon = _canon(text)                               # nDCG@10, P(rel=2)@5
+    if not canon or canon[0] not in CANONICAL:
         return None
-    fam = CANONICAL[m.group(1)]
+    fam = CANONICAL[canon[0]]
     _, rule, takes_rel, _, _ = FAMILIES[fam]
-    rel = None if m.group(2) is None else int(m.group(2))
-    k = None if m.group(3) is None else _cutoff(m.group(3))
+    rel = None if canon[1] is None else int(canon[1])
+    k = None if canon[2] is None else _cutoff(canon[2])
     if (rel is not None and not takes_rel) or (rel is not None and rel > MAX_CUTOFF) \
-            or (m.group(3) is not None and (k is None or rule == "none")) \
+            or (canon[2] is not None and (k is None or rule == "none")) \
             or (k is None and rule == "required"):
         return None
     return [Req(fam + (f"(rel={rel})" if rel is not None else "")
