@@ -249,13 +249,17 @@ MEASURE_ARGS = [
 
 @pytest.mark.parametrize("args", MEASURE_ARGS, ids=lambda a: " ".join(a))
 @pytest.mark.parametrize("tied", [False, True])
-def test_measures_are_the_full_program(tmp_path, args, tied):
+@pytest.mark.parametrize("fmt", [[], ["--format", "tsv"]], ids=["trec", "tsv"])
+def test_measures_are_the_full_program(tmp_path, args, tied, fmt):
     q = TESTDATA / "adhoc" / "qrels.txt"
     r = BM25 if tied else untied(tmp_path)
+    if fmt:
+        args = [a for a in args if a != "--format=trec"] + fmt
     served, got, got_err = run_quick(["eval", *args, q, r])
     code, out, err = invoke(["eval", *args, q, r])
     assert served and code == 0
     assert got == out and got_err == err
+    assert got.startswith("run\tqid\tmeasure\tvalue\n") == bool(fmt)
     if not tied:
         assert err == ""
     elif args == MEASURE_ARGS[0]:          # 4 topics tie documents of different labels
@@ -289,7 +293,8 @@ def test_measures_import_neither_numpy_nor_click(tmp_path, args):
 @pytest.mark.parametrize("args", [
     ["-m", "official"], ["-m", "gm_map"], ["-m", "nDCG(dcg='exp-log2')@10"],
     ["-m", "P.5", "-m", "P.10"],              # trec_eval's first parameters win: a warning
-    ["-m", "P@"], ["-m", "nDCG@10", "-l", "2"], ["-m", "nDCG@10", "--format", "tsv"],
+    ["-m", "P@"], ["-m", "nDCG@10", "-l", "2"], ["--format", "tsv"],
+    ["-m", "nDCG@10", "--format", "json"],
     ["-m", "nDCG@10", "-J"], ["-m", "nDCG@10", "-M", "5"], ["-m", "nDCG@10", "-c"],
     ["-m"], ["-q"], ["-m", "ERR(gmax=5)"], ["-m", "nDCG@10", "--tie-break", "expected"],
 ])
@@ -329,8 +334,8 @@ QUICK_NAMES = ["P@1", "P@3", "P(rel=2)@2", "R", "R@2", "R(rel=2)@5", "AP", "AP@3
 @settings(max_examples=300, deadline=None)
 @given(f=files(), more=st.integers(0, 2),
        names=st.lists(st.sampled_from(QUICK_NAMES), min_size=1, max_size=6),
-       per_query=st.booleans())
-def test_measures_equal_full_on_random_files(tmp_path_factory, f, more, names, per_query):
+       per_query=st.booleans(), tsv=st.booleans())
+def test_measures_equal_full_on_random_files(tmp_path_factory, f, more, names, per_query, tsv):
     """Random qrels (labels -1..3, so ERR's gmax holds) and runs (ties, odd
     docnos) with random measures: the quick path prints the full program's bytes,
     stdout and stderr (its tie warning), or declines."""
@@ -339,11 +344,11 @@ def test_measures_equal_full_on_random_files(tmp_path_factory, f, more, names, p
     q.write_bytes(f[0])
     r.write_bytes(f[1])
     runs = [r]
-    for i in range(0 if per_query else more):
+    for i in range(0 if per_query and not tsv else more):
         p = d / f"run{i}"
         p.write_bytes(f[1].replace(b" tag\n", f" tag{i}\n".encode()))
         runs.append(p)
-    args = ["eval", *(["-q"] if per_query else []),
+    args = ["eval", *(["-q"] if per_query else []), *(["--format", "tsv"] if tsv else []),
             *[x for n in names for x in ("-m", n)], q, *runs]
     served, got, got_err = run_quick(args)
     code, out, err = invoke(args)

@@ -62,9 +62,9 @@ def quick_eval(args) -> bool:
     if opts is None:
         return False
     fmt, per_query, measures, rest = opts
-    if fmt not in ("auto", "trec") or len(rest) < 2:
+    if fmt not in ("auto", "trec", "tsv") or len(rest) < 2 or (fmt == "tsv" and not measures):
         return False
-    if per_query and len(rest) > 2:          # the full program's layout warning
+    if per_query and len(rest) > 2 and fmt != "tsv":   # the full program's layout warning
         return False
     if fmt == "auto":
         try:
@@ -94,7 +94,7 @@ def quick_eval(args) -> bool:
     else:
         if getattr(CORE, "eval_measures", None) is None:
             return False
-        specs, tcuts, whole = _specs(reqs)
+        specs, tcuts = _specs(reqs)
         if len(specs) > 64 or len(tcuts) > 64:   # the core's limit (G_MAX)
             return False
         if not specs:                  # runid alone: the core still reads and checks
@@ -103,7 +103,7 @@ def quick_eval(args) -> bool:
                         (specs, tcuts))
         if got is None:
             return False
-        out, notes = _layout(reqs, specs, tcuts, whole, got, per_query)
+        out, notes = _layout(reqs, specs, tcuts, got, per_query, fmt == "tsv")
     try:
         for note in notes:
             if note is not None:
@@ -121,30 +121,26 @@ def quick_eval(args) -> bool:
 
 
 def _specs(reqs):
-    """The core's measures ((code, cutoff or 0, rel level), each once), the
-    rank cutoffs whose straddling tie groups it flags, and whether a measure
-    without a cutoff is moved by any tie of different labels (ties.tie_cells'
-    rule)."""
+    """The core's measures ((code, cutoff or 0, rel level), each once) and the
+    rank cutoffs whose straddling tie groups it flags (ties.tie_cells' rule)."""
     from ipsoeval.reading.quick_measures import FAMILIES
-    specs, tcuts, whole = [], [], False
+    specs, tcuts = [], []
     for r in reqs:
         fam, k, rel = r.key
         code, _, _, _, moved = FAMILIES[fam]
         if code and (code, k or 0, 1 if rel is None else rel) not in specs:
             specs.append((code, k or 0, 1 if rel is None else rel))
-        if moved:
-            if k is None:
-                whole = True
-            elif k not in tcuts:
-                tcuts.append(k)
-    return specs, tcuts, whole
+        if moved and k is not None and k not in tcuts:
+            tcuts.append(k)
+    return specs, tcuts
 
 
-def _layout(reqs, specs, tcuts, whole, got, per_query):
-    """trec_eval's layout of the requested measures (formatters.trec: the
-    per-topic lines of measures that have them, then the 'all' lines,
-    aggregated as Measure.aggregate does), and the tie warnings
-    (ties.tie_notes' rule and text)."""
+def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
+    """trec_eval's layout of the requested measures (formatters.trec: per run,
+    the per-topic lines of measures that have them, then the 'all' lines,
+    aggregated as Measure.aggregate does) or the tsv table (formatters.tsv:
+    the same records under the canonical names, without runid), and the tie
+    warnings (ties.tie_notes' rule and text)."""
     from array import array
 
     from ipsoeval.reading.quick_measures import FAMILIES
@@ -156,19 +152,23 @@ def _layout(reqs, specs, tcuts, whole, got, per_query):
     for r in reqs:
         fam, k, rel = r.key
         code, _, _, kind, _ = FAMILIES[fam]
+        if tsv and kind == "text":
+            continue
         col = specs.index((code, k or 0, 1 if rel is None else rel)) if code else -1
-        cols.append((r.label, col, kind, kind not in ("count", "text")))
-    text, notes = [], []
+        cols.append((r.name if tsv else r.label, col, kind, kind not in ("count", "text")))
+    text, notes = ["run\tqid\tmeasure\tvalue\n"] if tsv else [], []
+    line = _tsv_line if tsv else _line
     for name, raw, flags in per_run:
         vals = array("d")
         vals.frombytes(raw)
         run = name.decode()
+        pre = run + "\t" if tsv else ""
         if per_query:
             for e, qid in enumerate(qids):
                 row = vals[e * n:(e + 1) * n]
                 for label, col, kind, pq in cols:
                     if pq:
-                        text.append(_line(label, qid, row[col], kind))
+                        text.append(pre + line(label, qid, row[col], kind))
         for label, col, kind, _ in cols:
             if kind == "text":
                 v = run
@@ -179,7 +179,7 @@ def _layout(reqs, specs, tcuts, whole, got, per_query):
                 for e in range(T):          # sequential, as np.add.accumulate
                     s += vals[e * n + col]
                 v = s if kind == "int" else s / T
-            text.append(_line(label, "all", v, kind))
+            text.append(pre + line(label, "all", v, kind))
         hit, names = [False] * T, []
         for r in reqs:
             fam, k, _ = r.key
@@ -206,6 +206,12 @@ def _line(label, qid, v, kind) -> str:
     else:
         text = f"{v:6.4f}"
     return f"{label:<22s}\t{qid}\t{text}\n"
+
+
+def _tsv_line(name, qid, v, kind) -> str:
+    """formatters.tsv's row (after the run): floats as repr, counts as integers."""
+    text = str(int(v)) if kind in ("int", "count") else repr(v)
+    return f"{qid}\t{name}\t{text}\n"
 
 
 def _join_official(outs):
