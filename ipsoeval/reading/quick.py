@@ -1,23 +1,34 @@
-"""The quick path: ``ipsoeval eval [--format trec] QRELS RUN...`` served by
-the compiled core without importing numpy or click.
+"""The quick path: ``ipsoeval eval`` served by the compiled core without
+importing numpy or click.
 
 Taken by the console script (:mod:`ipsoeval._quick`) before anything else
-is imported.  The most common call (runs, trec_eval's official measures,
-trec layout) costs less than ``import numpy`` when done in C (README
-"Speed"): ``_core.eval_official`` reads, aligns and scores each run and
-prints trec_eval's lines.  Anything else -- another option or subcommand,
-compressed or unusual input, a topic in one file and not the other (a
-warning), any error -- returns False with nothing printed, and the full
-program runs (it prints those warnings and every error).  The one warning
-printed here is the full program's tie warning (a tie group holding two
-different labels: the tie order moves a reported number), from the counts
-the core returns and the text of :mod:`ipsoeval.tiewarn_text`, on stderr
-before the scores as the full program writes it.  ``IPSOEVAL_CORE=python``
-turns this off.
+is imported.  The most common calls cost less than ``import numpy`` when
+done in C (README "Speed"):
+
+* ``eval [--format trec] QRELS RUN...`` (trec_eval's official measures):
+  ``_core.eval_official`` reads, aligns and scores each run and prints
+  trec_eval's lines;
+* with ``-m``/``--measure`` naming measures of the common families (P, R,
+  AP, nDCG, RR, Success, Judged, bpref, Rprec, ERR, the counts; in
+  trec_eval's spellings or the canonical ones, as
+  :mod:`ipsoeval.reading.quick_measures` reads them), ``-q`` and ``--format
+  tsv``: ``_core.eval_measures`` returns each topic's values and tie flags,
+  and :func:`_layout` writes the full program's lines (formatters.trec,
+  formatters.tsv) and aggregates as it does.
+
+Anything else -- another option, measure or subcommand, compressed or
+unusual input, a topic in one file and not the other (a warning), any error
+-- returns False with nothing printed, and the full program runs (it prints
+those warnings and every error).  The one warning printed here is the full
+program's tie warning (a tie group holding two different labels: the tie
+order moves a reported number), from the counts or flags the core returns
+and the text of :mod:`ipsoeval.tiewarn_text`, on stderr before the scores as
+the full program writes it.  ``IPSOEVAL_CORE=python`` turns this off.
 
 Imports nothing heavier than :mod:`ipsoeval.reading.core` (the extension
-itself), :mod:`ipsoeval.parallel` and :mod:`ipsoeval.tiewarn_text`; ``tests/test_core_quick.py`` checks
-that neither numpy nor click is loaded.
+itself), :mod:`ipsoeval.reading.quick_measures`, :mod:`ipsoeval.parallel`
+(four runs or more) and :mod:`ipsoeval.tiewarn_text`;
+``tests/test_core_quick.py`` checks that neither numpy nor click is loaded.
 """
 
 import os
