@@ -161,6 +161,7 @@ INVALID_INPUTS = {
     # trec_eval skips a run line whose first non-blank is '#'; SPEC: '#' in column 0
     "x-run-indented-comment": (0, "error", ".run:6: expected 6 or more fields"),
     "x-run-empty": (2, "error", ".run: empty run file"),
+    "q-x-run-empty": (2, "error", ".run: empty run file"),
     "x-qrels-empty": (2, "error", ".qrels: empty qrels file"),
     "x-no-common-topic": (4, "error", ".run: no topic in common between run(s) and qrels"),
     # trec_eval: "Malformed line" on a blank qrels line, and on the second of two
@@ -450,6 +451,7 @@ def test_every_trec_eval_measure_is_compared():
 # --- the quick path (ipsoeval/reading/quick.py: the compiled core, no numpy) -----------
 
 QUICK_CASES = [c for c in CASES if c["case"].startswith("q-")]
+TIES = next(c for c in CASES if c["case"] == "s-ties-0")
 
 
 def _quick(case, core_path):
@@ -484,13 +486,17 @@ def test_quick_cases_are_served(core_path):
     those whose inputs the quick path leaves to the full program (a topic in one
     file only, a tie warning's neighbours ...) are served."""
     served = [c["case"] for c in QUICK_CASES if _quick(c, core_path)[0]]
-    assert len(QUICK_CASES) == 100 and len(served) >= 45, served
+    assert len(QUICK_CASES) == 102 and len(served) >= 45, served
+    assert "q-x-run-empty" not in served and "q-s-neg-only-topic" in served
+    served, _, err = _quick(TIES, core_path)       # ties at every cutoff: warned
+    assert served and "t: 2 topic(s) have tied scores" in err
 
 
 # ipsoeval's own spellings of trec_eval's measures: the same values (trec_eval's) under
 # another label
 CANONICAL = {"P_5": "P@5", "P_10": "P@10", "P_20": "P@20", "map": "AP", "ndcg": "nDCG",
-             "ndcg_cut_5": "nDCG@5", "ndcg_cut_10": "nDCG@10", "recip_rank": "RR",
+             "ndcg_cut_1": "nDCG@1", "ndcg_cut_5": "nDCG@5", "ndcg_cut_10": "nDCG@10",
+             "recip_rank": "RR", "P_1": "P@1",
              "map_cut_5": "AP@5", "map_cut_100": "AP@100", "success_1": "Success@1",
              "success_5": "Success@5", "recall_10": "R@10", "recall_1000": "R@1000",
              "bpref": "bpref", "Rprec": "Rprec", "num_q": "NumQ", "num_ret": "NumRet",
