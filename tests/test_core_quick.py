@@ -357,3 +357,48 @@ def test_measures_equal_full_on_random_files(tmp_path_factory, f, more, names, p
         assert code != 0 or [ln for ln in err.splitlines() if "have tied scores" not in ln], err
         return
     assert code == 0 and got == out and got_err == err
+
+
+@st.composite
+def deep_files(draw):
+    """Longer rankings (up to 40 documents a topic, so that cutoffs 5-20 cut
+    inside them), labels -1..4, scores from a small pool (ties across cutoffs)."""
+    qrels, run = [], []
+    for t in range(draw(st.integers(1, 4))):
+        n = draw(st.integers(1, 40))
+        labels = draw(st.lists(st.sampled_from([None, -1, 0, 0, 1, 2, 3, 4]), min_size=n,
+                               max_size=n))
+        for i, lab in enumerate(labels):
+            if lab is not None:
+                qrels.append(f"t{t} 0 d{i} {lab}")
+        if not any(q.startswith(f"t{t} ") for q in qrels):
+            qrels.append(f"t{t} 0 d0 1")
+        ret = draw(st.permutations(range(n)))[:draw(st.integers(1, n))]
+        for i in ret:
+            s = draw(st.sampled_from(["1", "2", "3", "0.5", "7", "-1"]))
+            run.append(f"t{t} Q0 d{i} 0 {s} tag")
+    return ("\n".join(qrels) + "\n").encode(), ("\n".join(run) + "\n").encode()
+
+
+DEEP_NAMES = ["P@5", "P@10", "P(rel=2)@5", "R@10", "AP@10", "AP", "nDCG@5", "nDCG@10",
+              "nDCG@20", "RR@5", "Success@5", "Judged@10", "ERR@10", "ERR", "bpref",
+              "Rprec(rel=2)", "NumRelRet(rel=2)", "ndcg_cut.5,15", "map_cut.10", "P.5,20",
+              "recall.5", "success.5,10"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(f=deep_files(), names=st.lists(st.sampled_from(DEEP_NAMES), min_size=1, max_size=5),
+       per_query=st.booleans())
+def test_measures_equal_full_on_deep_rankings(tmp_path_factory, f, names, per_query):
+    d = tmp_path_factory.mktemp("deep")
+    q, r = d / "qrels", d / "run"
+    q.write_bytes(f[0])
+    r.write_bytes(f[1])
+    args = ["eval", *(["-q"] if per_query else []), *[x for n in names for x in ("-m", n)],
+            q, r]
+    served, got, got_err = run_quick(args)
+    code, out, err = invoke(args)
+    if not served:
+        assert got == got_err == ""
+        return
+    assert code == 0 and got == out and got_err == err
