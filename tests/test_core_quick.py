@@ -402,3 +402,25 @@ def test_measures_equal_full_on_deep_rankings(tmp_path_factory, f, names, per_qu
         assert got == got_err == ""
         return
     assert code == 0 and got == out and got_err == err
+
+
+@pytest.mark.parametrize("fmt", ["trec", "tsv"])
+def test_measures_runs_in_threads_in_file_order(tmp_path, monkeypatch, capsys, fmt):
+    q = TESTDATA / "adhoc" / "qrels.txt"
+    src = BM25.read_text()
+    runs = []
+    for i in range(7):
+        p = tmp_path / f"r{i}"
+        lines = src.splitlines()
+        # other names, other orders (and ties): every block differs
+        body = "\n".join(ln.rsplit(" ", 1)[0] + f" tag{6 - i}" for ln in lines[i:] + lines[:i])
+        p.write_text(body + "\n")
+        runs.append(str(p))
+    monkeypatch.setenv("IPSOEVAL_THREADS", "3")
+    args = ["eval", "--format", fmt, "-m", "nDCG@10", "-m", "map", "-m", "P@5", str(q), *runs]
+    assert _quick.quick_eval(args)
+    got = capsys.readouterr()
+    code, out, err = invoke(args)
+    assert got.out == out and got.err == err
+    (tmp_path / "r6").write_text(src.replace(" bm25", " tag6"))   # r0 is tag6 too
+    assert not _quick.quick_eval(args)
