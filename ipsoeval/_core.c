@@ -1794,6 +1794,64 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
     return buf;
 }
 
+/* Each run of paths through eval_one_run (G: eval_measures' measures, their
+ * values and tie flags into vals[k] and flags[k], allocated here; else the
+ * official ones' text into out), its name copied into names[k]; then the
+ * check that no run name repeats (the full program tells such runs apart).
+ * 0, or -1: declined.  Runs without the GIL. */
+static int eval_runs(const QrelsSide *S, char **paths, Py_ssize_t N, Text *out, char **names,
+                     Py_ssize_t *name_lens, long long *n_mixed, long *cut_mask, const Gen *G,
+                     double **vals, uint8_t **flags)
+{
+    for (Py_ssize_t k = 0; k < N; k++) {
+        Py_ssize_t len;
+        const unsigned char *nm;
+        long long nmix = 0;
+        long mask = 0;
+        if (G) {
+            vals[k] = malloc(sizeof(double) * (size_t)(S->T * G->n));
+            flags[k] = malloc((size_t)(S->T * (1 + G->ntc)));
+            if (!vals[k] || !flags[k])
+                return -1;
+        }
+        unsigned char *buf = read_plain(paths[k], &len);
+        int bad = !buf || eval_one_run(S, buf, len, out, &nm, &name_lens[k], &nmix, &mask, G,
+                                       G ? vals[k] : NULL, G ? flags[k] : NULL) ||
+                  !(names[k] = malloc((size_t)name_lens[k] + 1));
+        if (!bad) {
+            memcpy(names[k], nm, (size_t)name_lens[k]);
+            if (n_mixed) {
+                n_mixed[k] = nmix;
+                cut_mask[k] = mask;
+            }
+        }
+        free(buf);
+        if (bad)
+            return -1;
+    }
+    for (Py_ssize_t a = 0; a < N; a++)
+        for (Py_ssize_t b = a + 1; b < N; b++)
+            if (name_lens[a] == name_lens[b] &&
+                memcmp(names[a], names[b], (size_t)name_lens[a]) == 0)
+                return -1;
+    return 0;
+}
+
+/* Whether every run name is UTF-8 (else the full program, which warns:
+ * ipsoeval/ids.py); with the GIL. */
+static int names_utf8(char **names, const Py_ssize_t *name_lens, Py_ssize_t N)
+{
+    for (Py_ssize_t k = 0; k < N; k++) {
+        PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
+        if (!name) {
+            PyErr_Clear();
+            return 0;
+        }
+        Py_DECREF(name);
+    }
+    return 1;
+}
+
 /* eval_official(qrels_path, [run_path, ...]) -> (bytes, info) or None.  The
  * bytes: trec_eval's layout of the official measures, one block per run
  * (exactly what `ipsoeval eval --format trec` prints on stdout); info, per
@@ -1827,41 +1885,16 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     unsigned char *qbuf = NULL;
     Py_ssize_t qlen = 0;
-    if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0) {
-        for (Py_ssize_t k = 0; k < N && ok; k++) {
-            Py_ssize_t len;
-            const unsigned char *nm;
-            unsigned char *buf = read_plain(paths[k], &len);
-            if (!buf || eval_one_run(&S, buf, len, &out, &nm, &name_lens[k], &n_mixed[k],
-                                     &cut_mask[k], NULL, NULL, NULL) ||
-                !(names[k] = malloc((size_t)name_lens[k] + 1)))
-                ok = 0;
-            else
-                memcpy(names[k], nm, (size_t)name_lens[k]);
-            free(buf);
-        }
-        for (Py_ssize_t a = 0; a < N && ok; a++)   /* same tag twice: the full program */
-            for (Py_ssize_t b = a + 1; b < N && ok; b++)
-                if (name_lens[a] == name_lens[b] &&
-                    memcmp(names[a], names[b], (size_t)name_lens[a]) == 0)
-                    ok = 0;
-    } else {
+    if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0)
+        ok = eval_runs(&S, paths, N, &out, names, name_lens, n_mixed, cut_mask, NULL, NULL,
+                       NULL) == 0;
+    else
         ok = 0;
-    }
     free(qbuf);
     qside_free(&S);
     Py_END_ALLOW_THREADS
     PyObject *res = NULL;
-    for (Py_ssize_t k = 0; k < N && ok; k++) {
-        /* a run name that is not UTF-8: the full program, which warns (ipsoeval/ids.py) */
-        PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
-        if (!name) {
-            PyErr_Clear();
-            ok = 0;
-        }
-        Py_XDECREF(name);
-    }
-    if (ok) {
+    if (ok && names_utf8(names, name_lens, N)) {
         /* (bytes, [(run name bytes, topics with mixed ties, cutoff bit mask), ...]) */
         PyObject *b = PyBytes_FromStringAndSize(out.buf, (Py_ssize_t)out.len);
         PyObject *info = PyList_New(N);
@@ -1974,44 +2007,15 @@ static PyObject *py_eval_measures(PyObject *self, PyObject *args)
             for (Py_ssize_t i = 0; i < S.m; i++)
                 if (((const int64_t *)S.P.num)[i] > G_ERR_GMAX)
                     ok = 0;
-        for (Py_ssize_t k = 0; k < N && ok; k++) {
-            Py_ssize_t len;
-            const unsigned char *nm;
-            long long nmix;
-            long mask;
-            unsigned char *buf = read_plain(paths[k], &len);
-            vals[k] = malloc(sizeof(double) * (size_t)(T * G.n));
-            flags[k] = malloc((size_t)(T * (1 + G.ntc)));
-            if (!buf || !vals[k] || !flags[k] ||
-                eval_one_run(&S, buf, len, &out, &nm, &name_lens[k], &nmix, &mask, &G, vals[k],
-                             flags[k]) ||
-                !(names[k] = malloc((size_t)name_lens[k] + 1)))
-                ok = 0;
-            else
-                memcpy(names[k], nm, (size_t)name_lens[k]);
-            free(buf);
-        }
-        for (Py_ssize_t a = 0; a < N && ok; a++)   /* same tag twice: the full program */
-            for (Py_ssize_t b = a + 1; b < N && ok; b++)
-                if (name_lens[a] == name_lens[b] &&
-                    memcmp(names[a], names[b], (size_t)name_lens[a]) == 0)
-                    ok = 0;
+        ok = ok && eval_runs(&S, paths, N, &out, names, name_lens, NULL, NULL, &G, vals,
+                             flags) == 0;
     } else {
         ok = 0;
     }
     free(qbuf);
     Py_END_ALLOW_THREADS
     PyObject *res = NULL, *topics = NULL, *per_run = NULL;
-    for (Py_ssize_t k = 0; k < N && ok; k++) {
-        /* a run name that is not UTF-8: the full program, which warns (ipsoeval/ids.py) */
-        PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
-        if (!name) {
-            PyErr_Clear();
-            ok = 0;
-        }
-        Py_XDECREF(name);
-    }
-    if (ok) {
+    if (ok && names_utf8(names, name_lens, N)) {
         topics = PyList_New(T);
         per_run = PyList_New(N);
         for (Py_ssize_t e = 0; e < T && topics; e++) {
