@@ -152,8 +152,6 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
     aggregated as Measure.aggregate does) or the tsv table (formatters.tsv:
     the same records under the canonical names, without runid), and the tie
     warnings (ties.tie_notes' rule and text)."""
-    from array import array
-
     from ipsoeval.reading.quick_measures import FAMILIES
     from ipsoeval.tiewarn_text import tie_note
     topics, per_run = got
@@ -170,8 +168,7 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
     text, notes = ["run\tqid\tmeasure\tvalue\n"] if tsv else [], []
     line = _tsv_line if tsv else _line
     for name, raw, flags in per_run:
-        vals = array("d")
-        vals.frombytes(raw)
+        vals = memoryview(raw).cast("d")      # (array imports collections)
         run = name.decode()
         pre = run + "\t" if tsv else ""
         if per_query:
