@@ -1298,6 +1298,7 @@ typedef struct {
     long long rel[G_MAX];   /* relevance level */
     int ntc;                /* rank cutoffs whose straddling tie groups are flagged */
     long long tc[G_MAX];
+    long long depth;        /* documents kept per topic (-M), 0: all */
 } Gen;
 
 /* One run: its block of trec_eval's layout appended to out; 0 ok, -1 declined.
@@ -1352,7 +1353,7 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
             Align A = {(const uint64_t *)R.dw, n, R.Wd, (const double *)R.num, rcodes, T,
                        S->l2e, S->l2q, (const uint64_t *)S->P.dw, S->m, S->P.Wd, S->qcodes,
                        (const int64_t *)S->P.num, S->qorder, S->qstart, T, S->tab, S->size,
-                       0, 0, 0, lab_out, seg, kept, nrows, tie_out};
+                       0, 0, G ? G->depth : 0, lab_out, seg, kept, nrows, tie_out};
             if (align_core(&A))
                 break;
         }
@@ -1933,9 +1934,10 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     return res;
 }
 
-/* eval_measures(qrels_path, [run_path, ...], [(code, k, rel), ...], [tie cutoff, ...])
- * -> (topics, [(run name, values, flags), ...]) or None.  The measures of
+/* eval_measures(qrels_path, [run_path, ...], [(code, k, rel), ...], [tie cutoff, ...]
+ *               [, depth]) -> (topics, [(run name, values, flags), ...]) or None.  The measures of
  * G_* codes (k 0: no cutoff; rel, the relevance level), per run and topic:
+ * depth: the documents kept per topic (-M; 0, the default: all);
  * topics, the ids (bytes) in the evaluated order; values, float64 bytes
  * (topics x measures, row-major); flags, bytes (topics x (1 + tie cutoffs)):
  * a tie group holding two different labels, then such a group straddling
@@ -1945,11 +1947,17 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
 static PyObject *py_eval_measures(PyObject *self, PyObject *args)
 {
     PyObject *qpath, *runs, *specs, *tcuts;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyBytes_Type, &qpath, &PyList_Type, &runs,
-                          &PyList_Type, &specs, &PyList_Type, &tcuts))
+    long long depth = 0;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!|L", &PyBytes_Type, &qpath, &PyList_Type, &runs,
+                          &PyList_Type, &specs, &PyList_Type, &tcuts, &depth))
         return NULL;
+    if (depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "depth must be >= 0");
+        return NULL;
+    }
     Gen G;
     memset(&G, 0, sizeof(G));
+    G.depth = depth;
     Py_ssize_t ns = PyList_GET_SIZE(specs), nt = PyList_GET_SIZE(tcuts);
     if (ns < 1 || ns > G_MAX || nt > G_MAX) {
         PyErr_SetString(PyExc_ValueError, "1 to 64 measures and at most 64 tie cutoffs");

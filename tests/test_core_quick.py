@@ -244,6 +244,7 @@ MEASURE_ARGS = [
     ["-q", "-m", "NumRel(rel=2)", "-m", "R", "-m", "ERR", "-m", "Bpref", "-m", "P_10",
      "-m", "RR(rel=2)", "-m", "AP(rel=0)", "-m", "NumRelRet(rel=3)", "-m", "Rprec(rel=2)"],
     ["--measure", "nDCG@3", "--measure=P@1", "-q", "--format=trec"],
+    ["-M", "3", "-m", "nDCG@10", "-m", "map", "-q", "-m", "num_ret", "-m", "R"],
 ]
 
 
@@ -295,8 +296,10 @@ def test_measures_import_neither_numpy_nor_click(tmp_path, args):
     ["-m", "P.5", "-m", "P.10"],              # trec_eval's first parameters win: a warning
     ["-m", "P@"], ["-m", "nDCG@10", "-l", "2"], ["--format", "tsv"],
     ["-m", "nDCG@10", "--format", "json"],
-    ["-m", "nDCG@10", "-J"], ["-m", "nDCG@10", "-M", "5"], ["-m", "nDCG@10", "-c"],
+    ["-m", "nDCG@10", "-J"], ["-m", "nDCG@10", "-c"],
     ["-m"], ["-q"], ["-m", "ERR(gmax=5)"], ["-m", "nDCG@10", "--tie-break", "expected"],
+    ["-M", "5"], ["-m", "AP", "-M", "0"], ["-m", "AP", "-M", "x"], ["-m", "AP", "-M"],
+    ["-m", "AP", "-M", "\u0665"],
 ])
 def test_measures_declined(tmp_path, args):
     q, r = TESTDATA / "adhoc" / "qrels.txt", untied(tmp_path)
@@ -388,14 +391,15 @@ DEEP_NAMES = ["P@5", "P@10", "P(rel=2)@5", "R@10", "AP@10", "AP", "nDCG@5", "nDC
 
 @settings(max_examples=100, deadline=None)
 @given(f=deep_files(), names=st.lists(st.sampled_from(DEEP_NAMES), min_size=1, max_size=5),
-       per_query=st.booleans())
-def test_measures_equal_full_on_deep_rankings(tmp_path_factory, f, names, per_query):
+       per_query=st.booleans(), depth=st.sampled_from([[], ["-M", "1"], ["-M3"], ["-M", "12"],
+                                                       ["--depth=7"]]))
+def test_measures_equal_full_on_deep_rankings(tmp_path_factory, f, names, per_query, depth):
     d = tmp_path_factory.mktemp("deep")
     q, r = d / "qrels", d / "run"
     q.write_bytes(f[0])
     r.write_bytes(f[1])
-    args = ["eval", *(["-q"] if per_query else []), *[x for n in names for x in ("-m", n)],
-            q, r]
+    args = ["eval", *(["-q"] if per_query else []), *depth,
+            *[x for n in names for x in ("-m", n)], q, r]
     served, got, got_err = run_quick(args)
     code, out, err = invoke(args)
     if not served:

@@ -486,7 +486,8 @@ def test_quick_cases_are_served(core_path):
     those whose inputs the quick path leaves to the full program (a topic in one
     file only, a tie warning's neighbours ...) are served."""
     served = [c["case"] for c in QUICK_CASES if _quick(c, core_path)[0]]
-    assert len(QUICK_CASES) == 102 and len(served) >= 45, served
+    assert len(QUICK_CASES) == 122 and len(served) >= 55, served
+    assert sum(1 for c in served if c.startswith("q-M-")) >= 8
     assert "q-x-run-empty" not in served and "q-s-neg-only-topic" in served
     served, _, err = _quick(TIES, core_path)       # ties at every cutoff: warned
     assert served and "t: 2 topic(s) have tied scores" in err
@@ -503,6 +504,19 @@ CANONICAL = {"P_5": "P@5", "P_10": "P@10", "P_20": "P@20", "map": "AP", "ndcg": 
              "num_rel": "NumRel", "num_rel_ret": "NumRelRet"}
 
 
+def _options(args):
+    """The arguments but the -m ones."""
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a == "-m":
+            skip = True
+        elif not a.startswith("-m"):
+            out.append(a)
+    return out
+
+
 def test_case_quick_canonical_names(core_path):
     """The q- cases with the canonical names (nDCG@10 for ndcg_cut.10 ...): the
     quick path prints trec_eval's values under those names."""
@@ -515,7 +529,7 @@ def test_case_quick_canonical_names(core_path):
         if GOLD[case["case"]]["exit"] != 0 or "P_15" in want:
             continue                         # -m P (the default cutoffs): not all named
         names = list(dict.fromkeys(m for m, _, _ in _lines(want) if m != "runid"))
-        args = [a for a in case["args"] if a == "-q"]
+        args = _options(case["args"])            # -q, -M
         for m in names:
             args += ["-m", CANONICAL[m]]
         served, got, _ = run_quick(["eval", "--format", "trec", *args,

@@ -35,7 +35,7 @@ Which path is taken when, and why
    most common call then costs less than ``import numpy``), and the full
    program's tie warning (:mod:`ipsoeval.tiewarn_text`) when a tie group
    holds two different labels.  With ``-m`` (the common families, named as
-   :mod:`~ipsoeval.reading.quick_measures` reads them), ``-q`` or
+   :mod:`~ipsoeval.reading.quick_measures` reads them), ``-q``, ``-M`` or
    ``--format tsv``: ``_core.eval_measures`` reads, aligns and scores, and
    the quick path lays the values out.  Any other option or name, compressed
    or unusual input, another warning or an error: it declines, nothing

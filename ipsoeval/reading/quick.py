@@ -11,8 +11,8 @@ done in C (README "Speed"):
 * with ``-m``/``--measure`` naming measures of the common families (P, R,
   AP, nDCG, RR, Success, Judged, bpref, Rprec, ERR, the counts; in
   trec_eval's spellings or the canonical ones, as
-  :mod:`ipsoeval.reading.quick_measures` reads them), ``-q`` and ``--format
-  tsv``: ``_core.eval_measures`` returns each topic's values and tie flags,
+  :mod:`ipsoeval.reading.quick_measures` reads them), ``-q``, ``-M`` and
+  ``--format tsv``: ``_core.eval_measures`` returns each topic's values and tie flags,
   and :func:`_layout` writes the full program's lines (formatters.trec,
   formatters.tsv) and aggregates as it does.
 
@@ -36,18 +36,20 @@ import sys
 
 
 def _options(args):
-    """(format, per_query, -m arguments, paths) of eval's arguments, or None
-    when any other option is given."""
-    fmt, per_query, measures, paths = "auto", False, [], []
+    """(format, per_query, -m arguments, depth or None, paths) of eval's
+    arguments, or None when any other option is given."""
+    fmt, per_query, measures, depth, paths = "auto", False, [], None, []
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--format", "-m", "--measure"):
+        if a in ("--format", "-m", "--measure", "-M", "--depth"):
             if i + 1 == len(args):
                 return None
             value, i = args[i + 1], i + 2
             if a == "--format":
                 fmt = value
+            elif a in ("-M", "--depth"):
+                depth = value
             else:
                 measures.append(value)
             continue
@@ -55,6 +57,10 @@ def _options(args):
             fmt = a[len("--format="):]
         elif a.startswith("--measure="):
             measures.append(a[len("--measure="):])
+        elif a.startswith("--depth="):
+            depth = a[len("--depth="):]
+        elif a.startswith("-M"):
+            depth = a[2:]
         elif a in ("-q", "--per-query"):
             per_query = True
         elif a.startswith("-"):
@@ -62,7 +68,11 @@ def _options(args):
         else:
             paths.append(a)
         i += 1
-    return fmt, per_query, measures, paths
+    if depth is not None:              # click.IntRange(min=1), in ASCII digits
+        if not depth.isascii() or not depth.isdigit() or not 1 <= int(depth) < 2**63:
+            return None
+        depth = int(depth)
+    return fmt, per_query, measures, depth, paths
 
 
 def quick_eval(args) -> bool:
@@ -72,7 +82,7 @@ def quick_eval(args) -> bool:
     opts = _options(args[1:])
     if opts is None:
         return False
-    fmt, per_query, measures, rest = opts
+    fmt, per_query, measures, depth, rest = opts
     if fmt not in ("auto", "trec", "tsv") or len(rest) < 2 or (fmt == "tsv" and not measures):
         return False
     if per_query and len(rest) > 2 and fmt != "tsv":   # the full program's layout warning
@@ -89,7 +99,7 @@ def quick_eval(args) -> bool:
         reqs = requested(measures)
         if not reqs:
             return False
-    elif per_query:
+    elif per_query or depth is not None:
         return False
     from ipsoeval.reading.core import CORE
     if CORE is None:                         # not built, or a stale build
@@ -111,7 +121,7 @@ def quick_eval(args) -> bool:
         if not specs:                  # runid alone: the core still reads and checks
             specs = [(14, 0, 1)]       # (NumQ, not printed)
         got = _evaluate(CORE.eval_measures, (qrels,), runs, _join_measures,
-                        (specs, tcuts))
+                        (specs, tcuts, depth or 0))
         if got is None:
             return False
         out, notes = _layout(reqs, specs, tcuts, got, per_query, fmt == "tsv")

@@ -326,6 +326,9 @@ QUICK_ARGS = [
     ["-m", "P", "-m", "recall", "-m", "ndcg_cut", "-m", "map_cut", "-m", "success"],
 ]
 QUICK = [("i%03d" % k, QUICK_ARGS[k % len(QUICK_ARGS)]) for k in range(N_INPUTS)]
+# -M (documents kept per topic), which the quick path serves with -m (q-M-NNN)
+QUICK_DEPTH = [("i%03d" % k, ["-M", "5"] + QUICK_ARGS[k % 2] if k % 3 else
+                ["-M1"] + QUICK_ARGS[3]) for k in range(0, N_INPUTS, 5)]
 # and on hand-made inputs: an empty run (an error), a topic whose labels are all
 # negative (trec_eval's known bug); SPECIAL's s-ties has ties at every cutoff
 QUICK_SPECIAL = [("x-run-empty", QUICK_ARGS[0]),
@@ -416,6 +419,7 @@ def generate_invalid(out):
              for k, (inp, args) in enumerate(EXTRA)]
     cases += [{"case": f"q-{inp[1:]}", "input": inp, "args": args} for inp, args in QUICK]
     cases += [{"case": f"q-{inp}", "input": inp, "args": args} for inp, args in QUICK_SPECIAL]
+    cases += [{"case": f"q-M-{inp[1:]}", "input": inp, "args": args} for inp, args in QUICK_DEPTH]
     for name, q, r, arg_sets in SPECIAL:
         n = f"s-{name}"
         (out / f"{n}.qrels").write_bytes(q.encode())
