@@ -1312,7 +1312,7 @@ static int eval_specs(const QrelsSide *S, const Gen *G, const int32_t *lab_out,
 
 static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t len, Text *out,
                         const unsigned char **name, Py_ssize_t *name_len,
-                        long long *n_mixed, long *cut_mask, const Gen *G,
+                        long long *n_mixed, long *cut_mask, long long depth, const Gen *G,
                         double *gen_vals, uint8_t *gen_flags)
 {
     Parse R;
@@ -1353,7 +1353,7 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
             Align A = {(const uint64_t *)R.dw, n, R.Wd, (const double *)R.num, rcodes, T,
                        S->l2e, S->l2q, (const uint64_t *)S->P.dw, S->m, S->P.Wd, S->qcodes,
                        (const int64_t *)S->P.num, S->qorder, S->qstart, T, S->tab, S->size,
-                       0, 0, G ? G->depth : 0, lab_out, seg, kept, nrows, tie_out};
+                       0, 0, depth, lab_out, seg, kept, nrows, tie_out};
             if (align_core(&A))
                 break;
         }
@@ -1801,8 +1801,8 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
  * check that no run name repeats (the full program tells such runs apart).
  * 0, or -1: declined.  Runs without the GIL. */
 static int eval_runs(const QrelsSide *S, char **paths, Py_ssize_t N, Text *out, char **names,
-                     Py_ssize_t *name_lens, long long *n_mixed, long *cut_mask, const Gen *G,
-                     double **vals, uint8_t **flags)
+                     Py_ssize_t *name_lens, long long *n_mixed, long *cut_mask,
+                     long long depth, const Gen *G, double **vals, uint8_t **flags)
 {
     for (Py_ssize_t k = 0; k < N; k++) {
         Py_ssize_t len;
@@ -1816,8 +1816,8 @@ static int eval_runs(const QrelsSide *S, char **paths, Py_ssize_t N, Text *out, 
                 return -1;
         }
         unsigned char *buf = read_plain(paths[k], &len);
-        int bad = !buf || eval_one_run(S, buf, len, out, &nm, &name_lens[k], &nmix, &mask, G,
-                                       G ? vals[k] : NULL, G ? flags[k] : NULL) ||
+        int bad = !buf || eval_one_run(S, buf, len, out, &nm, &name_lens[k], &nmix, &mask,
+                                       depth, G, G ? vals[k] : NULL, G ? flags[k] : NULL) ||
                   !(names[k] = malloc((size_t)name_lens[k] + 1));
         if (!bad) {
             memcpy(names[k], nm, (size_t)name_lens[k]);
@@ -1853,7 +1853,8 @@ static int names_utf8(char **names, const Py_ssize_t *name_lens, Py_ssize_t N)
     return 1;
 }
 
-/* eval_official(qrels_path, [run_path, ...]) -> (bytes, info) or None.  The
+/* eval_official(qrels_path, [run_path, ...][, depth]) -> (bytes, info) or None
+ * (depth: the documents kept per topic, -M; 0, the default: all).  The
  * bytes: trec_eval's layout of the official measures, one block per run
  * (exactly what `ipsoeval eval --format trec` prints on stdout); info, per
  * run: (run name bytes, topics with a tie group holding two different labels,
@@ -1865,8 +1866,13 @@ static int names_utf8(char **names, const Py_ssize_t *name_lens, Py_ssize_t N)
 static PyObject *py_eval_official(PyObject *self, PyObject *args)
 {
     PyObject *qpath, *runs;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyBytes_Type, &qpath, &PyList_Type, &runs))
+    long long depth = 0;
+    if (!PyArg_ParseTuple(args, "O!O!|L", &PyBytes_Type, &qpath, &PyList_Type, &runs, &depth))
         return NULL;
+    if (depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "depth must be >= 0");
+        return NULL;
+    }
     Py_ssize_t N = PyList_GET_SIZE(runs);
     char **paths = calloc((size_t)(N ? N : 1), sizeof(char *));
     char **names = calloc((size_t)(N ? N : 1), sizeof(char *));
@@ -1887,8 +1893,8 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     unsigned char *qbuf = NULL;
     Py_ssize_t qlen = 0;
     if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0)
-        ok = eval_runs(&S, paths, N, &out, names, name_lens, n_mixed, cut_mask, NULL, NULL,
-                       NULL) == 0;
+        ok = eval_runs(&S, paths, N, &out, names, name_lens, n_mixed, cut_mask, depth, NULL,
+                       NULL, NULL) == 0;
     else
         ok = 0;
     free(qbuf);
@@ -2015,8 +2021,8 @@ static PyObject *py_eval_measures(PyObject *self, PyObject *args)
             for (Py_ssize_t i = 0; i < S.m; i++)
                 if (((const int64_t *)S.P.num)[i] > G_ERR_GMAX)
                     ok = 0;
-        ok = ok && eval_runs(&S, paths, N, &out, names, name_lens, NULL, NULL, &G, vals,
-                             flags) == 0;
+        ok = ok && eval_runs(&S, paths, N, &out, names, name_lens, NULL, NULL, G.depth, &G,
+                             vals, flags) == 0;
     } else {
         ok = 0;
     }

@@ -155,6 +155,17 @@ def test_quick_equals_full_on_random_files(tmp_path_factory, f, more):
     assert code == 0 and got == out and got_err == err
 
 
+@pytest.mark.parametrize("depth", [["-M", "1"], ["-M5"], ["--depth", "12"], ["--depth=100"]])
+def test_quick_official_measures_with_depth(tmp_path, depth):
+    """-M without -m: the official measures of the top documents (the core's
+    alignment cuts), the full program's bytes and tie warning."""
+    q = TESTDATA / "adhoc" / "qrels.txt"
+    for r in (BM25, untied(tmp_path)):
+        served, got, got_err = run_quick(["eval", *depth, q, r])
+        code, out, err = invoke(["eval", *depth, q, r])
+        assert served and code == 0 and got == out and got_err == err
+
+
 def test_quick_declines_two_runs_of_one_name(tmp_path):
     r = TESTDATA / "adhoc" / "run-bm25.txt"
     assert quick(TESTDATA / "adhoc" / "qrels.txt", r, r) is None
@@ -298,7 +309,7 @@ def test_measures_import_neither_numpy_nor_click(tmp_path, args):
     ["-m", "nDCG@10", "--format", "json"],
     ["-m", "nDCG@10", "-J"], ["-m", "nDCG@10", "-c"],
     ["-m"], ["-q"], ["-m", "ERR(gmax=5)"], ["-m", "nDCG@10", "--tie-break", "expected"],
-    ["-M", "5"], ["-m", "AP", "-M", "0"], ["-m", "AP", "-M", "x"], ["-m", "AP", "-M"],
+    ["-M", "0"], ["-m", "AP", "-M", "0"], ["-m", "AP", "-M", "x"], ["-m", "AP", "-M"],
     ["-m", "AP", "-M", "\u0665"],
 ])
 def test_measures_declined(tmp_path, args):

@@ -99,14 +99,14 @@ def quick_eval(args) -> bool:
         reqs = requested(measures)
         if not reqs:
             return False
-    elif per_query or depth is not None:
+    elif per_query:
         return False
     from ipsoeval.reading.core import CORE
     if CORE is None:                         # not built, or a stale build
         return False
     qrels, runs = os.fsencode(rest[0]), [os.fsencode(p) for p in rest[1:]]
     if reqs is None:
-        got = _evaluate(CORE.eval_official, (qrels,), runs, _join_official)
+        got = _evaluate(CORE.eval_official, (qrels,), runs, _join_official, (depth or 0,))
         if got is None:
             return False
         out, info = got
