@@ -1282,14 +1282,38 @@ static int qside_build(QrelsSide *S, const unsigned char *s, Py_ssize_t len)
     return 0;
 }
 
+/* The measures eval_measures computes (ipsoeval/reading/quick.py maps the
+ * names; the families' kernels in ipsoeval/measures/families are the full
+ * program's): one per requested measure, a cutoff k (0: none) and a
+ * relevance level. */
+enum { G_P = 1, G_R, G_AP, G_NDCG, G_RR, G_SUCCESS, G_JUDGED, G_BPREF, G_RPREC, G_ERR,
+       G_NUMRET, G_NUMREL, G_NUMRELRET, G_NUMQ };
+#define G_MAX 64            /* measures per call */
+#define G_ERR_GMAX 4        /* ERR's default gmax: a larger label declines (a usage error) */
+
+typedef struct {
+    int n;                  /* measures */
+    int code[G_MAX];
+    long long k[G_MAX];     /* cutoff, 0: none */
+    long long rel[G_MAX];   /* relevance level */
+    int ntc;                /* rank cutoffs whose straddling tie groups are flagged */
+    long long tc[G_MAX];
+    long long depth;        /* documents kept per topic (-M), 0: all */
+} Gen;
+
 /* One run: its block of trec_eval's layout appended to out; 0 ok, -1 declined.
  * *n_mixed: the topics with a tie group holding two different labels (their
  * values depend on the tie order: the full program's warning, ties.tie_notes);
  * *cut_mask: bit j set when such a group straddles PCUT[j] (ranks k and k + 1
  * tied, 1-based). */
+static int eval_specs(const QrelsSide *S, const Gen *G, const int32_t *lab_out,
+                      const uint8_t *tie_out, const int64_t *seg, const int64_t *kept,
+                      double *vals, uint8_t *flags);
+
 static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t len, Text *out,
                         const unsigned char **name, Py_ssize_t *name_len,
-                        long long *n_mixed, long *cut_mask)
+                        long long *n_mixed, long *cut_mask, long long depth, const Gen *G,
+                        double *gen_vals, uint8_t *gen_flags)
 {
     Parse R;
     int rc = -1;
@@ -1329,7 +1353,7 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
             Align A = {(const uint64_t *)R.dw, n, R.Wd, (const double *)R.num, rcodes, T,
                        S->l2e, S->l2q, (const uint64_t *)S->P.dw, S->m, S->P.Wd, S->qcodes,
                        (const int64_t *)S->P.num, S->qorder, S->qstart, T, S->tab, S->size,
-                       0, 0, 0, lab_out, seg, kept, nrows, tie_out};
+                       0, 0, depth, lab_out, seg, kept, nrows, tie_out};
             if (align_core(&A))
                 break;
         }
@@ -1385,6 +1409,14 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
                     }
             if (!any)
                 break;
+        }
+        if (G) {                /* eval_measures: the requested measures */
+            if (eval_specs(S, G, lab_out, tie_out, seg, kept, gen_vals, gen_flags))
+                break;
+            *name = s + R.tag_s;
+            *name_len = R.tag_l;
+            rc = 0;
+            break;
         }
         /* the measures, topic by topic, in trec_eval's order of operations */
         vals = calloc((size_t)T * NMEAS, sizeof(double));
@@ -1516,6 +1548,215 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
     return rc;
 }
 
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+/* The requested measures of one run, per topic in the evaluated order: vals
+ * (T x G->n, row-major), and flags (T x (1 + G->ntc)): [0] a tie group holding
+ * two different labels, [1 + j] such a group straddles rank cutoff tc[j]
+ * (ranks k and k + 1 tied) -- the full program's rule (ties.tie_hits).  Each
+ * value is computed in the order of operations of the family's kernel
+ * (ipsoeval/measures/families), so the numbers are the same bits. */
+static int eval_specs(const QrelsSide *S, const Gen *G, const int32_t *lab_out,
+                      const uint8_t *tie_out, const int64_t *seg, const int64_t *kept,
+                      double *vals, uint8_t *flags)
+{
+    const Py_ssize_t T = S->T;
+    const int64_t *qlab = (const int64_t *)S->P.num;
+    const int F = 1 + G->ntc, n = G->n;
+    Py_ssize_t maxd = 1;
+    for (Py_ssize_t t = 0; t < T; t++) {
+        if (kept[t] > maxd)
+            maxd = kept[t];
+        if (S->qstart[t + 1] - S->qstart[t] > maxd)
+            maxd = (Py_ssize_t)(S->qstart[t + 1] - S->qstart[t]);
+    }
+    double *disc = malloc(sizeof(double) * (size_t)(maxd + 1));
+    double *ideal = malloc(sizeof(double) * (size_t)(maxd + 1));
+    if (!disc || !ideal) {
+        free(disc);
+        free(ideal);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i <= maxd; i++)      /* kernels.log2_discounts: C's log2 */
+        disc[i] = log2((double)i + 2.0);
+    for (Py_ssize_t e = 0; e < T; e++) {
+        const int32_t c = S->sorted[e];
+        const int32_t *lab = lab_out + seg[c];
+        const uint8_t *tie = tie_out + seg[c];
+        const Py_ssize_t nr = kept[c];
+        const int64_t q0 = S->qstart[c], q1 = S->qstart[c + 1];
+        uint8_t *fl = flags + e * F;
+        double *v = vals + e * n;
+        memset(fl, 0, (size_t)F);
+        for (Py_ssize_t g0 = 0; g0 < nr;) {
+            Py_ssize_t g1 = g0 + 1;
+            int mixed = 0;
+            while (g1 < nr && tie[g1]) {
+                if (lab[g1] != lab[g1 - 1])
+                    mixed = 1;
+                g1++;
+            }
+            if (mixed) {                /* ranks g0+1..g1 (1-based) */
+                fl[0] = 1;
+                for (int j = 0; j < G->ntc; j++)
+                    if (g0 < G->tc[j] && G->tc[j] < g1)
+                        fl[1 + j] = 1;
+            }
+            g0 = g1;
+        }
+        Py_ssize_t nideal = -1;         /* the positive labels sorted descending, once */
+        for (int m = 0; m < n; m++) {
+            const long long L = G->rel[m], k = G->k[m];
+            const Py_ssize_t lim = (k > 0 && k < nr) ? (Py_ssize_t)k : nr;
+            int64_t Rt = 0, Nt = 0;
+            for (int64_t q = q0; q < q1; q++) {
+                int64_t x = qlab[S->qorder[q]];
+                if (x >= L)
+                    Rt++;
+                else if (x >= 0)
+                    Nt++;
+            }
+            double out = 0.0;
+            switch (G->code[m]) {
+            case G_P: {                                 /* precision.precision */
+                int64_t cnt = 0;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    cnt += lab[i] >= L;
+                out = (double)cnt / (double)k;
+                break;
+            }
+            case G_R: {                                 /* recall.recall */
+                int64_t cnt = 0;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    cnt += lab[i] >= L;
+                out = Rt ? (double)cnt / (double)Rt : 0.0;
+                break;
+            }
+            case G_AP: {                                /* average_precision */
+                double sum = 0.0;
+                int64_t j = 0;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    if (lab[i] >= L) {
+                        j++;
+                        sum += (double)j / ((double)i + 1.0);
+                    }
+                out = Rt ? sum / (double)Rt : 0.0;
+                break;
+            }
+            case G_NDCG: {                              /* dcg.ndcg_trec */
+                if (nideal < 0) {
+                    nideal = 0;
+                    for (int64_t q = q0; q < q1; q++) {
+                        int64_t x = qlab[S->qorder[q]];
+                        if (x > 0)
+                            ideal[nideal++] = (double)x;
+                    }
+                    qsort(ideal, (size_t)nideal, sizeof(double), cmp_desc);
+                }
+                double d = 0.0, id = 0.0;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    if (lab[i] > 0)
+                        d += (double)lab[i] / disc[i];
+                Py_ssize_t il = (k > 0 && k < nideal) ? (Py_ssize_t)k : nideal;
+                for (Py_ssize_t i = 0; i < il; i++)
+                    id += ideal[i] / disc[i];
+                out = id > 0 ? d / id : d;
+                break;
+            }
+            case G_RR:                                  /* first_relevant */
+            case G_SUCCESS: {
+                Py_ssize_t f = -1;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    if (lab[i] >= L) {
+                        f = i;
+                        break;
+                    }
+                if (G->code[m] == G_RR)
+                    out = f >= 0 ? 1.0 / ((double)f + 1.0) : 0.0;
+                else
+                    out = f >= 0 ? 1.0 : 0.0;
+                break;
+            }
+            case G_JUDGED: {                            /* judged.judged_at */
+                int64_t cnt = 0;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    cnt += lab[i] > UNJUDGED_LABEL;
+                out = lim ? (double)cnt / (double)lim : 0.0;
+                break;
+            }
+            case G_BPREF: {                             /* bpref.bpref */
+                double bp = 0.0;
+                int64_t nonrel = 0;
+                for (Py_ssize_t i = 0; i < nr; i++) {
+                    int32_t x = lab[i];
+                    if (x >= L) {
+                        if (nonrel > 0) {
+                            int64_t denom = Nt < Rt ? Nt : Rt;
+                            double frac = 0.0;
+                            if (denom > 0)
+                                frac = (double)(nonrel < Rt ? nonrel : Rt) / (double)denom;
+                            bp += 1.0 - frac;
+                        } else {
+                            bp += 1.0;
+                        }
+                    } else if (x >= 0) {
+                        nonrel++;
+                    }
+                }
+                out = Rt ? bp / (double)Rt : 0.0;
+                break;
+            }
+            case G_RPREC: {                             /* precision.r_precision */
+                int64_t cnt = 0, top = nr < Rt ? nr : Rt;
+                for (Py_ssize_t i = 0; i < top; i++)
+                    cnt += lab[i] >= L;
+                out = Rt ? (double)cnt / (double)Rt : 0.0;
+                break;
+            }
+            case G_ERR: {                               /* err.err, gmax 4 */
+                double stay = 1.0, sum = 0.0;
+                for (Py_ssize_t i = 0; i < lim; i++) {
+                    double grade = lab[i] > 0 ? (double)lab[i] : 0.0;
+                    double rr = (exp2(grade) - 1.0) / 16.0;
+                    sum += rr * stay / ((double)i + 1.0);
+                    stay *= 1.0 - rr;
+                }
+                out = sum;
+                break;
+            }
+            case G_NUMRET:
+                out = (double)nr;
+                break;
+            case G_NUMREL:
+                out = (double)Rt;
+                break;
+            case G_NUMRELRET: {
+                int64_t cnt = 0;
+                for (Py_ssize_t i = 0; i < nr; i++)
+                    cnt += lab[i] >= L;
+                out = (double)cnt;
+                break;
+            }
+            case G_NUMQ:
+                out = 1.0;
+                break;
+            default:
+                free(disc);
+                free(ideal);
+                return -1;
+            }
+            v[m] = out;
+        }
+    }
+    free(disc);
+    free(ideal);
+    return 0;
+}
+
 /* The whole of a plain file in a malloc'ed buffer; NULL when it cannot be
  * read, is empty, or starts with a gzip, bzip2 or xz signature. */
 static unsigned char *read_plain(const char *path, Py_ssize_t *len)
@@ -1554,7 +1795,66 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
     return buf;
 }
 
-/* eval_official(qrels_path, [run_path, ...]) -> (bytes, info) or None.  The
+/* Each run of paths through eval_one_run (G: eval_measures' measures, their
+ * values and tie flags into vals[k] and flags[k], allocated here; else the
+ * official ones' text into out), its name copied into names[k]; then the
+ * check that no run name repeats (the full program tells such runs apart).
+ * 0, or -1: declined.  Runs without the GIL. */
+static int eval_runs(const QrelsSide *S, char **paths, Py_ssize_t N, Text *out, char **names,
+                     Py_ssize_t *name_lens, long long *n_mixed, long *cut_mask,
+                     long long depth, const Gen *G, double **vals, uint8_t **flags)
+{
+    for (Py_ssize_t k = 0; k < N; k++) {
+        Py_ssize_t len;
+        const unsigned char *nm;
+        long long nmix = 0;
+        long mask = 0;
+        if (G) {
+            vals[k] = malloc(sizeof(double) * (size_t)(S->T * G->n));
+            flags[k] = malloc((size_t)(S->T * (1 + G->ntc)));
+            if (!vals[k] || !flags[k])
+                return -1;
+        }
+        unsigned char *buf = read_plain(paths[k], &len);
+        int bad = !buf || eval_one_run(S, buf, len, out, &nm, &name_lens[k], &nmix, &mask,
+                                       depth, G, G ? vals[k] : NULL, G ? flags[k] : NULL) ||
+                  !(names[k] = malloc((size_t)name_lens[k] + 1));
+        if (!bad) {
+            memcpy(names[k], nm, (size_t)name_lens[k]);
+            if (n_mixed) {
+                n_mixed[k] = nmix;
+                cut_mask[k] = mask;
+            }
+        }
+        free(buf);
+        if (bad)
+            return -1;
+    }
+    for (Py_ssize_t a = 0; a < N; a++)
+        for (Py_ssize_t b = a + 1; b < N; b++)
+            if (name_lens[a] == name_lens[b] &&
+                memcmp(names[a], names[b], (size_t)name_lens[a]) == 0)
+                return -1;
+    return 0;
+}
+
+/* Whether every run name is UTF-8 (else the full program, which warns:
+ * ipsoeval/ids.py); with the GIL. */
+static int names_utf8(char **names, const Py_ssize_t *name_lens, Py_ssize_t N)
+{
+    for (Py_ssize_t k = 0; k < N; k++) {
+        PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
+        if (!name) {
+            PyErr_Clear();
+            return 0;
+        }
+        Py_DECREF(name);
+    }
+    return 1;
+}
+
+/* eval_official(qrels_path, [run_path, ...][, depth]) -> (bytes, info) or None
+ * (depth: the documents kept per topic, -M; 0, the default: all).  The
  * bytes: trec_eval's layout of the official measures, one block per run
  * (exactly what `ipsoeval eval --format trec` prints on stdout); info, per
  * run: (run name bytes, topics with a tie group holding two different labels,
@@ -1566,8 +1866,13 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
 static PyObject *py_eval_official(PyObject *self, PyObject *args)
 {
     PyObject *qpath, *runs;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyBytes_Type, &qpath, &PyList_Type, &runs))
+    long long depth = 0;
+    if (!PyArg_ParseTuple(args, "O!O!|L", &PyBytes_Type, &qpath, &PyList_Type, &runs, &depth))
         return NULL;
+    if (depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "depth must be >= 0");
+        return NULL;
+    }
     Py_ssize_t N = PyList_GET_SIZE(runs);
     char **paths = calloc((size_t)(N ? N : 1), sizeof(char *));
     char **names = calloc((size_t)(N ? N : 1), sizeof(char *));
@@ -1587,41 +1892,16 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     unsigned char *qbuf = NULL;
     Py_ssize_t qlen = 0;
-    if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0) {
-        for (Py_ssize_t k = 0; k < N && ok; k++) {
-            Py_ssize_t len;
-            const unsigned char *nm;
-            unsigned char *buf = read_plain(paths[k], &len);
-            if (!buf || eval_one_run(&S, buf, len, &out, &nm, &name_lens[k], &n_mixed[k],
-                                                &cut_mask[k]) ||
-                !(names[k] = malloc((size_t)name_lens[k] + 1)))
-                ok = 0;
-            else
-                memcpy(names[k], nm, (size_t)name_lens[k]);
-            free(buf);
-        }
-        for (Py_ssize_t a = 0; a < N && ok; a++)   /* same tag twice: the full program */
-            for (Py_ssize_t b = a + 1; b < N && ok; b++)
-                if (name_lens[a] == name_lens[b] &&
-                    memcmp(names[a], names[b], (size_t)name_lens[a]) == 0)
-                    ok = 0;
-    } else {
+    if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0)
+        ok = eval_runs(&S, paths, N, &out, names, name_lens, n_mixed, cut_mask, depth, NULL,
+                       NULL, NULL) == 0;
+    else
         ok = 0;
-    }
     free(qbuf);
     qside_free(&S);
     Py_END_ALLOW_THREADS
     PyObject *res = NULL;
-    for (Py_ssize_t k = 0; k < N && ok; k++) {
-        /* a run name that is not UTF-8: the full program, which warns (ipsoeval/ids.py) */
-        PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
-        if (!name) {
-            PyErr_Clear();
-            ok = 0;
-        }
-        Py_XDECREF(name);
-    }
-    if (ok) {
+    if (ok && names_utf8(names, name_lens, N)) {
         /* (bytes, [(run name bytes, topics with mixed ties, cutoff bit mask), ...]) */
         PyObject *b = PyBytes_FromStringAndSize(out.buf, (Py_ssize_t)out.len);
         PyObject *info = PyList_New(N);
@@ -1656,6 +1936,151 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     free(name_lens);
     free(n_mixed);
     free(cut_mask);
+    free(qp);
+    return res;
+}
+
+/* eval_measures(qrels_path, [run_path, ...], [(code, k, rel), ...], [tie cutoff, ...]
+ *               [, depth]) -> (topics, [(run name, values, flags), ...]) or None.  The measures of
+ * G_* codes (k 0: no cutoff; rel, the relevance level), per run and topic:
+ * depth: the documents kept per topic (-M; 0, the default: all);
+ * topics, the ids (bytes) in the evaluated order; values, float64 bytes
+ * (topics x measures, row-major); flags, bytes (topics x (1 + tie cutoffs)):
+ * a tie group holding two different labels, then such a group straddling
+ * each tie cutoff (eval_specs).  Declined (None) as eval_official declines,
+ * and when ERR is asked for and a qrels label exceeds its gmax (the full
+ * program's usage error). */
+static PyObject *py_eval_measures(PyObject *self, PyObject *args)
+{
+    PyObject *qpath, *runs, *specs, *tcuts;
+    long long depth = 0;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!|L", &PyBytes_Type, &qpath, &PyList_Type, &runs,
+                          &PyList_Type, &specs, &PyList_Type, &tcuts, &depth))
+        return NULL;
+    if (depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "depth must be >= 0");
+        return NULL;
+    }
+    Gen G;
+    memset(&G, 0, sizeof(G));
+    G.depth = depth;
+    Py_ssize_t ns = PyList_GET_SIZE(specs), nt = PyList_GET_SIZE(tcuts);
+    if (ns < 1 || ns > G_MAX || nt > G_MAX) {
+        PyErr_SetString(PyExc_ValueError, "1 to 64 measures and at most 64 tie cutoffs");
+        return NULL;
+    }
+    int want_err = 0;
+    for (Py_ssize_t i = 0; i < ns; i++) {
+        int code;
+        long long k, rel;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(specs, i), "iLL", &code, &k, &rel))
+            return NULL;
+        if (code < G_P || code > G_NUMQ || k < 0 || rel < 0) {
+            PyErr_SetString(PyExc_ValueError, "bad measure spec");
+            return NULL;
+        }
+        if ((code == G_P || code == G_JUDGED || code == G_SUCCESS) && k < 1) {
+            PyErr_SetString(PyExc_ValueError, "P, Judged and Success need a cutoff");
+            return NULL;
+        }
+        G.code[i] = code;
+        G.k[i] = k;
+        G.rel[i] = rel;
+        want_err |= code == G_ERR;
+    }
+    G.n = (int)ns;
+    for (Py_ssize_t j = 0; j < nt; j++) {
+        G.tc[j] = PyLong_AsLongLong(PyList_GET_ITEM(tcuts, j));
+        if (G.tc[j] == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    G.ntc = (int)nt;
+    Py_ssize_t N = PyList_GET_SIZE(runs);
+    char **paths = calloc((size_t)(N ? N : 1), sizeof(char *));
+    char **names = calloc((size_t)(N ? N : 1), sizeof(char *));
+    Py_ssize_t *name_lens = calloc((size_t)(N ? N : 1), sizeof(Py_ssize_t));
+    double **vals = calloc((size_t)(N ? N : 1), sizeof(double *));
+    uint8_t **flags = calloc((size_t)(N ? N : 1), sizeof(uint8_t *));
+    char *qp = strdup(PyBytes_AS_STRING(qpath));
+    int ok = paths && names && name_lens && vals && flags && qp;
+    for (Py_ssize_t k = 0; k < N && ok; k++) {
+        PyObject *o = PyList_GET_ITEM(runs, k);
+        if (!PyBytes_Check(o) || !(paths[k] = strdup(PyBytes_AS_STRING(o))))
+            ok = 0;
+    }
+    QrelsSide S;
+    Text out = {NULL, 0, 0};
+    memset(&S, 0, sizeof(S));
+    Py_ssize_t T = 0;
+    Py_BEGIN_ALLOW_THREADS
+    unsigned char *qbuf = NULL;
+    Py_ssize_t qlen = 0;
+    if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0) {
+        T = S.T;
+        if (want_err)
+            for (Py_ssize_t i = 0; i < S.m; i++)
+                if (((const int64_t *)S.P.num)[i] > G_ERR_GMAX)
+                    ok = 0;
+        ok = ok && eval_runs(&S, paths, N, &out, names, name_lens, NULL, NULL, G.depth, &G,
+                             vals, flags) == 0;
+    } else {
+        ok = 0;
+    }
+    free(qbuf);
+    Py_END_ALLOW_THREADS
+    PyObject *res = NULL, *topics = NULL, *per_run = NULL;
+    if (ok && names_utf8(names, name_lens, N)) {
+        topics = PyList_New(T);
+        per_run = PyList_New(N);
+        for (Py_ssize_t e = 0; e < T && topics; e++) {
+            const unsigned char *id = S.P.qw + (size_t)S.rep[S.sorted[e]] * 8 * (size_t)S.P.Wq;
+            Py_ssize_t len = 0;
+            while (len < 8 * S.P.Wq && id[len])
+                len++;
+            PyObject *b = PyBytes_FromStringAndSize((const char *)id, len);
+            if (!b) {
+                Py_CLEAR(topics);
+                break;
+            }
+            PyList_SET_ITEM(topics, e, b);
+        }
+        for (Py_ssize_t k = 0; k < N && per_run && topics; k++) {
+            PyObject *t = Py_BuildValue("(y#y#y#)", names[k], name_lens[k], (const char *)vals[k],
+                                        (Py_ssize_t)(sizeof(double) * (size_t)(T * G.n)),
+                                        (const char *)flags[k], (Py_ssize_t)(T * (1 + G.ntc)));
+            if (!t) {
+                Py_CLEAR(per_run);
+                break;
+            }
+            PyList_SET_ITEM(per_run, k, t);
+        }
+        if (topics && per_run)
+            res = Py_BuildValue("(NN)", topics, per_run);
+        else {
+            Py_XDECREF(topics);
+            Py_XDECREF(per_run);
+        }
+    } else {
+        Py_INCREF(Py_None);
+        res = Py_None;
+    }
+    qside_free(&S);
+    free(out.buf);
+    for (Py_ssize_t k = 0; k < N; k++) {
+        if (paths)
+            free(paths[k]);
+        if (names)
+            free(names[k]);
+        if (vals)
+            free(vals[k]);
+        if (flags)
+            free(flags[k]);
+    }
+    free(paths);
+    free(names);
+    free(name_lens);
+    free(vals);
+    free(flags);
     free(qp);
     return res;
 }
@@ -2509,6 +2934,8 @@ static PyMethodDef methods[] = {
     {"span_fill", py_span_fill, METH_VARARGS, "Write ids given by a buffer and offsets as words."},
     {"eval_official", py_eval_official, METH_VARARGS,
      "trec_eval's official measures of runs and their tie counts, or None (declined)."},
+    {"eval_measures", py_eval_measures, METH_VARARGS,
+     "Requested measures of runs per topic and their tie flags, or None (declined)."},
     {"hsd_ranges", py_hsd_ranges, METH_VARARGS,
      "Ranges of the run means under within-topic permutations (randomised Tukey HSD)."},
     {NULL, NULL, 0, NULL},

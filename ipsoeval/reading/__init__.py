@@ -37,9 +37,12 @@ Which path is taken when, and why
    and prints trec_eval's lines, with neither numpy nor click imported (the
    most common call then costs less than ``import numpy``), and the full
    program's tie warning (:mod:`ipsoeval.tiewarn_text`) when a tie group
-   holds two different labels.  Any option, compressed or unusual input,
-   another warning or an error: it declines, nothing printed, and the full
-   program runs (path 2).
+   holds two different labels.  With ``-m`` (the common families, named as
+   :mod:`~ipsoeval.reading.quick_measures` reads them), ``-q``, ``-M`` or
+   ``--format tsv``: ``_core.eval_measures`` reads, aligns and scores, and
+   the quick path lays the values out.  Any other option or name, compressed
+   or unusual input, another warning or an error: it declines, nothing
+   printed, and the full program runs (path 2).
 2. Runs and qrels files in the full program and the API (``engine.load``,
    ``api.load_inputs``): :func:`read_qrels`, then per run
    :func:`read_for_alignment`, several runs side by side in threads.
@@ -104,10 +107,12 @@ Modules, lower first (each imports only modules above it in this list)
 ``entry``     the entry for runs and qrels: which reader, when
 ``scores``    the entry for score files
 ``nuggets``   the entry for nugget assignment files of generated answers
+``quick_measures`` the ``-m`` names the quick path serves (no numpy, no ``re``)
 ``quick``     the console script's quick path (``core`` only; no numpy)
 
 ``tests/test_reading_layout.py`` checks the order (no import cycle) and that
-``core``, ``grammar``, ``opening`` and ``quick`` load without numpy.
+``core``, ``grammar``, ``opening``, ``quick_measures`` and ``quick`` load
+without numpy.
 """
 
 __all__ = ["read_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",
