@@ -49,12 +49,14 @@ def quick_eval(args) -> bool:
     if out is None:
         return False
     out, info = out
-    from ipsoeval.tiewarn_text import official_tie_note
-    notes = [official_tie_note(name.decode(), n, mask) for name, n, mask in info]
+    from ipsoeval.tiewarn_text import official_tie_note, tie_lines, warnings_mode
+    notes = tie_lines([official_tie_note(name.decode(), n, mask) for name, n, mask in info],
+                      warnings_mode())
+    if notes is None:                        # --warnings error (IPSOEVAL_WARNINGS) and a tie
+        return False
     try:
         for note in notes:
-            if note is not None:
-                sys.stderr.write(f"ipsoeval: warning: {note}\n")
+            sys.stderr.write(f"ipsoeval: warning: {note}\n")
         sys.stderr.flush()
     except (BrokenPipeError, OSError):
         pass
