@@ -116,6 +116,25 @@ def _remember_warnings(ctx, param, value):
     return value
 
 
+JUNIT_KEY = "ipsoeval.junit"
+
+
+def _remember_junit(ctx, param, value):
+    if value is not None:
+        check_output(value)
+        ctx.meta[JUNIT_KEY] = value
+    return value
+
+
+def junit_option(f):
+    """--junit FILE: the gate's comparisons as JUnit XML (emit writes it)."""
+    return click.option("--junit", metavar="FILE", default=None, expose_value=False,
+                        callback=_remember_junit,
+                        help="With --fail-if, also write the gate as JUnit XML to FILE: one "
+                             "test case per gated comparison, a failure carrying the gate's "
+                             "line (for CI test reports).")(f)
+
+
 def warnings_option(f):
     """-W/--warnings MODE, every command's (man ipsoeval, WARNINGS)."""
     from ipsoeval.tiewarn_text import WARNING_MODES
@@ -236,6 +255,10 @@ def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
         text = render(report, concrete, table=want, width=env.width,
                       color=env.color and output is None, color_system=env.color_system)
         _write(ctx, env, output, text)
+    junit = ctx.meta.get(JUNIT_KEY)
+    if junit is not None and report.gate is not None:
+        from ipsoeval.formatters.junit import render_junit
+        write_output(junit, render_junit(report))
     if report.gate is not None:
         if not report.gate.passed:
             raise GateFailed(report.gate.reason)
