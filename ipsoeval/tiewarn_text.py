@@ -117,7 +117,7 @@ def tie_lines(notes, mode: str | None = "default"):
     None when the quick path must leave the call to the full program (a
     warning made an error, or a mode not known)."""
     notes = [t for t in notes if t is not None]
-    if mode is None or (mode == "error" and notes):
+    if mode not in WARNING_MODES or (mode == "error" and notes):
         return None
     if mode == "ignore" or not notes:
         return []
