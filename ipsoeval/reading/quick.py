@@ -12,7 +12,9 @@ program runs (it prints those warnings and every error).  The one warning
 printed here is the full program's tie warning (a tie group holding two
 different labels: the tie order moves a reported number), from the counts
 the core returns and the text of :mod:`ipsoeval.tiewarn_text`, on stderr
-before the scores as the full program writes it.  ``IPSOEVAL_CORE=python``
+before the scores as the full program writes it: one line for all the runs
+(``tie_lines``, as ``IPSOEVAL_WARNINGS`` asks; under ``error`` a tie leaves
+the call to the full program).  ``IPSOEVAL_CORE=python``
 turns this off.
 
 Imports nothing heavier than :mod:`ipsoeval.reading.core` (the extension
