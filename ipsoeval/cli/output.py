@@ -32,7 +32,7 @@ from ipsoeval.formatters import (
     table_list,
 )
 
-__all__ = ["format_option", "warnings_option", "concrete_format", "emit", "warn",
+__all__ = ["format_option", "warnings_option", "concrete_format", "emit", "warn", "note",
            "flush_warnings", "check_output", "write_output", "write_stdout", "quiet_stdout"]
 
 
@@ -177,6 +177,17 @@ def warn(message: str) -> None:
         _print_warnings([message])
     else:
         obj.setdefault(_PENDING_KEY, []).append(message)
+
+
+def note(message: str) -> None:
+    """Write ``ipsoeval: note: MESSAGE`` now (an estimate of a long wait: not a
+    warning about the input, so neither merged, held back nor made fatal)."""
+    clear_bars()
+    try:
+        sys.stderr.write(f"ipsoeval: note: {message}\n")
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):
+        pass
 
 
 def _print_warnings(lines) -> None:
