@@ -3,7 +3,8 @@ warns, one line per kind of warning whatever the number of runs.
 
 A warning about one run reads ``RUN: text`` (the run's file or name, then
 what was found, with its counts).  Warnings of several runs whose text
-differs only in its numbers are one kind, and :func:`merge` writes them as
+differs only in its numbers are one kind (a warning naming a line of a file,
+``FILE:LINE: text``, stays its own), and :func:`merge` writes them as
 one line that states how many runs and the counts (the number when every
 run has the same, else ``LOW to HIGH``); it never names the runs, whose
 detail stays in the report (``--format json``'s ``warnings``) and in
@@ -27,7 +28,7 @@ from ipsoeval.tiewarn_text import WARNING_MODES, TieNote, count_text, merge_tie_
 
 __all__ = ["merge", "lines", "WARNING_MODES"]
 
-_RUN = re.compile(r"(?P<run>[^\s:][^:]*?(?::\d+)?): (?P<rest>.+)", re.S)
+_RUN = re.compile(r"(?P<run>[^\s:][^:]*?)(?P<line>:\d+)?: (?P<rest>.+)", re.S)
 _NUM = re.compile(r"\d+")
 
 
@@ -46,7 +47,7 @@ def merge(messages) -> list[str]:
             key, item = ("tie", m.averaged), m
         else:
             mt = _RUN.fullmatch(m)
-            if mt is not None and _is_run(mt["run"]):
+            if mt is not None and mt["line"] is None and _is_run(mt["run"]):
                 rest = mt["rest"]
                 key, item = ("runs", _NUM.sub("#", rest)), (mt["run"], rest, m)
             else:

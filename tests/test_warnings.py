@@ -59,11 +59,15 @@ def test_merge_states_counts_and_runs_never_names():
     ws += ["runs/r1.txt: 3 qrels topic(s) missing from the run skipped",
            "runs/r2.txt: 5 qrels topic(s) missing from the run skipped",
            "--bounds: AP left undefined for 3 ranking(s)",
-           "runs/r4.txt: no topic in common with the qrels"]
+           "runs/r4.txt: no topic in common with the qrels",
+           "q.txt:1: identifier is not UTF-8 (caf\\xe9)", "r.txt:1: identifier is not UTF-8 (caf\\xe9)"]
     assert merge(ws) == ["12 runs: 35 topic(s) not in the qrels ignored",
                          "2 runs: 3 to 5 qrels topic(s) missing from the run skipped",
                          "--bounds: AP left undefined for 3 ranking(s)",
-                         "runs/r4.txt: no topic in common with the qrels"]
+                         "runs/r4.txt: no topic in common with the qrels",
+                         # a line of a file: its own warning
+                         "q.txt:1: identifier is not UTF-8 (caf\\xe9)",
+                         "r.txt:1: identifier is not UTF-8 (caf\\xe9)"]
     # one run: its own line, unchanged; duplicates once
     one = "runs/r1.txt: 35 topic(s) not in the qrels ignored"
     assert merge([one, one]) == [one]
