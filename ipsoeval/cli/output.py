@@ -218,8 +218,8 @@ def flush_warnings(ctx=None, more=(), *, obj: dict | None = None) -> list[str]:
     messages = take_warnings(obj, more)
     if not messages:
         return messages
-    from ipsoeval.warntext import lines
     from ipsoeval.tiewarn_text import warnings_mode
+    from ipsoeval.warntext import lines
     mode = (obj or {}).get(_MODE_KEY) or warnings_mode() or "default"
     if mode == "error":
         first = lines(messages)
