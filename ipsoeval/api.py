@@ -42,8 +42,13 @@ class InputWarning(UserWarning):
 
 
 def _warn(messages) -> None:
-    for m in messages:
-        _warnings.warn(m, InputWarning, stacklevel=3)
+    """One InputWarning per kind of warning (:mod:`ipsoeval.warntext`: the runs
+    merged, as the CLI prints them; ``.warnings`` keeps each run's), every
+    call.  Shown as one line, ``<ipsoeval>:0: InputWarning: TEXT``: no
+    source line of the caller is echoed (the location names no file)."""
+    from ipsoeval.warntext import merge
+    for m in merge(messages):
+        _warnings.warn_explicit(str(m), InputWarning, "<ipsoeval>", 0, module="ipsoeval")
 
 
 # --- inputs -----------------------------------------------------------------------

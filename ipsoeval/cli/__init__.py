@@ -123,8 +123,18 @@ def run_cli(group: click.Group, args, prog_name: str, extra: dict) -> int:
     if args is None:
         args = sys.argv[1:]
     args = list(args)
+    obj = extra.get("obj")
+    if not isinstance(obj, dict):
+        obj = {} if obj is None else obj
+        extra = {**extra, "obj": obj}
+    if isinstance(obj, dict):          # a test may hand the same obj to several calls
+        obj.pop("warnings", None)
+        obj.pop("warnings_mode", None)
     try:
         click.Group.main(group, args=args, prog_name=prog_name, standalone_mode=False, **extra)
+        if isinstance(obj, dict) and obj.get("warnings"):     # any not printed yet
+            from ipsoeval.cli.output import flush_warnings
+            flush_warnings(obj=obj)
         return _flush_stdout()
     except click.exceptions.Exit as exc:
         return exc.exit_code

@@ -94,7 +94,7 @@ def command(ctx, runs, human, auto, measures, nuggets, nuggets_format, method, b
         for w in ws:
             if w not in seen:
                 seen.add(w)
-                out_.warn(f"{label}: {w}")
+                out_.warn(f"{w} ({label})")
     options.baseline = validate.baseline(baseline, h_al.runs, runs)
     h_sc = engine.evaluate(h_al, requested)
     a_sc = engine.evaluate(a_al, requested)

@@ -83,6 +83,7 @@ def announce(secs: float, what: str) -> None:
 @click.option("-o", "--output", metavar="FILE", default=None, callback=_check_output,
               help="Write the page to FILE (only when everything succeeded) instead of "
                    "standard output.")
+@out_.warnings_option
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, alpha, ci,
             correct, k, title, nuggets, nuggets_format, align_opts, output):
@@ -137,8 +138,7 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
     meta = dict(comp.meta(), commands=_commands(qrels, runs, list(aligned.runs), comp, options))
     page = html.render(comp.reports, figures, title=title, meta=meta, notes=comp.notes,
                        warnings=warnings)
-    for w in warnings:
-        out_.warn(w)
+    out_.flush_warnings(ctx, warnings)
     if output is not None:
         out_.write_output(output, page)
     else:

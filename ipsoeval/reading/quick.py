@@ -23,7 +23,9 @@ those warnings and every error).  The one warning printed here is the full
 program's tie warning (a tie group holding two different labels: the tie
 order moves a reported number), from the counts or flags the core returns
 and the text of :mod:`ipsoeval.tiewarn_text`, on stderr before the scores as
-the full program writes it.  ``IPSOEVAL_CORE=python`` turns this off.
+the full program writes it: one line for all the runs (``tie_lines``, as
+``IPSOEVAL_WARNINGS`` asks; under ``error`` a tie leaves the call to the full
+program).  ``IPSOEVAL_CORE=python`` turns this off.
 
 Imports nothing heavier than :mod:`ipsoeval.reading.core` (the extension
 itself), :mod:`ipsoeval.reading.quick_measures`, :mod:`ipsoeval.parallel`
@@ -125,10 +127,13 @@ def quick_eval(args) -> bool:
         if got is None:
             return False
         out, notes = _layout(reqs, specs, tcuts, got, per_query, fmt == "tsv")
+    from ipsoeval.tiewarn_text import tie_lines, warnings_mode
+    notes = tie_lines(notes, warnings_mode())
+    if notes is None:                        # --warnings error (IPSOEVAL_WARNINGS) and a tie
+        return False
     try:
         for note in notes:
-            if note is not None:
-                sys.stderr.write(f"ipsoeval: warning: {note}\n")
+            sys.stderr.write(f"ipsoeval: warning: {note}\n")
         sys.stderr.flush()
     except (BrokenPipeError, OSError):
         pass
