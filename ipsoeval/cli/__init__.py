@@ -39,6 +39,7 @@ COMMANDS = {
     "power": "power_cmd",
     "meta": "meta_cmd",
     "report": "report_cmd",
+    "across": "across_cmd",
 }
 
 
