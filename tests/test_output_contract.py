@@ -50,6 +50,8 @@ GOLDEN_CASES = {
     # three runs: the adhoc pair and bm25 again under another name
     "meta": ["meta", "-m", "AP", "-m", "P@10", "--samples", "200", "--splits", "20",
              "--name", "bm25", "--name", "neural", "--name", "bm25b", *FILES, A],
+    "across": ["across", "testdata/across/manifest.tsv", "-m", "AP", "-m", "nDCG@10",
+               "--samples", "200"],
 }
 
 

@@ -47,7 +47,7 @@ from ipsoeval.stats import meta_analysis as ma
 
 __all__ = ["Options", "CollectionScores", "analyse", "EFFECT_COLUMNS", "POOLED_COLUMNS",
            "MEANS_COLUMNS", "LEADERBOARD_COLUMNS", "MIXED_COLUMNS", "MODEL_COLUMNS",
-           "CONTRAST_COLUMNS", "NOTE_COLUMNS"]
+           "CONTRAST_COLUMNS", "NOTE_COLUMNS", "resample_collection", "check_inputs"]
 
 COMMAND = "across"
 MAX_SAMPLES = 1_000_000
@@ -232,9 +232,10 @@ def _effects(collections, runs, base, measure, options, warnings):
             t2 = row["tau2"] or 0.0
             wf = np.where(use, 1.0 / np.where(use, v, 1.0), 0.0)
             wr = np.where(use, 1.0 / (np.where(use, v, 1.0) + t2), 0.0)
-            for (ci, _, _), a, b_ in zip(per_run[r], wf / wf.sum(), wr / wr.sum()):
-                rec = by_key[(r, collections[ci].name)]
-                rec["weight_fixed"], rec["weight_random"] = float(a), float(b_)
+            for (ci, _, _), a, b_, u in zip(per_run[r], wf / wf.sum(), wr / wr.sum(), use):
+                if u:
+                    rec = by_key[(r, collections[ci].name)]
+                    rec["weight_fixed"], rec["weight_random"] = float(a), float(b_)
     return eff_rows, pooled
 
 
