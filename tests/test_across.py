@@ -356,3 +356,12 @@ def test_api_takes_python_objects():
         rep2 = ipsoeval.across(MANIFEST, ["nDCG@10"], samples=100)
     assert rep.table("pooled").records == rep2.table("pooled").records
     assert rep.table("leaderboard").records == rep2.table("leaderboard").records
+
+
+def test_forest_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "forest.svg"
+    r = _run("across", MANIFEST, "-m", "nDCG@10", "--samples", "20", "--plot", str(out))
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "dense - bm25" in text and "legal (n=6)" in text and "random effects" in text
