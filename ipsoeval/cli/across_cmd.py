@@ -88,14 +88,15 @@ def command(ctx, manifest, measures, baseline, effect, method, alpha, samples, s
         progress=opt.progress(f"across: scoring {len(collections)} collections", ctx))
     for w in warnings:
         out_.warn(w)
-    resample = None
+    progress = opt.progress("across: bootstrap of the leaderboard", ctx)
     if parse_engine(engine_name)[0] != "local":
-        from ipsoeval.distributed.ray_backend import bootstrap_across
-        resample = bootstrap_across(scored, options, engine_name)
-    report = across.analyse(scored, names, options,
-                            progress=opt.progress("across: bootstrap of the leaderboard",
-                                                  ctx),
-                            resample=resample)
+        across.check_inputs(scored, names, options)      # before Ray starts
+        from ipsoeval.analyses.across.distributed import resampler
+        with resampler(scored, names, options, engine_name) as resample:
+            report = across.analyse(scored, names, options, progress=progress,
+                                    resample=resample)
+    else:
+        report = across.analyse(scored, names, options, progress=progress)
     if plot:
         from ipsoeval import plots
         plots.forest(plot, report.table("effects"), report.table("pooled"))

@@ -47,7 +47,7 @@ from ipsoeval.stats import meta_analysis as ma
 
 __all__ = ["Options", "CollectionScores", "analyse", "EFFECT_COLUMNS", "POOLED_COLUMNS",
            "MEANS_COLUMNS", "LEADERBOARD_COLUMNS", "MIXED_COLUMNS", "MODEL_COLUMNS",
-           "CONTRAST_COLUMNS", "NOTE_COLUMNS", "resample_collection", "check_inputs"]
+           "CONTRAST_COLUMNS", "NOTE_COLUMNS", "resample_collection", "check_inputs", "complete_scores"]
 
 COMMAND = "across"
 MAX_SAMPLES = 1_000_000
@@ -249,7 +249,7 @@ def _rank(values: np.ndarray, sign: float) -> np.ndarray:
     return np.where(np.isnan(values), np.nan, 1.0 + better)
 
 
-def _complete(c: CollectionScores, measure: str, warnings: list[str]) -> np.ndarray:
+def complete_scores(c: CollectionScores, measure: str, warnings: list[str]) -> np.ndarray:
     X = np.asarray(c.matrices[measure], dtype=np.float64)
     keep = ~np.isnan(X).any(axis=0)
     if not keep.all():
@@ -306,7 +306,7 @@ def _leaderboard(collections, runs, measure, hib, options, warnings, progress, r
     mean_rows = []
     mats = []
     for ci, c in enumerate(collections):
-        X = _complete(c, measure, warnings)
+        X = complete_scores(c, measure, warnings)
         mats.append(X)
         n = X.shape[1]
         idx = [runs.index(r) for r in c.runs]
