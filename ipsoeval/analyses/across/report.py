@@ -120,6 +120,18 @@ def _f(x):
     return x if math.isfinite(x) else None
 
 
+def _nanmean(a, axis=-1):
+    """Mean over the non-NaN values (NaN where there are none), without warnings."""
+    ok = ~np.isnan(a)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(ok, a, 0.0).sum(axis=axis) / ok.sum(axis=axis)
+
+
+def _i(x):
+    x = float(x)
+    return int(x) if math.isfinite(x) else None
+
+
 def _runs(collections: list[CollectionScores]) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
@@ -290,10 +302,7 @@ def _pool_means(means: np.ndarray, variances: np.ndarray, method: str) -> np.nda
     mu, _ = ma.random_effects(y, variances, t2)
     none = np.isnan(y).all(axis=-1)
     if none.any():
-        with np.errstate(invalid="ignore"):
-            fallback = np.nanmean(np.where(np.isnan(means), np.nan, means), axis=-1) \
-                if np.isfinite(means).any() else means[..., 0]
-        mu = np.where(none, fallback, mu)
+        mu = np.where(none, _nanmean(means), mu)
     return mu
 
 
@@ -322,8 +331,8 @@ def _leaderboard(collections, runs, measure, hib, options, warnings, progress, r
                               "n": int(n)})
     with np.errstate(invalid="ignore"):
         pooled = _pool_means(means, varis, options.method)
-        mom = np.nanmean(means, axis=1)
-        mrank = np.nanmean(ranks, axis=1)
+        mom = _nanmean(means, axis=1)
+        mrank = _nanmean(ranks, axis=1)
     # the bootstrap: each collection's topics resampled on their own
     B = options.samples
     boot_m = np.full((B, R, C), np.nan)
@@ -354,12 +363,12 @@ def _leaderboard(collections, runs, measure, hib, options, warnings, progress, r
     ncol = (~np.isnan(means)).sum(axis=1)
     rows = []
     for i in np.lexsort((np.arange(R), rank)):
-        rows.append({"run": runs[i], "measure": measure, "rank": int(rank[i]),
+        rows.append({"run": runs[i], "measure": measure, "rank": _i(rank[i]),
                      "pooled": _f(pooled[i]), "ci_low": _f(pooled[i] - crit * pooled_sd[i]),
                      "ci_high": _f(pooled[i] + crit * pooled_sd[i]),
-                     "rank_low": int(rank_low[i]), "rank_high": int(rank_high[i]),
-                     "mean_of_means": _f(mom[i]), "mean_of_means_rank": int(mom_rank[i]),
-                     "mean_rank": _f(mrank[i]), "mean_rank_rank": int(mr_rank[i]),
+                     "rank_low": _i(rank_low[i]), "rank_high": _i(rank_high[i]),
+                     "mean_of_means": _f(mom[i]), "mean_of_means_rank": _i(mom_rank[i]),
+                     "mean_rank": _f(mrank[i]), "mean_rank_rank": _i(mr_rank[i]),
                      "n_collections": int(ncol[i])})
     notes = _disagreements(runs, measure, rank, mom_rank, mr_rank, rank_low, rank_high)
     return mean_rows, rows, notes
@@ -368,7 +377,8 @@ def _leaderboard(collections, runs, measure, hib, options, warnings, progress, r
 def _disagreements(runs, measure, rank, mom_rank, mr_rank, lo, hi) -> list[dict]:
     out = []
     for label, other in (("the mean of means", mom_rank), ("the mean rank", mr_rank)):
-        moved = [i for i in np.lexsort((np.arange(len(runs)), rank)) if other[i] != rank[i]]
+        moved = [i for i in np.lexsort((np.arange(len(runs)), rank))
+                 if np.isfinite(other[i]) and np.isfinite(rank[i]) and other[i] != rank[i]]
         if not moved:
             out.append({"measure": measure,
                         "note": f"{label} ranks the runs as the pooled estimate does"})
