@@ -365,3 +365,28 @@ def test_forest_plot(tmp_path):
     assert r.exit_code == 0, r.output
     text = out.read_text()
     assert "dense - bm25" in text and "legal (n=6)" in text and "random effects" in text
+
+
+def test_manifest_paths_relative_to_it_and_irds(tmp_path):
+    from ipsoeval.reading.manifest import read_manifest
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "q").write_text("1 0 d 1\n")
+    (tmp_path / "sub" / "r").write_text("1 Q0 d 1 1 x\n")
+    m = tmp_path / "sub" / "m.tsv"
+    m.write_text("# comment\n\ncollection\tqrels\trun\na\tq\tr\n"
+                 "b\tirds:msmarco-passage/trec-dl-2019/judged\tr\n")
+    a, b = read_manifest(str(m))
+    assert a.qrels == str(tmp_path / "sub" / "q") and a.runs == [str(tmp_path / "sub" / "r")]
+    assert b.qrels == "irds:msmarco-passage/trec-dl-2019/judged" and not b.scores
+
+
+def test_pipe_closed_and_table_list():
+    import subprocess
+    import sys
+    r = subprocess.run(f"{sys.executable} -m ipsoeval across {MANIFEST} -m AP --samples 20 "
+                       f"--table effects | head -1", shell=True, capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("collection\trun")
+    out = _run("across", MANIFEST, "-m", "AP", "--samples", "20", "--table", "list").stdout
+    for t in ("pooled", "effects", "leaderboard", "notes", "collection_means", "mixed",
+              "mixed_model", "contrasts"):
+        assert t in out

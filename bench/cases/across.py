@@ -50,7 +50,23 @@ ACROSS_20 = Case(
              Target("peak <= 2 GB", max_peak_mb=2048)],
 )
 
-CASES = [ACROSS_20]
+def _this_ray(ctx: Context) -> list[str]:
+    return [*_this(ctx), "--engine", "ray"]
+
+
+ACROSS_20_RAY = Case(
+    name="across-20x50x5000-ray",
+    description=(
+        "As across-20x50x5000, then again with the bootstrap as one Ray task per "
+        "collection on a local Ray cluster (the extra ipsoeval[ray]); exit 1 unless every "
+        "table is the same bytes."),
+    data="msmarco13",
+    tools={"ipsoeval": Tool(_this_ray)},
+    targets=[Target("same bytes under --engine ray (exit 1 otherwise)")],
+    opt_in=True,               # starts a Ray cluster: run with --only across-20x50x5000-ray
+)
+
+CASES = [ACROSS_20, ACROSS_20_RAY]
 
 
 def collections(rng, n: int, runs: int, topics: int):
