@@ -32,10 +32,11 @@ from ipsoeval.cli.plot_opts import plot_option
               default="holm", show_default=True,
               help="Correction of the mixed model's pairwise contrasts.")
 @click.option("--queries", type=click.Choice(["intersection", "qrels", "strict"]),
-              default="qrels", show_default=True,
+              default="qrels",
               help="Topic set of each collection: every qrels topic, a missing one scored "
                    "as an empty ranking (qrels), the qrels topics every run of the "
-                   "collection has (intersection), or the same topics everywhere (strict).")
+                   "collection has (intersection), or the same topics everywhere (strict).  "
+                   "[default: qrels]")
 @click.option("-l", "--rel-level", type=int, default=1, show_default=True,
               help="A document is relevant when its label is at least this.")
 @click.option("-J", "--judged-only", is_flag=True,
