@@ -321,14 +321,18 @@ def test_mixed_model_equals_statsmodels(ncoll, drop):
     np.testing.assert_allclose(f.cov, cov, atol=1e-10)
 
 
-def test_mixed_system_test_equals_two_way_anova_on_complete_data():
+@pytest.mark.parametrize("sizes", [[30], [10, 25, 7]])
+def test_mixed_system_test_equals_two_way_anova_on_complete_data(sizes):
+    """Every run on every topic: the mixed model's F for the runs is the two-way
+    ANOVA's on the runs x topics matrix, with one collection or several."""
     from ipsoeval.stats import omnibus
     rng = np.random.default_rng(11)
-    k, n = 5, 30
-    topic = rng.normal(0, 0.2, n)
+    k, n = 5, sum(sizes)
+    coll = np.repeat(np.arange(len(sizes)), sizes)
+    topic = rng.normal(0, 0.2, n) + rng.normal(0, 0.1, len(sizes))[coll]
     Y = 0.4 + 0.03 * np.arange(k)[:, None] + topic[None, :] + rng.normal(0, 0.1, (k, n))
     s, t = np.nonzero(np.ones((k, n)))
-    f = mixed.fit(Y.reshape(-1), s, t, np.zeros(n, dtype=int), k)
+    f = mixed.fit(Y.reshape(-1), s, t, coll, k)
     a = omnibus.anova_twoway(Y)
     assert f.f_statistic == pytest.approx(a.statistic, rel=1e-6)
     assert f.f_df == (float(k - 1), float((k - 1) * (n - 1)))
