@@ -84,19 +84,27 @@ def command(ctx, manifest, measures, baseline, effect, method, alpha, samples, s
     collections = read_manifest(manifest)
     align = inputs.Alignment(queries=queries, rel_level=rel_level, judged_only=judged_only,
                              gains=gains, depth=depth)
-    scored, names, warnings = inputs.score(
-        collections, measures, align=align, engine=engine_name, scores_format=scores_format,
-        progress=opt.progress(f"across: scoring {len(collections)} collections", ctx))
-    for w in warnings:
-        out_.warn(w)
+
+    def score():
+        scored, names, warnings = inputs.score(
+            collections, measures, align=align, engine=engine_name,
+            scores_format=scores_format,
+            progress=opt.progress(f"across: scoring {len(collections)} collections", ctx))
+        for w in warnings:
+            out_.warn(w)
+        return scored, names
+
     progress = opt.progress("across: bootstrap of the leaderboard", ctx)
     if parse_engine(engine_name)[0] != "local":
-        across.check_inputs(scored, names, options)      # before Ray starts
-        from ipsoeval.analyses.across.distributed import resampler
-        with resampler(scored, names, options, engine_name) as resample:
-            report = across.analyse(scored, names, options, progress=progress,
-                                    resample=resample)
+        from ipsoeval.analyses.across.distributed import resampler, session
+        with session(engine_name):             # one Ray session for every step
+            scored, names = score()
+            across.check_inputs(scored, names, options)
+            with resampler(scored, names, options, engine_name) as resample:
+                report = across.analyse(scored, names, options, progress=progress,
+                                        resample=resample)
     else:
+        scored, names = score()
         report = across.analyse(scored, names, options, progress=progress)
     if plot:
         from ipsoeval import plots

@@ -18,6 +18,23 @@ def _task(X, samples, seed, index):
 
 
 @contextlib.contextmanager
+def session(engine: str):
+    """One Ray session for a whole ``across --engine ray`` (every collection's
+    sweep and the bootstrap join it instead of starting their own); closed on
+    exit when it was opened here."""
+    from ipsoeval.distributed import parse_engine
+    from ipsoeval.distributed.ray_backend import _quiet_stderr, connect
+
+    backend = connect(parse_engine(engine)[1])
+    try:
+        yield backend
+    finally:
+        if backend.owned:
+            with _quiet_stderr():
+                backend.ray.shutdown()
+
+
+@contextlib.contextmanager
 def resampler(collections, measures, options, engine: str):
     """A ``resample(measure, collection_index)`` for :func:`analyse`, every task
     submitted at once; the Ray session it opened closed on exit."""
