@@ -394,3 +394,20 @@ def test_pipe_closed_and_table_list():
     for t in ("pooled", "effects", "leaderboard", "notes", "collection_means", "mixed",
               "mixed_model", "contrasts"):
         assert t in out
+
+
+def test_a_shifted_copy_is_one_exact_effect_despite_rounding(tmp_path):
+    """0.2 - 0.1 and 0.6 - 0.5 differ in the last bit: still no variance."""
+    cols = {c: {"base": [0.1, 0.5, 0.3, 0.25], "shift": [0.2, 0.6, 0.4, 0.35]}
+            for c in ("a", "b")}
+    m = _scores_manifest(tmp_path, cols)
+    r = _run("across", m, "-m", "AP", "--baseline", "base", "--samples", "20",
+             "--format", "json")
+    assert r.exit_code == 0, r.output
+    (p,) = _tables(json.loads(r.stdout))["pooled"]["records"]
+    assert p["tau2"] == 0 and p["se"] == 0 and p["estimate"] == pytest.approx(0.1)
+    r = _run("across", m, "-m", "AP", "--baseline", "base", "--samples", "20",
+             "--effect", "smd", "--format", "json")
+    assert r.exit_code == 0 and "no standardized effect" in r.stderr
+    (p,) = _tables(json.loads(r.stdout))["pooled"]["records"]
+    assert p["k"] == 0 and p["estimate"] is None

@@ -12,7 +12,7 @@ Effects (:func:`effect`) from the paired per-topic differences d_1..d_n:
   correction J = 1 - 3/(4(n-1) - 1), variance J^2 (1/n + d_z^2/(2n))
   (Borenstein et al. 2009, Introduction to Meta-Analysis, ch. 4, d for
   matched groups with r unknown, i.e. the standardized mean change on the
-  differences; Hedges & Olkin 1985 for J); needs n >= 3.
+  differences; Hedges & Olkin 1985 for J); needs n >= 3 and sd(d) > 0.
 
 Pooling (:func:`pool`) of effects y_i with variances v_i, i = 1..k:
 
@@ -45,6 +45,7 @@ EFFECTS = ("md", "smd")
 METHODS = ("reml", "dl", "pm")
 MIN_TOPICS = {"md": 2, "smd": 3}
 TOL = 1e-13
+FLAT = 1e-12           # differences closer than this (relative) count as equal
 MAXITER = 500
 
 
@@ -68,6 +69,11 @@ def effect(d, kind: str = "md") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         mean = dz.sum(axis=-1) / n
         dev = np.where(ok, d - mean[..., None], 0.0)
         var = (dev * dev).sum(axis=-1) / (n - 1.0)
+        # differences equal up to rounding (0.2 - 0.1 and 0.6 - 0.5) do not vary
+        hi = np.where(ok, d, -np.inf).max(axis=-1, initial=-np.inf)
+        lo = np.where(ok, d, np.inf).min(axis=-1, initial=np.inf)
+        flat = (hi - lo) <= FLAT * np.maximum(1.0, np.maximum(np.abs(hi), np.abs(lo)))
+        var = np.where(flat & (n > 1), 0.0, var)
         if kind == "md":
             y, v = mean, var / n
         else:
@@ -76,6 +82,8 @@ def effect(d, kind: str = "md") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             y = j * dstd
             v = j * j * (1.0 / n + dstd * dstd / (2.0 * n))
     few = n < MIN_TOPICS[kind]
+    if kind == "smd":          # no spread of the differences: no standardized effect
+        few = few | ~(var > 0)
     y = np.where(few, np.nan, y)
     v = np.where(few, np.nan, v)
     return y, v, n

@@ -178,7 +178,8 @@ def _pool_rows(run, base, measure, ys, vs, options, warnings) -> dict:
     exact = ~np.isnan(y) & (v == 0)
     row = {"run": run, "baseline": base, "measure": measure, "effect": options.effect,
            "method": options.method}
-    if not usable.any() and exact.any() and np.ptp(y[exact]) == 0:
+    if not usable.any() and exact.any() and \
+            np.ptp(y[exact]) <= ma.FLAT * max(1.0, float(np.abs(y[exact]).max())):
         e = float(y[exact][0])
         res = {"k": int(exact.sum()), "estimate": e, "se": 0.0, "ci_low": e, "ci_high": e,
                "tau2": 0.0, "q": 0.0, "q_df": int(exact.sum()) - 1, "i2": 0.0,
@@ -222,6 +223,10 @@ def _effects(collections, runs, base, measure, options, warnings):
                 warnings.append(f"{measure}: {r} on {c.name}: {int(ni)} topic(s) with both "
                                 f"scores, too few for the effect ({options.effect} needs "
                                 f"{ma.MIN_TOPICS[options.effect]}); left out of the pooling")
+            elif options.effect == "smd" and not np.isfinite(yi):
+                warnings.append(f"{measure}: {r} on {c.name}: the differences from the "
+                                f"baseline do not vary, so no standardized effect; left out "
+                                f"of the pooling")
             per_run[r].append((ci, float(yi), float(vi)))
             se = math.sqrt(vi) if vi >= 0 else math.nan
             eff_rows.append({"collection": c.name, "run": r, "baseline": base,
