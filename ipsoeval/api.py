@@ -899,7 +899,7 @@ def across(collections, measures=None, *, baseline: str | None = None, effect: s
     if _is_path(collections):
         from ipsoeval.reading.manifest import read_manifest
         scored, names, notes = inputs.score(read_manifest(os.fspath(collections)), names,
-                                            align=inputs.Alignment(queries=queries),
+                                            align=inputs.alignment(queries=queries),
                                             engine=engine)
     elif isinstance(collections, dict):
         scored, notes = [], []

@@ -82,7 +82,7 @@ def command(ctx, manifest, measures, baseline, effect, method, alpha, samples, s
     from ipsoeval import engine as _engine
     _engine.requested(measures)                     # usage errors before reading files
     collections = read_manifest(manifest)
-    align = inputs.Alignment(queries=queries, rel_level=rel_level, judged_only=judged_only,
+    align = inputs.alignment(queries=queries, rel_level=rel_level, judged_only=judged_only,
                              gains=gains, depth=depth)
 
     def score():

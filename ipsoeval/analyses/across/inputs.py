@@ -12,24 +12,16 @@ Warnings are returned, each prefixed with its collection.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ipsoeval.analyses.across.report import CollectionScores
 from ipsoeval.errors import IpsoevalError, UsageError
 
 
-@dataclass
-class Alignment:
-    """The alignment options (``ipsoeval.engine.load``'s keywords)."""
-
-    queries: str = "qrels"
-    rel_level: int = 1
-    judged_only: bool = False
-    gains: object = None
-    depth: int | None = None
-    tie_break: str = "trec"
-    run_format: str = "auto"
-    labels: str = "integer"
+def alignment(**options):
+    """The alignment options (:class:`ipsoeval.distributed.SweepOptions`, the
+    keywords of ``ipsoeval.engine.load``) with across's topic set by default:
+    ``queries="qrels"``, as every command that compares runs."""
+    from ipsoeval.distributed import SweepOptions
+    return SweepOptions(**{"queries": "qrels", **options})
 
 
 def _prefix(exc: IpsoevalError, name: str) -> IpsoevalError:
@@ -39,14 +31,14 @@ def _prefix(exc: IpsoevalError, name: str) -> IpsoevalError:
     return exc
 
 
-def score(collections, measures, *, align: Alignment | None = None, engine: str = "local",
+def score(collections, measures, *, align=None, engine: str = "local",
           scores_format: str = "auto", progress=None):
     """``(list of CollectionScores, measure names, warnings)`` of manifest
     collections on ``measures`` (names as ``-m`` takes them)."""
     from ipsoeval import engine as _engine
     from ipsoeval.analyses.topicset import select
 
-    a = align or Alignment()
+    a = align or alignment()
     if not measures:
         raise UsageError("across needs a measure: give -m MEASURE (e.g. -m nDCG@10)")
     requested = _engine.requested(measures)
@@ -70,12 +62,8 @@ def score(collections, measures, *, align: Alignment | None = None, engine: str 
                 warnings += [f"{c.name}: {w}" for w in ts.warnings]
             else:
                 if engine != "local":
-                    from ipsoeval.distributed import SweepOptions, restrict, score_runs
-                    o = SweepOptions(queries=a.queries, rel_level=a.rel_level,
-                                     judged_only=a.judged_only, gains=a.gains, depth=a.depth,
-                                     tie_break=a.tie_break, run_format=a.run_format,
-                                     labels=a.labels)
-                    sc, _ = score_runs(c.qrels, c.runs, requested, engine=engine, options=o)
+                    from ipsoeval.distributed import restrict, score_runs
+                    sc, _ = score_runs(c.qrels, c.runs, requested, engine=engine, options=a)
                     al, w = select(sc.aligned, paired=True)
                     sc = restrict(sc, al)
                 else:

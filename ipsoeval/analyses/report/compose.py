@@ -272,7 +272,7 @@ def add_collections(comp: Composite, collections, measures, queries: str = "qrel
     from ipsoeval.analyses.across import inputs
 
     scored, names, warnings = inputs.score(collections, measures,
-                                           align=inputs.Alignment(queries=queries))
+                                           align=inputs.alignment(queries=queries))
     runs = {r for c in scored for r in c.runs}
     base = comp.baseline if comp.baseline in runs else None
     options = ac.Options(baseline=base, alpha=comp.options.alpha, seed=comp.options.seed,
