@@ -27,8 +27,10 @@ Pooling (:func:`pool`) of effects y_i with variances v_i, i = 1..k:
   Thompson & Spiegelhalter 2009, JRSS A 172(1)): mu -/+ t_{k-2, 1-alpha/2}
   sqrt(tau^2 + se^2); undefined for k < 3.
 
-These are the numbers of statsmodels' ``combine_effects`` (fixed scale,
-normal intervals), which the tests check them against.
+The other numbers are those of statsmodels' ``combine_effects`` (fixed
+scale, normal intervals; it leaves I^2 and the DerSimonian-Laird tau^2
+untruncated and has no prediction interval), which the tests check them
+against.
 
 Every function works on the last axis of arrays of any shape (a study left
 out is NaN), so the bootstrap pools thousands of resamples at once.
