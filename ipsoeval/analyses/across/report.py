@@ -376,6 +376,13 @@ def _leaderboard(collections, runs, measure, hib, options, warnings, progress, r
                      "mean_rank": _f(mrank[i]), "mean_rank_rank": _i(mr_rank[i]),
                      "n_collections": int(ncol[i])})
     notes = _disagreements(runs, measure, rank, mom_rank, mr_rank, rank_low, rank_high)
+    if ncol.min() < ncol.max():
+        fewer = [f"{runs[i]} ({int(ncol[i])} of {C})" for i in range(R) if ncol[i] < ncol.max()]
+        notes.append({"measure": measure,
+                      "note": f"not every run is on every collection: {', '.join(fewer[:8])}"
+                              f"{' ...' if len(fewer) > 8 else ''}; their pooled means and "
+                              f"means of means average other collections (compare them in "
+                              f"the mixed model, table mixed)"})
     return mean_rows, rows, notes
 
 
