@@ -51,6 +51,8 @@ GOLDEN_CASES = {
     "meta": ["meta", "-m", "AP", "-m", "P@10", "--samples", "200", "--splits", "20",
              "--name", "bm25", "--name", "neural", "--name", "bm25b", *FILES, A],
     "nuggets": ["nuggets", "testdata/nuggets/human.tsv"],
+    "across": ["across", "testdata/across/manifest.tsv", "-m", "AP", "-m", "nDCG@10",
+               "--samples", "200"],
 }
 
 

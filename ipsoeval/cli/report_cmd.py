@@ -79,6 +79,11 @@ def announce(secs: float, what: str) -> None:
                    "`ipsoeval nuggets`): the page compares the runs by their nugget scores "
                    "(-m nugget_vital_strict, ...), without the outcomes breakdown.")
 @nuggets_format_option
+@click.option("--manifest", metavar="MANIFEST", default=None,
+              help="Add a collections section: the runs of this ipsoeval across manifest "
+                   "compared over its collections (forest plot of the pooled effects "
+                   "against --baseline, or the manifest's first run, and the "
+                   "cross-collection leaderboard; the same tables as ipsoeval across).")
 @opt.alignment_options()
 @click.option("-o", "--output", metavar="FILE", default=None, callback=_check_output,
               help="Write the page to FILE (only when everything succeeded) instead of "
@@ -86,7 +91,7 @@ def announce(secs: float, what: str) -> None:
 @out_.warnings_option
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, alpha, ci,
-            correct, k, title, nuggets, nuggets_format, align_opts, output):
+            correct, k, title, nuggets, nuggets_format, manifest, align_opts, output):
     """One self-contained HTML page comparing runs, to attach to a paper's
     repository or a CI job: the leaderboard with CIs and letter groups
     (randomised Tukey HSD), the significance matrix as a heat map, the
@@ -107,6 +112,9 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
                          pairs=list(pairs), tests=list(tests) or None, k=k, title=title)
     options.check()                                  # usage errors before reading files
     if nuggets:             # issue 28: the runs' nugget scores
+        if manifest is not None:
+            raise UsageError("--manifest does not combine with --nuggets (a manifest lists "
+                             "runs and qrels of collections)")
         return _nuggets(ctx, [qrels, *runs], measures, baseline, options, nuggets_format,
                         align_opts, output)
     if nuggets_format != "auto":
@@ -126,8 +134,15 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
     announce(secs, f"{samples:,} samples x {len(aligned.runs):,} runs x "
                    f"{len(aligned.topics):,} topics" + (f" x {nmeas} measures" if nmeas > 1
                                                          else ""))
+    collections = None
+    if manifest is not None:                 # the manifest is read and checked first
+        from ipsoeval.reading.manifest import read_manifest
+        collections = read_manifest(manifest)
     comp = rp.compose(aligned, sc, options,
                       progress=opt.progress("report: leaderboard and pair tests", ctx))
+    if collections is not None:
+        rp.add_collections(comp, collections, list(measures), align_opts.queries,
+                           progress=opt.progress("report: collections", ctx))
     for rep in comp.reports.values():
         for t in rep.tables:
             t.params.update(align_opts.as_params())

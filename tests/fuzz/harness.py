@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 
 ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard")    # --engine (issue 21)
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
-               "ppi", "agree", "leaderboard", "power", "meta", "report", "nuggets"]
+               "ppi", "agree", "leaderboard", "power", "meta", "report", "nuggets",
+               "across"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -445,6 +446,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     cmd = command or ch.choice(SUBCOMMANDS)
     if cmd == "nuggets":        # issue 28: nugget assignment files (make_nuggets_case)
         return make_nuggets_case(ch, p_mut=p_mut, suite=suite)
+    if cmd == "across":                      # issue 29: a manifest of collections
+        return make_across_case(ch, p_mut=p_mut, suite=suite)
     case = Case(command=cmd, args=[cmd], suite=suite)
     a = case.args
     if cmd == "measures":
@@ -1164,3 +1167,72 @@ def make_nuggets_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
         i = ch.randint(1, len(a))
         a[i:i] = named
     return case
+
+
+# --- across (issue 29): manifests of collections --------------------------------------
+
+def make_across_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
+    """``ipsoeval across MANIFEST``: one to three collections of small qrels and
+    runs (some runs missing from some collections, one-topic collections,
+    copies of a run), now and then a collection of per-topic score files; the
+    manifest and the files mutated, and absurd options."""
+    case = Case(command="across", args=["across"], suite=suite)
+    a = case.args
+    absurd = p_mut * 0.4
+    lines = ["collection\tqrels\trun"] if ch.coin(0.5) else []
+    all_tags: list[str] = []
+    for c in range(ch.randint(1, 3)):
+        nruns = ch.randint(1, 3)
+        qrels, runs, tags, _ = _qrels_and_runs(ch, nruns)
+        qname = f"c{c}.qrels"
+        case.files[qname] = qrels
+        for i, r in enumerate(runs[:nruns]):
+            if ch.coin(0.2) and i:
+                continue                            # a run missing from this collection
+            if ch.coin(0.1):
+                r = runs[0]                         # a copy of the first run
+            rname = f"c{c}-run{i}"
+            case.files[rname] = r
+            lines.append(f"c{c}\t{qname}\t{rname}")
+        all_tags += tags
+    if ch.coin(0.2):                                # per-topic scores, qrels '-'
+        rows = ["run\tqid\tmeasure\tvalue"] + [
+            f"{r}\tq{t}\tP@5\t{ch.choice(['0.2', '0.4', '1', '0', 'nan', 'x'])}"
+            for r in ("s1", "s2") for t in range(ch.randint(1, 4))]
+        case.files["scores.tsv"] = ("\n".join(rows) + "\n").encode()
+        lines.append("sc\t-\tscores.tsv")
+    manifest = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
+    if ch.coin(p_mut * 0.6):
+        manifest, note = _mutate_lines(ch, manifest)
+        case.notes.append(f"manifest:{note}")
+    if ch.coin(p_mut * 0.1):
+        manifest += ch.choice([b"x\ty\n", b"c0\tother.qrels\tc0-run0\n", b"a\tb\tc\td\n",
+                               b"c0\tc0.qrels\tc0-run0\n", b"\xff\t\t\n"])
+        case.notes.append("manifest:bad-line")
+    case.files["manifest.tsv"] = manifest
+    for name in [n for n in case.files if n != "manifest.tsv"]:
+        if ch.coin(p_mut * 0.3):
+            case.files[name], note = _mutate_lines(ch, case.files[name])
+            case.notes.append(f"{name}:{note}")
+    for _ in range(ch.randint(1, 2)):
+        a += ["-m", _pick(ch, MEASURES_BAD, absurd * 0.5, ["P@5", "AP", "nDCG@10"])]
+    if ch.coin(0.4):
+        a += ["--baseline", ch.choice(all_tags + ["nope"]) if all_tags else "nope"]
+    if ch.coin(0.3):
+        a += ["--effect", _pick(ch, ["md", "smd", "x"], absurd, ["md", "smd"])]
+    if ch.coin(0.3):
+        a += ["--method", _pick(ch, ["reml", "dl", "pm", "x"], absurd, ["reml", "dl", "pm"])]
+    a += ["--samples", _pick(ch, ["0", "-1", "x"], absurd, ["1", "20", "50"])]
+    if ch.coin(0.2):
+        a += ["--seed", _pick(ch, ["-1", "x"], absurd, ["0", "7"])]
+    if ch.coin(0.2):
+        a += ["--alpha", _pick(ch, ["0", "1", "x"], absurd, ["0.05", "0.1"])]
+    if ch.coin(0.2):
+        a += ["--queries", ch.choice(["qrels", "intersection", "strict"])]
+    if ch.coin(0.15):
+        a += ["--correct", ch.choice(["none", "holm", "bh"])]
+    _format_and_output(ch, case)
+    a.append("manifest.tsv" if not ch.coin(p_mut * 0.05) else
+             ch.choice(["missing.tsv", ".", "", "/dev/null"]))
+    return case
+

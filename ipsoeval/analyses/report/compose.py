@@ -35,7 +35,7 @@ from ipsoeval.results import Report, ResultSet
 
 __all__ = ["Options", "Composite", "compose", "compose_scores", "figures", "parse_pair", "estimate_seconds",
            "SCALE_COLUMNS",
-           "MAX_PAIRS", "TABLE_IDS", "CHARTS_MISSING", "charts_available"]
+           "MAX_PAIRS", "TABLE_IDS", "CHARTS_MISSING", "charts_available", "add_collections"]
 
 COMMAND = "report"
 MAX_PAIRS = 6            # per-topic difference panels: pairs x measures, at most 12 drawn
@@ -293,6 +293,27 @@ def _scales(measures, scales, why, options: Options, tests: ResultSet) -> Report
     return Report(COMMAND, [rs])
 
 
+def add_collections(comp: Composite, collections, measures, queries: str = "qrels",
+                    progress: Progress | None = None) -> None:
+    """The ``collections`` section: ``ipsoeval across`` on the manifest's
+    collections (:func:`ipsoeval.reading.manifest.read_manifest`), with the
+    page's baseline when the manifest has that run (else its first run), its
+    seed, alpha and at most 1,000 bootstrap samples; stored as
+    ``comp.reports["across"]``."""
+    from ipsoeval.analyses import across as ac
+    from ipsoeval.analyses.across import inputs
+
+    scored, names, warnings = inputs.score(collections, measures,
+                                           align=inputs.alignment(queries=queries))
+    runs = {r for c in scored for r in c.runs}
+    base = comp.baseline if comp.baseline in runs else None
+    options = ac.Options(baseline=base, alpha=comp.options.alpha, seed=comp.options.seed,
+                         samples=min(comp.options.samples, 1000))
+    rep = ac.analyse(scored, names, options, progress=progress)
+    comp.warnings += [f"across: {w}" for w in warnings + rep.warnings]
+    comp.reports["across"] = rep
+
+
 def charts_available() -> bool:
     try:
         import matplotlib  # noqa: F401
@@ -319,6 +340,10 @@ def figures(comp: Composite, *, max_panels: int = 12) -> dict[str, str]:
         shown = ResultSet("sigtest", tests.columns, t_rows, params=tests.params, id="tests")
         out["differences"] = plots.svg(plots.sigtest_figure(shown, comp.diffs,
                                                             max_panels=max_panels))
+    if "across" in comp.reports and comp.reports["across"].table("pooled").records:
+        rep = comp.reports["across"]
+        out["forest"] = plots.svg(plots.forest_figure(rep.table("effects"), rep.table("pooled"),
+                                                      max_panels=max_panels))
     if "breakdown" in comp.reports and comp.reports["breakdown"].table("summary").records:
         out["breakdown"] = plots.svg(plots.breakdown_figure(
             comp.reports["breakdown"].table("summary")))
