@@ -115,8 +115,14 @@ def _chunks(column):
 def _first_null(column) -> int | None:
     if column.null_count == 0:
         return None
-    mask = np.asarray(column.is_null().to_numpy(zero_copy_only=False))
-    return int(np.argmax(mask))
+    base = 0
+    for chunk in _chunks(column):
+        if chunk.null_count:
+            bits = np.frombuffer(chunk.buffers()[0], dtype=np.uint8)
+            valid = np.unpackbits(bits, bitorder="little")[chunk.offset: chunk.offset + len(chunk)]
+            return base + int(np.argmin(valid))
+        base += len(chunk)
+    return None
 
 
 # --- ids ------------------------------------------------------------------------
@@ -204,7 +210,7 @@ def _id_words(column, source: str, what: str, colname: str) -> np.ndarray:
         if len(chunk) == 0:
             continue
         if pa.types.is_dictionary(chunk.type):
-            idx = np.asarray(chunk.indices.to_numpy(zero_copy_only=False))
+            idx = _primitive(chunk.indices)
             dwords = _dictionary_words(chunk, idx, source, what, base)
             parts.append(("dict", dwords, idx, base))
             width = max(width, dwords.shape[1])
@@ -274,11 +280,29 @@ def _numbers(column, source: str, what: str, colname: str) -> np.ndarray:
     return _to_numpy(column, np.int64 if pa.types.is_integer(t) else np.float64)
 
 
+_NUMPY = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
+          "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
+          "float": np.float32, "double": np.float64}
+
+
+def _primitive(chunk) -> np.ndarray:
+    """A chunk without nulls as numpy: an integer or float chunk read from its
+    Arrow value buffer (no copy; ``to_numpy`` would import pandas), anything
+    else through pyarrow."""
+    dtype = _NUMPY.get(str(chunk.type))
+    if dtype is None:
+        return np.asarray(chunk.to_numpy(zero_copy_only=False))
+    buf = chunk.buffers()[1]
+    if buf is None:
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(buf, dtype=dtype)[chunk.offset: chunk.offset + len(chunk)]
+
+
 def _to_numpy(column, dtype) -> np.ndarray:
     """A column without nulls as one numpy array of ``dtype`` (zero-copy for
     one chunk of that type; no pyarrow.compute, whose import alone costs
     more than reading the column)."""
-    parts = [np.asarray(c.to_numpy(zero_copy_only=False)) for c in _chunks(column)]
+    parts = [_primitive(c) for c in _chunks(column)]
     if not parts:
         return np.zeros(0, dtype=dtype)
     x = parts[0] if len(parts) == 1 else np.concatenate(parts)
@@ -344,11 +368,10 @@ def read_qrels(path: str, kind: str, labels: str = "integer") -> Qrels:
     return Qrels(path=source, qid=qid, docno=docno, label=_labels(raw, source), line=line)
 
 
-def read_run(path: str, kind: str, name: str | None = None) -> Run:
-    """A run of a Parquet/Arrow file: topic id, document id and score (or rank)
-    columns, and optionally a tag naming the run."""
-    source = display_name(path)
-    chosen = {}
+def _run_columns(chosen: dict, source: str, kind: str, name: str | None):
+    """The ``pick`` of a run's columns: it fills ``chosen`` (q, d, s or r, t)
+    and returns the names to read (a Parquet file's tag is read apart, from
+    its last row group)."""
 
     def pick(names):
         chosen["q"] = _find(names, QID_COLUMNS, "topic id", source)
@@ -364,7 +387,20 @@ def read_run(path: str, kind: str, name: str | None = None) -> Run:
             cols.append(chosen["t"])
         return cols
 
-    table, pf = _read_table(path, kind, pick, dictionary=QID_COLUMNS)
+    return pick
+
+
+def _tag_name(last) -> str:
+    return last.decode("utf-8", "surrogateescape") if isinstance(last, bytes) else str(last)
+
+
+def read_run(path: str, kind: str, name: str | None = None) -> Run:
+    """A run of a Parquet/Arrow file: topic id, document id and score (or rank)
+    columns, and optionally a tag naming the run."""
+    source = display_name(path)
+    chosen: dict = {}
+    table, pf = _read_table(path, kind, _run_columns(chosen, source, kind, name),
+                            dictionary=QID_COLUMNS)
     if table.num_rows == 0:
         raise InputError("empty run (no rows)", path=source)
     fmt = "trec"
@@ -383,10 +419,191 @@ def read_run(path: str, kind: str, name: str | None = None) -> Run:
             if last is None:
                 raise InputError(f"missing tag (null in column {chosen['t']})", path=source,
                                  line=table.num_rows)
-            name = last.decode("utf-8", "surrogateescape") if isinstance(last, bytes) \
-                else str(last)
+            name = _tag_name(last)
         else:
             name = os.path.basename(path)
     n = len(score)
     return Run(path=source, name=name, qid=qid, docno=docno, score=score,
                line=np.arange(1, n + 1, dtype=np.int64), fmt=fmt)
+
+
+# --- reading and aligning in one pass ---------------------------------------------
+
+def stream_run(path: str, kind: str, name: str | None, qi, *, tie_break: str,
+               judged_only: bool, depth: int | None):
+    """A run file read *and aligned* in one pass (a
+    :class:`~ipsoeval.reading.compiled.Streamed`, as a text file's): a Parquet
+    file row group by row group, an Arrow IPC file's record batches from its
+    mapping, each batch's buffers handed to the compiled core
+    (:func:`compiled.stream_columns`) -- no id matrices, no pandas.  None when
+    it declines (no compiled core, a null, an id or a column type it does not
+    take, a topic in two blocks of rows, an unreadable file, ...): then
+    :func:`read_run` reads the table whole and says what is wrong, if anything."""
+    if not compiled.enabled():
+        return None
+    qside = compiled.stream_qside(qi, tie_break=tie_break, judged_only=judged_only, depth=depth)
+    if qside is None:
+        return None
+    pa = pyarrow()
+    source = display_name(path)
+    chosen: dict = {}
+    try:
+        total, batches, pf = _batches(path, kind, _run_columns(chosen, source, kind, name),
+                                      chosen)
+        if not total:
+            return None
+        if name is None and chosen["t"] is not None:
+            last = _last_tag(pf, batches, chosen["t"], kind, source)
+            if last is None:
+                return None
+            name = _tag_name(last)
+        got = compiled.stream_columns(qside, total, _specs(batches, chosen))
+    except (InputError, OSError, pa.ArrowException, ValueError):
+        return None       # read_run decides (the one error message)
+    if got is None:
+        return None
+    out, tout, result = got
+    fmt = "trec" if chosen["s"] is not None else "msmarco"
+    return compiled.streamed(source, os.path.basename(path),
+                             name if name is not None else os.path.basename(path), fmt,
+                             out, tout, [result], qi)
+
+
+def _batches(path: str, kind: str, pick, chosen: dict):
+    """(rows, record batches, ParquetFile or None) of the columns ``pick``
+    chooses: a Parquet file's row groups decoded one at a time (its topic ids
+    as dictionaries), an Arrow IPC file's batches zero-copy from its mapping."""
+    pa = pyarrow()
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+        pf = pq.ParquetFile(path, memory_map=True)
+        cols = pick(pf.schema_arrow.names)
+        qtype = pf.schema_arrow.field(chosen["q"]).type
+        if _textual(qtype):
+            pf = pq.ParquetFile(path, memory_map=True, read_dictionary=[chosen["q"]])
+
+        def groups():
+            for g in range(pf.num_row_groups):
+                yield from pf.read_row_group(g, columns=cols, use_threads=True).to_batches()
+
+        return pf.metadata.num_rows, groups(), pf
+    import pyarrow.ipc as ipc
+    source = pa.memory_map(path, "r")
+    if kind == "arrow":
+        reader = ipc.open_file(source)
+        pick(reader.schema.names)
+        batches = [reader.get_batch(i) for i in range(reader.num_record_batches)]
+    else:
+        reader = ipc.open_stream(source)
+        pick(reader.schema.names)
+        batches = list(reader)
+    return sum(b.num_rows for b in batches), batches, None
+
+
+def _last_tag(pf, batches, col: str, kind: str, source: str):
+    """The tag of the run's last row (None: a null, or no row)."""
+    if pf is not None:
+        return _last_value(pf, None, col, kind, source)
+    for batch in reversed(batches):
+        if batch.num_rows:
+            return batch.column(col)[batch.num_rows - 1].as_py()
+    return None
+
+
+def _textual(t) -> bool:
+    import pyarrow as pa
+    return (pa.types.is_string(t) or pa.types.is_binary(t) or pa.types.is_large_string(t)
+            or pa.types.is_large_binary(t))
+
+
+def _specs(batches, chosen: dict):
+    """Each batch as (rows, topic id column, docno column, scores) for
+    :func:`compiled.stream_columns` (None for a column it must decline)."""
+    for batch in batches:
+        n = batch.num_rows
+        if not n:
+            continue
+        if chosen["s"] is not None:
+            score = _stream_scores(batch.column(chosen["s"]))
+        else:
+            score = _stream_ranks(batch.column(chosen["r"]))
+        yield (n, _id_spec(batch.column(chosen["q"])), _id_spec(batch.column(chosen["d"])),
+               score)
+
+
+def _stream_scores(arr):
+    """float64 scores of a batch's column (one that is not finite: the
+    compiled core declines), or None (a null, a type read_run must judge)."""
+    if arr.null_count or str(arr.type) not in _NUMPY:
+        return None
+    return np.ascontiguousarray(_primitive(arr), dtype=np.float64)
+
+
+def _stream_ranks(arr):
+    """Scores of an MS MARCO run's integer ranks (minus the rank), or None."""
+    from ipsoeval.reading.grammar import LABEL_MAX, LABEL_MIN
+    t = str(arr.type)
+    if arr.null_count or t not in _NUMPY or t in ("float", "double", "uint64"):
+        return None
+    r = _primitive(arr).astype(np.int64)
+    if len(r) and (int(r.min()) < LABEL_MIN or int(r.max()) > LABEL_MAX):
+        return None
+    return -r.astype(np.float64)
+
+
+def _id_spec(arr):
+    """An id column of a batch as ``_core.stream_columns`` takes it: (0,
+    indices, the dictionary's id words, W), (1 | 2, offsets, value bytes, 1)
+    or (3, int64 values, b"", 1); None: declined (a null, another type, a
+    dictionary value that is not a valid id)."""
+    import pyarrow as pa
+    if arr.null_count:
+        return None
+    t = arr.type
+    n = len(arr)
+    if pa.types.is_dictionary(t):
+        if not _textual(t.value_type):
+            return None
+        words = _dictionary_id_words(arr.dictionary)
+        if words is None:
+            return None
+        idx = np.ascontiguousarray(_primitive(arr.indices), dtype=np.int32)
+        return 0, idx, words, words.shape[1]
+    if _textual(t):
+        wide = pa.types.is_large_string(t) or pa.types.is_large_binary(t)
+        bufs = arr.buffers()
+        offsets = np.frombuffer(bufs[1], dtype=np.int64 if wide else np.int32)
+        offsets = offsets[arr.offset: arr.offset + n + 1]
+        return (2 if wide else 1), offsets, (bufs[2] if bufs[2] is not None else b""), 1
+    tname = str(t)
+    if tname in _NUMPY and pa.types.is_integer(t):
+        x = _primitive(arr)
+        if x.dtype == np.uint64 and len(x) and int(x.max()) >= 2**63:
+            return None
+        return 3, np.ascontiguousarray(x, dtype=np.int64), b"", 1
+    return None
+
+
+def _dictionary_id_words(dictionary):
+    """(K, W) id words of a dictionary's values, or None when one is not a
+    valid id (empty, a blank or control byte, longer than LONG_ID bytes, not
+    UTF-8): the whole table is then read by read_run."""
+    if dictionary.null_count:
+        return None
+    data, offsets = _spans(dictionary)
+    k = len(offsets) - 1
+    if k == 0:
+        return np.zeros((0, 1), dtype=np.uint64)
+    offsets = offsets.astype(np.int64)
+    most = int(np.max(np.diff(offsets)))
+    if not 0 < most <= LONG_ID:
+        return None
+    lo, hi = int(offsets[0]), int(offsets[-1])
+    if (data[lo:hi] >= 128).any():
+        for i in range(k):
+            try:
+                bytes(data[offsets[i]: offsets[i + 1]]).decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+    out = np.zeros((k, (most + 7) // 8), dtype=np.uint64)
+    return out if compiled.span_fill(data, offsets, out) else None
