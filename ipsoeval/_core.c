@@ -2506,58 +2506,63 @@ static PyObject *py_stream_feed(PyObject *self, PyObject *args)
     return PyLong_FromLong(rc ? -1 : 0);
 }
 
-/* one id column of stream_columns from (kind, a, b, W) */
+/* one id column of stream_columns from (kind, a, b, W, off): n values from
+ * element off of a (an Arrow array's offset into its buffers) */
 static int col_of(Col *c, int kind, const Py_buffer *a, const Py_buffer *b, Py_ssize_t W,
-                  Py_ssize_t n)
+                  Py_ssize_t off, Py_ssize_t n)
 {
+    Py_ssize_t size = kind == COL_STR32 || kind == COL_DICT ? 4 : 8;
+    Py_ssize_t need = kind == COL_STR32 || kind == COL_STR64 ? n + 1 : n;
+    if (off < 0 || a->len / size < off + need || ((uintptr_t)a->buf % (uintptr_t)size))
+        return -1;
     c->kind = kind;
-    c->a = a->buf;
+    c->a = (const unsigned char *)a->buf + off * size;
     c->b = (const unsigned char *)b->buf;
     c->blen = b->len;
     c->W = W;
     c->K = 0;
     switch (kind) {
     case COL_DICT:
-        if (W < 1 || a->len != n * 4 || b->len % (W * 8))
+        if (W < 1 || b->len % (W * 8))
             return -1;
         c->K = b->len / (W * 8);
         return 0;
     case COL_STR32:
-        return a->len == (n + 1) * 4 ? 0 : -1;
     case COL_STR64:
-        return a->len == (n + 1) * 8 ? 0 : -1;
     case COL_INT:
-        return a->len == n * 8 ? 0 : -1;
+        return 0;
     }
     return -1;
 }
 
-/* stream_columns(streamer, n, qkind, qa, qb, qW, dkind, da, db, dW, score,
- *                final, out, out_tie) -> 0 ok, -1 declined
+/* stream_columns(streamer, n, qkind, qa, qb, qW, qoff, dkind, da, db, dW, doff,
+ *                score, soff, final, out, out_tie) -> 0 ok, -1 declined
  * Reads and aligns n rows of a run held in columns (a record batch of an
- * Arrow table, its buffers as Arrow lays them out): the topic ids and the
- * docnos each one of
- *   0 dictionary: qa int32 indices (n), qb the dictionary's id words
+ * Arrow table, its buffers as Arrow lays them out, each from element
+ * *off on: the array's offset): the topic ids and the docnos each one of
+ *   0 dictionary: qa int32 indices, qb the dictionary's id words
  *     (K x qW uint64, as words.load_words lays them out);
- *   1 / 2 strings or binary: qa the n + 1 int32 / int64 offsets into qb,
- *     the value bytes;
- *   3 integers: qa int64 values (n), written in decimal;
- * scores: float64 (n) (one that is not finite declines).  final: the last rows.  out/out_tie as for
- * stream_feed (at least out0 + the rows fed so far long). */
+ *   1 / 2 strings or binary: qa the int32 / int64 offsets into qb, the
+ *     value bytes;
+ *   3 integers: qa int64 values, written in decimal;
+ * scores: float64 (one that is not finite declines).  final: the last
+ * rows.  out/out_tie as for stream_feed (at least out0 + the rows fed so far
+ * long). */
 static PyObject *py_stream_columns(PyObject *self, PyObject *args)
 {
     PyObject *cap;
     Py_buffer qa, qb, da, db, sc, bo, bt;
-    Py_ssize_t n, qW, dW;
+    Py_ssize_t n, qW, dW, qoff, doff, soff;
     int qkind, dkind, final, rc = -1;
     Col q, d;
     Stream *S;
-    if (!PyArg_ParseTuple(args, "Oniy*y*niy*y*ny*iw*w*", &cap, &n, &qkind, &qa, &qb, &qW,
-                          &dkind, &da, &db, &dW, &sc, &final, &bo, &bt))
+    if (!PyArg_ParseTuple(args, "Oniy*y*nniy*y*nny*niw*w*", &cap, &n, &qkind, &qa, &qb, &qW,
+                          &qoff, &dkind, &da, &db, &dW, &doff, &sc, &soff, &final, &bo, &bt))
         return NULL;
     S = PyCapsule_GetPointer(cap, "ipsoeval._core.Stream");
-    if (!S || n < 0 || col_of(&q, qkind, &qa, &qb, qW, n) || col_of(&d, dkind, &da, &db, dW, n) ||
-        sc.len != n * 8 || bo.len % 4 || S->out0 > bo.len / 4 || bt.len != bo.len / 4 ||
+    if (!S || n < 0 || col_of(&q, qkind, &qa, &qb, qW, qoff, n) ||
+        col_of(&d, dkind, &da, &db, dW, doff, n) || soff < 0 || sc.len / 8 < soff + n ||
+        (uintptr_t)sc.buf % 8 || bo.len % 4 || S->out0 > bo.len / 4 || bt.len != bo.len / 4 ||
         S->kind != K_TREC) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "_core.stream_columns: bad arguments");
@@ -2567,7 +2572,7 @@ static PyObject *py_stream_columns(PyObject *self, PyObject *args)
             S->tout = (uint8_t *)bt.buf;
             S->out_end = bo.len / 4;
             Py_BEGIN_ALLOW_THREADS
-            rc = stream_columns(S, &q, &d, (const double *)sc.buf, n, final);
+            rc = stream_columns(S, &q, &d, (const double *)sc.buf + soff, n, final);
             Py_END_ALLOW_THREADS
             S->out = NULL;
             S->tout = NULL;

@@ -471,16 +471,18 @@ def stream_run(path: str, kind: str, name: str | None, qi, *, tie_break: str,
 
 def _batches(path: str, kind: str, pick, chosen: dict):
     """(rows, record batches, ParquetFile or None) of the columns ``pick``
-    chooses: a Parquet file's row groups decoded one at a time (its topic ids
-    as dictionaries), an Arrow IPC file's batches zero-copy from its mapping."""
+    chooses: a Parquet file's row groups read and decoded one at a time (its
+    topic ids as dictionaries; read, not mapped: the peak holds one row
+    group, not the file's pages), an Arrow IPC file's batches zero-copy from
+    its mapping."""
     pa = pyarrow()
     if kind == "parquet":
         import pyarrow.parquet as pq
-        pf = pq.ParquetFile(path, memory_map=True)
+        pf = pq.ParquetFile(path, memory_map=False)
         cols = pick(pf.schema_arrow.names)
         qtype = pf.schema_arrow.field(chosen["q"]).type
         if _textual(qtype):
-            pf = pq.ParquetFile(path, memory_map=True, read_dictionary=[chosen["q"]])
+            pf = pq.ParquetFile(path, memory_map=False, read_dictionary=[chosen["q"]])
 
         def groups():
             for g in range(pf.num_row_groups):
@@ -518,70 +520,111 @@ def _textual(t) -> bool:
 
 def _specs(batches, chosen: dict):
     """Each batch as (rows, topic id column, docno column, scores) for
-    :func:`compiled.stream_columns` (None for a column it must decline)."""
+    :func:`compiled.stream_columns`: the Arrow buffers themselves, with the
+    array's offset (None for a column it must decline)."""
+    plans = None
     for batch in batches:
         n = batch.num_rows
         if not n:
             continue
-        if chosen["s"] is not None:
-            score = _stream_scores(batch.column(chosen["s"]))
-        else:
-            score = _stream_ranks(batch.column(chosen["r"]))
-        yield (n, _id_spec(batch.column(chosen["q"])), _id_spec(batch.column(chosen["d"])),
-               score)
+        if plans is None:
+            names = batch.schema.names
+            at = [names.index(chosen[k]) for k in ("q", "d")]
+            at.append(names.index(chosen["s"] if chosen["s"] is not None else chosen["r"]))
+            plans = [_id_plan(batch.schema.types[at[0]]), _id_plan(batch.schema.types[at[1]]),
+                     _score_plan(batch.schema.types[at[2]], chosen["s"] is None)]
+        q, d, sc = (batch.column(k) for k in at)
+        yield n, plans[0](q), plans[1](d), plans[2](sc)
 
 
-def _stream_scores(arr):
-    """float64 scores of a batch's column (one that is not finite: the
-    compiled core declines), or None (a null, a type read_run must judge)."""
-    if arr.null_count or str(arr.type) not in _NUMPY:
-        return None
-    return np.ascontiguousarray(_primitive(arr), dtype=np.float64)
+def _decline(arr):
+    return None
 
 
-def _stream_ranks(arr):
-    """Scores of an MS MARCO run's integer ranks (minus the rank), or None."""
-    from ipsoeval.reading.grammar import LABEL_MAX, LABEL_MIN
-    t = str(arr.type)
-    if arr.null_count or t not in _NUMPY or t in ("float", "double", "uint64"):
-        return None
-    r = _primitive(arr).astype(np.int64)
-    if len(r) and (int(r.min()) < LABEL_MIN or int(r.max()) > LABEL_MAX):
-        return None
-    return -r.astype(np.float64)
+def _score_plan(t, rank: bool):
+    """How a batch's scores (or an MS MARCO run's ranks) become (float64
+    buffer, offset): the Arrow buffer itself for float64 scores."""
+    tname = str(t)
+    if tname not in _NUMPY or (rank and (tname in ("float", "double", "uint64"))):
+        return _decline
+    if tname == "double" and not rank:
+        def scores(arr):
+            return None if arr.null_count else (arr.buffers()[1], arr.offset)
+        return scores
+    if not rank:
+        def converted(arr):
+            if arr.null_count:
+                return None
+            return np.ascontiguousarray(_primitive(arr), dtype=np.float64), 0
+        return converted
+
+    def ranks(arr):
+        """Minus the rank (integers, as the text file's), or None."""
+        from ipsoeval.reading.grammar import LABEL_MAX, LABEL_MIN
+        if arr.null_count:
+            return None
+        r = _primitive(arr).astype(np.int64)
+        if len(r) and (int(r.min()) < LABEL_MIN or int(r.max()) > LABEL_MAX):
+            return None
+        return -r.astype(np.float64), 0
+    return ranks
 
 
-def _id_spec(arr):
-    """An id column of a batch as ``_core.stream_columns`` takes it: (0,
-    indices, the dictionary's id words, W), (1 | 2, offsets, value bytes, 1)
-    or (3, int64 values, b"", 1); None: declined (a null, another type, a
-    dictionary value that is not a valid id)."""
+def _id_plan(t):
+    """How a batch's id column becomes what ``_core.stream_columns`` takes:
+    (0, indices, the dictionary's id words, W, offset), (1 | 2, offsets,
+    value bytes, 1, offset) or (3, int64 values, b"", 1, offset); the plan
+    returns None for a column it declines (a null, a dictionary value that
+    is not a valid id), and the plan of another type declines always."""
     import pyarrow as pa
-    if arr.null_count:
-        return None
-    t = arr.type
-    n = len(arr)
     if pa.types.is_dictionary(t):
         if not _textual(t.value_type):
-            return None
-        words = _dictionary_id_words(arr.dictionary)
-        if words is None:
-            return None
-        idx = np.ascontiguousarray(_primitive(arr.indices), dtype=np.int32)
-        return 0, idx, words, words.shape[1]
+            return _decline
+        int32 = t.index_type == pa.int32()
+        cache: dict = {}
+
+        def dictionary(arr):
+            if arr.null_count:
+                return None
+            values = arr.dictionary
+            bufs = values.buffers()
+            key = (bufs[1].address, values.offset, len(values))
+            if key not in cache:      # a row group's batches share its dictionary
+                cache.clear()
+                cache[key] = _dictionary_id_words(values)
+            words = cache[key]
+            if words is None:
+                return None
+            idx = arr.indices
+            if int32:
+                return 0, idx.buffers()[1], words, words.shape[1], idx.offset
+            return 0, np.ascontiguousarray(_primitive(idx), dtype=np.int32), words, \
+                words.shape[1], 0
+        return dictionary
     if _textual(t):
-        wide = pa.types.is_large_string(t) or pa.types.is_large_binary(t)
-        bufs = arr.buffers()
-        offsets = np.frombuffer(bufs[1], dtype=np.int64 if wide else np.int32)
-        offsets = offsets[arr.offset: arr.offset + n + 1]
-        return (2 if wide else 1), offsets, (bufs[2] if bufs[2] is not None else b""), 1
-    tname = str(t)
-    if tname in _NUMPY and pa.types.is_integer(t):
-        x = _primitive(arr)
-        if x.dtype == np.uint64 and len(x) and int(x.max()) >= 2**63:
-            return None
-        return 3, np.ascontiguousarray(x, dtype=np.int64), b"", 1
-    return None
+        kind = 2 if pa.types.is_large_string(t) or pa.types.is_large_binary(t) else 1
+
+        def strings(arr):
+            if arr.null_count:
+                return None
+            bufs = arr.buffers()
+            return kind, bufs[1], (bufs[2] if bufs[2] is not None else b""), 1, arr.offset
+        return strings
+    if pa.types.is_integer(t):
+        if t == pa.int64():
+            def int64(arr):
+                return None if arr.null_count else (3, arr.buffers()[1], b"", 1, arr.offset)
+            return int64
+
+        def integers(arr):
+            if arr.null_count:
+                return None
+            x = _primitive(arr)
+            if x.dtype == np.uint64 and len(x) and int(x.max()) >= 2**63:
+                return None
+            return 3, np.ascontiguousarray(x, dtype=np.int64), b"", 1, 0
+        return integers
+    return _decline
 
 
 def _dictionary_id_words(dictionary):

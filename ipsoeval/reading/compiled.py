@@ -569,9 +569,9 @@ _NO_SCORES = np.zeros(0, dtype=np.float64)
 def stream_columns(qside, total: int, batches):
     """Read and align a run held in columns (:mod:`ipsoeval.reading.arrow`'s
     record batches) in one pass: ``batches`` yields ``(n, qid, docno, score)``,
-    each id column as ``(kind, a, b, W)`` (``_core.stream_columns`` says which
-    buffers each kind takes) or None, the scores float64 and finite; ``total``
-    bounds the rows.  ``(out, tout, result)`` for :func:`streamed`, or None
+    each id column as ``(kind, a, b, W, offset)`` (``_core.stream_columns``
+    says which buffers each kind takes) or None, the scores as (float64
+    buffer, offset) or None; ``total`` bounds the rows.  ``(out, tout, result)`` for :func:`streamed`, or None
     (declined: a column the C pass does not take, a bad id, a topic in two
     blocks of rows, a duplicate docno)."""
     out = np.empty(max(total, 1), dtype=np.int32)
@@ -580,10 +580,10 @@ def stream_columns(qside, total: int, batches):
     for n, q, d, score in batches:
         if q is None or d is None or score is None:
             return None
-        if _core.stream_columns(st, n, *q, *d, score, 0, out, tout) != 0:
+        if _core.stream_columns(st, n, *q, *d, *score, 0, out, tout) != 0:
             return None
-    none = (3, _NO_INTS, b"", 1)
-    if _core.stream_columns(st, 0, *none, *none, _NO_SCORES, 1, out, tout) != 0:
+    none = (3, _NO_INTS, _NO_INTS, 1, 0)
+    if _core.stream_columns(st, 0, *none, *none, _NO_SCORES, 0, 1, out, tout) != 0:
         return None
     got = _core.stream_result(st)
     return None if got is None else (out, tout, got)
