@@ -2322,6 +2322,12 @@ static Py_ssize_t col_id(const Col *c, Py_ssize_t r, unsigned char *dst, Py_ssiz
         unsigned char tmp[24];
         int k = 24;
         uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+        while (u >= 100) {      /* two digits a division */
+            unsigned d = (unsigned)(u % 100);
+            u /= 100;
+            tmp[--k] = (unsigned char)('0' + d % 10);
+            tmp[--k] = (unsigned char)('0' + d / 10);
+        }
         do {
             tmp[--k] = (unsigned char)('0' + u % 10);
             u /= 10;
@@ -2332,6 +2338,29 @@ static Py_ssize_t col_id(const Col *c, Py_ssize_t r, unsigned char *dst, Py_ssiz
             return 24 - k;
         memcpy(dst, tmp + k, (size_t)(24 - k));
         return 24 - k;
+    }
+    }
+}
+
+/* Whether rows r - 1 and r of an id column hold the same id (the same
+ * dictionary index, integer or bytes): the topic id of the row before is
+ * then copied, not encoded again. */
+static inline int col_same(const Col *c, Py_ssize_t r)
+{
+    switch (c->kind) {
+    case COL_DICT:
+        return ((const int32_t *)c->a)[r] == ((const int32_t *)c->a)[r - 1];
+    case COL_INT:
+        return ((const int64_t *)c->a)[r] == ((const int64_t *)c->a)[r - 1];
+    case COL_STR32: {
+        const int32_t *o = (const int32_t *)c->a;
+        return o[r + 1] - o[r] == o[r] - o[r - 1] && o[r - 1] >= 0 && o[r + 1] <= c->blen &&
+               !memcmp(c->b + o[r], c->b + o[r - 1], (size_t)(o[r] - o[r - 1]));
+    }
+    default: {
+        const int64_t *o = (const int64_t *)c->a;
+        return o[r + 1] - o[r] == o[r] - o[r - 1] && o[r - 1] >= 0 && o[r + 1] <= c->blen &&
+               !memcmp(c->b + o[r], c->b + o[r - 1], (size_t)(o[r] - o[r - 1]));
     }
     }
 }
@@ -2351,7 +2380,13 @@ static int stream_columns(Stream *S, const Col *q, const Col *d, const double *s
             Py_ssize_t got;
             unsigned char *qrow = P->qw + P->row * P->Wq * 8;
             unsigned char *drow = P->dw + P->row * P->Wd * 8;
-            got = col_id(q, r, qrow, P->Wq);
+            /* the buffer's last row is row r - 1 whenever it holds a row */
+            if (r > 0 && P->row > 0 && col_same(q, r)) {
+                memcpy(qrow, qrow - P->Wq * 8, (size_t)P->Wq * 8);
+                got = 1;
+            } else {
+                got = col_id(q, r, qrow, P->Wq);
+            }
             if (got > P->Wq * 8) {
                 memset(qrow, 0, (size_t)P->Wq * 8);
                 if (got > S->long_id)
