@@ -17,8 +17,16 @@ The names are those of :mod:`ipsoeval.reading.memory` (PyTerrier's
 Ids are string, binary or integer columns (dictionary-encoded or not);
 their bytes go straight from the Arrow buffers into the id words
 (:func:`ipsoeval.reading.words.load_words`), numbers through numpy without a
-text round trip.  The model built is the text reader's, "line" numbers
-being 1-based row numbers, so alignment and every number are the same.
+text round trip (nor pandas: primitive columns are read from their
+buffers).  The model built is the text reader's, "line" numbers being
+1-based row numbers, so alignment and every number are the same.
+
+A run to be aligned (:func:`stream_run`, from
+:func:`ipsoeval.reading.entry.read_for_alignment`) is not built as a Run
+at all when the compiled core takes it: its record batches' buffers are
+read and aligned in one pass, as a text file's lines are (row groups one at
+a time; see the map in :mod:`ipsoeval.reading`).  Whatever that pass
+declines is read whole here, which alone says what is wrong.
 What a text file could not hold is an error here too (``FILE:ROW: what``,
 exit 3): a null, an empty id or one holding a blank or control byte, a
 non-integer label, a score that is not finite, a missing column or one of
