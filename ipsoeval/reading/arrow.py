@@ -598,9 +598,9 @@ def _id_plan(t):
             bufs = values.buffers()
             key = (bufs[1].address, values.offset, len(values))
             if key not in cache:      # a row group's batches share its dictionary
-                cache.clear()
-                cache[key] = _dictionary_id_words(values)
-            words = cache[key]
+                cache.clear()         # (held: its buffers' addresses are not reused)
+                cache[key] = (values, _dictionary_id_words(values))
+            words = cache[key][1]
             if words is None:
                 return None
             idx = arr.indices
