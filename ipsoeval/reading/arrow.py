@@ -82,11 +82,7 @@ def _read_table(path: str, kind: str, pick, dictionary=()):
             pf = pq.ParquetFile(path, memory_map=True)
             schema = pf.schema_arrow
             cols = pick(schema.names)
-            textual = [c for c in cols if c in dictionary
-                       and (pa.types.is_string(schema.field(c).type)
-                            or pa.types.is_binary(schema.field(c).type)
-                            or pa.types.is_large_string(schema.field(c).type)
-                            or pa.types.is_large_binary(schema.field(c).type))]
+            textual = [c for c in cols if c in dictionary and _textual(schema.field(c).type)]
             if textual:
                 pf = pq.ParquetFile(path, memory_map=True, read_dictionary=textual)
             return pf.read(columns=cols, use_threads=True), pf
