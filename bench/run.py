@@ -164,6 +164,9 @@ def judge(case: Case, rows: dict[str, Row]) -> None:
             continue
         if s_failed:
             verdict = "FAIL (ipsoeval failed)"
+        elif t.peer and t.cpu and subject.cpu and row.cpu:
+            r = subject.cpu / row.cpu
+            verdict = f"{'PASS' if r <= t.max_ratio else 'FAIL'} (cpu {r:.2f})"
         elif t.peer and row.ratio is not None:
             verdict = f"{'PASS' if row.ratio <= t.max_ratio else 'FAIL'} ({row.ratio:.2f})"
         elif t.max_peak_mb is not None and row.peak_mb is not None:

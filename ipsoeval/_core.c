@@ -12,7 +12,10 @@
  *                each topic as soon as its last line is read;
  *   id_scan(), id_fill(), int_fill()  the id words of an in-memory column
  *                of str or of integers (a DataFrame's, a dict's);
- *   span_fill()  the id words of an Arrow string column (buffer, offsets).
+ *   span_fill()  the id words of an Arrow string column (buffer, offsets);
+ *   stream_columns()  a run held in columns (an Arrow record batch's buffers:
+ *                dictionary indices, string offsets and bytes, integers)
+ *                read and aligned in the same pass as stream_feed()'s lines.
  *
  * All accept only input they are sure about (valid-input-only): anything
  * else is reported as "rejected" and the caller (ipsoeval/reading/compiled.py) falls
@@ -2510,6 +2513,108 @@ static int stream_init(Stream *S)
     return 0;
 }
 
+/* Rows [scan, P->row) of the row buffer are new: row r either continues
+ * topic cur (rows t0..r-1) or starts a topic, and topic cur is then whole
+ * and aligned.  0 ok, -1 declined (a topic seen before, a byte-order mark,
+ * a duplicate docno), -2 out of memory. */
+static int stream_scan(Stream *S)
+{
+    Parse *P = &S->P;
+    const uint64_t *qw = (const uint64_t *)P->qw, *dw = (const uint64_t *)P->dw;
+    const double *num = (const double *)P->num;
+    S->rows += P->row - S->scan;
+    for (Py_ssize_t r = S->scan; r < P->row; r++) {
+        const uint64_t *id = qw + r * P->Wq;
+        Py_ssize_t slot, l;
+        if (S->cur >= 0 && same_words(id, S->curq, P->Wq))
+            continue;
+        if (S->cur >= 0 && r > S->t0 &&
+            flush_topic(S, S->cur, dw + S->t0 * P->Wd, P->Wd, num + S->t0, r - S->t0))
+            return -1;
+        S->t0 = r;
+        if ((id[0] & 0xFFFFFF) == 0xBFBBEF ||                  /* a byte-order mark */
+            idset_find(&S->topics, id, P->Wq, &slot) >= 0)    /* a topic seen before */
+            return -1;
+        l = idset_add(&S->topics, id, P->Wq, 1);
+        if (l < 0)
+            return -2;
+        S->topics.qc[l] = (int32_t)idset_find(&S->qtopics, id, P->Wq, &slot);
+        S->topics.nrows[l] = S->topics.seg[l] = S->topics.kept[l] = 0;
+        S->cur = (int32_t)l;
+        memcpy(S->curq, id, (size_t)P->Wq * 8);
+    }
+    S->scan = P->row;
+    return 0;
+}
+
+/* The last topic, after the last row: aligned.  0 ok, -1 declined. */
+static int stream_finish(Stream *S)
+{
+    Parse *P = &S->P;
+    if (S->cur >= 0 && P->row > S->t0 &&
+        flush_topic(S, S->cur, (const uint64_t *)P->dw + S->t0 * P->Wd, P->Wd,
+                    (const double *)P->num + S->t0, P->row - S->t0))
+        return -1;
+    S->t0 = S->scan = P->row = 0;
+    return 0;
+}
+
+/* The open topic's rows move to the front; the rows they leave are zeroed. */
+static void stream_compact(Stream *S)
+{
+    Parse *P = &S->P;
+    if (S->t0 > 0) {
+        Py_ssize_t keep = P->row - S->t0, t0 = S->t0;
+        memmove(P->qw, P->qw + t0 * P->Wq * 8, (size_t)(keep * P->Wq * 8));
+        memmove(P->dw, P->dw + t0 * P->Wd * 8, (size_t)(keep * P->Wd * 8));
+        memmove(P->num, (double *)P->num + t0, (size_t)keep * 8);
+        memset(P->qw + keep * P->Wq * 8, 0, (size_t)(t0 * P->Wq * 8));
+        memset(P->dw + keep * P->Wd * 8, 0, (size_t)(t0 * P->Wd * 8));
+        P->row = S->scan = keep;
+        S->t0 = 0;
+    }
+}
+
+/* Wider id rows: W2 words for the topic ids (q) or the docnos.  0 ok, -2 out
+ * of memory. */
+static int stream_widen(Stream *S, int q, Py_ssize_t W2)
+{
+    Parse *P = &S->P;
+    if (q) {
+        uint64_t *c2 = calloc((size_t)W2, 8);
+        if (!c2)
+            return -2;
+        memcpy(c2, S->curq, (size_t)P->Wq * 8);
+        free(S->curq);
+        S->curq = c2;
+        return widen_words(&P->qw, &P->Wq, W2, S->cap, P->row) ? -2 : 0;
+    }
+    return widen_words(&P->dw, &P->Wd, W2, S->cap, P->row) ? -2 : 0;
+}
+
+/* One topic fills the row buffer: twice the rows.  0 ok, -2 out of memory. */
+static int stream_grow(Stream *S)
+{
+    Parse *P = &S->P;
+    Py_ssize_t cap = S->cap, cap2 = 2 * cap;
+    unsigned char *a;
+    if (cap2 > 0x3fffffff)
+        return -2;
+    if (!(a = realloc(P->qw, (size_t)cap2 * (size_t)P->Wq * 8)))
+        return -2;
+    P->qw = a;
+    memset(a + cap * P->Wq * 8, 0, (size_t)(cap * P->Wq * 8));
+    if (!(a = realloc(P->dw, (size_t)cap2 * (size_t)P->Wd * 8)))
+        return -2;
+    P->dw = a;
+    memset(a + cap * P->Wd * 8, 0, (size_t)(cap * P->Wd * 8));
+    if (!(a = realloc(P->num, (size_t)cap2 * 8)))
+        return -2;
+    P->num = a;
+    S->cap = P->cap = cap2;
+    return scratch_alloc(&S->K, cap2) ? -2 : 0;
+}
+
 /* Read and align the whole lines s[lo:hi] of the run (kind: K_TREC or
  * K_MSMARCO): the rows are parsed into a small buffer and each topic is
  * aligned once its last row is read, so the run's rows never exist as
@@ -2529,9 +2634,7 @@ static int stream_feed(Stream *S, const unsigned char *s, Py_ssize_t blen, Py_ss
     P->p = lo;
     P->tag_s = -1;
     for (;;) {
-        int st = parse_core(P, hi);
-        const uint64_t *qw = (const uint64_t *)P->qw, *dw = (const uint64_t *)P->dw;
-        const double *num = (const double *)P->num;
+        int st = parse_core(P, hi), rc;
         if (st == ST_REJECT)
             return -1;
         if (P->tag_s >= 0) {                       /* the tag of the last row so far */
@@ -2543,48 +2646,11 @@ static int stream_feed(Stream *S, const unsigned char *s, Py_ssize_t blen, Py_ss
             S->tag_l = P->tag_l;
             P->tag_s = -1;
         }
-        S->rows += P->row - S->scan;
-        /* rows [scan, P->row) are new: row r either continues topic cur (rows
-         * t0..r-1) or starts a topic, and topic cur is then whole */
-        for (Py_ssize_t r = S->scan; r < P->row; r++) {
-            const uint64_t *id = qw + r * P->Wq;
-            Py_ssize_t slot, l;
-            if (S->cur >= 0 && same_words(id, S->curq, P->Wq))
-                continue;
-            if (S->cur >= 0 && r > S->t0 &&
-                flush_topic(S, S->cur, dw + S->t0 * P->Wd, P->Wd, num + S->t0, r - S->t0))
-                return -1;
-            S->t0 = r;
-            if ((id[0] & 0xFFFFFF) == 0xBFBBEF ||                  /* a byte-order mark */
-                idset_find(&S->topics, id, P->Wq, &slot) >= 0)    /* a topic seen before */
-                return -1;
-            l = idset_add(&S->topics, id, P->Wq, 1);
-            if (l < 0)
-                return -2;
-            S->topics.qc[l] = (int32_t)idset_find(&S->qtopics, id, P->Wq, &slot);
-            S->topics.nrows[l] = S->topics.seg[l] = S->topics.kept[l] = 0;
-            S->cur = (int32_t)l;
-            memcpy(S->curq, id, (size_t)P->Wq * 8);
-        }
-        S->scan = P->row;
-        if (st == ST_DONE && final) {
-            if (S->cur >= 0 && P->row > S->t0 &&
-                flush_topic(S, S->cur, dw + S->t0 * P->Wd, P->Wd, num + S->t0, P->row - S->t0))
-                return -1;
-            S->t0 = S->scan = P->row = 0;
-            return 0;
-        }
-        /* the open topic's rows move to the front; the rows they leave are zeroed */
-        if (S->t0 > 0) {
-            Py_ssize_t keep = P->row - S->t0, t0 = S->t0;
-            memmove(P->qw, P->qw + t0 * P->Wq * 8, (size_t)(keep * P->Wq * 8));
-            memmove(P->dw, P->dw + t0 * P->Wd * 8, (size_t)(keep * P->Wd * 8));
-            memmove(P->num, (double *)P->num + t0, (size_t)keep * 8);
-            memset(P->qw + keep * P->Wq * 8, 0, (size_t)(t0 * P->Wq * 8));
-            memset(P->dw + keep * P->Wd * 8, 0, (size_t)(t0 * P->Wd * 8));
-            P->row = S->scan = keep;
-            S->t0 = 0;
-        }
+        if ((rc = stream_scan(S)))
+            return rc;
+        if (st == ST_DONE && final)
+            return stream_finish(S);
+        stream_compact(S);
         if (can_drop && P->p - dropped >= DROP_BYTES) {   /* parsed bytes: the rows are copies */
             Py_ssize_t a = dropped + (pagesize - dropped % pagesize) % pagesize;
             Py_ssize_t b = P->p - P->p % pagesize;
@@ -2595,41 +2661,192 @@ static int stream_feed(Stream *S, const unsigned char *s, Py_ssize_t blen, Py_ss
         if (st == ST_DONE)
             return 0;
         if (st == ST_WIDE_Q || st == ST_WIDE_D) {
-            Py_ssize_t W2 = (P->need + 7) / 8;
             if (P->need > S->long_id)
                 return -1;
-            if (st == ST_WIDE_Q) {
-                uint64_t *c2 = calloc((size_t)W2, 8);
-                if (!c2)
-                    return -2;
-                memcpy(c2, S->curq, (size_t)P->Wq * 8);
-                free(S->curq);
-                S->curq = c2;
-                if (widen_words(&P->qw, &P->Wq, W2, S->cap, P->row))
-                    return -2;
-            } else if (widen_words(&P->dw, &P->Wd, W2, S->cap, P->row)) {
+            if (stream_widen(S, st == ST_WIDE_Q, (P->need + 7) / 8))
                 return -2;
-            }
-        } else if (st == ST_FULL && P->row == S->cap) {   /* one topic fills the rows */
-            Py_ssize_t cap = S->cap, cap2 = 2 * cap;
-            unsigned char *a;
-            if (cap2 > 0x3fffffff)
-                return -2;
-            if (!(a = realloc(P->qw, (size_t)cap2 * (size_t)P->Wq * 8)))
-                return -2;
-            P->qw = a;
-            memset(a + cap * P->Wq * 8, 0, (size_t)(cap * P->Wq * 8));
-            if (!(a = realloc(P->dw, (size_t)cap2 * (size_t)P->Wd * 8)))
-                return -2;
-            P->dw = a;
-            memset(a + cap * P->Wd * 8, 0, (size_t)(cap * P->Wd * 8));
-            if (!(a = realloc(P->num, (size_t)cap2 * 8)))
-                return -2;
-            P->num = a;
-            S->cap = P->cap = cap2;
-            if (scratch_alloc(&S->K, cap2))
-                return -2;
+        } else if (st == ST_FULL && P->row == S->cap && stream_grow(S)) {
+            return -2;
         }
+    }
+}
+
+/* ------------------------- read and align a run of columns (Arrow buffers) */
+
+/* One id column of a record batch, as Arrow lays it out (the Python side
+ * passes the buffers; no Arrow headers here). */
+enum { COL_DICT = 0, COL_STR32 = 1, COL_STR64 = 2, COL_INT = 3 };
+
+typedef struct {
+    int kind;
+    const void *a;              /* DICT: int32 indices; STR32/STR64: n + 1 offsets;
+                                 * INT: int64 values */
+    const unsigned char *b;     /* STR: the value bytes; DICT: the dictionary's id
+                                 * words (K x W uint64, zero-padded) */
+    Py_ssize_t blen, W, K;
+} Col;
+
+/* The id of row r written into its zeroed row dst (W words): its length in
+ * bytes (written when it fits; the caller widens the rows and asks again when
+ * it does not), or -1: declined -- an empty id, a byte <= 32, bytes that are
+ * not UTF-8 (the Python reader decides), a dictionary index out of range. */
+static Py_ssize_t col_id(const Col *c, Py_ssize_t r, unsigned char *dst, Py_ssize_t W)
+{
+    switch (c->kind) {
+    case COL_DICT: {
+        int32_t k = ((const int32_t *)c->a)[r];
+        if (k < 0 || k >= c->K)
+            return -1;
+        if (c->W > W)
+            return c->W * 8;
+        memcpy(dst, c->b + (Py_ssize_t)k * c->W * 8, (size_t)c->W * 8);
+        return 1;
+    }
+    case COL_STR32:
+    case COL_STR64: {
+        int64_t a, z;
+        uint64_t hi = 0;
+        if (c->kind == COL_STR32) {
+            a = ((const int32_t *)c->a)[r];
+            z = ((const int32_t *)c->a)[r + 1];
+        } else {
+            a = ((const int64_t *)c->a)[r];
+            z = ((const int64_t *)c->a)[r + 1];
+        }
+        if (a < 0 || z <= a || z > (int64_t)c->blen)
+            return -1;
+        if (z - a > W * 8)
+            return (Py_ssize_t)(z - a);
+        if (z - a <= 8 && z + 8 - (z - a) <= (int64_t)c->blen) {
+            /* a short id: one 8-byte load, its bytes <= 32 and >= 128 found at once */
+            const uint64_t L = 0x0101010101010101ULL, H = 0x8080808080808080ULL;
+            uint64_t v, m = z - a < 8 ? ((uint64_t)1 << (8 * (z - a))) - 1 : ~(uint64_t)0, x;
+            memcpy(&v, c->b + a, 8);
+            v &= m;
+            x = v | ~m;                 /* the bytes past the id count as 0xFF */
+            if (((x - 33 * L) & ~x & H) != 0)
+                return -1;
+            if ((v & H) && !utf8_valid(c->b + a, (Py_ssize_t)(z - a)))
+                return -1;
+            memcpy(dst, &v, 8);
+            return (Py_ssize_t)(z - a);
+        }
+        for (int64_t k = a; k < z; k++) {
+            unsigned char ch = c->b[k];
+            if (ch <= 32)
+                return -1;
+            hi |= ch & 0x80;
+        }
+        if (hi && !utf8_valid(c->b + a, (Py_ssize_t)(z - a)))
+            return -1;
+        put_id(dst, c->b + a, (Py_ssize_t)(z - a), c->b + c->blen);
+        return (Py_ssize_t)(z - a);
+    }
+    default: {                  /* an integer, written in decimal as a file holds it */
+        int64_t v = ((const int64_t *)c->a)[r];
+        unsigned char tmp[24];
+        int k = 24;
+        uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+        while (u >= 100) {      /* two digits a division */
+            unsigned d = (unsigned)(u % 100);
+            u /= 100;
+            tmp[--k] = (unsigned char)('0' + d % 10);
+            tmp[--k] = (unsigned char)('0' + d / 10);
+        }
+        do {
+            tmp[--k] = (unsigned char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v < 0)
+            tmp[--k] = '-';
+        if (24 - k > W * 8)
+            return 24 - k;
+        memcpy(dst, tmp + k, (size_t)(24 - k));
+        return 24 - k;
+    }
+    }
+}
+
+/* Whether rows r - 1 and r of an id column hold the same id (the same
+ * dictionary index, integer or bytes): the topic id of the row before is
+ * then copied, not encoded again. */
+static inline int col_same(const Col *c, Py_ssize_t r)
+{
+    switch (c->kind) {
+    case COL_DICT:
+        return ((const int32_t *)c->a)[r] == ((const int32_t *)c->a)[r - 1];
+    case COL_INT:
+        return ((const int64_t *)c->a)[r] == ((const int64_t *)c->a)[r - 1];
+    case COL_STR32: {
+        const int32_t *o = (const int32_t *)c->a;
+        return o[r + 1] - o[r] == o[r] - o[r - 1] && o[r - 1] >= 0 && o[r + 1] <= c->blen &&
+               !memcmp(c->b + o[r], c->b + o[r - 1], (size_t)(o[r] - o[r - 1]));
+    }
+    default: {
+        const int64_t *o = (const int64_t *)c->a;
+        return o[r + 1] - o[r] == o[r] - o[r - 1] && o[r - 1] >= 0 && o[r + 1] <= c->blen &&
+               !memcmp(c->b + o[r], c->b + o[r - 1], (size_t)(o[r] - o[r - 1]));
+    }
+    }
+}
+
+/* Read and align rows [0, n) of a run's columns (topic ids q, docnos d,
+ * scores): each row's ids go straight into the row buffer, then the same
+ * scan, alignment and cut as stream_feed's lines.  final: the last rows of
+ * the run.  0 ok, -1 declined, -2 out of memory. */
+static int stream_columns(Stream *S, const Col *q, const Col *d, const double *score,
+                          Py_ssize_t n, int final)
+{
+    Parse *P = &S->P;
+    Py_ssize_t r = 0;
+    for (;;) {
+        int rc;
+        while (r < n && P->row < S->cap) {
+            Py_ssize_t got;
+            unsigned char *qrow = P->qw + P->row * P->Wq * 8;
+            unsigned char *drow = P->dw + P->row * P->Wd * 8;
+            /* the buffer's last row is row r - 1 whenever it holds a row */
+            if (r > 0 && P->row > 0 && col_same(q, r)) {
+                memcpy(qrow, qrow - P->Wq * 8, (size_t)P->Wq * 8);
+                got = 1;
+            } else {
+                got = col_id(q, r, qrow, P->Wq);
+            }
+            if (got > P->Wq * 8) {
+                memset(qrow, 0, (size_t)P->Wq * 8);
+                if (got > S->long_id)
+                    return -1;
+                if ((rc = stream_widen(S, 1, (got + 7) / 8)))
+                    return rc;
+                continue;
+            }
+            if (got < 0)
+                return -1;
+            got = col_id(d, r, drow, P->Wd);
+            if (got > P->Wd * 8) {
+                memset(qrow, 0, (size_t)P->Wq * 8);
+                memset(drow, 0, (size_t)P->Wd * 8);
+                if (got > S->long_id)
+                    return -1;
+                if ((rc = stream_widen(S, 0, (got + 7) / 8)))
+                    return rc;
+                continue;
+            }
+            if (got < 0 || !isfinite(score[r]))
+                return -1;
+            ((double *)P->num)[P->row] = score[r];
+            P->row++;
+            r++;
+        }
+        if ((rc = stream_scan(S)))
+            return rc;
+        if (r == n && final)
+            return stream_finish(S);
+        stream_compact(S);
+        if (r == n)
+            return 0;
+        if (P->row == S->cap && (rc = stream_grow(S)))
+            return rc;
     }
 }
 
@@ -2744,6 +2961,93 @@ static PyObject *py_stream_feed(PyObject *self, PyObject *args)
     PyBuffer_Release(&b);
     PyBuffer_Release(&bo);
     PyBuffer_Release(&bt);
+    if (rc == -2)
+        return PyErr_NoMemory();
+    return PyLong_FromLong(rc ? -1 : 0);
+}
+
+/* one id column of stream_columns from (kind, a, b, W, off): n values from
+ * element off of a (an Arrow array's offset into its buffers) */
+static int col_of(Col *c, int kind, const Py_buffer *a, const Py_buffer *b, Py_ssize_t W,
+                  Py_ssize_t off, Py_ssize_t n)
+{
+    Py_ssize_t size = kind == COL_STR32 || kind == COL_DICT ? 4 : 8;
+    Py_ssize_t need = kind == COL_STR32 || kind == COL_STR64 ? n + 1 : n;
+    if (off < 0 || a->len / size < off + need || ((uintptr_t)a->buf % (uintptr_t)size))
+        return -1;
+    c->kind = kind;
+    c->a = (const unsigned char *)a->buf + off * size;
+    c->b = (const unsigned char *)b->buf;
+    c->blen = b->len;
+    c->W = W;
+    c->K = 0;
+    switch (kind) {
+    case COL_DICT:
+        if (W < 1 || b->len % (W * 8))
+            return -1;
+        c->K = b->len / (W * 8);
+        return 0;
+    case COL_STR32:
+    case COL_STR64:
+    case COL_INT:
+        return 0;
+    }
+    return -1;
+}
+
+/* stream_columns(streamer, n, qkind, qa, qb, qW, qoff, dkind, da, db, dW, doff,
+ *                score, soff, final, out, out_tie) -> 0 ok, -1 declined
+ * Reads and aligns n rows of a run held in columns (a record batch of an
+ * Arrow table, its buffers as Arrow lays them out, each from element
+ * *off on: the array's offset): the topic ids and the docnos each one of
+ *   0 dictionary: qa int32 indices, qb the dictionary's id words
+ *     (K x qW uint64, as words.load_words lays them out);
+ *   1 / 2 strings or binary: qa the int32 / int64 offsets into qb, the
+ *     value bytes;
+ *   3 integers: qa int64 values, written in decimal;
+ * scores: float64 (one that is not finite declines).  final: the last
+ * rows.  out/out_tie as for stream_feed (at least out0 + the rows fed so far
+ * long). */
+static PyObject *py_stream_columns(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    Py_buffer qa, qb, da, db, sc, bo, bt;
+    Py_ssize_t n, qW, dW, qoff, doff, soff;
+    int qkind, dkind, final, rc = -1;
+    Col q, d;
+    Stream *S;
+    if (!PyArg_ParseTuple(args, "Oniy*y*nniy*y*nny*niw*w*", &cap, &n, &qkind, &qa, &qb, &qW,
+                          &qoff, &dkind, &da, &db, &dW, &doff, &sc, &soff, &final, &bo, &bt))
+        return NULL;
+    S = PyCapsule_GetPointer(cap, "ipsoeval._core.Stream");
+    if (!S || n < 0 || col_of(&q, qkind, &qa, &qb, qW, qoff, n) ||
+        col_of(&d, dkind, &da, &db, dW, doff, n) || soff < 0 || sc.len / 8 < soff + n ||
+        (uintptr_t)sc.buf % 8 || bo.len % 4 || S->out0 > bo.len / 4 || bt.len != bo.len / 4 ||
+        S->kind != K_TREC) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "_core.stream_columns: bad arguments");
+    } else {
+        if (S->state == 0) {
+            S->out = (int32_t *)bo.buf;
+            S->tout = (uint8_t *)bt.buf;
+            S->out_end = bo.len / 4;
+            Py_BEGIN_ALLOW_THREADS
+            rc = stream_columns(S, &q, &d, (const double *)sc.buf + soff, n, final);
+            Py_END_ALLOW_THREADS
+            S->out = NULL;
+            S->tout = NULL;
+            S->state = rc ? -1 : (final ? 1 : 0);
+        }
+    }
+    PyBuffer_Release(&qa);
+    PyBuffer_Release(&qb);
+    PyBuffer_Release(&da);
+    PyBuffer_Release(&db);
+    PyBuffer_Release(&sc);
+    PyBuffer_Release(&bo);
+    PyBuffer_Release(&bt);
+    if (PyErr_Occurred())
+        return NULL;
     if (rc == -2)
         return PyErr_NoMemory();
     return PyLong_FromLong(rc ? -1 : 0);
@@ -2925,6 +3229,8 @@ static PyMethodDef methods[] = {
     {"fill", py_fill, METH_VARARGS, "Copy aligned labels into a (T, D) matrix."},
     {"streamer", py_streamer, METH_VARARGS, "A run to read and align in one pass."},
     {"stream_feed", py_stream_feed, METH_VARARGS, "Read and align whole lines of the run."},
+    {"stream_columns", py_stream_columns, METH_VARARGS,
+     "Read and align a run's rows held in columns (Arrow buffers)."},
     {"stream_result", py_stream_result, METH_VARARGS,
      "The topics and labels of a streamed run, or None (declined)."},
     {"topic_cut", py_topic_cut, METH_VARARGS, "The next topic boundary of a run's lines."},
@@ -2947,7 +3253,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
 
 /* Bumped whenever a function's arguments or results change: a stale build
  * (an editable install not rebuilt after a pull) is then not used at all. */
-#define CORE_API 9
+#define CORE_API 10
 
 PyMODINIT_FUNC PyInit__core(void)
 {

@@ -351,30 +351,64 @@ def _utf8(v: str) -> bool:
     return True
 
 
-def table_bytes(columns: dict, kind: str, names: dict | None = None) -> bytes:
-    """``columns`` as a Parquet / Arrow IPC file / Arrow IPC stream."""
+# how a table lays out its id columns (issue 26): each takes its own path
+# through the compiled reader (tests/test_columnar_layouts.py)
+ID_LAYOUTS = ["plain", "dictionary", "large", "binary", "int"]
+ID_COLUMNS = ("qid", "docno", "query_id", "doc_id")
+
+
+def _as_ints(values):
+    """Integer ids when every id is a plain decimal integer (as int64 writes
+    it back), else None."""
+    out = []
+    for v in values:
+        if not isinstance(v, str) or not v.isascii() or not v.lstrip("-").isdigit() \
+                or str(int(v)) != v:
+            return None
+        out.append(int(v))
+    return out if out and all(-2**63 <= v < 2**63 for v in out) else None
+
+
+def table_bytes(columns: dict, kind: str, names: dict | None = None,
+                layout: str = "plain", chunk: int | None = None) -> bytes:
+    """``columns`` as a Parquet / Arrow IPC file / Arrow IPC stream; the id
+    columns laid out as ``layout`` (ID_LAYOUTS: strings, dictionary-encoded,
+    large_string, binary, int64 where every id is an integer), written in
+    row groups / record batches of ``chunk`` rows (None: one)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     names = names or {}
 
-    def column(values):
+    def column(key, values):
         # an id that is not UTF-8 (read with surrogateescape): a binary column
         if isinstance(values, list) and any(isinstance(v, str) and not _utf8(v)
                                             for v in values):
-            return [v.encode("utf-8", "surrogateescape") if isinstance(v, str) else v
-                    for v in values]
-        return values
+            values = [v.encode("utf-8", "surrogateescape") if isinstance(v, str) else v
+                      for v in values]
+        if key not in ID_COLUMNS or layout == "plain" or not isinstance(values, list):
+            return values
+        if layout == "int":
+            ints = _as_ints(values)
+            return values if ints is None else pa.array(ints, pa.int64())
+        if any(v is not None and not isinstance(v, (str, bytes)) for v in values):
+            return values
+        raw = [v.encode("utf-8", "surrogateescape") if isinstance(v, str) else v for v in values]
+        if layout == "binary" or any(isinstance(v, bytes) for v in values):
+            arr = pa.array(raw, pa.large_binary() if layout == "large" else pa.binary())
+        else:
+            arr = pa.array(values, pa.large_string() if layout == "large" else pa.string())
+        return arr.dictionary_encode() if layout == "dictionary" else arr
 
-    table = pa.table({names.get(k, k): column(v) for k, v in columns.items()})
+    table = pa.table({names.get(k, k): column(names.get(k, k), v) for k, v in columns.items()})
     sink = pa.BufferOutputStream()
     if kind == "parquet":
-        pq.write_table(table, sink)
+        pq.write_table(table, sink, row_group_size=chunk)
     elif kind == "arrow":
         with pa.ipc.new_file(sink, table.schema) as w:
-            w.write_table(table)
+            w.write_table(table, max_chunksize=chunk)
     else:
         with pa.ipc.new_stream(sink, table.schema) as w:
-            w.write_table(table)
+            w.write_table(table, max_chunksize=chunk)
     return sink.getvalue().to_pybytes()
 
 
@@ -412,8 +446,10 @@ def _tabular(ch, data: bytes, qrels: bool) -> tuple[bytes, str] | None:
         cols["qid"] = [j % 3 for j in range(n)]
     elif damage == "binary-ids":
         cols["docno"] = [d.encode("utf-8", "surrogateescape") + b"\xff" for d in cols["docno"]]
+    layout = ch.choice(ID_LAYOUTS)                 # issue 26: each id layout, chunks
+    chunk = ch.choice([None, None, 1, 2, 7, 64])
     try:
-        raw = table_bytes(cols, kind, names)
+        raw = table_bytes(cols, kind, names, layout, chunk)
     except Exception:  # noqa: BLE001  (pyarrow refuses this damage: write the text)
         return None
     if damage == "truncate":
@@ -421,7 +457,7 @@ def _tabular(ch, data: bytes, qrels: bool) -> tuple[bytes, str] | None:
     elif damage == "flip":
         j = ch.randint(8, max(len(raw) - 9, 8))
         raw = raw[:j] + bytes([raw[j] ^ 0x5A]) + raw[j + 1:]
-    return raw, f"table-{kind}-{damage}"
+    return raw, f"table-{kind}-{damage}-{layout}-{chunk or 'whole'}"
 
 
 IRDS_IDS = ["irds:", "irds:nonexistent/none", "irds:x y", "irds:\xff"]
