@@ -31,6 +31,7 @@ from typing import Callable
 
 import numpy as np
 
+from ipsoeval.analyses.meta import DEFAULT_TESTS, TESTS
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.meta import swap as sw
 from ipsoeval.errors import UsageError
@@ -40,8 +41,6 @@ from ipsoeval.stats import rankcorr, registry
 __all__ = ["Options", "run", "run_aligned", "parse_tests", "ranking_scores", "TESTS", "DEFAULT_TESTS", "SUMMARY_COLUMNS",
            "ASL_COLUMNS", "SWAP_COLUMNS", "CORRELATION_COLUMNS"]
 
-TESTS = registry.TWO_SAMPLE
-DEFAULT_TESTS = ("t", "randomization")
 SUMMARY_COLUMNS = ["measure", "test", "pairs", "significant", "discriminative_power", "rank",
                    "swap_rate", "min_difference", "permissible"]
 ASL_COLUMNS = ["measure", "test", "rank", "run_a", "run_b", "diff", "p_value", "p_adjusted",
