@@ -13,20 +13,22 @@ help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
 
 # Two stamps: `make demo` installs what a user runs (the runtime and the plot
-# extra, .installed-demo); `make test` adds the test and pandas extras
-# (.installed) on top of it, so demo-then-test and test alone both end with
-# everything.  Quiet: no pip version notice, no setuptools build warnings.
-PIP     = PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_WARN_SCRIPT_LOCATION=1 $(PY) -m pip
+# extra: .installed-demo); `make test` adds the test and pandas extras on top
+# (.installed), so demo-then-test and test alone both end with everything.
+# Quiet: no pip version notice, no setuptools build-backend warning boxes.
+PIP = PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONWARNINGS=ignore $(PY) -m pip
 
 $(VENV)/.installed-demo: pyproject.toml setup.py ipsoeval/_core.c  # the C core is built by pip
-	$(PYTHON) -m venv $(VENV)
-	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -e '.[plot]'
-	touch $@
+	@echo "installing ipsoeval (runtime and plot extra) into $(VENV) ..."
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) install -q --upgrade pip
+	@$(PIP) install -q -e '.[plot]'
+	@touch $@
 
 $(VENV)/.installed: $(VENV)/.installed-demo
-	$(PIP) install -q -e '.[test,pandas,plot]'   # extras: the API and --plot tests run too
-	touch $@
+	@echo "installing the test and pandas extras into $(VENV) ..."
+	@$(PIP) install -q -e '.[test,pandas,plot]'   # extras: the API and --plot tests run too
+	@touch $@
 
 install: $(VENV)/.installed  ## create .venv and install ipsoeval with test, pandas and plot extras
 
