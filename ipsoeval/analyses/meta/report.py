@@ -140,8 +140,6 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
         estimate: Callable[[float, str], None] | None = None) -> Report:
     """The Report of ``meta``.  ``estimate(seconds, what)`` is called before the
     work when it is expected to take more than ESTIMATE_AFTER_SECONDS."""
-    from scipy import stats
-
     from ipsoeval.stats.corrections import adjust
 
     options.check()
@@ -258,7 +256,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
             kt = math.nan
             if ok.sum() >= 2:
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    kt = float(stats.kendalltau(x[ok], y[ok]).statistic)
+                    kt = rankcorr.kendall_tau_b(x[ok], y[ok], snap=False)
             ab, ba = tau_ap(x[ok], y[ok]), tau_ap(y[ok], x[ok])
             for nm, v in ((a, x[ok]), (b, y[ok])):
                 if np.unique(v).size < v.size:
