@@ -44,7 +44,7 @@ def select(aligned, *, paired: bool):
     ``eval``).  The warnings replace ``aligned.warnings`` (the alignment's
     per-run notes, with the topic-set note rewritten for paired commands).
     """
-    import numpy as np              # here: default_queries serves --help
+    import numpy as np  # here: default_queries serves --help
 
     warnings = list(aligned.warnings)
     in_run = aligned.in_run

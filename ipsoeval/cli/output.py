@@ -220,7 +220,7 @@ def check_output(path: str) -> None:
         shown = os.path.dirname(path) if not os.path.islink(path) else d
         raise _output_error(path, f"no such directory {shown or '.'}")
     try:                       # the only sure test (root, read-only mounts, /proc)
-        import tempfile              # here: --help does not need it
+        import tempfile  # here: --help does not need it
         fd, probe = tempfile.mkstemp(prefix=".ipsoeval-", dir=d)
         os.close(fd)
         os.unlink(probe)

@@ -404,7 +404,7 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
                 warnings.append(f"{run_file[r]}: run {r!r} lacks {len(union - ts)} topic(s) "
                                 f"other runs have, scored 0 (--queries qrels: an empty "
                                 f"ranking); use --queries intersection to leave them out")
-    import numpy as np              # here: FORMATS serves --help
+    import numpy as np  # here: FORMATS serves --help
 
     t_index = {t: i for i, t in enumerate(topics)}
     matrices: dict[str, np.ndarray] = {}

@@ -37,7 +37,6 @@ import math
 import numpy as np
 from scipy import special
 
-
 # The distributions as scipy.stats computes them (t.ppf(q, df) is
 # stdtrit(df, q), f.ppf(q, d1, d2) is fdtri(d1, d2, q); the noncentral tails
 # are the ufuncs scipy.stats' nct.sf and ncf.sf call), without importing
@@ -176,7 +175,7 @@ def _invert(f, target: float) -> float:
         if v >= target:
             break
         hi *= 2.0
-    from scipy import optimize          # here: only the inversions need it
+    from scipy import optimize  # here: only the inversions need it
     try:
         return float(optimize.brentq(lambda d: f(d) - target, 0.0, hi, xtol=1e-14,
                                      rtol=1e-12))

@@ -34,8 +34,8 @@ from typing import Callable
 
 import numpy as np
 
-from ipsoeval.analyses.agree import DEFAULT_TEST, TESTS
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.agree import DEFAULT_TEST, TESTS
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry

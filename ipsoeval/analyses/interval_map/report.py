@@ -27,8 +27,8 @@ from typing import Callable
 
 import numpy as np
 
-from ipsoeval.analyses.interval_map import TESTS
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.interval_map import TESTS
 from ipsoeval.analyses.interval_map import valuesets as iv
 from ipsoeval.errors import UsageError
 from ipsoeval.model import Aligned

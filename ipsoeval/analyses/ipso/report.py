@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ipsoeval.analyses.ipso import TESTS
 from ipsoeval.analyses import validate
-from ipsoeval.analyses.ipso import core
+from ipsoeval.analyses.ipso import TESTS, core
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry

@@ -31,8 +31,8 @@ from typing import Callable
 
 import numpy as np
 
-from ipsoeval.analyses.meta import DEFAULT_TESTS, TESTS
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.meta import DEFAULT_TESTS, TESTS
 from ipsoeval.analyses.meta import swap as sw
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet

@@ -37,8 +37,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ipsoeval.analyses.ppi import METHODS
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.ppi import METHODS
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import ppi as sp

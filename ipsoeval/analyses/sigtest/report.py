@@ -26,8 +26,8 @@ from typing import Callable
 
 import numpy as np
 
-from ipsoeval.analyses.sigtest import DEFAULT_TESTS, OMNIBUS, PAIRWISE, TESTS
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.sigtest import DEFAULT_TESTS, OMNIBUS, PAIRWISE, TESTS
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Gate, Report, ResultSet
 from ipsoeval.stats import registry
