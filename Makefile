@@ -12,15 +12,27 @@ TD      = testdata
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
 
-$(VENV)/.installed: pyproject.toml setup.py ipsoeval/_core.c  # the C core is built by pip
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,pandas,plot]'   # extras: the API and --plot tests run too
-	touch $@
+# Two stamps: `make demo` installs what a user runs (the runtime and the plot
+# extra: .installed-demo); `make test` adds the test and pandas extras on top
+# (.installed), so demo-then-test and test alone both end with everything.
+# Quiet: no pip version notice, no setuptools build-backend warning boxes.
+PIP = PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONWARNINGS=ignore $(PY) -m pip
+
+$(VENV)/.installed-demo: pyproject.toml setup.py ipsoeval/_core.c  # the C core is built by pip
+	@echo "installing ipsoeval (runtime and plot extra) into $(VENV) ..."
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) install -q --upgrade pip
+	@$(PIP) install -q -e '.[plot]'
+	@touch $@
+
+$(VENV)/.installed: $(VENV)/.installed-demo
+	@echo "installing the test and pandas extras into $(VENV) ..."
+	@$(PIP) install -q -e '.[test,pandas,plot]'   # extras: the API and --plot tests run too
+	@touch $@
 
 install: $(VENV)/.installed  ## create .venv and install ipsoeval with test, pandas and plot extras
 
-demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
+demo: $(VENV)/.installed-demo  ## install the runtime and the plot extra, then run the main jobs on testdata/
 	@echo '$$ ipsoeval eval testdata/adhoc/qrels.txt testdata/adhoc/run-bm25.txt  (trec_eval layout)'
 	@$(IPSO) eval --format trec $(TD)/adhoc/qrels.txt $(TD)/adhoc/run-bm25.txt
 	@echo

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import traceback
 
 import click
 
@@ -166,6 +165,7 @@ def run_cli(group: click.Group, args, prog_name: str, extra: dict) -> int:
         return EXIT_INTERNAL
     except Exception as exc:  # a bug: one line unless debugging
         if _debug_wanted(args):
+            import traceback
             traceback.print_exc()
         _err(f"ipsoeval: internal error: {type(exc).__name__}: {exc} "
              f"(please report; --debug or IPSOEVAL_DEBUG=1 shows the traceback)")

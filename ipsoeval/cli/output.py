@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import tempfile
 
 import click
 
@@ -335,6 +334,7 @@ def check_output(path: str) -> None:
         shown = os.path.dirname(path) if not os.path.islink(path) else d
         raise _output_error(path, f"no such directory {shown or '.'}")
     try:                       # the only sure test (root, read-only mounts, /proc)
+        import tempfile  # here: --help does not need it
         fd, probe = tempfile.mkstemp(prefix=".ipsoeval-", dir=d)
         os.close(fd)
         os.unlink(probe)
@@ -369,6 +369,7 @@ def write_output(path: str, text: str | bytes) -> None:
     mode = (st.st_mode & 0o7777) if st is not None else (0o666 & ~_umask())
     tmp = None
     try:
+        import tempfile
         fd, tmp = tempfile.mkstemp(prefix=".ipsoeval-", dir=os.path.dirname(real) or ".")
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

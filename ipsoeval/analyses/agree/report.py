@@ -35,6 +35,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.agree import DEFAULT_TEST, TESTS
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry
@@ -43,8 +44,6 @@ __all__ = ["Options", "make_options", "run", "TESTS", "DEFAULT_TEST", "AGREEMENT
            "CONFUSION_COLUMNS", "RANKING_COLUMNS", "MEANS_COLUMNS", "CHANGE_COLUMNS",
            "STATISTICS"]
 
-TESTS = registry.PAIRED
-DEFAULT_TEST = "t"
 MAX_SAMPLES = 100_000_000
 
 AGREEMENT_COLUMNS = ["statistic", "value", "judgments"]

@@ -27,6 +27,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.sigtest import DEFAULT_TESTS, OMNIBUS, PAIRWISE, TESTS
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Gate, Report, ResultSet
 from ipsoeval.stats import registry
@@ -38,10 +39,6 @@ BOUNDS_COLUMNS = ["p_bounds", "survives_bounds"]
 FLIP_COLUMNS = ["measure", "test", "pairs", "sig_original", "sig_interval", "s2ns", "ns2s",
                 "changed"]
 
-PAIRWISE = registry.TWO_SAMPLE
-OMNIBUS = registry.OMNIBUS
-TESTS = PAIRWISE + OMNIBUS
-DEFAULT_TESTS = ("t", "wilcoxon", "sign", "randomization")
 SCALES = ("original", "interval", "both")
 MAX_SAMPLES = 100_000_000
 
