@@ -150,3 +150,35 @@ def test_kendall_tau_b_unsnapped_is_scipy_kendalltau():
         ref = float(stats.kendalltau(x, y).statistic)
         got = rankcorr.kendall_tau_b(x, y, snap=False)
         assert got == ref or (np.isnan(got) and np.isnan(ref)), (x, y)
+
+
+def test_the_command_list_of_help_is_each_commands_own_short_help():
+    """``ipsoeval --help`` lists the commands from cli.SHORT_HELP without
+    importing them: each entry gives what click derives from the command's
+    own docstring, at every width."""
+    import importlib
+
+    from click.utils import make_default_short_help
+
+    from ipsoeval.cli import COMMANDS, SHORT_HELP
+    assert list(SHORT_HELP) == list(COMMANDS)
+    for name, mod in COMMANDS.items():
+        cmd = importlib.import_module(f"ipsoeval.cli.{mod}").command
+        for limit in range(10, 130):
+            assert make_default_short_help(SHORT_HELP[name], limit) == \
+                cmd.get_short_help_str(limit), (name, limit)
+
+
+@pytest.mark.parametrize("width", [40, 80, 200])
+def test_help_lists_the_commands_as_click_would(width):
+    import click
+    from click.testing import CliRunner
+
+    from ipsoeval.cli import cli
+
+    got = CliRunner().invoke(cli, ["--help"], terminal_width=width).output
+    ctx = click.Context(cli, info_name="ipsoeval", terminal_width=width,
+                        max_content_width=100)
+    formatter = ctx.make_formatter()
+    click.Group.format_commands(cli, ctx, formatter)
+    assert formatter.getvalue() in got
