@@ -30,7 +30,7 @@ def scores_options(f):
     per-topic scores; the command sees --scores with the format 'nuggets')."""
     import functools
 
-    from ipsoeval.reading.scores import FORMATS
+    from ipsoeval.reading.grammar import SCORE_FORMATS as FORMATS
 
     callback = f
 

@@ -46,13 +46,13 @@ from typing import TYPE_CHECKING
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_text, id_sort_key
-from ipsoeval.reading.grammar import check_stdin_once
+from ipsoeval.reading.grammar import SCORE_FORMATS, check_stdin_once
 from ipsoeval.reading.opening import read_bytes
 
 if TYPE_CHECKING:
     import numpy as np
 
-FORMATS = ("auto", "trec_eval", "ir_measures", "long", "json")
+FORMATS = SCORE_FORMATS
 SCALES = ("ordinal", "interval", "ratio")
 _TEXT_MEASURES = {"runid", "relstring"}
 _SUMMARY_QIDS = {"all"}
