@@ -287,6 +287,36 @@ def completed(al: Aligned, cells: list[tuple[int, int]], positions: list[np.ndar
         judged_labels=judged, in_run=None, warnings=[])
 
 
+def _scan(al: Aligned, m, unj: np.ndarray, lv: np.ndarray, k: int | None) -> dict | None:
+    """The ``prefix`` completions worth scoring, {cell: labellings}, chosen by
+    :mod:`ipsoeval.measures.bounds_scan` (None: no scorer for the measure)."""
+    from ipsoeval.measures import bounds_scan as S
+    scorer = S.SCORERS.get(m.family)
+    if scorer is None:
+        return None
+    level = m.level(al.rel_level)
+    lo, hi = int(lv[0]), int(lv[-1])
+    sc = S.Scan(al, unj, level, k)
+    if lo < level <= hi:
+        from ipsoeval.measures import kernels as K
+        ctx = K.Context(al)
+        s, first, c = sc.completions(*scorer(sc, al, m, level, ctx.num_rel(level),
+                                             ctx.num_nonrel(level)))
+    else:       # the same documents relevant in every completion: score one
+        s = np.arange(len(sc.u))
+        first, c = np.ones(len(s), dtype=bool), np.zeros(len(s), dtype=np.int64)
+    out = {}
+    heads = np.flatnonzero(np.r_[True, s[1:] != s[:-1]]) if len(s) else s
+    for a, b in zip(heads.tolist(), np.r_[heads[1:], len(s)].tolist()):
+        row = int(s[a])
+        u = int(sc.u[row])
+        idx = np.arange(u)[None, :]
+        cc = c[a:b, None]
+        top = np.where(first[a:b, None], idx < cc, idx >= u - cc)
+        out[int(sc.cells[row])] = np.where(top, hi, lo).astype(np.int64)
+    return out
+
+
 def bounds(al: Aligned, m, values: np.ndarray | None = None,
            warnings: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(low, high), float64 (runs, topics): the measure's smallest and largest
@@ -331,10 +361,14 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
         batch, size = [], 0
 
     D = al.labels.shape[2] if k is None else min(k, al.labels.shape[2])
+    chosen = _scan(al, m, unj, lv, k) if kind == "prefix" else None
     for r, t in todo:
         pos = np.flatnonzero(unj[r, t])
         n_top = None if k is None else int(np.count_nonzero(pos < k))
-        labs = _candidates(kind, len(pos), lv, order, n_top)
+        if chosen is not None:
+            labs = chosen[int(r) * al.labels.shape[1] + int(t)]
+        else:
+            labs = _candidates(kind, len(pos), lv, order, n_top)
         if labs is None and m.family == "nDCG":
             labs = ndcg_extremes(al, m, int(r), int(t), pos, lv)
             if labs is not None:      # the uniform labellings too (all-0 among them)
