@@ -51,58 +51,50 @@ from __future__ import annotations
 
 import numpy as np
 
-TOL = 1e-9          # completions within TOL of a ranking's extreme are scored by the kernel
+TOL = 1e-9          # completions within TOL of a ranking's extreme are scored by the kernel,
+MAX_TIED = 2        # at most this many of them per ranking and side (the nearest)
 BLOCK = 1 << 22     # (judged relevant document, c) pairs per step (bpref)
+BLOCK_ROWS = 1 << 19  # ranks (rankings x depth) scanned at a time
 
 
 class Scan:
     """The unjudged documents of the rankings to bound as padded rows: row s
-    is cell ``cells[s]`` (run·T + topic) with ``u[s]`` unjudged documents at
-    ranks ``P[s, :u[s]]`` (then D)."""
+    is cell ``cells[s]`` (run·T + topic; each with an unjudged document) with
+    ``u[s]`` unjudged documents at ranks ``P[s, :u[s]]`` (then D)."""
 
-    def __init__(self, al, unj: np.ndarray, level: int, k: int | None):
+    def __init__(self, al, unj: np.ndarray, level: int, k: int | None, cells: np.ndarray):
         R_, T_, D = al.labels.shape
         self.D, self.k = D, D if k is None else min(k, D)
-        flat = np.flatnonzero(unj.ravel())
-        cell, pos = np.divmod(flat, D)
-        self.cells, starts, u = np.unique(cell, return_index=True, return_counts=True)
+        lab = al.labels.reshape(R_ * T_, D)
+        unj2 = unj.reshape(R_ * T_, D)
+        self.cells = cells
+        u = np.count_nonzero(unj2[cells], axis=1)
         self.u = u
         n, W = len(u), int(u.max())
         self.W = W
-        row = np.repeat(np.arange(n), u)
-        m = np.arange(len(cell)) - starts[row]
+        self.topic = self.cells % T_
+        sub = lab[self.cells]
+        usub = unj2[self.cells]
+        pos = np.nonzero(usub)[1]
         self.valid = np.arange(W)[None, :] < u[:, None]
         self.P = np.full((n, W), D, dtype=np.int64)
-        self.P[row, m] = pos
-        self.topic = self.cells % T_
-        base = self.cells * D
-        lab = al.labels.ravel()
-        self.relflat = np.flatnonzero(lab >= level)
-        self.nonflat = np.flatnonzero((lab >= 0) & (lab < level))
-        flat2 = np.repeat(base[:, None], W, axis=1)
-        flat2[row, m] = flat
-        self.flat = flat2
+        self.P[self.valid] = pos          # row-major: each row's unjudged in rank order
         # judged relevant / non-relevant documents above each unjudged one
-        self.J = self._above(self.relflat, flat2, base)
-        self.A = self._above(self.nonflat, flat2, base)
+        rel = sub >= level
+        non = (sub >= 0) & (sub < level)
+        cnon = np.cumsum(non, axis=1, dtype=np.int32)
+        self.J = np.zeros((n, W), dtype=np.int32)
+        self.A = np.zeros((n, W), dtype=np.int32)
+        self.J[self.valid] = np.cumsum(rel, axis=1, dtype=np.int32)[usub]
+        self.A[self.valid] = cnon[usub]
         # the judged relevant documents of these rankings: their row, rank,
-        # and the judged relevant and the unjudged documents above them
-        lo_r = np.searchsorted(self.relflat, base)
-        hi_r = np.searchsorted(self.relflat, base + D)
-        self.K = hi_r - lo_r
-        self.rrow = np.repeat(np.arange(n), self.K)
-        start = np.concatenate([[0], np.cumsum(self.K)])[:-1]
-        idx = np.arange(int(self.K.sum())) - start[self.rrow] + lo_r[self.rrow]
-        rflat = self.relflat[idx]
-        self.rpos = rflat - base[self.rrow]
-        self.rj = idx - lo_r[self.rrow] + 1                       # 1-based among judged rel.
-        self.rU = np.searchsorted(flat, rflat) - np.searchsorted(flat, base[self.rrow])
-        self.rA = (np.searchsorted(self.nonflat, rflat)
-                   - np.searchsorted(self.nonflat, base[self.rrow]))
-
-    def _above(self, sorted_flat, flat2, base):
-        return (np.searchsorted(sorted_flat, flat2)
-                - np.searchsorted(sorted_flat, base)[:, None])
+        # their number among them (1-based), and the judged non-relevant and
+        # the unjudged documents above them
+        self.rrow, self.rpos = np.nonzero(rel)
+        self.K = np.count_nonzero(rel, axis=1)
+        self.rj = np.arange(len(self.rrow)) - np.repeat(np.cumsum(self.K) - self.K, self.K) + 1
+        self.rU = np.cumsum(usub, axis=1, dtype=np.int32)[rel]
+        self.rA = cnon[rel]
 
     def per_row(self, weights: np.ndarray) -> np.ndarray:
         """Sum over each row's judged relevant documents."""
@@ -115,14 +107,27 @@ class Scan:
         fin = ~np.isnan(both)
         top = np.where(fin, both, -np.inf).max(axis=1)
         bot = np.where(fin, both, np.inf).min(axis=1)
-        with np.errstate(invalid="ignore"):
-            sel = fin & ((both >= top[:, None] - TOL) | (both <= bot[:, None] + TOL))
-        sel[~fin.any(axis=1), 0] = True        # undefined throughout: the kernel says so
-        s, col = np.nonzero(sel)
+        picks = []
+        for dist in (top[:, None] - both, both - bot[:, None]):
+            near = fin & (dist <= TOL)
+            near[~fin.any(axis=1), 0] = True    # undefined throughout: the kernel says so
+            many = np.flatnonzero(np.count_nonzero(near, axis=1) > MAX_TIED)
+            if len(many):       # ties: the MAX_TIED nearest
+                d = np.where(near[many], dist[many], np.inf)
+                keep = np.argpartition(d, MAX_TIED - 1, axis=1)[:, :MAX_TIED]
+                near[many] = False
+                near[many[:, None], keep] = True
+            picks.append(np.nonzero(near))
+        s = np.concatenate([picks[0][0], picks[1][0]])
+        col = np.concatenate([picks[0][1], picks[1][1]])
+        col[col == self.W + 1] = 0             # "last 0" is "first 0"
+        order = np.lexsort((col, s))
+        s, col = s[order], col[order]
+        dup = np.r_[False, (s[1:] == s[:-1]) & (col[1:] == col[:-1])]
+        s, col = s[~dup], col[~dup]
         is_first = col <= self.W
         c = np.where(is_first, col, col - (self.W + 1))
-        keep = is_first | (c > 0)              # "last 0" is "first 0"
-        return s[keep], is_first[keep], c[keep]
+        return s, is_first, c
 
     def in_c(self, values: np.ndarray) -> np.ndarray:
         """(n, W+1) with c = 0..W, NaN past each row's u."""
