@@ -201,14 +201,13 @@ def bpref(sc: Scan, al, m, level: int, num_rel, num_nonrel):
     # (a) the unjudged documents made relevant; A non-decreasing along each row
     A = np.where(sc.valid, sc.A, 0)
     cumA = np.concatenate([np.zeros((n, 1), dtype=np.int64), np.cumsum(A, axis=1)], axis=1)
-    big = int(sc.D + R0.max(initial=0) + 2 * W + 4)
-    key = (np.where(sc.valid, sc.A, big - 2) + np.arange(n)[:, None] * big).ravel()
-    rowoff = np.arange(n)[:, None] * big
+    top = int(A.max(initial=0))
+    hist = np.bincount((np.arange(n)[:, None] * (top + 1) + A)[sc.valid],
+                       minlength=n * (top + 1)).reshape(n, top + 1)
+    cum = np.concatenate([np.zeros((n, 1), dtype=np.int64), np.cumsum(hist, axis=1)], axis=1)
 
-    def count_le(theta):            # per row: unjudged m with A_m <= theta (theta < big - 1)
-        t = np.clip(theta, -1, big - 3)
-        return np.searchsorted(key, (t + rowoff).ravel(), side="right").reshape(theta.shape) \
-            - (np.arange(n)[:, None] * W)
+    def count_le(theta):            # per row: unjudged m with A_m <= theta
+        return np.take_along_axis(cum, np.clip(theta, -1, top) + 1, axis=1)
     g = np.minimum(ci, count_le(Ri))
     YF = np.take_along_axis(cumA, g, axis=1) + Ri * (ci - g)
     th = R0[:, None] + 2 * ci - uu             # min(A + u - c, R_c) = u - c + min(A, th)
