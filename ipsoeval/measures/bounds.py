@@ -68,10 +68,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
-from ipsoeval.model import POOLED, UNJUDGED, Aligned
+from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned
 
 KINDS = ("uniform", "prefix", "sorted", "exhaustive", "none")
 MAX_CANDIDATES = 20000          # completions searched per ranking (sorted, exhaustive)
@@ -287,6 +288,96 @@ def completed(al: Aligned, cells: list[tuple[int, int]], positions: list[np.ndar
         judged_labels=judged, in_run=None, warnings=[])
 
 
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The indices start .. start + length - 1 of each block, concatenated."""
+    total = int(lengths.sum())
+    before = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    return np.repeat(starts - before, lengths) + np.arange(total)
+
+
+def _completed_prefix(al: Aligned, sc, s: np.ndarray, first: np.ndarray, c: np.ndarray,
+                      lo: int, hi: int, depth: int | None, level: int, num_rel: np.ndarray,
+                      num_nonrel: np.ndarray) -> Aligned:
+    """:func:`completed` for the ``prefix`` completions (row ``s`` of the scan,
+    its first or last ``c`` unjudged documents at ``hi``, the others at
+    ``lo``), built for all of them at once, with relevance at ``level`` (R
+    and N at that level: ``num_rel``, ``num_nonrel``)."""
+    R_, T_, D = al.labels.shape
+    Dd = D if depth is None else min(depth, D)
+    cells, u = sc.cells[s], sc.u[s]
+    t = cells % T_
+    N = len(s)
+    lab = al.labels.reshape(R_ * T_, D)[cells, :Dd]
+    # unjudged documents at lo (PAD stays), then the first or last c at hi
+    lab[(lab < 0) & (lab != PAD)] = lo
+    where = _ranges(s * sc.W + np.where(first, 0, u - c), c)
+    pos = sc.P.reshape(-1)[where]
+    row = np.repeat(np.arange(N), c)
+    inside = pos < Dd
+    lab[row[inside], pos[inside]] = hi
+    rel = c * (hi >= level) + (u - c) * (lo >= level)
+    return dataclasses.replace(
+        al, runs=[al.runs[0] if al.runs else ""], topics=[str(i) for i in range(N)],
+        labels=lab[None], n_ret=al.n_ret.reshape(-1)[cells][None, :], rel_level=level,
+        num_rel=num_rel[t] + rel, num_nonrel=num_nonrel[t] + u - rel,
+        judged_labels=_Judged(al.judged_labels, t, c, u - c, hi, lo), in_run=None,
+        warnings=[])
+
+
+class _Judged(Sequence):
+    """The qrels labels of each completion (descending), built when a kernel
+    asks for them: the topic's judged labels with ``n_hi`` more at ``hi`` (the
+    largest label) and ``n_lo`` more at ``lo`` (0)."""
+
+    def __init__(self, judged, topic, n_hi, n_lo, hi, lo):
+        self.judged, self.topic, self.n_hi, self.n_lo = judged, topic, n_hi, n_lo
+        self.hi, self.lo = hi, lo
+
+    def __len__(self):
+        return len(self.topic)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        jl = self.judged[int(self.topic[i])]
+        cut = int(np.count_nonzero(jl >= self.lo))
+        return np.concatenate([np.full(int(self.n_hi[i]), self.hi, dtype=jl.dtype), jl[:cut],
+                               np.full(int(self.n_lo[i]), self.lo, dtype=jl.dtype), jl[cut:]])
+
+
+def _prefix_bounds(al: Aligned, m, unj: np.ndarray, lv: np.ndarray, k: int | None,
+                   low: np.ndarray, high: np.ndarray) -> bool:
+    """The ``prefix`` search with the completions worth scoring chosen by
+    :mod:`ipsoeval.measures.bounds_scan` and scored by the measure's kernel,
+    into ``low`` and ``high``; False (nothing done) when the measure has no
+    scorer there."""
+    from ipsoeval.measures import bounds_scan as S
+    scorer = S.SCORERS.get(m.family)
+    if scorer is None:
+        return False
+    level = m.level(al.rel_level)
+    lo, hi = int(lv[0]), int(lv[-1])
+    from ipsoeval.measures import kernels as K
+    ctx = K.Context(al)
+    num_rel, num_nonrel = ctx.num_rel(level), ctx.num_nonrel(level)
+    R_, T_, D = al.labels.shape
+    cells = np.flatnonzero(unj.reshape(R_ * T_, D).any(axis=1))
+    step = max(1, S.BLOCK_ROWS // D)                 # rankings per block
+    for a in range(0, len(cells), step):
+        sc = S.Scan(al, unj, level, k, cells[a:a + step])
+        if lo < level <= hi:
+            s, first, c = sc.completions(*scorer(sc, al, m, level, num_rel, num_nonrel))
+        else:       # the same documents relevant in every completion: score one
+            s = np.arange(len(sc.u))
+            first, c = np.ones(len(s), dtype=bool), np.zeros(len(s), dtype=np.int64)
+        sub = _completed_prefix(al, sc, s, first, c, lo, hi, k, level, num_rel, num_nonrel)
+        vals = np.asarray(m.compute(sub), dtype=np.float64)[0]
+        heads = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+        low.reshape(-1)[sc.cells[s[heads]]] = np.fmin.reduceat(vals, heads)
+        high.reshape(-1)[sc.cells[s[heads]]] = np.fmax.reduceat(vals, heads)
+    return True
+
+
 def bounds(al: Aligned, m, values: np.ndarray | None = None,
            warnings: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(low, high), float64 (runs, topics): the measure's smallest and largest
@@ -330,6 +421,8 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
             high[r, t] = ok.max() if len(ok) else np.nan
         batch, size = [], 0
 
+    if kind == "prefix" and _prefix_bounds(al, m, unj, lv, k, low, high):
+        return low, high
     D = al.labels.shape[2] if k is None else min(k, al.labels.shape[2])
     for r, t in todo:
         pos = np.flatnonzero(unj[r, t])
