@@ -444,6 +444,12 @@ def _expanded(a) -> tuple:
     return tuple(expand(a))
 
 
+def needs_subtopics(args) -> bool:
+    """Does one of these -m arguments name a diversity measure (a family that
+    reads subtopic qrels)?"""
+    return any(r.measure.fam.subtopics for r in expand_all(list(args)))
+
+
 def expand_all(args) -> list[Requested]:
     """All -m arguments (default: trec_eval's official set), de-duplicated, ordered.
 
