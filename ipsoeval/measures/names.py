@@ -505,10 +505,6 @@ def notes(args) -> list[str]:
 
 # --- did you mean ------------------------------------------------------------------
 
-# intent-aware (diversity) measures: ipsoeval has none
-INTENT_AWARE = {"erria", "nerria", "alphandcg", "alphadcg", "pia", "apia", "nrbp", "nnrbp",
-                "strecall", "αndcg", "αdcg"}
-
 
 
 _key = registry.loose_key
@@ -568,9 +564,6 @@ def _all_spellings() -> list[str]:
 
 def did_you_mean(text: str, pool: list[str]) -> str:
     """' (did you mean ...?)', or a word on what we lack, or ''."""
-    lo = _loose(text)
-    if lo is not None and _key(lo[0]) in INTENT_AWARE:
-        return " (ipsoeval has no intent-aware (diversity) measures)"
     if "," in text and "(" not in text:
         parts = [p.strip() for p in text.split(",")]
         if len(parts) > 1 and all(p and _accepts(p) for p in parts):
