@@ -589,6 +589,8 @@ def status(fam) -> str:
     or the trec order (text)."""
     if fam.kind == "text" and fam.name != "runid":
         return "trec order"
+    if fam.subtopics:            # refused: the tie orders would move subtopic judgments too
+        return "not defined"
     if fam.ties is invariant:
         return "order-free"
     if fam.ties is per_group:
