@@ -708,15 +708,18 @@ def attach_subtopics(al: Aligned, table: SubtopicTable) -> Aligned:
     rows = np.concatenate([np.arange(a, b) for a, b in spans] + [np.zeros(0, np.int64)])
     first = np.zeros(len(spans) + 1, dtype=np.int64)
     first[1:] = np.cumsum([b - a for a, b in spans])
-    remap = np.full(len(table.grades) + 1, -1, dtype=np.int64)
-    remap[rows] = np.arange(len(rows))
+    remap = np.full(len(table.grades) + 1, -1, dtype=np.int32)   # the last: not judged
+    remap[rows] = np.arange(len(rows), dtype=np.int32)
     grades = table.grades[rows]
     top = grades.max(axis=1) if grades.shape[1] else np.zeros(len(grades), np.int64)
     codes = al.labels
-    judged = codes >= 0
-    docs = np.where(judged, remap[np.where(judged, codes, len(table.grades))], -1)
-    labels = np.where(docs >= 0, top[np.maximum(docs, 0)], codes).astype(np.int32)
-    labels = np.where(judged & (docs < 0), UNJUDGED, labels).astype(np.int32)
+    docs = np.maximum(codes, -1)           # sentinels (< 0) -> -1: remap's last entry
+    docs = remap[docs]                     # a topic not evaluated: -1 too
+    top_ext = np.append(top, 0).astype(np.int32)
+    labels = top_ext[docs]
+    sentinel = docs < 0
+    labels[sentinel] = codes[sentinel]
+    labels[sentinel & (codes >= 0)] = UNJUDGED   # judged for a topic not evaluated
     level = al.rel_level
     T = len(al.topics)
     num_rel = np.array([int((top[first[t]:first[t + 1]] >= level).sum()) for t in range(T)],
@@ -725,4 +728,4 @@ def attach_subtopics(al: Aligned, table: SubtopicTable) -> Aligned:
     judged_labels = [np.sort(top[first[t]:first[t + 1]])[::-1].copy() for t in range(T)]
     return replace(al, labels=labels, num_rel=num_rel, num_nonrel=num_nonrel,
                    judged_labels=judged_labels,
-                   subtopics=Subtopics(docs=docs.astype(np.int32), grades=grades, first=first))
+                   subtopics=Subtopics(docs=docs, grades=grades, first=first))
