@@ -138,3 +138,19 @@ def test_api(files):
     q, r, _ = files
     res = ipsoeval.evaluate(str(q), [str(r)], ["alpha_nDCG@4"], queries="intersection")
     assert res.matrix("alpha_nDCG@4").shape == (1, 2)
+
+
+def test_many_runs_are_not_swept_and_ray_is_refused(files, tmp_path):
+    # from SWEEP_RUNS runs on, --engine local scores a batch at a time from the plain
+    # qrels reader: the diversity measures keep the whole-load path
+    from ipsoeval.distributed import SWEEP_RUNS
+    q, r, _ = files
+    runs = []
+    for i in range(SWEEP_RUNS):
+        p = tmp_path / f"run{i}"
+        p.write_text(RUN)
+        runs.append(p)
+    code, out, err = invoke(["eval", "--name-from-file", "-m", "alpha_nDCG@4", q, *runs])
+    assert code == 0, err
+    code, out, err = invoke(["eval", "--engine", "ray", "-m", "alpha_nDCG@4", q, r])
+    assert code == 2 and "diversity measures" in err

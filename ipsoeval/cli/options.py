@@ -377,15 +377,17 @@ def sweeping(engine: str, runs=(), opts: AlignOptions | None = None, *conflicts)
     from ipsoeval.distributed import SWEEP_RUNS, parse_engine
     probability = opts is not None and opts.labels == "probability"
     expected = opts is not None and opts.tie_break == "expected"
+    diversity = wants_subtopics()      # diversity qrels: read by the local engine only
     if parse_engine(engine)[0] != "local":
         for given, what in (*conflicts, (probability, "--labels probability"),
-                            (expected, "--tie-break expected")):
+                            (expected, "--tie-break expected"),
+                            (diversity, "the diversity measures")):
             if given:
                 raise UsageError(f"--engine {engine} does not combine with {what} (it needs "
                                  f"the runs' rankings on this machine; use --engine local)")
         return True
     return len(runs) >= SWEEP_RUNS and "-" not in runs and not probability and not expected \
-        and not any(given for given, _ in conflicts)
+        and not diversity and not any(given for given, _ in conflicts)
 
 
 def load_scores(qrels: str, runs, opts: AlignOptions, requested, *, engine: str,
