@@ -154,3 +154,17 @@ def test_many_runs_are_not_swept_and_ray_is_refused(files, tmp_path):
     assert code == 0, err
     code, out, err = invoke(["eval", "--engine", "ray", "-m", "alpha_nDCG@4", q, r])
     assert code == 2 and "diversity measures" in err
+
+
+def test_judged_only_removes_unjudged_documents_first(files, tmp_path):
+    # ir_measures' judged_only (its pyndeval provider drops the run's documents not in
+    # the qrels before calling ndeval): the value on the run without them
+    q, r, _ = files
+    judged = tmp_path / "judged.txt"
+    judged.write_text("".join(ln + "\n" for ln in RUN.splitlines() if " d9 " not in ln))
+    names = ["alpha_nDCG@2", "alpha_DCG@3", "ERR_IA@2", "nERR_IA@2", "P_IA@2", "AP_IA"]
+    v, _ = _values(q, r, [f"{n.split('@')[0]}(judged_only=True)"
+                          + (f"@{n.split('@')[1]}" if "@" in n else "") for n in names])
+    w, _ = _values(q, judged, names)
+    assert list(v.values()) == list(w.values())
+    assert list(v.values()) != list(_values(q, r, names)[0].values())

@@ -30,7 +30,7 @@ import numpy as np
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import kernels as K
 from ipsoeval.measures.family import Family
-from ipsoeval.measures.params import REL, Bad, Param, Value
+from ipsoeval.measures.params import JUDGED_ONLY, REL, Bad, Param, Value
 
 
 def _unit(v: Value):
@@ -281,16 +281,16 @@ _DIV = dict(subtopics=True, bounds="none")
 FAMILIES = (
     Family("alpha_nDCG", "alpha-nDCG (Clarke et al. 2008): novelty-discounted DCG over that of "
            "ndeval's greedy ideal ranking" + _NOTE, "ordinal", alpha_ndcg, cutoff="required",
-           params=(REL, ALPHA), example="alpha_nDCG@20", other_names=("alpha-nDCG",), **_DIV),
+           params=(REL, ALPHA, JUDGED_ONLY), example="alpha_nDCG@20", other_names=("alpha-nDCG",), **_DIV),
     Family("alpha_DCG", "alpha-DCG (Clarke et al. 2008) as ndeval reports it: divided by the "
            "ideal ideal DCG for k >= 2" + _NOTE, "ordinal", alpha_dcg, cutoff="required",
-           params=(REL, ALPHA), example="alpha_DCG@20", other_names=("alpha-DCG",), **_DIV),
+           params=(REL, ALPHA, JUDGED_ONLY), example="alpha_DCG@20", other_names=("alpha-DCG",), **_DIV),
     Family("ERR_IA", "intent-aware ERR (Chapelle et al. 2011) as ndeval: novelty gain / rank, "
            "divided by the ideal ideal for k >= 2" + _NOTE, "ordinal", err_ia,
-           cutoff="required", params=(REL,), example="ERR_IA@20", other_names=("ERR-IA",),
+           cutoff="required", params=(REL, JUDGED_ONLY), example="ERR_IA@20", other_names=("ERR-IA",),
            **_DIV),
     Family("nERR_IA", "ERR-IA over that of ndeval's greedy ideal ranking" + _NOTE, "ordinal",
-           nerr_ia, cutoff="required", params=(REL,), example="nERR_IA@20",
+           nerr_ia, cutoff="required", params=(REL, JUDGED_ONLY), example="nERR_IA@20",
            other_names=("nERR-IA",), **_DIV),
     Family("NRBP", "novelty- and rank-biased precision (Clarke, Kolla & Vechtomova 2009): "
            "(1-(1-alpha)beta)/S sum of novelty gain x beta^(i-1), whole ranking" + _NOTE,
@@ -299,10 +299,10 @@ FAMILIES = (
            params=(REL, ALPHA, PATIENCE), **_DIV),
     Family("P_IA", "intent-aware precision (Agrawal et al. 2009): (document, subtopic) "
            "relevant pairs in the top k over k S" + _NOTE, "interval", p_ia,
-           cutoff="required", params=(REL,), example="P_IA@20", other_names=("P-IA",), **_DIV),
+           cutoff="required", params=(REL, JUDGED_ONLY), example="P_IA@20", other_names=("P-IA",), **_DIV),
     Family("AP_IA", "intent-aware average precision (Agrawal et al. 2009): AP per subtopic "
            "averaged over the S subtopics, whole ranking" + _NOTE, "ordinal", ap_ia,
-           params=(REL,), ir_measures=("MAP_IA",), other_names=("MAP-IA",), **_DIV),
+           params=(REL, JUDGED_ONLY), ir_measures=("MAP_IA",), other_names=("MAP-IA",), **_DIV),
     Family("StRecall", "subtopic recall (Zhai, Cohen & Lafferty 2003): subtopics with a "
            "relevant document in the top k over S" + _NOTE, "interval", st_recall,
            cutoff="required", params=(REL,), example="StRecall@20", other_names=("strec",),
