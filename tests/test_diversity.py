@@ -168,3 +168,13 @@ def test_judged_only_removes_unjudged_documents_first(files, tmp_path):
     w, _ = _values(q, judged, names)
     assert list(v.values()) == list(w.values())
     assert list(v.values()) != list(_values(q, r, names)[0].values())
+
+
+def test_tie_warning_sees_subtopic_judgments(tmp_path):
+    # d1 and d2 have the same largest judgment but different subtopics: their tie
+    # order moves alpha_nDCG@1, so eval warns
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text("1 a d1 1\n1 b d2 1\n1 b d3 1\n")
+    r.write_text("1 Q0 d3 1 5 r\n1 Q0 d1 2 3 r\n1 Q0 d2 3 3 r\n")
+    code, out, err = invoke(["eval", "-m", "alpha_nDCG@2", q, r])
+    assert code == 0 and "tied scores" in err and "alpha_nDCG@2" in err
