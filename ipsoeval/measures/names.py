@@ -446,8 +446,12 @@ def _expanded(a) -> tuple:
 
 def needs_subtopics(args) -> bool:
     """Does one of these -m arguments name a diversity measure (a family that
-    reads subtopic qrels)?"""
-    return any(r.measure.fam.subtopics for r in expand_all(list(args)))
+    reads subtopic qrels)?  A name this parser refuses (a -R mode's measure,
+    a typo) is not one: its error comes where the command reads it."""
+    try:
+        return any(r.measure.fam.subtopics for r in expand_all(list(args)))
+    except UsageError:
+        return False
 
 
 def expand_all(args) -> list[Requested]:
