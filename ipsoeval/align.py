@@ -623,3 +623,109 @@ def _label_mode(qrels: Qrels, gains, rel_level):
                          "the probability that the document is relevant)")
     return mode, None, 0
 
+
+
+# --- diversity qrels (qid subtopic docno judgment) ------------------------------------
+
+class SubtopicTable:
+    """Diversity qrels folded to one row per judged (topic, docno), rows by topic
+    and then docno (strcmp): ``grades`` (rows, S) the judgment per subtopic of
+    the row's topic, ``topic_rows`` topic id -> (first, end) rows."""
+
+    def __init__(self, grades: np.ndarray, topic_rows: dict[str, tuple[int, int]]):
+        self.grades, self.topic_rows = grades, topic_rows
+
+
+def _same_rows(words: np.ndarray, order: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """bool (n-1,): row order[i+1] has the same code and words as row order[i]."""
+    w, c = words[order], codes[order]
+    same = c[1:] == c[:-1]
+    for j in range(w.shape[1]):
+        same &= w[1:, j] == w[:-1, j]
+    return same
+
+
+def subtopic_qrels(sq) -> tuple[Qrels, SubtopicTable]:
+    """Diversity qrels -> (qrels of one row per judged document, labelled with
+    its row of the table; the table).  A (topic, subtopic, docno) given twice
+    is an input error (ndeval would count it twice)."""
+    names, tcode = group_ids(sq.qid)
+    n = len(tcode)
+    order = np.lexsort(strcmp_key(sq.docno) + [tcode])
+    if long_rows(sq.docno).any():        # long ids: their bytes decide
+        order = np.array(sorted(range(n), key=lambda i: (int(tcode[i]), id_bytes(sq.docno[i]))),
+                         dtype=np.int64)
+    new_doc = np.ones(n, dtype=bool)
+    new_doc[1:] = ~_same_rows(sq.docno, order, tcode)
+    doc_of = np.empty(n, dtype=np.int64)
+    doc_of[order] = np.cumsum(new_doc) - 1
+    n_docs = int(new_doc.sum())
+    # subtopics numbered per topic by first appearance
+    s_words = sq.subtopic
+    s_order = np.lexsort(strcmp_key(s_words) + [tcode])
+    new_s = np.ones(n, dtype=bool)
+    new_s[1:] = ~_same_rows(s_words, s_order, tcode)
+    s_group = np.empty(n, dtype=np.int64)
+    s_group[s_order] = np.cumsum(new_s) - 1
+    first_at = np.full(int(new_s.sum()), n, dtype=np.int64)
+    np.minimum.at(first_at, s_group, np.arange(n))
+    g_order = np.lexsort((first_at, tcode[first_at]))
+    g_topic = tcode[first_at][g_order]
+    start = np.ones(len(g_order), dtype=bool)
+    start[1:] = g_topic[1:] != g_topic[:-1]
+    pos = np.arange(len(g_order)) - np.maximum.accumulate(np.where(start, np.arange(len(g_order)), 0))
+    local = np.empty(len(g_order), dtype=np.int64)
+    local[g_order] = pos
+    sub = local[s_group]
+    S = int(sub.max()) + 1 if n else 1
+    # a (topic, subtopic, docno) twice
+    key = doc_of * S + sub
+    ks = np.argsort(key, kind="stable")
+    dup = np.flatnonzero(key[ks][1:] == key[ks][:-1])
+    if len(dup):
+        i, j = sorted((int(ks[dup[0]]), int(ks[dup[0] + 1])))
+        raise InputError(f"duplicate judgment of docno {_text(sq.docno[j])!r} for subtopic "
+                         f"{_text(s_words[j])!r} of topic {names[int(tcode[j])]!r} "
+                         f"(also at line {int(sq.line[i])})", path=sq.path, line=int(sq.line[j]))
+    grades = np.zeros((n_docs, S), dtype=np.int64)
+    grades[doc_of, sub] = sq.judgment
+    head = order[new_doc]                 # one row of the file per document
+    doc_topic = tcode[head]
+    bounds = np.searchsorted(doc_topic, np.arange(len(names) + 1))
+    rows = {names[t]: (int(bounds[t]), int(bounds[t + 1])) for t in range(len(names))}
+    qrels = Qrels(path=sq.path, qid=sq.qid[head], docno=sq.docno[head],
+                  label=np.arange(n_docs, dtype=np.int64), line=sq.line[head],
+                  warnings=list(sq.warnings))
+    return qrels, SubtopicTable(grades, rows)
+
+
+def attach_subtopics(al: Aligned, table: SubtopicTable) -> Aligned:
+    """Turn an Aligned whose labels are rows of ``table`` (aligned to
+    :func:`subtopic_qrels`' qrels) into one whose labels are each document's
+    largest judgment, with the subtopic judgments in ``al.subtopics``."""
+    from ipsoeval.model import Subtopics
+    spans = [table.topic_rows.get(t, (0, 0)) for t in al.topics]
+    rows = np.concatenate([np.arange(a, b) for a, b in spans] + [np.zeros(0, np.int64)])
+    first = np.zeros(len(spans) + 1, dtype=np.int64)
+    first[1:] = np.cumsum([b - a for a, b in spans])
+    remap = np.full(len(table.grades) + 1, -1, dtype=np.int32)   # the last: not judged
+    remap[rows] = np.arange(len(rows), dtype=np.int32)
+    grades = table.grades[rows]
+    top = grades.max(axis=1) if grades.shape[1] else np.zeros(len(grades), np.int64)
+    codes = al.labels
+    docs = np.maximum(codes, -1)           # sentinels (< 0) -> -1: remap's last entry
+    docs = remap[docs]                     # a topic not evaluated: -1 too
+    top_ext = np.append(top, 0).astype(np.int32)
+    labels = top_ext[docs]
+    sentinel = docs < 0
+    labels[sentinel] = codes[sentinel]
+    labels[sentinel & (codes >= 0)] = UNJUDGED   # judged for a topic not evaluated
+    level = al.rel_level
+    T = len(al.topics)
+    num_rel = np.array([int((top[first[t]:first[t + 1]] >= level).sum()) for t in range(T)],
+                       dtype=np.int64)
+    num_nonrel = np.array([int(first[t + 1] - first[t]) for t in range(T)], np.int64) - num_rel
+    judged_labels = [np.sort(top[first[t]:first[t + 1]])[::-1].copy() for t in range(T)]
+    return replace(al, labels=labels, num_rel=num_rel, num_nonrel=num_nonrel,
+                   judged_labels=judged_labels,
+                   subtopics=Subtopics(docs=docs, grades=grades, first=first))

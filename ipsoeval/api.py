@@ -85,10 +85,13 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
                 judged_only: bool = False, gains=None, depth: int | None = None,
                 tie_break: str = "trec", run_format: str = "auto", names=None,
                 name_from_file: bool = False, labels: str = "integer",
-                samples: int | None = None, seed: int | None = None):
+                samples: int | None = None, seed: int | None = None,
+                subtopics: bool = False):
     """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`.
     ``labels``: integer, gain or probability (``--labels``); ``samples``/``seed``:
-    the Monte Carlo draws under probability labels (``--samples``, ``--seed``)."""
+    the Monte Carlo draws under probability labels (``--samples``, ``--seed``);
+    ``subtopics``: the qrels file is diversity qrels (``qid subtopic docno
+    judgment``) for the diversity measures (:func:`ipsoeval.engine.load`)."""
     from ipsoeval import engine, reading
     from ipsoeval.align import QrelsIndex, parse_gains
     from ipsoeval.parallel import parallel_map
@@ -115,7 +118,17 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
         items = [(obj, n) for (obj, _), n in zip(items, names)]
     paths = [os.fspath(x) for x in [qrels] + [o for o, _ in items] if _is_path(x)]
     reading.check_stdin_once(paths)
-    if _is_path(qrels):
+    table = None
+    if subtopics:
+        if not _is_path(qrels):
+            raise UsageError("diversity measures read their qrels from a file "
+                             "(qid subtopic docno judgment)")
+        if labels != "integer" or tie_break == "expected":
+            raise UsageError("diversity measures take integer judgments and do not combine "
+                             "with tie_break='expected'")
+        from ipsoeval.align import subtopic_qrels
+        q, table = subtopic_qrels(reading.read_subtopic_qrels(os.fspath(qrels)))
+    elif _is_path(qrels):
         q = reading.read_qrels(os.fspath(qrels), labels=labels)
     else:
         q = reading.qrels_from(qrels, labels=labels)
@@ -136,6 +149,9 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
     al = engine.align_read(q, run_models, qindex=qindex, queries=queries, rel_level=rel_level,
                            judged_only=judged_only, gains=gains, depth=depth,
                            tie_break=tie_break)   # run_models is ours, not the caller's
+    if table is not None:
+        from ipsoeval.align import attach_subtopics
+        al = attach_subtopics(al, table)
     return engine.monte_carlo_options(al, samples, seed)
 
 
@@ -369,7 +385,10 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
                          f"range over integer labels)")
     measures = measure_names(measures)          # ir_measures objects as their names
     requested = _engine.requested(measures or None)
+    subtopics = any(r.measure.fam.subtopics for r in requested)
     if parse_engine(engine)[0] != "local":     # issue 21: a sweep over run files
+        if subtopics:
+            raise UsageError(f"diversity measures do not combine with engine={engine!r}")
         if bounds:
             raise UsageError(f"bounds=True does not combine with engine={engine!r} (it needs "
                              f"the rankings here)")
@@ -383,7 +402,7 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
                               judged_only=judged_only, gains=gains, depth=depth,
                               tie_break=tie_break, run_format=run_format, names=names,
                               name_from_file=name_from_file, labels=labels, samples=samples,
-                              seed=seed)
+                              seed=seed, subtopics=subtopics)
         scores = _engine.evaluate(aligned, requested)
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
               "gains": None if labels != "integer" else _gains_text(aligned.gain_map),

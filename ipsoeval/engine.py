@@ -24,7 +24,7 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
          judged_only: bool = False, gains=None, depth: int | None = None,
          tie_break: str = "trec", run_format: str = "auto", run_names=None,
          labels: str = "integer", samples: int | None = None,
-         seed: int | None = None) -> Aligned:
+         seed: int | None = None, subtopics: bool = False) -> Aligned:
     """Read qrels and runs and align them (see :func:`ipsoeval.align.align`):
     :func:`ipsoeval.reading.read_qrels`, then each run by
     :func:`ipsoeval.reading.read_for_alignment` (which reader serves: the map
@@ -34,7 +34,9 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
     run names (default: the tag of each run's last line).  ``labels``: what
     a qrels label means (ipsoeval.labels); ``samples``/``seed``: the Monte
     Carlo draws of the measures without an exact expectation under
-    ``labels="probability"`` (ipsoeval.measures.expected).
+    ``labels="probability"`` (ipsoeval.measures.expected).  ``subtopics``: a
+    diversity measure is asked for, the qrels are ndeval's ``qid subtopic
+    docno judgment`` (:func:`ipsoeval.align.subtopic_qrels`).
     """
     run_paths = list(run_paths)
     if not run_paths:
@@ -44,7 +46,17 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
         gains = parse_gains(gains)
     if run_format not in ("auto", "trec", "msmarco"):
         raise UsageError(f"--run-format must be auto, trec or msmarco (found {run_format!r})")
-    qrels = read_qrels(qrels_path, labels=labels)
+    table = None
+    if subtopics:
+        if labels != "integer":
+            raise UsageError(f"diversity measures take integer judgments (not --labels {labels})")
+        if tie_break == "expected":
+            raise UsageError("diversity measures do not combine with --tie-break expected")
+        from ipsoeval.align import subtopic_qrels
+        from ipsoeval.reading import read_subtopic_qrels
+        qrels, table = subtopic_qrels(read_subtopic_qrels(qrels_path))
+    else:
+        qrels = read_qrels(qrels_path, labels=labels)
     qindex = QrelsIndex(qrels)
 
     def read(i):
@@ -56,6 +68,9 @@ def load(qrels_path: str, run_paths, *, queries: str = "intersection", rel_level
     runs = parallel_map(read, range(len(run_paths))) if len(run_paths) > 1 else [read(0)]
     al = align_read(qrels, runs, qindex=qindex, queries=queries, rel_level=rel_level,
                     judged_only=judged_only, gains=gains, depth=depth, tie_break=tie_break)
+    if table is not None:
+        from ipsoeval.align import attach_subtopics
+        al = attach_subtopics(al, table)
     return monte_carlo_options(al, samples, seed)
 
 

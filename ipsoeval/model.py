@@ -37,6 +37,38 @@ class Qrels:
 
 
 @dataclass
+class SubtopicQrels:
+    """Diversity judgments (ndeval's layout ``qid subtopic docno judgment``), one
+    row per (topic, subtopic, docno), rows in file order; read only when a
+    diversity measure is asked for.  ``judgment`` is a natural number."""
+
+    path: str
+    qid: np.ndarray       # (n, Wq) uint64 words
+    subtopic: np.ndarray  # (n, Ws) uint64 words
+    docno: np.ndarray     # (n, Wd) uint64 words
+    judgment: np.ndarray  # int64, >= 0
+    line: np.ndarray      # int64, 1-based line numbers
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Subtopics:
+    """The diversity judgments an :class:`Aligned` carries (no doc ids): the
+    judged documents of each evaluated topic, in docno (strcmp) order, with
+    their judgment for each subtopic of their topic.
+
+    ``docs[r, t, i]`` is the row of ``grades`` of the document run ``r`` ranks
+    at position ``i`` for topic ``t`` (-1: not in the qrels, or no document);
+    the rows of topic ``t`` are ``first[t]:first[t + 1]``; ``grades[row, s]``
+    is the judgment for the topic's subtopic ``s`` (0 where the qrels have no
+    line; subtopics numbered per topic by first appearance in the file)."""
+
+    docs: np.ndarray     # int32 (R, T, D)
+    grades: np.ndarray   # int64 (N, S)
+    first: np.ndarray    # int64 (T + 1,)
+
+
+@dataclass
 class Run:
     """A ranked run: rows in file order (not yet sorted)."""
 
@@ -85,6 +117,9 @@ class Aligned:
     # unknown (Aligned built from scores).  Under --tie-break expected the measures
     # average over the orders of each group (ties_averaged)
     tied: np.ndarray | None = None
+    # diversity qrels (measures with Family.subtopics): per rank the document's
+    # subtopic judgments; ``labels`` then hold each document's largest judgment
+    subtopics: Subtopics | None = None
 
     # --- derived views, computed on demand -------------------------------
     @property

@@ -177,7 +177,8 @@ def _load(qrels, runs, align_opts, *, quiet_missing: bool):
     al = engine.load(qrels, runs, queries=o.queries, rel_level=o.rel_level,
                      judged_only=o.judged_only, gains=o.gains, depth=o.depth,
                      tie_break=o.tie_break, run_format=o.run_format, run_names=names,
-                     labels=o.labels, samples=o.samples, seed=o.seed)
+                     labels=o.labels, samples=o.samples, seed=o.seed,
+                     subtopics=opt.wants_subtopics())
     for w in al.warnings:
         if "missing from the run" not in w:
             out_.warn(w)

@@ -330,8 +330,20 @@ def aligned_and_warnings(qrels: str, runs, opts: AlignOptions, *, paired: bool =
     al = engine.load(qrels, runs, queries=opts.queries, rel_level=opts.rel_level,
                      judged_only=opts.judged_only, gains=opts.gains, depth=opts.depth,
                      tie_break=opts.tie_break, run_format=opts.run_format, run_names=names,
-                     labels=opts.labels, samples=opts.samples, seed=opts.seed)
+                     labels=opts.labels, samples=opts.samples, seed=opts.seed,
+                     subtopics=wants_subtopics())
     return select(al, paired=paired)
+
+
+def wants_subtopics() -> bool:
+    """Does the command's -m ask for a diversity measure (then the qrels are
+    read as ndeval's ``qid subtopic docno judgment``)?"""
+    ctx = click.get_current_context(silent=True)
+    args = ctx.params.get("measures") if ctx is not None else None
+    if not args:
+        return False
+    from ipsoeval.measures.names import needs_subtopics
+    return needs_subtopics(args)
 
 
 def progress(label: str, ctx: click.Context | None = None):
@@ -365,15 +377,17 @@ def sweeping(engine: str, runs=(), opts: AlignOptions | None = None, *conflicts)
     from ipsoeval.distributed import SWEEP_RUNS, parse_engine
     probability = opts is not None and opts.labels == "probability"
     expected = opts is not None and opts.tie_break == "expected"
+    diversity = wants_subtopics()      # diversity qrels: read by the local engine only
     if parse_engine(engine)[0] != "local":
         for given, what in (*conflicts, (probability, "--labels probability"),
-                            (expected, "--tie-break expected")):
+                            (expected, "--tie-break expected"),
+                            (diversity, "the diversity measures")):
             if given:
                 raise UsageError(f"--engine {engine} does not combine with {what} (it needs "
                                  f"the runs' rankings on this machine; use --engine local)")
         return True
     return len(runs) >= SWEEP_RUNS and "-" not in runs and not probability and not expected \
-        and not any(given for given, _ in conflicts)
+        and not diversity and not any(given for given, _ in conflicts)
 
 
 def load_scores(qrels: str, runs, opts: AlignOptions, requested, *, engine: str,

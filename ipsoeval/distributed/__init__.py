@@ -94,6 +94,10 @@ def score_runs(qrels_path: str, run_paths, requested, *, engine: str = "local",
     if o.tie_break == "expected":
         raise UsageError(f"--engine {engine} does not combine with --tie-break expected (its "
                          f"Monte Carlo draws span every run at once)")
+    diversity = [r.measure.name for r in requested if r.measure.fam.subtopics]
+    if diversity:
+        raise UsageError(f"--engine {engine} does not combine with the diversity measures "
+                         f"({diversity[0]}: their qrels are read by the local engine only)")
     check_stdin_once([qrels_path, *run_paths])
     gains = parse_gains(o.gains) if isinstance(o.gains, str) else o.gains
     if o.run_format not in ("auto", "trec", "msmarco"):

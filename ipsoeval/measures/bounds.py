@@ -383,6 +383,10 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
     """(low, high), float64 (runs, topics): the measure's smallest and largest
     value over the completions of each ranking (module docstring).  Rankings
     with no unjudged document keep ``values`` (computed when not given)."""
+    if getattr(m.fam, "subtopics", False):
+        from ipsoeval.errors import UsageError
+        raise UsageError(f"--bounds is not defined for {m.name} (a diversity measure: an "
+                         f"unjudged document would need a judgment per subtopic)")
     if values is None:
         values = m.compute(al)
     values = np.asarray(values)

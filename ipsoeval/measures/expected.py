@@ -418,6 +418,8 @@ def _undefined(fam) -> str | None:
     """Why a family has no expected value under probability labels (None: it has)."""
     if fam.kind == "text" and fam.name != "runid":
         return "it prints the labels"
+    if fam.subtopics:
+        return "it reads diversity qrels, whose judgments are whole numbers"
     if fam.agg == "mean_defined":
         return ("it is undefined on the labelings without a relevant document, so it "
                 "has no expectation")

@@ -92,6 +92,7 @@ class Family:
     # enumeration of the orders
     ties: Callable | None = None
     ties_note: str = ""                  # which forms are closed, for ``ipsoeval measures``
+    subtopics: bool = False              # reads diversity qrels (qid subtopic docno judgment)
     param_names: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):

@@ -197,7 +197,13 @@ def judged_only_context(ctx: Context) -> Context:
         r, t, i = np.nonzero(judged)
         pos = np.cumsum(judged, axis=2, dtype=np.int64)[r, t, i] - 1
         out[r, t, pos] = lab[r, t, i]
-        return Context(dataclasses.replace(al, labels=out, n_ret=n.astype(np.int64)))
+        sub = al.subtopics
+        if sub is not None:                 # diversity qrels: their rows move up too
+            docs = np.full(out.shape, -1, dtype=np.int32)
+            docs[r, t, pos] = sub.docs[r, t, i]
+            sub = dataclasses.replace(sub, docs=docs)
+        return Context(dataclasses.replace(al, labels=out, n_ret=n.astype(np.int64),
+                                           subtopics=sub))
     return ctx._get("judged_only_ctx", make)
 
 

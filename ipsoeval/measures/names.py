@@ -444,6 +444,16 @@ def _expanded(a) -> tuple:
     return tuple(expand(a))
 
 
+def needs_subtopics(args) -> bool:
+    """Does one of these -m arguments name a diversity measure (a family that
+    reads subtopic qrels)?  A name this parser refuses (a -R mode's measure,
+    a typo) is not one: its error comes where the command reads it."""
+    try:
+        return any(r.measure.fam.subtopics for r in expand_all(list(args)))
+    except UsageError:
+        return False
+
+
 def expand_all(args) -> list[Requested]:
     """All -m arguments (default: trec_eval's official set), de-duplicated, ordered.
 
@@ -498,10 +508,6 @@ def notes(args) -> list[str]:
 
 
 # --- did you mean ------------------------------------------------------------------
-
-# intent-aware (diversity) measures: ipsoeval has none
-INTENT_AWARE = {"erria", "nerria", "alphandcg", "alphadcg", "pia", "apia", "nrbp", "nnrbp",
-                "strecall", "αndcg", "αdcg"}
 
 
 
@@ -562,9 +568,6 @@ def _all_spellings() -> list[str]:
 
 def did_you_mean(text: str, pool: list[str]) -> str:
     """' (did you mean ...?)', or a word on what we lack, or ''."""
-    lo = _loose(text)
-    if lo is not None and _key(lo[0]) in INTENT_AWARE:
-        return " (ipsoeval has no intent-aware (diversity) measures)"
     if "," in text and "(" not in text:
         parts = [p.strip() for p in text.split(",")]
         if len(parts) > 1 and all(p and _accepts(p) for p in parts):

@@ -589,6 +589,8 @@ def status(fam) -> str:
     or the trec order (text)."""
     if fam.kind == "text" and fam.name != "runid":
         return "trec order"
+    if fam.subtopics:            # refused: the tie orders would move subtopic judgments too
+        return "not defined"
     if fam.ties is invariant:
         return "order-free"
     if fam.ties is per_group:
@@ -678,6 +680,8 @@ def tie_hits(al, cutoffs, whole: bool, mask=None) -> dict:
     R_, T_, D = al.labels.shape
     lab, tied = al.labels, al.tied
     diff = tied[:, :, 1:] & (lab[:, :, 1:] != lab[:, :, :-1])   # a label change in a group
+    if al.subtopics is not None and D > 1:     # diversity qrels: or a subtopic judgment
+        diff |= tied[:, :, 1:] & _subtopic_change(al.subtopics)
     mixed = diff.any(axis=2) if D > 1 else np.zeros((R_, T_), dtype=bool)
     if mask is not None:
         mixed &= mask
@@ -696,6 +700,15 @@ def tie_hits(al, cutoffs, whole: bool, mask=None) -> dict:
         topics |= hit
     hits["topics"] = topics
     return hits
+
+
+def _subtopic_change(sub) -> np.ndarray:
+    """bool (R, T, D-1): the documents at ranks i and i + 1 differ in their
+    subtopic judgments (one id per distinct row of judgments)."""
+    rows = np.vstack([sub.grades, np.zeros((1, sub.grades.shape[1]), sub.grades.dtype)])
+    _, sig = np.unique(rows, axis=0, return_inverse=True)
+    s = sig.reshape(-1).astype(np.int32)[sub.docs]           # -1 (not judged): the zero row
+    return s[:, :, 1:] != s[:, :, :-1]
 
 
 def topics_across_cutoffs(al, cutoffs, mask=None) -> np.ndarray:

@@ -68,6 +68,15 @@ def read_qrels(path: str, data: bytes | None = None, labels: str = "integer") ->
     return python.read_qrels(path, data)
 
 
+def read_subtopic_qrels(path: str, data: bytes | None = None):
+    """Diversity qrels (``qid subtopic docno judgment``, ndeval's layout) of a
+    file, by the Python reader; read only when a diversity measure is asked for."""
+    if data is None and (path.startswith(IRDS_PREFIX) or table_kind(path, None) is not None):
+        raise UsageError(f"{display_name(path)}: diversity measures read a text qrels file "
+                         f"(qid subtopic docno judgment)")
+    return python.read_subtopic_qrels(path, data)
+
+
 def read_run(path: str, run_format: str = "auto", name: str | None = None,
              data: bytes | None = None) -> Run:
     """A TREC (6+ fields) or MS MARCO (3 fields) run; ``run_format`` auto

@@ -23,7 +23,7 @@ import numpy as np
 
 from ipsoeval.errors import InputError
 from ipsoeval.ids import decode_id, file_warning, is_utf8
-from ipsoeval.model import Qrels, Run
+from ipsoeval.model import Qrels, Run, SubtopicQrels
 from ipsoeval.parallel import parallel_map, workers
 from ipsoeval.reading.grammar import FLOAT_SYNTAX, INT_SYNTAX, LABEL_MAX, LABEL_MIN, display_name
 from ipsoeval.reading.opening import iter_blocks
@@ -367,6 +367,31 @@ def read_qrels(path: str, data: bytes | None = None, blocks=None) -> Qrels:
         raise InputError(f"label out of range ({int(lab[i])}; labels must lie between "
                          f"{LABEL_MIN} and {LABEL_MAX})", path=name, line=int(line[i]))
     q = Qrels(path=name, qid=fields[0], docno=fields[2], label=lab, line=line)
+    w = file_warning(name, q.qid, q.docno, q.line)
+    if w is not None:
+        q.warnings.append(w)
+    return q
+
+
+def read_subtopic_qrels(path: str, data: bytes | None = None) -> SubtopicQrels:
+    """Diversity qrels, ndeval's layout: ``qid subtopic docno judgment``, the
+    judgment a natural number (ndeval refuses a negative one)."""
+    name = display_name(path)
+    fields, line = parse_blocks(iter_blocks(path, data), name,
+                                {0: "words", 1: "words", 2: "words", 3: "int"},
+                                count_check(lambda c: c == 4,
+                                            "4 fields (qid subtopic docno judgment)"),
+                                "qrels")
+    lab = fields[3]
+    bad = (lab < 0) | (lab > LABEL_MAX)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise InputError(f"a diversity judgment must be a whole number from 0 to {LABEL_MAX} "
+                         f"(found {int(lab[i])})", path=name, line=int(line[i]))
+    if len(lab) == 0:
+        raise InputError("empty qrels (no judgments)", path=name)
+    q = SubtopicQrels(path=name, qid=fields[0], subtopic=fields[1], docno=fields[2],
+                      judgment=lab, line=line)
     w = file_warning(name, q.qid, q.docno, q.line)
     if w is not None:
         q.warnings.append(w)

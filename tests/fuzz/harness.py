@@ -90,12 +90,16 @@ SEEDS = ["0", "1", "42", "-1", "2147483648", "18446744073709551616", "9999999999
 MEASURES_OK = ["P@5", "P@10", "nDCG@10", "AP", "RR@10", "RR", "map", "P.5,10", "official",
                "P_5", "ndcg_cut.10", "recip_rank", "R@10", "Success@5", "ESL@10",
                "RBP(p=0.8)@10", "DCG(b=2)@10", "bpref", "num_rel_ret", "Rprec", "nDCG", "P",
-               "R", "AP@10", "all_trec", "iprec_at_recall", "set_F", "success.1,5"]
+               "R", "AP@10", "all_trec", "iprec_at_recall", "set_F", "success.1,5",
+               # diversity measures: the qrels are read as qid subtopic docno judgment
+               "alpha_nDCG@10", "ERR_IA@5", "nNRBP", "AP_IA", "StRecall@5", "P_IA@10",
+               "alpha_DCG(alpha=0.3)@5", "nERR_IA@20", "NRBP(beta=0.8)"]
 MEASURES_BAD = ["P.1e400", "P.inf", "P@0", "P@-1", "P@99999999999999999999", "", "RBP(p=2)",
                 "RBP(p=nan)@10", "P(rel=1,rel=2)", "nDCG@", "@", "RR@1e3", "AP@10x", "\x01",
                 "P@5\n", "ndcg_cut.0", "P.1.5", "P_1.5", "RBP(p=0.8,p=0.5)", "P@１",
                 "RBP(p=0.8)@100", "nope", "P(", "P()", "ESL(n=0)@10", "P@2147483648",
-                "P.5,,10", "P.", "P@5@5", "rbp_resid"]
+                "P.5,,10", "P.", "P@5@5", "rbp_resid", "alpha_nDCG(alpha=2)@10", "ERR_IA",
+                "NRBP@10"]
 # ppi estimates means over topics: mostly measures averaged over topics, some not
 MEASURES_PPI = ["P@5", "P@10", "nDCG@10", "AP", "RR@10", "R@10", "Success@5", "map", "P_5",
                 "RBP(p=0.8)@10", "DCG(b=2)@10", "ndcg_cut.10", "recip_rank", "Rprec", "official",
@@ -173,11 +177,16 @@ def _qrels_and_runs(ch, nruns, labels: str = "integer"):
                          "caf\udce8", "\udcff", "é"]) + str(i)
               for i in range(ntopics)]
     sfx = {t: ch.choice(HIGH_SUFFIXES) if ch.coin(0.15) else "" for t in topics}
+    subtopics = labels == "integer" and ch.coin(0.2)
     qrels, runs = [], [[] for _ in range(nruns)]
     for t in topics:
         ndocs = ch.randint(0, 10)
         docs = [f"d{t}-{j}{sfx[t]}" for j in range(ndocs)]
         for d in docs:
+            if subtopics:           # diversity qrels: a judgment per subtopic of the doc
+                for st in ch.choice([["1"], ["1", "2"], ["2", "a", "3"], ["a"]]):
+                    qrels.append(f"{t} {st} {d} {ch.choice(['0', '1', '1', '2', '3'])}")
+                continue
             qrels.append(f"{t} 0 {d} {_label(ch, labels)}")
         if not docs:
             qrels.append(f"{t} 0 only{t} 1")
