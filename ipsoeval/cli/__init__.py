@@ -40,6 +40,7 @@ COMMANDS = {
     "meta": "meta_cmd",
     "report": "report_cmd",
     "nuggets": "nuggets_cmd",
+    "risk": "risk_cmd",
 }
 
 
