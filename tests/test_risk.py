@@ -184,3 +184,24 @@ def test_cli_errors(cli_invoke, tmp_path):
         assert code == 2, (args, err)
         assert "Traceback" not in err
     assert not out.exists()
+
+
+def test_api_on_runs_and_on_scores(tmp_path, cli_invoke):
+    from ipsoeval import api
+    res = api.evaluate(str(QRELS), [str(r) for r in RUNS], ["nDCG@10", "AP"])
+    rep = api.risk(res, risk_alphas=[2.0], baseline="neural")
+    u = rep.table("urisk").records
+    assert {(r["run"], r["baseline"], r["risk_alpha"]) for r in u} == {("bm25", "neural", 2.0)}
+    m = res.matrix("AP")
+    want = risk.trisk(m[0], m[1], 2.0)
+    got = [r for r in u if r["measure"] == "AP"][0]
+    assert got["urisk"] == pytest.approx(want.urisk) and got["trisk"] == pytest.approx(want.trisk)
+    out = tmp_path / "s.tsv"
+    code, _, _ = cli_invoke(["eval", "-q", "-m", "AP", "--format", "tsv", "-o", out, QRELS,
+                             *RUNS])
+    assert code == 0
+    ts = api.read_scores([str(out)])
+    rep2 = api.risk(ts, risk_alphas=[2.0], baseline="neural")
+    assert rep2.table("urisk").records[0]["urisk"] == pytest.approx(want.urisk)
+    with pytest.raises(UsageError):
+        api.risk(res, measures=["ESL"])
