@@ -69,13 +69,14 @@ def _require_max_rel(name: str):
     return respell
 
 
-def _gains(ctx: K.Context, m, best: bool) -> np.ndarray:
-    """(R, T, MAX_N) gains in [0, 1]: scaled labels, unjudged and padding 0 (1 if best)."""
+def _gains(ctx: K.Context, m, best: bool, r: int) -> np.ndarray:
+    """(T, MAX_N) gains in [0, 1] of run r: scaled labels, unjudged and padding 0 (1 if
+    best)."""
     al = ctx.al
     lo, hi = m.get("min_rel"), m.get("max_rel")
     if hi is None or lo >= hi:
         raise UsageError(f"{m.family} needs min_rel < max_rel (found {lo} and {hi})")
-    lab = al.labels[:, :, :MAX_N]
+    lab = al.labels[r, :, :MAX_N]
     if al.label_mode == "gain":
         val = np.where(lab >= 0, al.label_values[np.maximum(lab, 0)], 0.0)
     else:
@@ -83,9 +84,9 @@ def _gains(ctx: K.Context, m, best: bool) -> np.ndarray:
     g = (np.clip(val, lo, hi) - lo) / float(hi - lo)
     unknown = (lab == UNJUDGED) | (lab == PAD)
     g = np.where(unknown, 1.0 if best else 0.0, g)
-    R_, T_, D = g.shape
+    T_, D = g.shape
     if D < MAX_N:
-        g = np.concatenate([g, np.full((R_, T_, MAX_N - D), 1.0 if best else 0.0)], axis=2)
+        g = np.concatenate([g, np.full((T_, MAX_N - D), 1.0 if best else 0.0)], axis=1)
     return g
 
 
@@ -138,10 +139,10 @@ def _expected_utility(g: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 
 def _eu(ctx: K.Context, m, cfun, best: bool) -> np.ndarray:
-    g = _gains(ctx, m, best)
-    out = np.empty(g.shape[:2])
-    for r in range(g.shape[0]):          # one run at a time: (T, 1000) arrays
-        out[r] = _expected_utility(g[r], cfun(g[r], m))
+    out = np.empty(ctx.al.labels.shape[:2])
+    for r in range(out.shape[0]):          # one run at a time: (T, 1000) arrays
+        g = _gains(ctx, m, best, r)
+        out[r] = _expected_utility(g, cfun(g, m))
     return out
 
 
