@@ -205,3 +205,39 @@ def test_api_on_runs_and_on_scores(tmp_path, cli_invoke):
     assert rep2.table("urisk").records[0]["urisk"] == pytest.approx(want.urisk)
     with pytest.raises(UsageError):
         api.risk(res, measures=["ESL"])
+
+
+# --- the TREC Web track's risk-sensitive gdeval.pl (tests/data/risk/README.md) ----------
+
+RISK = ROOT / "tests/data/risk"
+
+
+def _gdeval(run, alpha):
+    rows = [ln.rsplit(",", 3) for ln in (RISK / f"risk-{run}-a{alpha}.csv").read_text()
+            .splitlines()[1:]]                # the run id holds commas
+    return {r[1]: float(r[2]) for r in rows}
+
+
+def test_urisk_equals_the_trec_web_track_script(cli_invoke):
+    code, out, err = cli_invoke(["risk", "-m", "nDCG(dcg='exp-log2')@20", "--risk-alpha",
+                                 "0,1,5", "--baseline", "base", "--format", "json",
+                                 RISK / "qrels.txt", RISK / "base.txt", RISK / "runA.txt",
+                                 RISK / "runB.txt"])
+    assert code == 0, err
+    rows = json.loads(out)["results"]
+    assert len(rows) == 6
+    for r in rows:
+        want = _gdeval(r["run"], int(r["risk_alpha"]))["amean"]
+        assert round(r["urisk"], 5) == pytest.approx(want, abs=1e-12), r
+    # topic by topic: the script's risk-weighted differences are stats.risk.reward's
+    from ipsoeval import api
+    res = api.evaluate(str(RISK / "qrels.txt"),
+                       [str(RISK / f) for f in ("base.txt", "runA.txt", "runB.txt")],
+                       ["nDCG(dcg='exp-log2')@20"])
+    m = res.matrix(res.measures[0])
+    for j, run in ((1, "runA"), (2, "runB")):
+        for alpha in (0, 1, 5):
+            z = dict(zip(res.topics, risk.reward(m[j], m[0], alpha)))
+            g = _gdeval(run, alpha)
+            for t, v in z.items():
+                assert v == pytest.approx(g[t], abs=6e-6), (run, alpha, t)
