@@ -241,3 +241,18 @@ def test_urisk_equals_the_trec_web_track_script(cli_invoke):
             g = _gdeval(run, alpha)
             for t, v in z.items():
                 assert v == pytest.approx(g[t], abs=6e-6), (run, alpha, t)
+
+
+def test_cli_scores_files_give_the_same_numbers(cli_invoke, tmp_path):
+    out = tmp_path / "s.tsv"
+    code, _, _ = cli_invoke(["eval", "-q", "-m", "AP", "--format", "tsv", "-o", out, QRELS,
+                             *RUNS])
+    assert code == 0
+    args = ["--risk-alpha", "1,5", "--format", "tsv", "--table", "zrisk"]
+    code, a, err = cli_invoke(["risk", "-m", "AP", *args, QRELS, *RUNS])
+    assert code == 0, err
+    code, b, err = cli_invoke(["risk", "--scores", *args, out])
+    assert code == 0, err
+    assert a.splitlines()[1:] == b.splitlines()[1:]
+    code, _, err = cli_invoke(["risk", "--scores", "-m", "AP", "--tie-break", "input", out])
+    assert code == 2
