@@ -4,7 +4,6 @@ Macdonald and Ounis, SIGIR 2016), checked on hand-worked cases, against
 brute-force loops over the papers' formulas and against scipy (TRisk with
 α = 0 is the paired t statistic; α = 0 ZRisk's z are Pearson residuals)."""
 
-import io
 import json
 import math
 

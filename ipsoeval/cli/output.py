@@ -52,6 +52,7 @@ TABLE_IDS = {
     "power": ("power", "curve"),
     "meta": ("summary", "asl", "swap", "correlation"),
     "nuggets": ("scores",),
+    "risk": ("urisk", "zrisk"),
 }
 
 
