@@ -52,6 +52,16 @@ T_PARAM = Param("T", _positive, default=1.0, help="total desired gain (normalise
 MIN_REL = Param("min_rel", _int, default=0, help="smallest relevance label (gain 0)")
 MAX_REL = Param("max_rel", _int, default=None, help="largest relevance label (gain 1); required")
 NERR_P = Param("p", _persistence, default=0.9, help="persistence")
+
+
+def _log2_only(v: Value):
+    if v.kind not in ("str", "word") or v.value != "log2":
+        raise Bad("'log2' (cwl_eval's SDCG has no other form)")
+    return "log2"
+
+
+SDCG_FORM = Param("dcg", _log2_only, default="log2", drop_default=True,
+                  help="DCG form (ir_measures; log2 only)")
 PARAMS_T = (T_PARAM, MIN_REL, MAX_REL)
 PARAMS_REL = (MIN_REL, MAX_REL)
 
@@ -167,8 +177,8 @@ SPECS = (
      _c_insq, PARAMS_T, "none"),
     ("BPM", "static Bejewelled Player Model (Zhang et al. 2017): read until gain T or k "
      "items", _c_bpm, PARAMS_T, "required"),
-    ("SDCG", "scaled DCG@k (C/W/L): DCG with discounts summing to 1", _c_sdcg, PARAMS_REL,
-     "required"),
+    ("SDCG", "scaled DCG@k (C/W/L): DCG with discounts summing to 1", _c_sdcg,
+     (SDCG_FORM, MIN_REL, MAX_REL), "required"),
     ("NERR8", "not-quite ERR, eq. 8 (Azzopardi et al. 2021): C_i = 1 - g_i up to k",
      _c_nerr8, PARAMS_REL, "required"),
     ("NERR9", "not-quite ERR, eq. 9 (Azzopardi et al. 2021): C_i = i/(i+1) (1 - g_i) up to k",
