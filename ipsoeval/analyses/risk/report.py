@@ -116,8 +116,12 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
                               "georisk": _f(g[j]) if n else None})
     params = {"baseline": runs[base], "risk_alpha": list(options.risk_alphas),
               "alpha": options.alpha}
+    view_cols = ["run", "measure", "risk_alpha", "urisk", "trisk",
+                 "p_value", "significant"]
+    view = ResultSet("risk", view_cols, [{c: r[c] for c in view_cols} for r in urows],
+                     title=f"URisk and TRisk against {runs[base]} (Dinçer et al. 2014)")
     tables = [
-        ResultSet("risk", URISK_COLUMNS, urows, params=dict(params), id="urisk",
+        ResultSet("risk", URISK_COLUMNS, urows, params=dict(params), id="urisk", view=view,
                   title="URisk and TRisk against the baseline (Dinçer et al. 2014)",
                   description="per run, measure and risk alpha: URisk, TRisk and its p-value "
                               "against the baseline"),
