@@ -53,6 +53,7 @@ GOLDEN_CASES = {
     "nuggets": ["nuggets", "testdata/nuggets/human.tsv"],
     "across": ["across", "testdata/across/manifest.tsv", "-m", "AP", "-m", "nDCG@10",
                "--samples", "200"],
+    "risk": ["risk", "-m", "AP", "-m", "nDCG@10", "--risk-alpha", "1,5", *FILES],
 }
 
 
@@ -123,6 +124,8 @@ COMBOS = {
                     ["-m", "AP", "-m", "P@10", "--samples", "50", "--alpha", "0.5", "-c"]],
     "power": [["-m", "AP"], ["-m", "AP", "--design", "ci", "--half-width", "0.1"],
               ["-m", "AP", "-m", "P@10", "--delta", "0.02,0.1", "--systems", "5"]],
+    "risk": [["-m", "AP"], ["-m", "AP", "-m", "P@10", "--risk-alpha", "0,2", "--baseline",
+                            "neural"], ["-m", "Compat", "-m", "INST(max_rel=2)"]],
 }
 # agree takes two qrels: whole argument lists
 AGREE_COMBOS = [
@@ -134,6 +137,7 @@ AGREE_COMBOS = [
 SCORES = "{scores}"         # per-topic scores (eval -q --format tsv), made by a fixture
 SCORES_COMBOS = [
     ["sigtest", "--scores", "-m", "AP", SCORES],
+    ["risk", "--scores", "-m", "AP", SCORES],
     ["sigtest", "--scores", "-m", "P@10", "--all-pairs", "--test", "t,sign", SCORES],
     ["bootstrap", "--scores", "-m", "P@10", SCORES],
     ["bootstrap", "--scores", "--split-half", "3", SCORES],

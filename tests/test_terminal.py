@@ -53,6 +53,7 @@ COMMANDS = {
     "ppi": ["ppi", "--human", str(TESTDATA / "ppi" / "human.qrels"), "--auto",
             str(TESTDATA / "ppi" / "auto.qrels"), "-m", "AP", "-m", "P@10", BM25, NEURAL],
     "nuggets-q": ["nuggets", "-q", str(TESTDATA / "nuggets" / "auto.jsonl")],
+    "risk": ["risk", "-m", "AP", *THREE],
 }
 
 

@@ -40,6 +40,7 @@ COMMANDS = {
     "report": "report_cmd",
     "nuggets": "nuggets_cmd",
     "across": "across_cmd",
+    "risk": "risk_cmd",
 }
 
 
@@ -105,6 +106,10 @@ SHORT_HELP = {
                 ' the strict and the partial (0.5) vital and all-nugget scores, as the'
                 " TREC 2024 RAG track's AutoNuggetizer."),
     "across": "Compare runs over several test collections.",
+    "risk": ("Risk-sensitive comparison of runs on per-topic scores: URisk and TRisk "
+             "of each run against a baseline (Dinçer, Macdonald and Ounis, SIGIR 2014), "
+             "and ZRisk and GeoRisk of each run against all of them (Dinçer, Macdonald "
+             "and Ounis, SIGIR 2016)."),
 }
 
 

@@ -54,6 +54,7 @@ TABLE_IDS = {
     "power": ("power", "curve"),
     "meta": ("summary", "asl", "swap", "correlation"),
     "nuggets": ("scores",),
+    "risk": ("urisk", "zrisk"),
 }
 
 

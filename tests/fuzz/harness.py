@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard")    # --engine (issue 21)
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
                "ppi", "agree", "leaderboard", "power", "meta", "report", "nuggets",
-               "across"]
+               "across", "risk"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -93,13 +93,15 @@ MEASURES_OK = ["P@5", "P@10", "nDCG@10", "AP", "RR@10", "RR", "map", "P.5,10", "
                "R", "AP@10", "all_trec", "iprec_at_recall", "set_F", "success.1,5",
                # diversity measures: the qrels are read as qid subtopic docno judgment
                "alpha_nDCG@10", "ERR_IA@5", "nNRBP", "AP_IA", "StRecall@5", "P_IA@10",
-               "alpha_DCG(alpha=0.3)@5", "nERR_IA@20", "NRBP(beta=0.8)"]
+               "alpha_DCG(alpha=0.3)@5", "nERR_IA@20", "NRBP(beta=0.8)",
+               "Compat", "Accuracy@10", "INST(max_rel=2)", "SDCG(max_rel=3)@10"]   # issue 27
 MEASURES_BAD = ["P.1e400", "P.inf", "P@0", "P@-1", "P@99999999999999999999", "", "RBP(p=2)",
                 "RBP(p=nan)@10", "P(rel=1,rel=2)", "nDCG@", "@", "RR@1e3", "AP@10x", "\x01",
                 "P@5\n", "ndcg_cut.0", "P.1.5", "P_1.5", "RBP(p=0.8,p=0.5)", "P@１",
                 "RBP(p=0.8)@100", "nope", "P(", "P()", "ESL(n=0)@10", "P@2147483648",
                 "P.5,,10", "P.", "P@5@5", "rbp_resid", "alpha_nDCG(alpha=2)@10", "ERR_IA",
-                "NRBP@10"]
+                "NRBP@10", "INST", "INST(min_rel=2,max_rel=1)",
+                "Compat(p=1)", "BPM(max_rel=2)"]
 # ppi estimates means over topics: mostly measures averaged over topics, some not
 MEASURES_PPI = ["P@5", "P@10", "nDCG@10", "AP", "RR@10", "R@10", "Success@5", "map", "P_5",
                 "RBP(p=0.8)@10", "DCG(b=2)@10", "ndcg_cut.10", "recip_rank", "Rprec", "official",
@@ -503,7 +505,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
              "bootstrap": ch.randint(1, 4), "interval-map": ch.randint(1, 3),
              "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3]),
              "leaderboard": ch.randint(1, 4), "report": ch.choice([1, 2, 2, 3, 4]),
-             "power": ch.choice([1, 2, 2, 3]), "meta": ch.choice([2, 3, 3, 4])}[cmd]
+             "power": ch.choice([1, 2, 2, 3]), "meta": ch.choice([2, 3, 3, 4]),
+             "risk": ch.choice([1, 2, 3, 3])}[cmd]
     labels = ch.choice(["gain", "probability"]) if ch.coin(0.15) else "integer"
     qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1), labels)
     files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs[:nruns])]
@@ -550,7 +553,7 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         pass                                # -m needs runs
     elif cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "ppi",
                                                           "agree", "leaderboard", "power",
-                                                          "meta", "report")):
+                                                          "meta", "report", "risk")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
             if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
@@ -719,6 +722,14 @@ def _command_options(ch, case, absurd, tags):
             a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
     elif cmd == "leaderboard":
         _leaderboard_options(ch, case, absurd)
+    elif cmd == "risk":                       # issue 27
+        if ch.coin(0.4):
+            a += ["--baseline", baseline()]
+        if ch.coin(0.4):
+            a += ["--risk-alpha", _pick(ch, FLOATS + ["1,5", "-1", "0,0"], absurd,
+                                        ["0", "1", "5", "1,5"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.01"])]
     elif cmd == "report":
         _report_options(ch, case, absurd, tags, baseline)
     elif cmd in ("power", "meta"):

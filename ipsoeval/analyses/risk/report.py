@@ -1,0 +1,148 @@
+"""``ipsoeval risk``: risk-sensitive comparison of runs on per-topic scores.
+
+Input: per-topic score matrices (runs × topics) per measure.  Output: a
+:class:`~ipsoeval.results.Report` with two tables,
+
+- ``urisk``: per run other than the baseline, measure and risk α: URisk_α,
+  TRisk_α, its two-sided p-value and whether |TRisk| exceeds the t quantile
+  of ``--alpha`` (Dinçer, Macdonald and Ounis, SIGIR 2014);
+- ``zrisk``: per run, measure and risk α: the mean, ZRisk_α and GeoRisk_α
+  over all the runs (Dinçer, Macdonald and Ounis, SIGIR 2016).
+
+The formulas are :mod:`ipsoeval.stats.risk`'s.  Topics where a run's score
+is undefined are left out of that measure (``n`` says how many remain).
+Measures where a lower value is better (ESL) are refused: the risk measures
+count a loss as a score below the baseline's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ipsoeval.analyses import validate
+from ipsoeval.errors import UsageError
+from ipsoeval.results import Report, ResultSet
+
+__all__ = ["Options", "URISK_COLUMNS", "ZRISK_COLUMNS", "DEFAULT_RISK_ALPHAS", "refuse_lower_better",
+           "run", "run_scores"]
+
+URISK_COLUMNS = ["run", "baseline", "measure", "risk_alpha", "n", "mean", "mean_baseline",
+                 "wins", "ties", "losses", "urisk", "trisk", "p_value", "significant"]
+ZRISK_COLUMNS = ["run", "measure", "risk_alpha", "n", "mean", "zrisk", "georisk"]
+DEFAULT_RISK_ALPHAS = (1.0, 5.0)
+
+
+@dataclass
+class Options:
+    baseline: str | None = None
+    risk_alphas: list[float] = field(default_factory=lambda: list(DEFAULT_RISK_ALPHAS))
+    alpha: float = 0.05
+
+    def check(self, runs: list[str] | None = None) -> None:
+        validate.alpha(self.alpha)
+        if not self.risk_alphas:
+            raise UsageError("--risk-alpha needs at least one value")
+        for a in self.risk_alphas:
+            if not np.isfinite(a) or a < 0:
+                raise UsageError(f"--risk-alpha must be 0 or more (found {a})")
+        if runs is not None:
+            if len(runs) < 2:
+                raise UsageError(f"risk needs at least two runs (got {len(runs)})")
+            if self.baseline is not None:
+                validate.baseline(self.baseline, runs)
+
+
+def refuse_lower_better(names) -> None:
+    """A usage error naming the measures where lower is better, if any."""
+    if names:
+        raise UsageError(f"risk: {', '.join(sorted(names))} is better when lower; the risk "
+                         f"measures need a measure where higher is better")
+
+
+def _f(x) -> float | None:
+    x = float(x)
+    return None if np.isnan(x) else x
+
+
+def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
+        lower_better: set[str] | None = None) -> Report:
+    """The Report of ``risk``: ``matrices`` maps a measure's name to its
+    (runs, topics) scores (NaN = undefined); ``lower_better`` names the
+    measures where a smaller value is better (refused)."""
+    from scipy.stats import t as student
+
+    from ipsoeval.stats import risk
+
+    options.check(runs)
+    refuse_lower_better(set(lower_better or ()) & set(matrices))
+    base = runs.index(options.baseline) if options.baseline is not None else 0
+    urows: list[dict] = []
+    zrows: list[dict] = []
+    warnings: list[str] = []
+    for name, mat in matrices.items():
+        x = np.asarray(mat, dtype=np.float64)
+        keep = ~np.isnan(x).any(axis=0)
+        if not keep.all():
+            warnings.append(f"risk: {name}: {int((~keep).sum())} topic(s) with an undefined "
+                            f"score left out")
+        x = x[:, keep]
+        n = int(x.shape[1])
+        if n and (x < 0).any():
+            raise UsageError(f"risk: {name} has negative scores; ZRisk and GeoRisk need "
+                             f"scores of 0 or more")
+        for a in options.risk_alphas:
+            for j, r in enumerate(runs):
+                if j == base:
+                    continue
+                res = risk.trisk(x[j], x[base], a)
+                crit = float(student.isf(options.alpha / 2, n - 1)) if n >= 2 else np.nan
+                urows.append({
+                    "run": r, "baseline": runs[base], "measure": name, "risk_alpha": a,
+                    "n": n, "mean": _f(x[j].mean()) if n else None,
+                    "mean_baseline": _f(x[base].mean()) if n else None,
+                    "wins": res.wins, "ties": res.ties, "losses": res.losses,
+                    "urisk": _f(res.urisk), "trisk": _f(res.trisk), "p_value": _f(res.p_value),
+                    "significant": bool(abs(res.trisk) > crit) if np.isfinite(res.trisk) else None,
+                })
+            if n:
+                z = risk.zrisk(x, a)
+                g = risk.georisk(x, a)
+            for j, r in enumerate(runs):
+                zrows.append({"run": r, "measure": name, "risk_alpha": a, "n": n,
+                              "mean": _f(x[j].mean()) if n else None,
+                              "zrisk": _f(z[j]) if n else None,
+                              "georisk": _f(g[j]) if n else None})
+    params = {"baseline": runs[base], "risk_alpha": list(options.risk_alphas),
+              "alpha": options.alpha}
+    view_cols = ["run", "measure", "risk_alpha", "urisk", "trisk",
+                 "p_value", "significant"]
+    view = ResultSet("risk", view_cols, [{c: r[c] for c in view_cols} for r in urows],
+                     title=f"URisk and TRisk against {runs[base]} (Dinçer et al. 2014)")
+    tables = [
+        ResultSet("risk", URISK_COLUMNS, urows, params=dict(params), id="urisk", view=view,
+                  title="URisk and TRisk against the baseline (Dinçer et al. 2014)",
+                  description="per run, measure and risk alpha: URisk, TRisk and its p-value "
+                              "against the baseline"),
+        ResultSet("risk", ZRISK_COLUMNS, zrows, params=dict(params), id="zrisk",
+                  title="ZRisk and GeoRisk over all runs (Dinçer et al. 2016)",
+                  description="per run, measure and risk alpha: ZRisk and GeoRisk over all "
+                              "the runs"),
+    ]
+    return Report("risk", tables, warnings=warnings, params=params)
+
+
+def run_scores(scores, options: Options) -> Report:
+    """:func:`run` on an :class:`ipsoeval.engine.Scores` (every measure it holds)."""
+    runs = list(scores.aligned.runs)
+    options.check(runs)
+    mats: dict[str, np.ndarray] = {}
+    lower: set[str] = set()
+    for m in scores.measures:
+        if m.name in mats:
+            continue
+        mats[m.name] = scores.matrix(m.name)
+        if not m.higher_is_better:
+            lower.add(m.name)
+    return run(runs, mats, options, lower_better=lower)
