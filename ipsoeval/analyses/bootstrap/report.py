@@ -458,7 +458,7 @@ def table4(rs: ResultSet) -> ResultSet:
                 row[key] = rec[field_]
             records.append(row)
     return ResultSet(rs.command, ["measure", "rate"] + cols, records, params=rs.params,
-                     title=rs.title, table_hints={"digits": 1})
+                     title=rs.title, table_hints={"digits": 1, "keys": ["measure", "rate"]})
 
 
 def run(scores, options: Options, progress: Progress | None = None,
