@@ -286,16 +286,26 @@ def _label(v) -> bool:
 
 def _key_columns(header: list[str], body: list[list], hints: dict) -> list[str]:
     """The row-label columns every block repeats: the ``keys`` hint, else the
-    leading columns that are identifiers (:data:`KEY_COLUMNS`) or hold text
-    labels in every row (bootstrap's ``rate``), up to the first other column."""
+    leading identifier columns (:data:`KEY_COLUMNS`) and after them the short
+    text columns (bootstrap's ``rate``) when a column of numbers follows."""
     if "keys" in hints:
         return [c for c in hints["keys"] if c in header]
     keys = []
-    for i, c in enumerate(header):
-        if c not in KEY_COLUMNS and not (body and all(_label(row[i]) for row in body)
-                                         and any(row[i] is not None for row in body)):
+    for c in header:
+        if c not in KEY_COLUMNS:
             break
         keys.append(c)
+    more = []
+    for i in range(len(keys), len(header)):
+        col = [row[i] for row in body]
+        if not body or not all(_label(v) for v in col) or all(v is None for v in col):
+            # short text labels count only when a column of numbers follows them
+            numeric = any(v is not None for v in col) and \
+                all(v is None or _numeric(v) for v in col)
+            return keys + more if numeric else keys
+        if max(len(str(v)) for v in col if v is not None) >= WRAP_CELLS_FROM:
+            return keys
+        more.append(header[i])
     return keys
 
 
