@@ -39,7 +39,10 @@ COMMANDS = {
     "eval-1": ["eval", QRELS, BM25],
     "eval-20": ["eval", *TWENTY],
     "eval-q": ["eval", "-q", QRELS, BM25, NEURAL],
-    "sigtest": ["sigtest", "-m", "P@5", "-m", "AP", "--correct", "holm", *THREE],
+    # four tests named (the default is one test per pair and measure): a wide table
+    "sigtest": ["sigtest", "-m", "P@5", "-m", "AP", "--correct", "holm",
+                "--test", "t,wilcoxon,sign,randomization", *THREE],
+    "sigtest-default": ["sigtest", "-m", "P@5", "-m", "AP", "--correct", "holm", *THREE],
     "breakdown": ["breakdown", *THREE],
     "bootstrap": ["bootstrap", "-m", "AP", *THREE],
     "ipso": ["ipso", *FIG5_FILES],

@@ -20,7 +20,7 @@ from ipsoeval.errors import UsageError
 @opt.baseline_option
 @opt.all_pairs_option
 @opt.test_option(allowed=sigtest.TESTS, command="sigtest",
-                 default_text=", ".join(sigtest.DEFAULT_TESTS),
+                 default_text=sigtest.DEFAULT_TEXT,
                  help_text="Test (the last four for three or more runs, with Tukey HSD)")
 @opt.correct_option
 @opt.alpha_option

@@ -199,7 +199,7 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
         sig_warnings += [w for w in rep.warnings if w not in sig_warnings]
         for m in measures:
             diffs[(a, b, m)] = mats[m][ib] - mats[m][ia]
-    tests = ResultSet("sigtest", list(st.COLUMNS), records, params=sig_params,
+    tests = ResultSet("sigtest", list(t.columns), records, params=sig_params,
                       title="Chosen pairs: significance tests (diff = B − A)", id="tests",
                       description="per chosen pair A:B, measure and test: sigtest's rows",
                       table_hints={"digits": 4})
@@ -298,11 +298,10 @@ def estimate_seconds(runs: int, topics: int, samples: int, measures: int = 1,
     """Rough wall time of the resampling work: the leaderboard's randomised
     HSD plus the pairs' resampling tests (randomization, bootstrap)."""
     from ipsoeval.analyses import leaderboard
-    from ipsoeval.analyses.sigtest import DEFAULT_TESTS
     from ipsoeval.stats import registry
 
     secs = leaderboard.estimate_seconds(runs, topics, samples, measures)
-    resampling = sum(1 for t in (tests or DEFAULT_TESTS) if registry.get(t).resampling)
+    resampling = sum(1 for t in (tests or ()) if registry.get(t).resampling)
     # a paired resampling test: about one leaderboard cell per sample and topic
     secs += leaderboard.estimate_seconds(1, topics, samples, measures * pairs * resampling)
     return secs
