@@ -247,6 +247,15 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
     return deco(f) if f is not None else deco
 
 
+_LATER_KEY = "ipsoeval.warn_later"
+
+
+def warn_later(ctx: click.Context, message: str) -> None:
+    """A warning about the output printed by :func:`emit`, with the report's,
+    once the command has succeeded: a refusal is one line and comes alone."""
+    ctx.meta.setdefault(_LATER_KEY, []).append(message)
+
+
 def warn(message: str) -> None:
     clear_bars()
     try:
@@ -274,6 +283,8 @@ def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
     Tables are laid out for the Environment's width and coloured only when
     they go to standard output and the Environment allows colour."""
     report = as_report(report)
+    for w in ctx.meta.pop(_LATER_KEY, []) if ctx is not None else []:
+        warn(w)
     for w in report.warnings:
         warn(w)
     env = get_env(ctx)

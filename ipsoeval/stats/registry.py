@@ -174,6 +174,8 @@ def parse(values, *, allowed: Iterable[str] | None = None, option: str = "--test
             name = get(part, allowed=allowed, option=option, command=command).name
             if name not in out:
                 out.append(name)
+    if values and not out:          # "--test ," is a mistake, not the default
+        raise UsageError(f"{option}: no test given (found {', '.join(map(repr, values))})")
     return out
 
 

@@ -88,10 +88,15 @@ class Options:
 
 
 def parse_pair(text: str) -> tuple[str, str]:
-    """``A:B`` (run names; the last colon splits, so a name may hold colons)."""
-    a, sep, b = str(text).rpartition(":")
+    """``A:B``, two run names; refused unless there is exactly one colon (a
+    name with a colon would make the split a guess: rename the run with
+    --name)."""
+    a, sep, b = str(text).partition(":")
     if not sep or not a or not b:
         raise UsageError(f"--pair takes A:B, two run names (found {text!r})")
+    if ":" in b:
+        raise UsageError(f"--pair {text}: more than one ':' (A:B names two runs; give a run "
+                         f"whose name holds a colon another with --name)")
     if a == b:
         raise UsageError(f"--pair {text}: a run compared with itself")
     return a, b
