@@ -72,6 +72,9 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     if bounds and align_opts.labels != "integer":
         raise UsageError(f"--bounds does not combine with --labels {align_opts.labels} (the "
                          f"bounds range over integer labels)")
+    if scale != "original" and align_opts.labels != "integer":     # before reading
+        raise UsageError(f"--scale {scale} maps measures through their integer-label values "
+                         f"(interval-map): it needs --labels integer")
     if scores and bounds:
         raise UsageError("--bounds needs QRELS and runs (per-topic --scores files have no "
                          "unjudged documents to label)")
