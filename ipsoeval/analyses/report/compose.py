@@ -213,9 +213,14 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
 
     reports = {"leaderboard": board, "sigtest": sigrep}
     # breakdown: the baseline against every run, the best run's row kept
+    n_multi = int(np.count_nonzero(np.asarray(aligned.num_rel) > 1))
     if aligned.label_mode != "integer":
         notes.append(f"no outcomes breakdown: it counts relevant documents by integer labels "
                      f"(--labels {aligned.label_mode})")
+    elif n_multi:       # Lin et al. 2021: one relevant document per topic (MS MARCO)
+        notes.append(f"no outcomes breakdown: {n_multi} of {len(aligned.topics)} topics have "
+                     f"more than one relevant document, and the breakdown (Lin et al. 2021) "
+                     f"assumes one per topic")
     else:
         brep = bd.run(aligned, bd.Options(k=options.k, baseline=baseline,
                                           correct=options.correct, alpha=options.alpha))
@@ -231,7 +236,7 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
     if progress is not None:
         progress(990, 1000)
 
-    reports["scales"] = _scales(measures, scales, scale_why, options, tests)
+    reports["scales"] = _scales(measures, scales, scale_why, options, tests, len(runs))
     if progress is not None:
         progress(1000, 1000)
     for rep in reports.values():
@@ -243,12 +248,15 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
                      measures=measures, n_runs=len(runs), n_topics=len(aligned.topics))
 
 
-def _scales(measures, scales, why, options: Options, tests: ResultSet) -> Report:
+def _scales(measures, scales, why, options: Options, tests: ResultSet,
+            n_runs: int = 3) -> Report:
     """Which of the page's tests each measure's scale permits (Ferrante et al. 2021)."""
     from ipsoeval.stats import registry
 
     used = ["randhsd", "anova2"] + [t for t in dict.fromkeys(r["test"] for r in tests.records)
                                     if t in registry.REGISTRY and t not in ("randhsd", "anova2")]
+    from ipsoeval.stats.scales import permissible_route
+    routes = {m: permissible_route(m, scales[m], n_runs) for m in measures}
     rows = []
     for m in measures:
         for t in used:
@@ -256,7 +264,8 @@ def _scales(measures, scales, why, options: Options, tests: ResultSet) -> Report
             rows.append({"measure": m, "scale": scales[m], "test": t, "test_name": entry.title,
                          "requires": entry.requires,
                          "permissible": registry.permissible(scales[m], t),
-                         "note": why[m] or ""})
+                         "note": "; ".join(x for x in (
+                             why[m], routes[m] and f"permissible: {routes[m]}") if x)})
     rs = ResultSet(COMMAND, list(SCALE_COLUMNS), rows,
                    params={"source": "Ferrante, Ferro & Fuhr 2021: a test comparing means "
                                      "needs an interval scale; the sign test an ordinal one"},
