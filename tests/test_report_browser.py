@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import invoke
-from report_inputs import make_inputs
+from report_inputs import make_inputs, one_relevant
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "")
                  if p and os.access(p, os.X_OK)), None)
@@ -135,22 +135,6 @@ document.querySelectorAll("table").forEach(function (t) {
 });
 document.body.setAttribute("data-widths", out.join(";"));
 </script>"""
-
-
-def one_relevant(qrels: str, folder: Path) -> str:
-    """The qrels with one relevant document per topic (the first; the others
-    judged not relevant): the outcomes breakdown's assumption holds."""
-    seen, lines = set(), []
-    for line in open(qrels):
-        q, it, d, lab = line.split()
-        if int(lab) > 0 and q in seen:
-            lab = "0"
-        elif int(lab) > 0:
-            seen.add(q)
-        lines.append(f"{q} {it} {d} {lab}")
-    out = folder / "qrels-one.txt"
-    out.write_text("\n".join(lines) + "\n")
-    return str(out)
 
 
 @pytest.mark.parametrize("qrels_kind", ["graded", "one-relevant"])
