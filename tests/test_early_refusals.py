@@ -53,6 +53,8 @@ CASES = {
     "bootstrap --aggregate ,": (["bootstrap", "-m", "AP", "--split-half", "2",
                                  "--aggregate", ",", Q, A, B], "--aggregate"),
     "power --design ,": (["power", "-m", "AP", "--design", ",", Q, A, B], "--design"),
+    "sigtest --scale interval -m AP": (["sigtest", "-m", "AP", "--scale", "interval", Q, A, B],
+                                       "needs a run length"),
     "sigtest --scale both --labels gain": (["sigtest", "-m", "AP", "--scale", "both",
                                             "--labels", "gain", Q, A, B], "--labels integer"),
 }

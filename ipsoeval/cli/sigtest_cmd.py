@@ -75,6 +75,10 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     if scale != "original" and align_opts.labels != "integer":     # before reading
         raise UsageError(f"--scale {scale} maps measures through their integer-label values "
                          f"(interval-map): it needs --labels integer")
+    if scale != "original" and not scores:      # a measure the map cannot take: before reading
+        from ipsoeval.analyses.interval_map import at_cutoff
+        for m in measures:
+            at_cutoff(m, None)
     if scores and bounds:
         raise UsageError("--bounds needs QRELS and runs (per-topic --scores files have no "
                          "unjudged documents to label)")

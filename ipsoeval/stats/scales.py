@@ -82,13 +82,17 @@ def permissible_route(name: str, scale: str | None, runs: int = 3) -> str | None
         return None
     try:
         from ipsoeval.measures import parse_measure
-        family = parse_measure(name).family
+        m = parse_measure(name)
+        family, cutoff = m.family, m.cutoff
     except Exception:       # a name from a score file: no interval map offered
-        family = None
+        family = cutoff = None
     routes = []
     if family in INTERVAL_MAPPABLE:
+        # the map needs a run length: a measure without a cutoff gets
+        # interval-map's default, 30
+        mapped = name if cutoff is not None else f"{name}@30"
         routes.append(f"the interval-mapped measure: ipsoeval sigtest --all-pairs "
-                      f"--scale interval -m '{name}'")
+                      f"--scale interval -m '{mapped}'")
     rank = "friedman" if runs >= 3 else "sign"
     routes.append(f"rank-based: ipsoeval sigtest --all-pairs --test {rank} -m '{name}'")
     return "; ".join(routes)
