@@ -11,8 +11,8 @@
 - One loop over option combinations of every subcommand: the TSV parses with
   exactly one header (every row has the header's field count; pandas.read_csv
   agrees where pandas is installed), ``--table ID`` does the same for every
-  table id, ``--table list`` names the ids the JSON holds (from the command's
-  catalogue, without running the analysis), every JSON
+  table id, ``--table list`` names exactly the ids the JSON holds (decided
+  from the options, without running the analysis), every JSON
   table has its columns as its records' keys, and jsonl is the primary table.
 """
 
@@ -218,7 +218,7 @@ def test_one_table_per_tsv_and_every_table_in_json(args, scores_file):
     # primary is the report's
     from ipsoeval.cli.output import TABLES
     listed = [line.split("\t")[0] for line in listing.splitlines()]
-    assert [t for t in listed if t in ids] == ids
+    assert listed == ids
     assert [line.split("\t")[0] for line in listing.splitlines()
             if line.endswith("(primary)")] == [doc["primary"]]
     declared = {t[0]: t[1] for t in TABLES[args[0]]}
@@ -264,7 +264,7 @@ def test_table_list_does_not_run_the_analysis(command, monkeypatch, tmp_path):
     code, out, err = invoke([*args, "--table", "list"])
     assert code == 0, err
     ids = [line.split("\t")[0] for line in out.splitlines()]
-    assert ids == list(output.TABLE_IDS[command])
+    assert ids and set(ids) <= set(output.TABLE_IDS[command])
     assert sum(line.endswith("(primary)") for line in out.splitlines()) == 1
 
 

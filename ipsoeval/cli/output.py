@@ -157,13 +157,57 @@ def _primary(command: str, params: dict) -> str:
     return TABLE_IDS[command][0]
 
 
+def _n_runs(params: dict) -> int:
+    """Runs given (a directory, or per-topic --scores files, count as several):
+    no file is read."""
+    import os
+    if params.get("scores"):
+        return 2
+    runs = params.get("runs") or ()
+    return sum(2 if os.path.isdir(str(r)) else 1 for r in runs)
+
+
+# when a table is there, from the options alone (its "when" text above)
+_WHEN = {
+    "with --dataset": lambda p: p.get("dataset") is not None,
+    "without --dataset": lambda p: p.get("dataset") is None,
+    "with --all-pairs": lambda p: bool(p.get("all_pairs")),
+    "with --all-pairs and -m": lambda p: bool(p.get("all_pairs") and p.get("measures")),
+    "with -q": lambda p: bool(p.get("per_query")),
+    "with --enumerate": lambda p: p.get("enumerate_") is not None,
+    "with --scores": lambda p: bool(p.get("scores")),
+    "with --values": lambda p: bool(p.get("values")),
+    "with --analyze": lambda p: bool(p.get("analyze")),
+    "with --analyze and two or more -m": lambda p: bool(p.get("analyze"))
+    and len(p.get("measures") or ()) >= 2,
+    "with --analyze and two or more runs": lambda p: bool(p.get("analyze"))
+    and _n_runs(p) >= 2,
+    "with --scale both": lambda p: p.get("scale") == "both",
+    "with --split-half": lambda p: bool(p.get("split_half")),
+    "with two or more runs": lambda p: _n_runs(p) >= 2,
+    "with runs": lambda p: _n_runs(p) >= 1,
+}
+
+
+def _present(command: str, tid: str, when: str, params: dict) -> bool:
+    if command == "ipso" and params.get("scores"):          # per-topic score files
+        return tid == "sign_test"
+    if command == "ipso" and params.get("enumerate_") is not None and not params.get("runs"):
+        return tid == "enumerate"
+    test = _WHEN.get(when)
+    return test is None or test(params)
+
+
 def table_catalogue(command: str, params: dict) -> str:
-    """``--table list`` without the analysis: every table ``command`` can write,
-    ``ID<TAB>description``, with when it is there; the primary table for these
-    options ends in ``(primary)``."""
+    """``--table list`` without the analysis: the tables ``command`` writes with
+    these options, ``ID<TAB>description`` (with when it is there); the primary
+    table ends in ``(primary)``.  Decided from the options alone: no input is
+    read."""
     primary = _primary(command, params)
     lines = []
     for tid, desc, when in TABLES[command]:
+        if not _present(command, tid, when, params):
+            continue
         if when:
             desc += f" ({when})"
         if tid == primary:
