@@ -12,15 +12,27 @@ TD      = testdata
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
 
-$(VENV)/.installed: pyproject.toml setup.py ipsoeval/_core.c  # the C core is built by pip
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,pandas,plot]'   # extras: the API and --plot tests run too
-	touch $@
+# Two stamps: `make demo` installs what a user runs (the runtime and the plot
+# extra: .installed-demo); `make test` adds the test and pandas extras on top
+# (.installed), so demo-then-test and test alone both end with everything.
+# Quiet: no pip version notice, no setuptools build-backend warning boxes.
+PIP = PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONWARNINGS=ignore $(PY) -m pip
+
+$(VENV)/.installed-demo: pyproject.toml setup.py ipsoeval/_core.c  # the C core is built by pip
+	@echo "installing ipsoeval (runtime and plot extra) into $(VENV) ..."
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) install -q --upgrade pip
+	@$(PIP) install -q -e '.[plot]'
+	@touch $@
+
+$(VENV)/.installed: $(VENV)/.installed-demo
+	@echo "installing the test and pandas extras into $(VENV) ..."
+	@$(PIP) install -q -e '.[test,pandas,plot]'   # extras: the API and --plot tests run too
+	@touch $@
 
 install: $(VENV)/.installed  ## create .venv and install ipsoeval with test, pandas and plot extras
 
-demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
+demo: $(VENV)/.installed-demo  ## install the runtime and the plot extra, then run the main jobs on testdata/
 	@echo '$$ ipsoeval eval testdata/adhoc/qrels.txt testdata/adhoc/run-bm25.txt  (trec_eval layout)'
 	@$(IPSO) eval --format trec $(TD)/adhoc/qrels.txt $(TD)/adhoc/run-bm25.txt
 	@echo
@@ -42,6 +54,11 @@ demo: $(VENV)/.installed  ## install, then run the main jobs on testdata/
 	@echo
 	@echo '$$ ipsoeval interval-map ... testdata/adhoc (Ferrante et al. 2021): means before and after the map'
 	@$(IPSO) interval-map --format table -m P@10 -m RR@10 -m 'DCG(b=2)@10' -m AP@10 -l 1 $(TD)/adhoc/qrels.txt $(TD)/adhoc/run-bm25.txt $(TD)/adhoc/run-neural.txt
+	@echo
+	@echo '$$ ipsoeval nuggets ... testdata/nuggets (generated answers: LLM nugget assignments, 4 systems x 20 topics)'
+	@$(IPSO) nuggets --format table $(TD)/nuggets/auto.jsonl
+	@echo '$$ ipsoeval ppi --nuggets ... (human assignments on 8 topics, LLM on all 20: PPI++)'
+	@$(IPSO) ppi --nuggets --format table -m nugget_vital_strict --human $(TD)/nuggets/human.tsv --auto $(TD)/nuggets/auto.jsonl
 
 test: $(VENV)/.installed  ## install, then run the test suite (tests marked slow only in CI, CI=true)
 	$(PY) -m pytest -q

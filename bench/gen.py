@@ -22,6 +22,12 @@ Data sets (full size / ``--quick`` size):
               x 100 docs, one shared qrels file.
 ``sweep``     1,000 runs x 7,000 topics x 10 docs (50 distinct files, the
               others symbolic links to them).  Opt-in.
+``small``     a small study, as in shell one-liners and CI checks: 12 runs x 50
+              topics x 100 docs (5,000 lines each) with graded qrels; ``human.txt``
+              (the qrels of 15 of the topics) and ``auto.txt`` (machine labels
+              of all 50: the qrels with ~20% of the labels changed) for ppi and
+              agree; ``big/`` one 100,000-line run (50 topics x 2,000 docs)
+              with its qrels.
 ``msmarco70`` ten times ``msmarco``: 69,800 queries x 1,000 docs (~70M lines,
               3.2 GB), same distributions.  Opt-in: generated only when named.
 
@@ -180,13 +186,18 @@ class Sizes:
     sweep_distinct: int = 50
     sweep_topics: int = 7_000
     sweep_depth: int = 10
+    small_runs: int = 12
+    small_topics: int = 50
+    small_depth: int = 100
+    small_big_depth: int = 2_000
 
 
 FULL = Sizes()
 QUICK = Sizes(msmarco_queries=500, msmarco_depth=100, m13_queries=300,
               m13_depth=20, adhoc_runs=6, adhoc_topics=10, adhoc_depth=200,
               ipso_runs=8, ipso_topics=20, ipso_depth=20,
-              sweep_runs=80, sweep_distinct=8, sweep_topics=300, sweep_depth=10)
+              sweep_runs=80, sweep_distinct=8, sweep_topics=300, sweep_depth=10,
+              small_runs=4, small_topics=20, small_depth=50, small_big_depth=200)
 
 
 def msmarco_qids(rng: np.random.Generator, n: int) -> list[str]:
@@ -376,6 +387,26 @@ def gen_sweep(out: Path, seed: int, sz: Sizes) -> None:
         os.symlink(f"../distinct{i % sz.sweep_distinct:03d}.txt", runs / f"run{i:04d}")
 
 
+def gen_small(out: Path, seed: int, sz: Sizes) -> None:
+    """A small study (issue 25): 12 runs of 5,000 lines, the human and the
+    machine qrels of ppi and agree, and one 100,000-line run in ``big/``."""
+    rng = np.random.default_rng([seed, 7])
+    topics = [str(t) for t in range(401, 401 + sz.small_topics)]
+    gen_track(out, rng, topics, sz.small_runs, sz.small_depth)
+    lines = (out / "qrels.txt").read_text().splitlines()
+    human = set(rng.choice(topics, size=min(15, len(topics)), replace=False).tolist())
+    _write_lines(out / "human.txt", [x for x in lines if x.split()[0] in human])
+    auto = []
+    for x in lines:
+        q, it, d, label = x.split()
+        if rng.random() < 0.2:
+            label = str(int(rng.integers(0, 3)))
+        auto.append(f"{q} {it} {d} {label}")
+    _write_lines(out / "auto.txt", auto)
+    (out / "big").mkdir(exist_ok=True)
+    gen_track(out / "big", rng, topics, 1, sz.small_big_depth)
+
+
 GENERATORS = {
     "msmarco": gen_msmarco,
     "msmarco13": gen_msmarco13,
@@ -383,6 +414,7 @@ GENERATORS = {
     "ipso": gen_ipso,
     "msmarco70": gen_msmarco70,
     "sweep": gen_sweep,
+    "small": gen_small,
 }
 # written only when named (3.2 GB of disk): not part of "all data sets"
 OPT_IN = {"msmarco70", "sweep"}

@@ -58,13 +58,19 @@ class Target:
     """A goal for ipsoeval on a case.  ``peer`` set: ipsoeval's median wall
     time must be at most ``max_ratio`` times that peer's.  ``max_peak_mb``
     set: ipsoeval's peak memory must stay under it.  ``max_seconds`` set:
-    ipsoeval's median wall time must stay under it.  Only ``text``: shown,
-    not judged."""
+    ipsoeval's median wall time must stay under it.  ``cpu``: the ratio to
+    the peer is of median CPU times (user + system), not wall times.
+    ``max_cpu_seconds`` set: the median CPU time (user + system) must stay
+    under it.  ``tool`` names the row judged when it is not ipsoeval's (a
+    case with several ipsoeval commands).  Only ``text``: shown, not judged."""
     text: str
     peer: str | None = None
     max_ratio: float | None = None
     max_peak_mb: float | None = None
     max_seconds: float | None = None
+    cpu: bool = False
+    max_cpu_seconds: float | None = None
+    tool: str | None = None
 
 
 @dataclass

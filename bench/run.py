@@ -159,11 +159,19 @@ def judge(case: Case, rows: dict[str, Row]) -> None:
         if s_time is not None and row.median:
             row.ratio = s_time / row.median
     for t in case.targets:
-        row = rows.get(t.peer) if t.peer else subject
+        row = rows.get(t.tool) if t.tool else rows.get(t.peer) if t.peer else subject
         if row is None:
             continue
-        if s_failed:
+        if t.tool and row.status.startswith("failed"):
+            verdict = "FAIL (failed)"
+        elif t.tool and t.max_cpu_seconds is not None and row.cpu is not None:
+            ok = row.cpu <= t.max_cpu_seconds
+            verdict = f"{'PASS' if ok else 'FAIL'} ({row.cpu:.3f} s cpu)"
+        elif s_failed:
             verdict = "FAIL (ipsoeval failed)"
+        elif t.peer and t.cpu and subject.cpu and row.cpu:
+            r = subject.cpu / row.cpu
+            verdict = f"{'PASS' if r <= t.max_ratio else 'FAIL'} (cpu {r:.2f})"
         elif t.peer and row.ratio is not None:
             verdict = f"{'PASS' if row.ratio <= t.max_ratio else 'FAIL'} ({row.ratio:.2f})"
         elif t.max_peak_mb is not None and row.peak_mb is not None:
@@ -172,7 +180,11 @@ def judge(case: Case, rows: dict[str, Row]) -> None:
         elif t.max_seconds is not None and row.median is not None:
             ok = row.median <= t.max_seconds
             verdict = f"{'PASS' if ok else 'FAIL'} ({row.median:.2f} s)"
-        elif t.peer or t.max_peak_mb is not None or t.max_seconds is not None:
+        elif t.max_cpu_seconds is not None and row.cpu is not None:
+            ok = row.cpu <= t.max_cpu_seconds
+            verdict = f"{'PASS' if ok else 'FAIL'} ({row.cpu:.3f} s cpu)"
+        elif (t.peer or t.max_peak_mb is not None or t.max_seconds is not None
+              or t.max_cpu_seconds is not None):
             verdict = "n/a"
         else:
             verdict = ""  # a note, not judged
@@ -188,16 +200,17 @@ def fmt(x: float | None, spec: str) -> str:
 
 def print_table(rows: list[Row], descriptions: dict[str, str]) -> None:
     """Plain-text table; a tool that did not run gets its reason as a note."""
-    head = ["case", "tool", "median s", "cpu s", "peak MB", "ipso/tool",
+    head = ["case", "tool", "median s", "cpu s", "cpu range", "peak MB", "ipso/tool",
             "target", "verdict", "note"]
     body = []
     for r in rows:
-        body.append([r.case, r.tool, fmt(r.median, ".2f"), fmt(r.cpu, ".2f"),
+        spread = f"{min(r.cpus):.3f}-{max(r.cpus):.3f}" if r.cpus else "-"
+        body.append([r.case, r.tool, fmt(r.median, ".2f"), fmt(r.cpu, ".3f"), spread,
                      fmt(r.peak_mb, ".0f"),
                      fmt(r.ratio, ".2f"), r.target, r.verdict,
                      "" if r.status == "ok" else r.status])
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
-    right = {2, 3, 4, 5}
+    right = {2, 3, 4, 5, 6}
 
     def line(cells: list[str]) -> str:
         return "  ".join(c.rjust(w) if i in right else c.ljust(w)

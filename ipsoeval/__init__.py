@@ -13,7 +13,7 @@ __version__ = "0.2.0"
 # --- public API (ipsoeval/api.py), imported on first use -------------------------
 _API = ("evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
         "interval_map", "read_scores", "InputWarning", "experiment", "ppi", "agree",
-        "leaderboard", "power", "meta", "report", "Page")
+        "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets", "across")
 _RESULTS = ("Report", "Table", "ResultSet", "Gate")
 _ERRORS = ("IpsoevalError", "UsageError", "InputError")
 

@@ -12,7 +12,10 @@
  *                each topic as soon as its last line is read;
  *   id_scan(), id_fill(), int_fill()  the id words of an in-memory column
  *                of str or of integers (a DataFrame's, a dict's);
- *   span_fill()  the id words of an Arrow string column (buffer, offsets).
+ *   span_fill()  the id words of an Arrow string column (buffer, offsets);
+ *   stream_columns()  a run held in columns (an Arrow record batch's buffers:
+ *                dictionary indices, string offsets and bytes, integers)
+ *                read and aligned in the same pass as stream_feed()'s lines.
  *
  * All accept only input they are sure about (valid-input-only): anything
  * else is reported as "rejected" and the caller (ipsoeval/reading/compiled.py) falls
@@ -1282,14 +1285,38 @@ static int qside_build(QrelsSide *S, const unsigned char *s, Py_ssize_t len)
     return 0;
 }
 
+/* The measures eval_measures computes (ipsoeval/reading/quick.py maps the
+ * names; the families' kernels in ipsoeval/measures/families are the full
+ * program's): one per requested measure, a cutoff k (0: none) and a
+ * relevance level. */
+enum { G_P = 1, G_R, G_AP, G_NDCG, G_RR, G_SUCCESS, G_JUDGED, G_BPREF, G_RPREC, G_ERR,
+       G_NUMRET, G_NUMREL, G_NUMRELRET, G_NUMQ };
+#define G_MAX 64            /* measures per call */
+#define G_ERR_GMAX 4        /* ERR's default gmax: a larger label declines (a usage error) */
+
+typedef struct {
+    int n;                  /* measures */
+    int code[G_MAX];
+    long long k[G_MAX];     /* cutoff, 0: none */
+    long long rel[G_MAX];   /* relevance level */
+    int ntc;                /* rank cutoffs whose straddling tie groups are flagged */
+    long long tc[G_MAX];
+    long long depth;        /* documents kept per topic (-M), 0: all */
+} Gen;
+
 /* One run: its block of trec_eval's layout appended to out; 0 ok, -1 declined.
  * *n_mixed: the topics with a tie group holding two different labels (their
  * values depend on the tie order: the full program's warning, ties.tie_notes);
  * *cut_mask: bit j set when such a group straddles PCUT[j] (ranks k and k + 1
  * tied, 1-based). */
+static int eval_specs(const QrelsSide *S, const Gen *G, const int32_t *lab_out,
+                      const uint8_t *tie_out, const int64_t *seg, const int64_t *kept,
+                      double *vals, uint8_t *flags);
+
 static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t len, Text *out,
                         const unsigned char **name, Py_ssize_t *name_len,
-                        long long *n_mixed, long *cut_mask)
+                        long long *n_mixed, long *cut_mask, long long depth, const Gen *G,
+                        double *gen_vals, uint8_t *gen_flags)
 {
     Parse R;
     int rc = -1;
@@ -1329,7 +1356,7 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
             Align A = {(const uint64_t *)R.dw, n, R.Wd, (const double *)R.num, rcodes, T,
                        S->l2e, S->l2q, (const uint64_t *)S->P.dw, S->m, S->P.Wd, S->qcodes,
                        (const int64_t *)S->P.num, S->qorder, S->qstart, T, S->tab, S->size,
-                       0, 0, 0, lab_out, seg, kept, nrows, tie_out};
+                       0, 0, depth, lab_out, seg, kept, nrows, tie_out};
             if (align_core(&A))
                 break;
         }
@@ -1385,6 +1412,14 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
                     }
             if (!any)
                 break;
+        }
+        if (G) {                /* eval_measures: the requested measures */
+            if (eval_specs(S, G, lab_out, tie_out, seg, kept, gen_vals, gen_flags))
+                break;
+            *name = s + R.tag_s;
+            *name_len = R.tag_l;
+            rc = 0;
+            break;
         }
         /* the measures, topic by topic, in trec_eval's order of operations */
         vals = calloc((size_t)T * NMEAS, sizeof(double));
@@ -1516,6 +1551,215 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
     return rc;
 }
 
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+/* The requested measures of one run, per topic in the evaluated order: vals
+ * (T x G->n, row-major), and flags (T x (1 + G->ntc)): [0] a tie group holding
+ * two different labels, [1 + j] such a group straddles rank cutoff tc[j]
+ * (ranks k and k + 1 tied) -- the full program's rule (ties.tie_hits).  Each
+ * value is computed in the order of operations of the family's kernel
+ * (ipsoeval/measures/families), so the numbers are the same bits. */
+static int eval_specs(const QrelsSide *S, const Gen *G, const int32_t *lab_out,
+                      const uint8_t *tie_out, const int64_t *seg, const int64_t *kept,
+                      double *vals, uint8_t *flags)
+{
+    const Py_ssize_t T = S->T;
+    const int64_t *qlab = (const int64_t *)S->P.num;
+    const int F = 1 + G->ntc, n = G->n;
+    Py_ssize_t maxd = 1;
+    for (Py_ssize_t t = 0; t < T; t++) {
+        if (kept[t] > maxd)
+            maxd = kept[t];
+        if (S->qstart[t + 1] - S->qstart[t] > maxd)
+            maxd = (Py_ssize_t)(S->qstart[t + 1] - S->qstart[t]);
+    }
+    double *disc = malloc(sizeof(double) * (size_t)(maxd + 1));
+    double *ideal = malloc(sizeof(double) * (size_t)(maxd + 1));
+    if (!disc || !ideal) {
+        free(disc);
+        free(ideal);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i <= maxd; i++)      /* kernels.log2_discounts: C's log2 */
+        disc[i] = log2((double)i + 2.0);
+    for (Py_ssize_t e = 0; e < T; e++) {
+        const int32_t c = S->sorted[e];
+        const int32_t *lab = lab_out + seg[c];
+        const uint8_t *tie = tie_out + seg[c];
+        const Py_ssize_t nr = kept[c];
+        const int64_t q0 = S->qstart[c], q1 = S->qstart[c + 1];
+        uint8_t *fl = flags + e * F;
+        double *v = vals + e * n;
+        memset(fl, 0, (size_t)F);
+        for (Py_ssize_t g0 = 0; g0 < nr;) {
+            Py_ssize_t g1 = g0 + 1;
+            int mixed = 0;
+            while (g1 < nr && tie[g1]) {
+                if (lab[g1] != lab[g1 - 1])
+                    mixed = 1;
+                g1++;
+            }
+            if (mixed) {                /* ranks g0+1..g1 (1-based) */
+                fl[0] = 1;
+                for (int j = 0; j < G->ntc; j++)
+                    if (g0 < G->tc[j] && G->tc[j] < g1)
+                        fl[1 + j] = 1;
+            }
+            g0 = g1;
+        }
+        Py_ssize_t nideal = -1;         /* the positive labels sorted descending, once */
+        for (int m = 0; m < n; m++) {
+            const long long L = G->rel[m], k = G->k[m];
+            const Py_ssize_t lim = (k > 0 && k < nr) ? (Py_ssize_t)k : nr;
+            int64_t Rt = 0, Nt = 0;
+            for (int64_t q = q0; q < q1; q++) {
+                int64_t x = qlab[S->qorder[q]];
+                if (x >= L)
+                    Rt++;
+                else if (x >= 0)
+                    Nt++;
+            }
+            double out = 0.0;
+            switch (G->code[m]) {
+            case G_P: {                                 /* precision.precision */
+                int64_t cnt = 0;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    cnt += lab[i] >= L;
+                out = (double)cnt / (double)k;
+                break;
+            }
+            case G_R: {                                 /* recall.recall */
+                int64_t cnt = 0;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    cnt += lab[i] >= L;
+                out = Rt ? (double)cnt / (double)Rt : 0.0;
+                break;
+            }
+            case G_AP: {                                /* average_precision */
+                double sum = 0.0;
+                int64_t j = 0;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    if (lab[i] >= L) {
+                        j++;
+                        sum += (double)j / ((double)i + 1.0);
+                    }
+                out = Rt ? sum / (double)Rt : 0.0;
+                break;
+            }
+            case G_NDCG: {                              /* dcg.ndcg_trec */
+                if (nideal < 0) {
+                    nideal = 0;
+                    for (int64_t q = q0; q < q1; q++) {
+                        int64_t x = qlab[S->qorder[q]];
+                        if (x > 0)
+                            ideal[nideal++] = (double)x;
+                    }
+                    qsort(ideal, (size_t)nideal, sizeof(double), cmp_desc);
+                }
+                double d = 0.0, id = 0.0;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    if (lab[i] > 0)
+                        d += (double)lab[i] / disc[i];
+                Py_ssize_t il = (k > 0 && k < nideal) ? (Py_ssize_t)k : nideal;
+                for (Py_ssize_t i = 0; i < il; i++)
+                    id += ideal[i] / disc[i];
+                out = id > 0 ? d / id : d;
+                break;
+            }
+            case G_RR:                                  /* first_relevant */
+            case G_SUCCESS: {
+                Py_ssize_t f = -1;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    if (lab[i] >= L) {
+                        f = i;
+                        break;
+                    }
+                if (G->code[m] == G_RR)
+                    out = f >= 0 ? 1.0 / ((double)f + 1.0) : 0.0;
+                else
+                    out = f >= 0 ? 1.0 : 0.0;
+                break;
+            }
+            case G_JUDGED: {                            /* judged.judged_at */
+                int64_t cnt = 0;
+                for (Py_ssize_t i = 0; i < lim; i++)
+                    cnt += lab[i] > UNJUDGED_LABEL;
+                out = lim ? (double)cnt / (double)lim : 0.0;
+                break;
+            }
+            case G_BPREF: {                             /* bpref.bpref */
+                double bp = 0.0;
+                int64_t nonrel = 0;
+                for (Py_ssize_t i = 0; i < nr; i++) {
+                    int32_t x = lab[i];
+                    if (x >= L) {
+                        if (nonrel > 0) {
+                            int64_t denom = Nt < Rt ? Nt : Rt;
+                            double frac = 0.0;
+                            if (denom > 0)
+                                frac = (double)(nonrel < Rt ? nonrel : Rt) / (double)denom;
+                            bp += 1.0 - frac;
+                        } else {
+                            bp += 1.0;
+                        }
+                    } else if (x >= 0) {
+                        nonrel++;
+                    }
+                }
+                out = Rt ? bp / (double)Rt : 0.0;
+                break;
+            }
+            case G_RPREC: {                             /* precision.r_precision */
+                int64_t cnt = 0, top = nr < Rt ? nr : Rt;
+                for (Py_ssize_t i = 0; i < top; i++)
+                    cnt += lab[i] >= L;
+                out = Rt ? (double)cnt / (double)Rt : 0.0;
+                break;
+            }
+            case G_ERR: {                               /* err.err, gmax 4 */
+                double stay = 1.0, sum = 0.0;
+                for (Py_ssize_t i = 0; i < lim; i++) {
+                    double grade = lab[i] > 0 ? (double)lab[i] : 0.0;
+                    double rr = (exp2(grade) - 1.0) / 16.0;
+                    sum += rr * stay / ((double)i + 1.0);
+                    stay *= 1.0 - rr;
+                }
+                out = sum;
+                break;
+            }
+            case G_NUMRET:
+                out = (double)nr;
+                break;
+            case G_NUMREL:
+                out = (double)Rt;
+                break;
+            case G_NUMRELRET: {
+                int64_t cnt = 0;
+                for (Py_ssize_t i = 0; i < nr; i++)
+                    cnt += lab[i] >= L;
+                out = (double)cnt;
+                break;
+            }
+            case G_NUMQ:
+                out = 1.0;
+                break;
+            default:
+                free(disc);
+                free(ideal);
+                return -1;
+            }
+            v[m] = out;
+        }
+    }
+    free(disc);
+    free(ideal);
+    return 0;
+}
+
 /* The whole of a plain file in a malloc'ed buffer; NULL when it cannot be
  * read, is empty, or starts with a gzip, bzip2 or xz signature. */
 static unsigned char *read_plain(const char *path, Py_ssize_t *len)
@@ -1554,7 +1798,66 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
     return buf;
 }
 
-/* eval_official(qrels_path, [run_path, ...]) -> (bytes, info) or None.  The
+/* Each run of paths through eval_one_run (G: eval_measures' measures, their
+ * values and tie flags into vals[k] and flags[k], allocated here; else the
+ * official ones' text into out), its name copied into names[k]; then the
+ * check that no run name repeats (the full program tells such runs apart).
+ * 0, or -1: declined.  Runs without the GIL. */
+static int eval_runs(const QrelsSide *S, char **paths, Py_ssize_t N, Text *out, char **names,
+                     Py_ssize_t *name_lens, long long *n_mixed, long *cut_mask,
+                     long long depth, const Gen *G, double **vals, uint8_t **flags)
+{
+    for (Py_ssize_t k = 0; k < N; k++) {
+        Py_ssize_t len;
+        const unsigned char *nm;
+        long long nmix = 0;
+        long mask = 0;
+        if (G) {
+            vals[k] = malloc(sizeof(double) * (size_t)(S->T * G->n));
+            flags[k] = malloc((size_t)(S->T * (1 + G->ntc)));
+            if (!vals[k] || !flags[k])
+                return -1;
+        }
+        unsigned char *buf = read_plain(paths[k], &len);
+        int bad = !buf || eval_one_run(S, buf, len, out, &nm, &name_lens[k], &nmix, &mask,
+                                       depth, G, G ? vals[k] : NULL, G ? flags[k] : NULL) ||
+                  !(names[k] = malloc((size_t)name_lens[k] + 1));
+        if (!bad) {
+            memcpy(names[k], nm, (size_t)name_lens[k]);
+            if (n_mixed) {
+                n_mixed[k] = nmix;
+                cut_mask[k] = mask;
+            }
+        }
+        free(buf);
+        if (bad)
+            return -1;
+    }
+    for (Py_ssize_t a = 0; a < N; a++)
+        for (Py_ssize_t b = a + 1; b < N; b++)
+            if (name_lens[a] == name_lens[b] &&
+                memcmp(names[a], names[b], (size_t)name_lens[a]) == 0)
+                return -1;
+    return 0;
+}
+
+/* Whether every run name is UTF-8 (else the full program, which warns:
+ * ipsoeval/ids.py); with the GIL. */
+static int names_utf8(char **names, const Py_ssize_t *name_lens, Py_ssize_t N)
+{
+    for (Py_ssize_t k = 0; k < N; k++) {
+        PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
+        if (!name) {
+            PyErr_Clear();
+            return 0;
+        }
+        Py_DECREF(name);
+    }
+    return 1;
+}
+
+/* eval_official(qrels_path, [run_path, ...][, depth]) -> (bytes, info) or None
+ * (depth: the documents kept per topic, -M; 0, the default: all).  The
  * bytes: trec_eval's layout of the official measures, one block per run
  * (exactly what `ipsoeval eval --format trec` prints on stdout); info, per
  * run: (run name bytes, topics with a tie group holding two different labels,
@@ -1566,8 +1869,13 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
 static PyObject *py_eval_official(PyObject *self, PyObject *args)
 {
     PyObject *qpath, *runs;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyBytes_Type, &qpath, &PyList_Type, &runs))
+    long long depth = 0;
+    if (!PyArg_ParseTuple(args, "O!O!|L", &PyBytes_Type, &qpath, &PyList_Type, &runs, &depth))
         return NULL;
+    if (depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "depth must be >= 0");
+        return NULL;
+    }
     Py_ssize_t N = PyList_GET_SIZE(runs);
     char **paths = calloc((size_t)(N ? N : 1), sizeof(char *));
     char **names = calloc((size_t)(N ? N : 1), sizeof(char *));
@@ -1587,41 +1895,16 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     unsigned char *qbuf = NULL;
     Py_ssize_t qlen = 0;
-    if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0) {
-        for (Py_ssize_t k = 0; k < N && ok; k++) {
-            Py_ssize_t len;
-            const unsigned char *nm;
-            unsigned char *buf = read_plain(paths[k], &len);
-            if (!buf || eval_one_run(&S, buf, len, &out, &nm, &name_lens[k], &n_mixed[k],
-                                                &cut_mask[k]) ||
-                !(names[k] = malloc((size_t)name_lens[k] + 1)))
-                ok = 0;
-            else
-                memcpy(names[k], nm, (size_t)name_lens[k]);
-            free(buf);
-        }
-        for (Py_ssize_t a = 0; a < N && ok; a++)   /* same tag twice: the full program */
-            for (Py_ssize_t b = a + 1; b < N && ok; b++)
-                if (name_lens[a] == name_lens[b] &&
-                    memcmp(names[a], names[b], (size_t)name_lens[a]) == 0)
-                    ok = 0;
-    } else {
+    if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0)
+        ok = eval_runs(&S, paths, N, &out, names, name_lens, n_mixed, cut_mask, depth, NULL,
+                       NULL, NULL) == 0;
+    else
         ok = 0;
-    }
     free(qbuf);
     qside_free(&S);
     Py_END_ALLOW_THREADS
     PyObject *res = NULL;
-    for (Py_ssize_t k = 0; k < N && ok; k++) {
-        /* a run name that is not UTF-8: the full program, which warns (ipsoeval/ids.py) */
-        PyObject *name = PyUnicode_DecodeUTF8(names[k], name_lens[k], "strict");
-        if (!name) {
-            PyErr_Clear();
-            ok = 0;
-        }
-        Py_XDECREF(name);
-    }
-    if (ok) {
+    if (ok && names_utf8(names, name_lens, N)) {
         /* (bytes, [(run name bytes, topics with mixed ties, cutoff bit mask), ...]) */
         PyObject *b = PyBytes_FromStringAndSize(out.buf, (Py_ssize_t)out.len);
         PyObject *info = PyList_New(N);
@@ -1656,6 +1939,151 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     free(name_lens);
     free(n_mixed);
     free(cut_mask);
+    free(qp);
+    return res;
+}
+
+/* eval_measures(qrels_path, [run_path, ...], [(code, k, rel), ...], [tie cutoff, ...]
+ *               [, depth]) -> (topics, [(run name, values, flags), ...]) or None.  The measures of
+ * G_* codes (k 0: no cutoff; rel, the relevance level), per run and topic:
+ * depth: the documents kept per topic (-M; 0, the default: all);
+ * topics, the ids (bytes) in the evaluated order; values, float64 bytes
+ * (topics x measures, row-major); flags, bytes (topics x (1 + tie cutoffs)):
+ * a tie group holding two different labels, then such a group straddling
+ * each tie cutoff (eval_specs).  Declined (None) as eval_official declines,
+ * and when ERR is asked for and a qrels label exceeds its gmax (the full
+ * program's usage error). */
+static PyObject *py_eval_measures(PyObject *self, PyObject *args)
+{
+    PyObject *qpath, *runs, *specs, *tcuts;
+    long long depth = 0;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!|L", &PyBytes_Type, &qpath, &PyList_Type, &runs,
+                          &PyList_Type, &specs, &PyList_Type, &tcuts, &depth))
+        return NULL;
+    if (depth < 0) {
+        PyErr_SetString(PyExc_ValueError, "depth must be >= 0");
+        return NULL;
+    }
+    Gen G;
+    memset(&G, 0, sizeof(G));
+    G.depth = depth;
+    Py_ssize_t ns = PyList_GET_SIZE(specs), nt = PyList_GET_SIZE(tcuts);
+    if (ns < 1 || ns > G_MAX || nt > G_MAX) {
+        PyErr_SetString(PyExc_ValueError, "1 to 64 measures and at most 64 tie cutoffs");
+        return NULL;
+    }
+    int want_err = 0;
+    for (Py_ssize_t i = 0; i < ns; i++) {
+        int code;
+        long long k, rel;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(specs, i), "iLL", &code, &k, &rel))
+            return NULL;
+        if (code < G_P || code > G_NUMQ || k < 0 || rel < 0) {
+            PyErr_SetString(PyExc_ValueError, "bad measure spec");
+            return NULL;
+        }
+        if ((code == G_P || code == G_JUDGED || code == G_SUCCESS) && k < 1) {
+            PyErr_SetString(PyExc_ValueError, "P, Judged and Success need a cutoff");
+            return NULL;
+        }
+        G.code[i] = code;
+        G.k[i] = k;
+        G.rel[i] = rel;
+        want_err |= code == G_ERR;
+    }
+    G.n = (int)ns;
+    for (Py_ssize_t j = 0; j < nt; j++) {
+        G.tc[j] = PyLong_AsLongLong(PyList_GET_ITEM(tcuts, j));
+        if (G.tc[j] == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    G.ntc = (int)nt;
+    Py_ssize_t N = PyList_GET_SIZE(runs);
+    char **paths = calloc((size_t)(N ? N : 1), sizeof(char *));
+    char **names = calloc((size_t)(N ? N : 1), sizeof(char *));
+    Py_ssize_t *name_lens = calloc((size_t)(N ? N : 1), sizeof(Py_ssize_t));
+    double **vals = calloc((size_t)(N ? N : 1), sizeof(double *));
+    uint8_t **flags = calloc((size_t)(N ? N : 1), sizeof(uint8_t *));
+    char *qp = strdup(PyBytes_AS_STRING(qpath));
+    int ok = paths && names && name_lens && vals && flags && qp;
+    for (Py_ssize_t k = 0; k < N && ok; k++) {
+        PyObject *o = PyList_GET_ITEM(runs, k);
+        if (!PyBytes_Check(o) || !(paths[k] = strdup(PyBytes_AS_STRING(o))))
+            ok = 0;
+    }
+    QrelsSide S;
+    Text out = {NULL, 0, 0};
+    memset(&S, 0, sizeof(S));
+    Py_ssize_t T = 0;
+    Py_BEGIN_ALLOW_THREADS
+    unsigned char *qbuf = NULL;
+    Py_ssize_t qlen = 0;
+    if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0) {
+        T = S.T;
+        if (want_err)
+            for (Py_ssize_t i = 0; i < S.m; i++)
+                if (((const int64_t *)S.P.num)[i] > G_ERR_GMAX)
+                    ok = 0;
+        ok = ok && eval_runs(&S, paths, N, &out, names, name_lens, NULL, NULL, G.depth, &G,
+                             vals, flags) == 0;
+    } else {
+        ok = 0;
+    }
+    free(qbuf);
+    Py_END_ALLOW_THREADS
+    PyObject *res = NULL, *topics = NULL, *per_run = NULL;
+    if (ok && names_utf8(names, name_lens, N)) {
+        topics = PyList_New(T);
+        per_run = PyList_New(N);
+        for (Py_ssize_t e = 0; e < T && topics; e++) {
+            const unsigned char *id = S.P.qw + (size_t)S.rep[S.sorted[e]] * 8 * (size_t)S.P.Wq;
+            Py_ssize_t len = 0;
+            while (len < 8 * S.P.Wq && id[len])
+                len++;
+            PyObject *b = PyBytes_FromStringAndSize((const char *)id, len);
+            if (!b) {
+                Py_CLEAR(topics);
+                break;
+            }
+            PyList_SET_ITEM(topics, e, b);
+        }
+        for (Py_ssize_t k = 0; k < N && per_run && topics; k++) {
+            PyObject *t = Py_BuildValue("(y#y#y#)", names[k], name_lens[k], (const char *)vals[k],
+                                        (Py_ssize_t)(sizeof(double) * (size_t)(T * G.n)),
+                                        (const char *)flags[k], (Py_ssize_t)(T * (1 + G.ntc)));
+            if (!t) {
+                Py_CLEAR(per_run);
+                break;
+            }
+            PyList_SET_ITEM(per_run, k, t);
+        }
+        if (topics && per_run)
+            res = Py_BuildValue("(NN)", topics, per_run);
+        else {
+            Py_XDECREF(topics);
+            Py_XDECREF(per_run);
+        }
+    } else {
+        Py_INCREF(Py_None);
+        res = Py_None;
+    }
+    qside_free(&S);
+    free(out.buf);
+    for (Py_ssize_t k = 0; k < N; k++) {
+        if (paths)
+            free(paths[k]);
+        if (names)
+            free(names[k]);
+        if (vals)
+            free(vals[k]);
+        if (flags)
+            free(flags[k]);
+    }
+    free(paths);
+    free(names);
+    free(name_lens);
+    free(vals);
+    free(flags);
     free(qp);
     return res;
 }
@@ -2085,6 +2513,108 @@ static int stream_init(Stream *S)
     return 0;
 }
 
+/* Rows [scan, P->row) of the row buffer are new: row r either continues
+ * topic cur (rows t0..r-1) or starts a topic, and topic cur is then whole
+ * and aligned.  0 ok, -1 declined (a topic seen before, a byte-order mark,
+ * a duplicate docno), -2 out of memory. */
+static int stream_scan(Stream *S)
+{
+    Parse *P = &S->P;
+    const uint64_t *qw = (const uint64_t *)P->qw, *dw = (const uint64_t *)P->dw;
+    const double *num = (const double *)P->num;
+    S->rows += P->row - S->scan;
+    for (Py_ssize_t r = S->scan; r < P->row; r++) {
+        const uint64_t *id = qw + r * P->Wq;
+        Py_ssize_t slot, l;
+        if (S->cur >= 0 && same_words(id, S->curq, P->Wq))
+            continue;
+        if (S->cur >= 0 && r > S->t0 &&
+            flush_topic(S, S->cur, dw + S->t0 * P->Wd, P->Wd, num + S->t0, r - S->t0))
+            return -1;
+        S->t0 = r;
+        if ((id[0] & 0xFFFFFF) == 0xBFBBEF ||                  /* a byte-order mark */
+            idset_find(&S->topics, id, P->Wq, &slot) >= 0)    /* a topic seen before */
+            return -1;
+        l = idset_add(&S->topics, id, P->Wq, 1);
+        if (l < 0)
+            return -2;
+        S->topics.qc[l] = (int32_t)idset_find(&S->qtopics, id, P->Wq, &slot);
+        S->topics.nrows[l] = S->topics.seg[l] = S->topics.kept[l] = 0;
+        S->cur = (int32_t)l;
+        memcpy(S->curq, id, (size_t)P->Wq * 8);
+    }
+    S->scan = P->row;
+    return 0;
+}
+
+/* The last topic, after the last row: aligned.  0 ok, -1 declined. */
+static int stream_finish(Stream *S)
+{
+    Parse *P = &S->P;
+    if (S->cur >= 0 && P->row > S->t0 &&
+        flush_topic(S, S->cur, (const uint64_t *)P->dw + S->t0 * P->Wd, P->Wd,
+                    (const double *)P->num + S->t0, P->row - S->t0))
+        return -1;
+    S->t0 = S->scan = P->row = 0;
+    return 0;
+}
+
+/* The open topic's rows move to the front; the rows they leave are zeroed. */
+static void stream_compact(Stream *S)
+{
+    Parse *P = &S->P;
+    if (S->t0 > 0) {
+        Py_ssize_t keep = P->row - S->t0, t0 = S->t0;
+        memmove(P->qw, P->qw + t0 * P->Wq * 8, (size_t)(keep * P->Wq * 8));
+        memmove(P->dw, P->dw + t0 * P->Wd * 8, (size_t)(keep * P->Wd * 8));
+        memmove(P->num, (double *)P->num + t0, (size_t)keep * 8);
+        memset(P->qw + keep * P->Wq * 8, 0, (size_t)(t0 * P->Wq * 8));
+        memset(P->dw + keep * P->Wd * 8, 0, (size_t)(t0 * P->Wd * 8));
+        P->row = S->scan = keep;
+        S->t0 = 0;
+    }
+}
+
+/* Wider id rows: W2 words for the topic ids (q) or the docnos.  0 ok, -2 out
+ * of memory. */
+static int stream_widen(Stream *S, int q, Py_ssize_t W2)
+{
+    Parse *P = &S->P;
+    if (q) {
+        uint64_t *c2 = calloc((size_t)W2, 8);
+        if (!c2)
+            return -2;
+        memcpy(c2, S->curq, (size_t)P->Wq * 8);
+        free(S->curq);
+        S->curq = c2;
+        return widen_words(&P->qw, &P->Wq, W2, S->cap, P->row) ? -2 : 0;
+    }
+    return widen_words(&P->dw, &P->Wd, W2, S->cap, P->row) ? -2 : 0;
+}
+
+/* One topic fills the row buffer: twice the rows.  0 ok, -2 out of memory. */
+static int stream_grow(Stream *S)
+{
+    Parse *P = &S->P;
+    Py_ssize_t cap = S->cap, cap2 = 2 * cap;
+    unsigned char *a;
+    if (cap2 > 0x3fffffff)
+        return -2;
+    if (!(a = realloc(P->qw, (size_t)cap2 * (size_t)P->Wq * 8)))
+        return -2;
+    P->qw = a;
+    memset(a + cap * P->Wq * 8, 0, (size_t)(cap * P->Wq * 8));
+    if (!(a = realloc(P->dw, (size_t)cap2 * (size_t)P->Wd * 8)))
+        return -2;
+    P->dw = a;
+    memset(a + cap * P->Wd * 8, 0, (size_t)(cap * P->Wd * 8));
+    if (!(a = realloc(P->num, (size_t)cap2 * 8)))
+        return -2;
+    P->num = a;
+    S->cap = P->cap = cap2;
+    return scratch_alloc(&S->K, cap2) ? -2 : 0;
+}
+
 /* Read and align the whole lines s[lo:hi] of the run (kind: K_TREC or
  * K_MSMARCO): the rows are parsed into a small buffer and each topic is
  * aligned once its last row is read, so the run's rows never exist as
@@ -2104,9 +2634,7 @@ static int stream_feed(Stream *S, const unsigned char *s, Py_ssize_t blen, Py_ss
     P->p = lo;
     P->tag_s = -1;
     for (;;) {
-        int st = parse_core(P, hi);
-        const uint64_t *qw = (const uint64_t *)P->qw, *dw = (const uint64_t *)P->dw;
-        const double *num = (const double *)P->num;
+        int st = parse_core(P, hi), rc;
         if (st == ST_REJECT)
             return -1;
         if (P->tag_s >= 0) {                       /* the tag of the last row so far */
@@ -2118,48 +2646,11 @@ static int stream_feed(Stream *S, const unsigned char *s, Py_ssize_t blen, Py_ss
             S->tag_l = P->tag_l;
             P->tag_s = -1;
         }
-        S->rows += P->row - S->scan;
-        /* rows [scan, P->row) are new: row r either continues topic cur (rows
-         * t0..r-1) or starts a topic, and topic cur is then whole */
-        for (Py_ssize_t r = S->scan; r < P->row; r++) {
-            const uint64_t *id = qw + r * P->Wq;
-            Py_ssize_t slot, l;
-            if (S->cur >= 0 && same_words(id, S->curq, P->Wq))
-                continue;
-            if (S->cur >= 0 && r > S->t0 &&
-                flush_topic(S, S->cur, dw + S->t0 * P->Wd, P->Wd, num + S->t0, r - S->t0))
-                return -1;
-            S->t0 = r;
-            if ((id[0] & 0xFFFFFF) == 0xBFBBEF ||                  /* a byte-order mark */
-                idset_find(&S->topics, id, P->Wq, &slot) >= 0)    /* a topic seen before */
-                return -1;
-            l = idset_add(&S->topics, id, P->Wq, 1);
-            if (l < 0)
-                return -2;
-            S->topics.qc[l] = (int32_t)idset_find(&S->qtopics, id, P->Wq, &slot);
-            S->topics.nrows[l] = S->topics.seg[l] = S->topics.kept[l] = 0;
-            S->cur = (int32_t)l;
-            memcpy(S->curq, id, (size_t)P->Wq * 8);
-        }
-        S->scan = P->row;
-        if (st == ST_DONE && final) {
-            if (S->cur >= 0 && P->row > S->t0 &&
-                flush_topic(S, S->cur, dw + S->t0 * P->Wd, P->Wd, num + S->t0, P->row - S->t0))
-                return -1;
-            S->t0 = S->scan = P->row = 0;
-            return 0;
-        }
-        /* the open topic's rows move to the front; the rows they leave are zeroed */
-        if (S->t0 > 0) {
-            Py_ssize_t keep = P->row - S->t0, t0 = S->t0;
-            memmove(P->qw, P->qw + t0 * P->Wq * 8, (size_t)(keep * P->Wq * 8));
-            memmove(P->dw, P->dw + t0 * P->Wd * 8, (size_t)(keep * P->Wd * 8));
-            memmove(P->num, (double *)P->num + t0, (size_t)keep * 8);
-            memset(P->qw + keep * P->Wq * 8, 0, (size_t)(t0 * P->Wq * 8));
-            memset(P->dw + keep * P->Wd * 8, 0, (size_t)(t0 * P->Wd * 8));
-            P->row = S->scan = keep;
-            S->t0 = 0;
-        }
+        if ((rc = stream_scan(S)))
+            return rc;
+        if (st == ST_DONE && final)
+            return stream_finish(S);
+        stream_compact(S);
         if (can_drop && P->p - dropped >= DROP_BYTES) {   /* parsed bytes: the rows are copies */
             Py_ssize_t a = dropped + (pagesize - dropped % pagesize) % pagesize;
             Py_ssize_t b = P->p - P->p % pagesize;
@@ -2170,41 +2661,192 @@ static int stream_feed(Stream *S, const unsigned char *s, Py_ssize_t blen, Py_ss
         if (st == ST_DONE)
             return 0;
         if (st == ST_WIDE_Q || st == ST_WIDE_D) {
-            Py_ssize_t W2 = (P->need + 7) / 8;
             if (P->need > S->long_id)
                 return -1;
-            if (st == ST_WIDE_Q) {
-                uint64_t *c2 = calloc((size_t)W2, 8);
-                if (!c2)
-                    return -2;
-                memcpy(c2, S->curq, (size_t)P->Wq * 8);
-                free(S->curq);
-                S->curq = c2;
-                if (widen_words(&P->qw, &P->Wq, W2, S->cap, P->row))
-                    return -2;
-            } else if (widen_words(&P->dw, &P->Wd, W2, S->cap, P->row)) {
+            if (stream_widen(S, st == ST_WIDE_Q, (P->need + 7) / 8))
                 return -2;
-            }
-        } else if (st == ST_FULL && P->row == S->cap) {   /* one topic fills the rows */
-            Py_ssize_t cap = S->cap, cap2 = 2 * cap;
-            unsigned char *a;
-            if (cap2 > 0x3fffffff)
-                return -2;
-            if (!(a = realloc(P->qw, (size_t)cap2 * (size_t)P->Wq * 8)))
-                return -2;
-            P->qw = a;
-            memset(a + cap * P->Wq * 8, 0, (size_t)(cap * P->Wq * 8));
-            if (!(a = realloc(P->dw, (size_t)cap2 * (size_t)P->Wd * 8)))
-                return -2;
-            P->dw = a;
-            memset(a + cap * P->Wd * 8, 0, (size_t)(cap * P->Wd * 8));
-            if (!(a = realloc(P->num, (size_t)cap2 * 8)))
-                return -2;
-            P->num = a;
-            S->cap = P->cap = cap2;
-            if (scratch_alloc(&S->K, cap2))
-                return -2;
+        } else if (st == ST_FULL && P->row == S->cap && stream_grow(S)) {
+            return -2;
         }
+    }
+}
+
+/* ------------------------- read and align a run of columns (Arrow buffers) */
+
+/* One id column of a record batch, as Arrow lays it out (the Python side
+ * passes the buffers; no Arrow headers here). */
+enum { COL_DICT = 0, COL_STR32 = 1, COL_STR64 = 2, COL_INT = 3 };
+
+typedef struct {
+    int kind;
+    const void *a;              /* DICT: int32 indices; STR32/STR64: n + 1 offsets;
+                                 * INT: int64 values */
+    const unsigned char *b;     /* STR: the value bytes; DICT: the dictionary's id
+                                 * words (K x W uint64, zero-padded) */
+    Py_ssize_t blen, W, K;
+} Col;
+
+/* The id of row r written into its zeroed row dst (W words): its length in
+ * bytes (written when it fits; the caller widens the rows and asks again when
+ * it does not), or -1: declined -- an empty id, a byte <= 32, bytes that are
+ * not UTF-8 (the Python reader decides), a dictionary index out of range. */
+static Py_ssize_t col_id(const Col *c, Py_ssize_t r, unsigned char *dst, Py_ssize_t W)
+{
+    switch (c->kind) {
+    case COL_DICT: {
+        int32_t k = ((const int32_t *)c->a)[r];
+        if (k < 0 || k >= c->K)
+            return -1;
+        if (c->W > W)
+            return c->W * 8;
+        memcpy(dst, c->b + (Py_ssize_t)k * c->W * 8, (size_t)c->W * 8);
+        return 1;
+    }
+    case COL_STR32:
+    case COL_STR64: {
+        int64_t a, z;
+        uint64_t hi = 0;
+        if (c->kind == COL_STR32) {
+            a = ((const int32_t *)c->a)[r];
+            z = ((const int32_t *)c->a)[r + 1];
+        } else {
+            a = ((const int64_t *)c->a)[r];
+            z = ((const int64_t *)c->a)[r + 1];
+        }
+        if (a < 0 || z <= a || z > (int64_t)c->blen)
+            return -1;
+        if (z - a > W * 8)
+            return (Py_ssize_t)(z - a);
+        if (z - a <= 8 && z + 8 - (z - a) <= (int64_t)c->blen) {
+            /* a short id: one 8-byte load, its bytes <= 32 and >= 128 found at once */
+            const uint64_t L = 0x0101010101010101ULL, H = 0x8080808080808080ULL;
+            uint64_t v, m = z - a < 8 ? ((uint64_t)1 << (8 * (z - a))) - 1 : ~(uint64_t)0, x;
+            memcpy(&v, c->b + a, 8);
+            v &= m;
+            x = v | ~m;                 /* the bytes past the id count as 0xFF */
+            if (((x - 33 * L) & ~x & H) != 0)
+                return -1;
+            if ((v & H) && !utf8_valid(c->b + a, (Py_ssize_t)(z - a)))
+                return -1;
+            memcpy(dst, &v, 8);
+            return (Py_ssize_t)(z - a);
+        }
+        for (int64_t k = a; k < z; k++) {
+            unsigned char ch = c->b[k];
+            if (ch <= 32)
+                return -1;
+            hi |= ch & 0x80;
+        }
+        if (hi && !utf8_valid(c->b + a, (Py_ssize_t)(z - a)))
+            return -1;
+        put_id(dst, c->b + a, (Py_ssize_t)(z - a), c->b + c->blen);
+        return (Py_ssize_t)(z - a);
+    }
+    default: {                  /* an integer, written in decimal as a file holds it */
+        int64_t v = ((const int64_t *)c->a)[r];
+        unsigned char tmp[24];
+        int k = 24;
+        uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+        while (u >= 100) {      /* two digits a division */
+            unsigned d = (unsigned)(u % 100);
+            u /= 100;
+            tmp[--k] = (unsigned char)('0' + d % 10);
+            tmp[--k] = (unsigned char)('0' + d / 10);
+        }
+        do {
+            tmp[--k] = (unsigned char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v < 0)
+            tmp[--k] = '-';
+        if (24 - k > W * 8)
+            return 24 - k;
+        memcpy(dst, tmp + k, (size_t)(24 - k));
+        return 24 - k;
+    }
+    }
+}
+
+/* Whether rows r - 1 and r of an id column hold the same id (the same
+ * dictionary index, integer or bytes): the topic id of the row before is
+ * then copied, not encoded again. */
+static inline int col_same(const Col *c, Py_ssize_t r)
+{
+    switch (c->kind) {
+    case COL_DICT:
+        return ((const int32_t *)c->a)[r] == ((const int32_t *)c->a)[r - 1];
+    case COL_INT:
+        return ((const int64_t *)c->a)[r] == ((const int64_t *)c->a)[r - 1];
+    case COL_STR32: {
+        const int32_t *o = (const int32_t *)c->a;
+        return o[r + 1] - o[r] == o[r] - o[r - 1] && o[r - 1] >= 0 && o[r + 1] <= c->blen &&
+               !memcmp(c->b + o[r], c->b + o[r - 1], (size_t)(o[r] - o[r - 1]));
+    }
+    default: {
+        const int64_t *o = (const int64_t *)c->a;
+        return o[r + 1] - o[r] == o[r] - o[r - 1] && o[r - 1] >= 0 && o[r + 1] <= c->blen &&
+               !memcmp(c->b + o[r], c->b + o[r - 1], (size_t)(o[r] - o[r - 1]));
+    }
+    }
+}
+
+/* Read and align rows [0, n) of a run's columns (topic ids q, docnos d,
+ * scores): each row's ids go straight into the row buffer, then the same
+ * scan, alignment and cut as stream_feed's lines.  final: the last rows of
+ * the run.  0 ok, -1 declined, -2 out of memory. */
+static int stream_columns(Stream *S, const Col *q, const Col *d, const double *score,
+                          Py_ssize_t n, int final)
+{
+    Parse *P = &S->P;
+    Py_ssize_t r = 0;
+    for (;;) {
+        int rc;
+        while (r < n && P->row < S->cap) {
+            Py_ssize_t got;
+            unsigned char *qrow = P->qw + P->row * P->Wq * 8;
+            unsigned char *drow = P->dw + P->row * P->Wd * 8;
+            /* the buffer's last row is row r - 1 whenever it holds a row */
+            if (r > 0 && P->row > 0 && col_same(q, r)) {
+                memcpy(qrow, qrow - P->Wq * 8, (size_t)P->Wq * 8);
+                got = 1;
+            } else {
+                got = col_id(q, r, qrow, P->Wq);
+            }
+            if (got > P->Wq * 8) {
+                memset(qrow, 0, (size_t)P->Wq * 8);
+                if (got > S->long_id)
+                    return -1;
+                if ((rc = stream_widen(S, 1, (got + 7) / 8)))
+                    return rc;
+                continue;
+            }
+            if (got < 0)
+                return -1;
+            got = col_id(d, r, drow, P->Wd);
+            if (got > P->Wd * 8) {
+                memset(qrow, 0, (size_t)P->Wq * 8);
+                memset(drow, 0, (size_t)P->Wd * 8);
+                if (got > S->long_id)
+                    return -1;
+                if ((rc = stream_widen(S, 0, (got + 7) / 8)))
+                    return rc;
+                continue;
+            }
+            if (got < 0 || !isfinite(score[r]))
+                return -1;
+            ((double *)P->num)[P->row] = score[r];
+            P->row++;
+            r++;
+        }
+        if ((rc = stream_scan(S)))
+            return rc;
+        if (r == n && final)
+            return stream_finish(S);
+        stream_compact(S);
+        if (r == n)
+            return 0;
+        if (P->row == S->cap && (rc = stream_grow(S)))
+            return rc;
     }
 }
 
@@ -2319,6 +2961,93 @@ static PyObject *py_stream_feed(PyObject *self, PyObject *args)
     PyBuffer_Release(&b);
     PyBuffer_Release(&bo);
     PyBuffer_Release(&bt);
+    if (rc == -2)
+        return PyErr_NoMemory();
+    return PyLong_FromLong(rc ? -1 : 0);
+}
+
+/* one id column of stream_columns from (kind, a, b, W, off): n values from
+ * element off of a (an Arrow array's offset into its buffers) */
+static int col_of(Col *c, int kind, const Py_buffer *a, const Py_buffer *b, Py_ssize_t W,
+                  Py_ssize_t off, Py_ssize_t n)
+{
+    Py_ssize_t size = kind == COL_STR32 || kind == COL_DICT ? 4 : 8;
+    Py_ssize_t need = kind == COL_STR32 || kind == COL_STR64 ? n + 1 : n;
+    if (off < 0 || a->len / size < off + need || ((uintptr_t)a->buf % (uintptr_t)size))
+        return -1;
+    c->kind = kind;
+    c->a = (const unsigned char *)a->buf + off * size;
+    c->b = (const unsigned char *)b->buf;
+    c->blen = b->len;
+    c->W = W;
+    c->K = 0;
+    switch (kind) {
+    case COL_DICT:
+        if (W < 1 || b->len % (W * 8))
+            return -1;
+        c->K = b->len / (W * 8);
+        return 0;
+    case COL_STR32:
+    case COL_STR64:
+    case COL_INT:
+        return 0;
+    }
+    return -1;
+}
+
+/* stream_columns(streamer, n, qkind, qa, qb, qW, qoff, dkind, da, db, dW, doff,
+ *                score, soff, final, out, out_tie) -> 0 ok, -1 declined
+ * Reads and aligns n rows of a run held in columns (a record batch of an
+ * Arrow table, its buffers as Arrow lays them out, each from element
+ * *off on: the array's offset): the topic ids and the docnos each one of
+ *   0 dictionary: qa int32 indices, qb the dictionary's id words
+ *     (K x qW uint64, as words.load_words lays them out);
+ *   1 / 2 strings or binary: qa the int32 / int64 offsets into qb, the
+ *     value bytes;
+ *   3 integers: qa int64 values, written in decimal;
+ * scores: float64 (one that is not finite declines).  final: the last
+ * rows.  out/out_tie as for stream_feed (at least out0 + the rows fed so far
+ * long). */
+static PyObject *py_stream_columns(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    Py_buffer qa, qb, da, db, sc, bo, bt;
+    Py_ssize_t n, qW, dW, qoff, doff, soff;
+    int qkind, dkind, final, rc = -1;
+    Col q, d;
+    Stream *S;
+    if (!PyArg_ParseTuple(args, "Oniy*y*nniy*y*nny*niw*w*", &cap, &n, &qkind, &qa, &qb, &qW,
+                          &qoff, &dkind, &da, &db, &dW, &doff, &sc, &soff, &final, &bo, &bt))
+        return NULL;
+    S = PyCapsule_GetPointer(cap, "ipsoeval._core.Stream");
+    if (!S || n < 0 || col_of(&q, qkind, &qa, &qb, qW, qoff, n) ||
+        col_of(&d, dkind, &da, &db, dW, doff, n) || soff < 0 || sc.len / 8 < soff + n ||
+        (uintptr_t)sc.buf % 8 || bo.len % 4 || S->out0 > bo.len / 4 || bt.len != bo.len / 4 ||
+        S->kind != K_TREC) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "_core.stream_columns: bad arguments");
+    } else {
+        if (S->state == 0) {
+            S->out = (int32_t *)bo.buf;
+            S->tout = (uint8_t *)bt.buf;
+            S->out_end = bo.len / 4;
+            Py_BEGIN_ALLOW_THREADS
+            rc = stream_columns(S, &q, &d, (const double *)sc.buf + soff, n, final);
+            Py_END_ALLOW_THREADS
+            S->out = NULL;
+            S->tout = NULL;
+            S->state = rc ? -1 : (final ? 1 : 0);
+        }
+    }
+    PyBuffer_Release(&qa);
+    PyBuffer_Release(&qb);
+    PyBuffer_Release(&da);
+    PyBuffer_Release(&db);
+    PyBuffer_Release(&sc);
+    PyBuffer_Release(&bo);
+    PyBuffer_Release(&bt);
+    if (PyErr_Occurred())
+        return NULL;
     if (rc == -2)
         return PyErr_NoMemory();
     return PyLong_FromLong(rc ? -1 : 0);
@@ -2500,6 +3229,8 @@ static PyMethodDef methods[] = {
     {"fill", py_fill, METH_VARARGS, "Copy aligned labels into a (T, D) matrix."},
     {"streamer", py_streamer, METH_VARARGS, "A run to read and align in one pass."},
     {"stream_feed", py_stream_feed, METH_VARARGS, "Read and align whole lines of the run."},
+    {"stream_columns", py_stream_columns, METH_VARARGS,
+     "Read and align a run's rows held in columns (Arrow buffers)."},
     {"stream_result", py_stream_result, METH_VARARGS,
      "The topics and labels of a streamed run, or None (declined)."},
     {"topic_cut", py_topic_cut, METH_VARARGS, "The next topic boundary of a run's lines."},
@@ -2509,6 +3240,8 @@ static PyMethodDef methods[] = {
     {"span_fill", py_span_fill, METH_VARARGS, "Write ids given by a buffer and offsets as words."},
     {"eval_official", py_eval_official, METH_VARARGS,
      "trec_eval's official measures of runs and their tie counts, or None (declined)."},
+    {"eval_measures", py_eval_measures, METH_VARARGS,
+     "Requested measures of runs per topic and their tie flags, or None (declined)."},
     {"hsd_ranges", py_hsd_ranges, METH_VARARGS,
      "Ranges of the run means under within-topic permutations (randomised Tukey HSD)."},
     {NULL, NULL, 0, NULL},
@@ -2520,7 +3253,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
 
 /* Bumped whenever a function's arguments or results change: a stale build
  * (an editable install not rebuilt after a pull) is then not used at all. */
-#define CORE_API 9
+#define CORE_API 10
 
 PyMODINIT_FUNC PyInit__core(void)
 {

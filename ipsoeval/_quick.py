@@ -1,6 +1,6 @@
 """The console script's entry (``ipsoeval = "ipsoeval._quick:main"``).
 
-``ipsoeval eval [--format trec] QRELS RUN...`` is first offered to the quick
+``ipsoeval eval [OPTIONS] QRELS RUN...`` is first offered to the quick
 path (:mod:`ipsoeval.reading.quick`: the compiled core, no numpy, no click);
 whatever it declines runs the full program (:mod:`ipsoeval.cli`).  The
 module keeps its name because every installed ``ipsoeval`` script imports

@@ -34,7 +34,8 @@ from ipsoeval.results import Report, ResultSet
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
            "interval_map", "InputWarning", "read_scores", "experiment", "ppi", "agree",
-           "leaderboard", "power", "meta", "report", "Page"]
+           "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets",
+           "across"]
 
 
 class InputWarning(UserWarning):
@@ -42,8 +43,13 @@ class InputWarning(UserWarning):
 
 
 def _warn(messages) -> None:
-    for m in messages:
-        _warnings.warn(m, InputWarning, stacklevel=3)
+    """One InputWarning per kind of warning (:mod:`ipsoeval.warntext`: the runs
+    merged, as the CLI prints them; ``.warnings`` keeps each run's), every
+    call.  Shown as one line, ``<ipsoeval>:0: InputWarning: TEXT``: no
+    source line of the caller is echoed (the location names no file)."""
+    from ipsoeval.warntext import merge
+    for m in merge(messages):
+        _warnings.warn_explicit(str(m), InputWarning, "<ipsoeval>", 0, module="ipsoeval")
 
 
 # --- inputs -----------------------------------------------------------------------
@@ -726,18 +732,35 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
 
 
 def ppi(human, auto, *, measures=None, method: str = "ppi++", baseline: str | None = None,
-        all_pairs: bool = False, correct: str = "none", alpha: float = 0.05) -> Report:
+        all_pairs: bool = False, correct: str = "none", alpha: float = 0.05,
+        nuggets: bool = False, nuggets_format: str = "auto") -> Report:
     """``ipsoeval ppi``: prediction-powered estimates of each run's mean over
     topics from ``human`` and ``auto``, two :class:`EvalResult` of the same
     runs, one under the human qrels and one under the machine-labelled qrels
     (every human topic among the auto ones).  ``method``: ``"ppi++"``
-    (power-tuned, default) or ``"ppi"`` (classical)."""
+    (power-tuned, default) or ``"ppi"`` (classical).  ``nuggets=True``
+    (``ppi --nuggets``): ``human`` and ``auto`` are the paths of the human and
+    the automatic nugget assignments of the same answers; the estimates are
+    of each run's mean nugget score."""
     from ipsoeval import engine
     from ipsoeval.analyses import ppi as pp
 
     options = pp.Options(method=method, baseline=baseline, all_pairs=all_pairs,
                          correct=correct, alpha=alpha)
     options.check()
+    if nuggets:
+        from ipsoeval.analyses import nuggets as ng
+        from ipsoeval.analyses import validate
+        from ipsoeval.reading.nuggets import failed_warnings
+        from ipsoeval.reading.nuggets import read_nuggets as rd
+        hj = rd([os.fspath(human)], nuggets_format)
+        aj = rd([os.fspath(auto)], nuggets_format)
+        inputs = ng.ppi_inputs(hj, aj, [m.name for m in ng.select(_names(measures))])
+        options.baseline = validate.baseline(baseline, aj.runs) if baseline else None
+        out = pp.analyse(list(aj.runs), list(hj.topics), list(aj.topics), inputs, options,
+                         human_name=os.fspath(human), auto_name=os.fspath(auto))
+        _warn(out.warnings)
+        return _report(out, warnings=failed_warnings(hj) + failed_warnings(aj))
     _need_aligned(human, "ppi")
     _need_aligned(auto, "ppi")
     if list(human.runs) != list(auto.runs):
@@ -823,6 +846,33 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
     return ts
 
 
+def read_nuggets(paths, *, fmt: str = "auto", measures=None):
+    """Nugget assignment files of generated answers (nuggetizer's JSONL or the
+    long TSV) as the per-topic nugget scores, a
+    :class:`ipsoeval.reading.scores.TopicScores` that :func:`sigtest`,
+    :func:`bootstrap`, :func:`leaderboard`, :func:`power`, :func:`meta` and
+    :func:`ipso` take (what ``--nuggets`` does on the command line)."""
+    from ipsoeval.analyses.nuggets import topic_scores
+    from ipsoeval.reading.nuggets import read_nuggets as rd
+    ts = topic_scores(rd([os.fspath(paths)] if _is_path(paths) else
+                         [os.fspath(p) for p in paths], fmt), _names(measures))
+    _warn(ts.warnings)           # the scale notes stay in ts.notes
+    return ts
+
+
+def nuggets(paths, *, measures=None, per_query: bool = False, fmt: str = "auto") -> Report:
+    """``ipsoeval nuggets``: the nugget scores (nugget_vital_strict,
+    nugget_all_strict, nugget_vital, nugget_all) of each run, the means over
+    topics (with ``per_query`` each topic's too), table ``scores``."""
+    from ipsoeval.analyses.nuggets import scores_report
+    from ipsoeval.reading.nuggets import read_nuggets as rd
+    out = scores_report(rd([os.fspath(paths)] if _is_path(paths) else
+                           [os.fspath(p) for p in paths], fmt), _names(measures),
+                        per_query=per_query)
+    _warn(out.warnings)
+    return out
+
+
 def experiment(runs, qrels, measures, **kw):
     """``pyterrier.Experiment`` on result frames, by ipsoeval, plus permissibility,
     the sign test and the outcomes breakdown: see :func:`ipsoeval.interop.experiment`."""
@@ -833,16 +883,31 @@ def agree(qrels_a, qrels_b, runs=None, measures=None, *, test: str = "t",
           rbo_p: float = 0.9, queries: str = "qrels", rel_level: int = 1,
           judged_only: bool = False, gains=None, depth: int | None = None,
           tie_break: str = "trec", run_format: str = "auto", names=None,
-          name_from_file: bool = False) -> Report:
+          name_from_file: bool = False, nuggets: bool = False,
+          nuggets_format: str = "auto") -> Report:
     """``ipsoeval agree``: how far apart two qrels are.  ``qrels_a``/``qrels_b``
     are paths or in-memory qrels (as :func:`evaluate` takes them); ``runs``
     (optional, two or more, as :func:`evaluate` takes them) with ``measures``
-    add the rank correlations and the pairs whose significance changes."""
+    add the rank correlations and the pairs whose significance changes.
+    ``nuggets=True`` (``agree --nuggets``): ``qrels_a`` and ``qrels_b`` are
+    the paths of two assigners' nugget assignments of the same answers."""
     from ipsoeval import engine, reading
     from ipsoeval.analyses import agree as ag
 
     options = ag.make_options(test, correct=correct, alpha=alpha, samples=samples, seed=seed,
                               rbo_p=rbo_p)
+    if nuggets:             # agree --nuggets: two assigners' nugget assignments
+        from ipsoeval.analyses import nuggets as ng
+        from ipsoeval.reading.nuggets import read_nuggets as rd
+        if runs is not None:
+            raise UsageError("agree(nuggets=True): the answers are those of the assignment "
+                             "files; give no runs")
+        names_ = _names(measures)
+        report = ng.agree_report(rd([os.fspath(qrels_a)], nuggets_format),
+                                 rd([os.fspath(qrels_b)], nuggets_format),
+                                 [m.name for m in ng.select(names_)], options)
+        _warn(report.warnings)
+        return report
     if measures is not None:
         measures = [measures] if isinstance(measures, str) else list(measures)
     items = []
@@ -879,3 +944,56 @@ def agree(qrels_a, qrels_b, runs=None, measures=None, *, test: str = "t",
     report = ag.run(qs[0], qs[1], models, requested, options, align=align)
     _warn(report.warnings)
     return report
+
+
+def across(collections, measures=None, *, baseline: str | None = None, effect: str = "md",
+           method: str = "reml", alpha: float = 0.05, samples: int = 1000, seed: int = 42,
+           correct: str = "holm", queries: str = "qrels", engine: str = "local",
+           progress=None) -> Report:
+    """``ipsoeval across``: runs compared over several test collections.
+    ``collections``: a manifest path (``collection qrels run`` lines), or a
+    dict ``{name: (qrels, runs)}`` (anything :func:`evaluate` takes) or
+    ``{name: EvalResult}``.  Tables ``pooled`` (primary), ``effects``,
+    ``leaderboard``, ``notes``, ``collection_means``, ``mixed``,
+    ``mixed_model`` and ``contrasts``."""
+    from ipsoeval.analyses import across as ac
+    from ipsoeval.analyses.across import inputs
+
+    options = ac.Options(baseline=baseline, effect=effect, method=method, alpha=alpha,
+                         samples=samples, seed=seed, correct=correct)
+    options.check()
+    names = _names(measures)
+    if _is_path(collections):
+        from ipsoeval.reading.manifest import read_manifest
+        scored, names, notes = inputs.score(read_manifest(os.fspath(collections)), names,
+                                            align=inputs.alignment(queries=queries),
+                                            engine=engine)
+    elif isinstance(collections, dict):
+        scored, notes = [], []
+        for cname, value in collections.items():
+            res = value if isinstance(value, EvalResult) else \
+                evaluate(value[0], value[1], names, queries=queries)
+            if names is None:
+                names = res.measures
+            aligned, extra = _common(res)
+            notes += [f"{cname}: {w}" for w in extra]
+            sc = res.scores if aligned is res.aligned else None
+            mats = {}
+            for m in names:
+                M = res.matrix(m)
+                if sc is None:
+                    pos = {t: i for i, t in enumerate(res.topics)}
+                    M = M[:, [pos[t] for t in aligned.topics]]
+                mats[res._measure(m).name] = M
+            names = list(mats)
+            hib = {m: bool(getattr(res._measure(m), "higher_is_better", True)) for m in mats}
+            scored.append(ac.CollectionScores(str(cname), list(res.runs),
+                                              list(aligned.topics), mats, hib))
+    else:
+        raise UsageError("across(collections=...): give a manifest path, {name: (qrels, "
+                         "runs)} or {name: EvalResult}")
+    _warn(notes)
+    out = ac.analyse(scored, list(names or []), options, progress=progress)
+    _warn(out.warnings)
+    return _report(out, warnings=notes)
+

@@ -134,3 +134,46 @@ class Aligned:
         g = self.gains(out)
         g = -np.sort(-g, axis=1)
         return g
+
+
+# --- nugget judgments of generated answers (issue 28) ---------------------------------
+
+# Support levels of a nugget in an answer, in order (not < partial < support);
+# NUGGET_PAD marks "no nugget at this position" in the padded arrays.
+SUPPORT_LEVELS = ("not_support", "partial_support", "support")
+IMPORTANCE_LEVELS = ("okay", "vital")
+NUGGET_PAD = np.int8(-1)
+
+
+@dataclass
+class NuggetJudgments:
+    """Nugget assignments of generated answers: for each run (answering
+    system) and topic, the topic's nuggets with their importance and the
+    support the answer gives each.
+
+    ``support`` and ``importance`` are (runs, topics, K) int8 arrays, K the
+    most nuggets of any answer, padded with NUGGET_PAD: support 0/1/2 is the
+    index in SUPPORT_LEVELS, importance 0/1 in IMPORTANCE_LEVELS.
+    ``failed`` (same shape, bool) marks the assignments a judge failed to
+    make (nuggetizer's ``failed``: scored as not_support) and
+    ``failed_importance`` the nuggets whose importance failed (scored as
+    okay).  ``keys[r][t]`` are the nugget ids (or texts) of the answer, in
+    the order given; ``lines[r][t]`` is (path, line) of the answer's first
+    line.  Every run answers every topic.
+    """
+
+    runs: list[str]
+    topics: list[str]
+    support: np.ndarray
+    importance: np.ndarray
+    failed: np.ndarray
+    failed_importance: np.ndarray
+    keys: list[list[tuple[str, ...]]]
+    lines: list[list[tuple[str, int]]]
+    paths: list[str] = field(default_factory=list)
+    formats: dict = field(default_factory=dict)     # path -> jsonl | tsv
+
+    @property
+    def counts(self) -> np.ndarray:
+        """(runs, topics) int64: nuggets per answer."""
+        return (self.support != NUGGET_PAD).sum(axis=2)

@@ -556,3 +556,55 @@ def meta(path: str, asl, summary) -> None:
         ax.set_ylim(0, 1.0)
         ax.legend(fontsize=7, loc="upper left")
     _save(fig, path)
+
+
+# --- across -------------------------------------------------------------------------------
+
+def forest(path: str, effects, pooled) -> None:
+    """A forest plot per run and measure: each collection's effect against the
+    baseline with its CI (marker area by random-effects weight), the fixed-
+    and random-effects estimates with their CIs and the prediction interval."""
+    _save(forest_figure(effects, pooled), path)
+
+
+def forest_figure(effects, pooled, *, max_panels: int = MAX_PANELS):
+    """The figure of :func:`forest`."""
+    rows = [p for p in pooled.records][:max_panels]
+    n = max(1, len(rows))
+    heights = [max(3, sum(1 for e in effects.records if e["run"] == p["run"]
+                          and e["measure"] == p["measure"])) + 2 for p in rows] or [3]
+    fig = _figure(7.5, 0.9 + 0.25 * sum(heights) + 0.5 * n)
+    axes = fig.subplots(n, 1, squeeze=False, height_ratios=heights)[:, 0]
+    for ax, p in zip(axes, rows):
+        es = [e for e in effects.records if e["run"] == p["run"] and e["measure"] == p["measure"]]
+        labels, y = [], 0
+        for e in es:
+            est = e["estimate"]
+            if est is not None:
+                if e["ci_low"] is not None:
+                    ax.hlines(y, e["ci_low"], e["ci_high"], colors="#555555", linewidth=1)
+                w = e["weight_random"]
+                ax.scatter([est], [y], marker="s", s=12 + 120 * (w or 0.0),
+                           c="#3b6fb6" if w else "#bbbbbb", zorder=3)
+            labels.append(f"{e['collection']} (n={e['n']})")
+            y += 1
+        for key, label, color in (("fe", "fixed effect", "#8a5a00"),
+                                  ("re", "random effects", "#2a7f3f")):
+            pre = "fe_" if key == "fe" else ""
+            est, lo, hi = p[f"{pre}estimate"], p[f"{pre}ci_low"], p[f"{pre}ci_high"]
+            if est is not None:
+                ax.fill([lo, est, hi, est], [y, y - 0.3, y, y + 0.3], color=color, zorder=3)
+                if key == "re" and p["pi_low"] is not None:
+                    ax.hlines(y, p["pi_low"], p["pi_high"], colors=color, linewidth=1,
+                              linestyles="dotted")
+            labels.append(label)
+            y += 1
+        ax.axvline(0.0, color="#999999", linewidth=0.8)
+        ax.set_yticks(np.arange(len(labels)), labels, fontsize=8)
+        ax.set_ylim(len(labels) - 0.5, -0.5)
+        i2 = p["i2"]
+        ax.set_title(f"{p['run']} - {p['baseline']}, {p['measure']} ({p['effect']}): "
+                     f"tau^2 {p['tau2'] if p['tau2'] is not None else float('nan'):.3g}, "
+                     f"I^2 {i2 if i2 is not None else float('nan'):.0%}", fontsize=9)
+        ax.set_xlabel("effect; dotted: prediction interval", fontsize=8)
+    return fig

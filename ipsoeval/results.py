@@ -51,9 +51,13 @@ Table = ResultSet
 
 @dataclass
 class Gate:
-    """A CI gate's decision: ``passed`` False makes the CLI exit 1."""
+    """A CI gate's decision: ``passed`` False makes the CLI exit 1.  ``cases``:
+    each comparison the gate looked at, ``(name, classname, failure)`` with
+    ``failure`` the line for it when it failed the gate, else None (the
+    JUnit report, ``--junit FILE``)."""
     passed: bool
     reason: str = ""
+    cases: list = field(default_factory=list)
 
 
 @dataclass

@@ -136,7 +136,7 @@ EXIT_BUGS = {
           "pointer for the zero-size request and trec_eval 10.0 exits 4 \"Can't calculate "
           "measure\". ipsoeval scores the topic (nothing relevant) and exits 0; no "
           "trec_eval value exists to compare with."
-    for case in ("c089a", "c089b", "c089c")
+    for case in ("c089a", "c089b", "c089c", "q-089")
 }
 
 
@@ -161,6 +161,7 @@ INVALID_INPUTS = {
     # trec_eval skips a run line whose first non-blank is '#'; SPEC: '#' in column 0
     "x-run-indented-comment": (0, "error", ".run:6: expected 6 or more fields"),
     "x-run-empty": (2, "error", ".run: empty run file"),
+    "q-x-run-empty": (2, "error", ".run: empty run file"),
     "x-qrels-empty": (2, "error", ".qrels: empty qrels file"),
     "x-no-common-topic": (4, "error", ".run: no topic in common between run(s) and qrels"),
     # trec_eval: "Malformed line" on a blank qrels line, and on the second of two
@@ -445,3 +446,100 @@ def test_every_trec_eval_measure_is_compared():
     with_params = {family(n) for n in printed if "=" in n or "," in n}
     assert with_params >= {"utility", "11pt_avg", "ndcg", "G", "Rndcg", "ndcg_rel", "dcg",
                            "ideal_dcg", "rbp", "rbp_resid", "set_F"}
+
+
+# --- the quick path (ipsoeval/reading/quick.py: the compiled core, no numpy) -----------
+
+QUICK_CASES = [c for c in CASES if c["case"].startswith("q-")]
+TIES = next(c for c in CASES if c["case"] == "s-ties-0")
+
+
+def _quick(case, core_path):
+    """(served, stdout, stderr) of the console script's quick path on the case
+    (which IPSOEVAL_CORE=python turns off: the full program is test_case's)."""
+    from conftest import run_quick
+
+    from ipsoeval.reading.core import CORE
+    if CORE is None or core_path == "python":
+        pytest.skip("the quick path needs the compiled core")
+    return run_quick(["eval", "--format", "trec", *_args(case)])
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c["case"])
+def test_case_quick(case, core_path):
+    """Every case the quick path serves prints the full program's bytes (stdout
+    and stderr), which test_case holds against trec_eval: compared with
+    trec_eval here too."""
+    served, got, got_err = _quick(case, core_path)
+    if not served:
+        assert got == got_err == ""
+        return
+    code, out, err = run_eval(_args(case))
+    assert code == 0 and got == out and got_err == err
+    gold = GOLD[case["case"]]
+    assert gold["exit"] == 0
+    assert compare(case, got, read(D / (case["case"] + ".out"))) == []
+
+
+def test_quick_cases_are_served(core_path):
+    """The q- cases (trec_eval's spellings of the quick path's measures): all but
+    those whose inputs the quick path leaves to the full program (a topic in one
+    file only, a tie warning's neighbours ...) are served."""
+    served = [c["case"] for c in QUICK_CASES if _quick(c, core_path)[0]]
+    assert len(QUICK_CASES) == 122 and len(served) >= 55, served
+    assert sum(1 for c in served if c.startswith("q-M-")) >= 8
+    assert "q-x-run-empty" not in served and "q-s-neg-only-topic" in served
+    served, _, err = _quick(TIES, core_path)       # ties at every cutoff: warned
+    assert served and "t: 2 topic(s) have tied scores" in err
+
+
+# ipsoeval's own spellings of trec_eval's measures: the same values (trec_eval's) under
+# another label
+CANONICAL = {"P_5": "P@5", "P_10": "P@10", "P_20": "P@20", "map": "AP", "ndcg": "nDCG",
+             "ndcg_cut_1": "nDCG@1", "ndcg_cut_5": "nDCG@5", "ndcg_cut_10": "nDCG@10",
+             "recip_rank": "RR", "P_1": "P@1",
+             "map_cut_5": "AP@5", "map_cut_100": "AP@100", "success_1": "Success@1",
+             "success_5": "Success@5", "recall_10": "R@10", "recall_1000": "R@1000",
+             "bpref": "bpref", "Rprec": "Rprec", "num_q": "NumQ", "num_ret": "NumRet",
+             "num_rel": "NumRel", "num_rel_ret": "NumRelRet"}
+
+
+def _options(args):
+    """The arguments but the -m ones."""
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a == "-m":
+            skip = True
+        elif not a.startswith("-m"):
+            out.append(a)
+    return out
+
+
+def test_case_quick_canonical_names(core_path):
+    """The q- cases with the canonical names (nDCG@10 for ndcg_cut.10 ...): the
+    quick path prints trec_eval's values under those names."""
+    from conftest import run_quick
+    if core_path == "python":
+        pytest.skip("the quick path needs the compiled core")
+    compared = 0
+    for case in QUICK_CASES:
+        want = read(D / (case["case"] + ".out"))
+        if GOLD[case["case"]]["exit"] != 0 or "P_15" in want:
+            continue                         # -m P (the default cutoffs): not all named
+        names = list(dict.fromkeys(m for m, _, _ in _lines(want) if m != "runid"))
+        args = _options(case["args"])            # -q, -M
+        for m in names:
+            args += ["-m", CANONICAL[m]]
+        served, got, _ = run_quick(["eval", "--format", "trec", *args,
+                                    D / (case["input"] + ".qrels"),
+                                    D / (case["input"] + ".run")])
+        if not served:
+            continue
+        compared += 1
+        relabel = [(CANONICAL[m], t, v) for m, t, v in _lines(want) if m != "runid"]
+        assert sorted(_lines(got)) == sorted(relabel), case["case"]
+        # in the order asked, per topic then 'all'
+        assert [m for m, t, _ in _lines(got) if t == "all"] == [CANONICAL[m] for m in names]
+    assert compared >= 25, compared

@@ -333,3 +333,16 @@ def test_tie_break_expected_not_swept(tmp_path):
     qrels, runs = write_random(tmp_path, 2, 3)
     code, _, err = invoke(["eval", "--tie-break", "expected", "--engine", "ray", qrels, *runs])
     assert code == 2 and "--engine ray does not combine with --tie-break expected" in err
+
+
+@needs_ray
+def test_across_same_bytes_on_ray(ray_cluster, tmp_path):
+    """ipsoeval across: each collection's runs scored by a sweep on Ray and
+    each collection's bootstrap resamples drawn in a Ray task: the same bytes."""
+    from conftest import ROOT
+    manifest = str(ROOT / "testdata" / "across" / "manifest.tsv")
+    for fmt in ("tsv", "json"):
+        same(["across", manifest, "-m", "nDCG@10", "-m", "AP", "--samples", "300",
+              "--format", fmt], "ray")
+    same(["across", manifest, "-m", "nDCG@10", "--samples", "300", "--table", "leaderboard"],
+         "ray")

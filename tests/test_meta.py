@@ -389,7 +389,7 @@ def test_cli_says_the_estimate_first(monkeypatch):
     code, out, err = invoke(["meta", "-m", "RR@10", "--test", "randomization", "--samples",
                              "2000", "--splits", "5", *FILES])
     assert code == 0
-    assert "ipsoeval: warning: meta: the resampling tests will take about" in err
+    assert "ipsoeval: note: meta: the resampling tests will take about" in err
     assert "21 pairs x 1 measure(s) x 2,000 resamples" in err
 
 

@@ -51,6 +51,9 @@ GOLDEN_CASES = {
     # three runs: the adhoc pair and bm25 again under another name
     "meta": ["meta", "-m", "AP", "-m", "P@10", "--samples", "200", "--splits", "20",
              "--name", "bm25", "--name", "neural", "--name", "bm25b", *FILES, A],
+    "nuggets": ["nuggets", "testdata/nuggets/human.tsv"],
+    "across": ["across", "testdata/across/manifest.tsv", "-m", "AP", "-m", "nDCG@10",
+               "--samples", "200"],
 }
 
 
@@ -144,6 +147,15 @@ SCORES_COMBOS = [
     ["meta", "--scores", "--samples", "100", "--splits", "10", SCORES, SCORES, SCORES],
     ["interval-map", "--scores", "-m", "P@10", "-q", "--values", "--analyze", SCORES],
 ]
+NG = "testdata/nuggets"     # nugget assignments (issue 28): whole argument lists
+NUGGETS_COMBOS = [
+    ["nuggets", f"{NG}/auto.jsonl"],
+    ["nuggets", "-q", "-m", "nugget_vital_strict", f"{NG}/human.tsv"],
+    ["sigtest", "--nuggets", "-m", "nugget_all", f"{NG}/auto.jsonl"],
+    ["leaderboard", "--nuggets", "--samples", "99", f"{NG}/auto.jsonl"],
+    ["ppi", "--nuggets", "--human", f"{NG}/human.tsv", "--auto", f"{NG}/auto.jsonl"],
+    ["agree", "--nuggets", f"{NG}/human.tsv", f"{NG}/auto.jsonl", "-m", "nugget_all"],
+]
 
 
 def _cases():
@@ -163,6 +175,8 @@ def _cases():
         yield pytest.param(args, id=" ".join(args))
     for args in SCORES_COMBOS:
         yield pytest.param(args, id=" ".join(a for a in args if a != SCORES))
+    for args in NUGGETS_COMBOS:
+        yield pytest.param(args, id=" ".join(args))
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ PKG = ROOT / "ipsoeval"
 
 # lower first: each module may import only modules before it (the package docstring)
 ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", "arrow",
-         "irds", "entry", "scores", "quick"]
+         "irds", "entry", "scores", "nuggets", "quick_measures", "quick"]
 # what reading may use outside itself (measures: score files name measures; ids:
 # identifiers decoded, shared with the formatters; labels: the coding of real
 # labels under --labels gain|probability; tiewarn_text: the tie-order warning's
@@ -26,7 +26,7 @@ ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", 
 ALLOWED_OUTSIDE = {"ipsoeval.errors", "ipsoeval.model", "ipsoeval.parallel", "ipsoeval._core",
                    "ipsoeval.measures", "ipsoeval.ids", "ipsoeval.labels",
                    "ipsoeval.tiewarn_text", "ipsoeval"}
-NO_NUMPY = ["core", "grammar", "opening", "quick"]
+NO_NUMPY = ["core", "grammar", "opening", "quick_measures", "quick"]
 
 
 def _modules() -> dict[str, Path]:
@@ -128,7 +128,7 @@ def test_outside_code_enters_reading_through_its_entries():
     alignment also uses the ids and the compiled alignment, trec_eval's
     other modes the Python tokeniser and the opening of files."""
     doors = {"ipsoeval.reading", "ipsoeval.reading.scores", "ipsoeval.reading.quick",
-             "ipsoeval.reading.core"}
+             "ipsoeval.reading.core", "ipsoeval.reading.nuggets"}
     extra = {"ipsoeval.align": {"ipsoeval.reading.words", "ipsoeval.reading.compiled"},
              "ipsoeval.ids": {"ipsoeval.reading.words"},
              "ipsoeval.trecmodes.common": {"ipsoeval.reading.grammar", "ipsoeval.reading.words",

@@ -175,3 +175,29 @@ def test_every_table_fits_a_1280_px_window(qrels_kind, tmp_path):
     for tid, right, scroll, client in tables:
         assert int(right) <= WIDTH, (tid, right)
         assert int(scroll) <= int(client), (tid, scroll, client)       # no inner scrolling
+
+
+def test_collections_section_in_chromium(tmp_path):
+    """report --manifest: the collections section (forest plot, cross-collection
+    leaderboard) renders without console messages and draws the forest plot."""
+    pytest.importorskip("matplotlib", reason="the charts and the PNG reader need the plot extra")
+    from conftest import ROOT
+    ad = ROOT / "testdata" / "adhoc"
+    out = tmp_path / "across.html"
+    code, _, err = invoke(["report", ad / "qrels.txt", ad / "run-bm25.txt",
+                           ad / "run-neural.txt", "-m", "nDCG@10", "--samples", "200",
+                           "--manifest", ROOT / "testdata" / "across" / "manifest.tsv",
+                           "-o", out])
+    assert code == 0, err
+    r = chromium(tmp_path, out, "--dump-dom")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert console(r.stderr) == [], console(r.stderr)
+    dom = r.stdout
+    assert '<section id="collections">' in dom and 'href="#collections"' in dom
+    assert 'id="chart-forest"' in dom and 'data-table="leaderboard"' in dom
+    assert 'id="t-across-leaderboard"' in dom and 'data-sortable="ready"' in dom
+    shot = tmp_path / "across.png"
+    r = chromium(tmp_path, out, f"--screenshot={shot}", f"--window-size={WIDTH},{HEIGHT * 2}")
+    assert r.returncode == 0 and shot.exists(), r.stderr[-2000:]
+    n = count_colors(shot, {"forest_boxes": "#3b6fb6", "fixed": "#8a5a00"})
+    assert n["forest_boxes"] > 100 and n["fixed"] > 30, n

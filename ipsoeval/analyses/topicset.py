@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
 from ipsoeval.errors import InputError
 
 _SKIPPED = "qrels topic(s) missing from the run skipped"
@@ -46,6 +44,8 @@ def select(aligned, *, paired: bool):
     ``eval``).  The warnings replace ``aligned.warnings`` (the alignment's
     per-run notes, with the topic-set note rewritten for paired commands).
     """
+    import numpy as np  # here: default_queries serves --help
+
     warnings = list(aligned.warnings)
     in_run = aligned.in_run
     if not paired or in_run is None or in_run.size == 0 or bool(in_run.all()):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import traceback
 
 import click
 
@@ -39,12 +38,88 @@ COMMANDS = {
     "power": "power_cmd",
     "meta": "meta_cmd",
     "report": "report_cmd",
+    "nuggets": "nuggets_cmd",
+    "across": "across_cmd",
+}
+
+
+# each command's one-line help, as click derives it from the command's docstring
+# (`ipsoeval --help` lists them without importing a command; tests/test_import_discipline.py
+# checks each equals the command's own)
+SHORT_HELP = {
+    "eval": "Score runs against qrels, as trec_eval does.",
+    "measures": ('List every measure with its definition, scale type and trec_eval '
+                 'names (--dataset ID: the relevance levels of an ir_datasets data '
+                 'set).'),
+    "breakdown": ('Outcomes breakdown of runs with one relevant document per topic '
+                  '(Lin, Campos, Craswell, Mitra and Yilmaz, 2021).'),
+    "ipso": ("Innate pairwise SERP orderings: for each topic, is run A's SERP non-"
+             'inferior (ni), non-superior (ns), equal (==) or non-separable (**) to '
+             "run B's for every metric at depth k? Then the sign test of |ns| against "
+             '|ni| over the topics (Moffat & Mackenzie 2024).'),
+    "interval-map": ('Map per-topic scores onto an interval scale: phi(m) is the rank '
+                     'of m among the distinct values the measure takes on all judged '
+                     'runs of length N (Ferrante, Ferro & Fuhr 2021).'),
+    "sigtest": ('Significance tests between runs on per-topic scores: paired t, '
+                'Wilcoxon signed-rank, sign, rank-sum, randomization, bootstrap and, '
+                'for three or more runs, ANOVA, Kruskal-Wallis, two-way ANOVA and '
+                'Friedman with Tukey HSD.'),
+    "bootstrap": ('Leaderboard stability under bootstrapping: resample the topics with'
+                  ' replacement (same size) in each trial, rank the runs by mean '
+                  "score, and report each run's expected rank, rank interval, share of"
+                  ' samples at rank 1 and the bootstrap CI of its mean; optionally the'
+                  ' expected rank on named topic subsets and the split-half '
+                  'reliability of significance tests (Craswell et al.'),
+    "ppi": ('The mean of a measure over topics from a few human-judged topics and '
+            'machine labels on all of them: the prediction-powered estimate and its '
+            'confidence interval (PPI++ by default, or classical PPI), beside the '
+            'human-only and the auto-only estimates; for pairs of runs, the same for '
+            'the paired difference.'),
+    "agree": ("Agreement of two qrels on the judgments they share: Cohen's kappa "
+              "(unweighted, linear, quadratic), Krippendorff's alpha (interval, "
+              'ordinal) and the confusion matrix.'),
+    "leaderboard": ("A leaderboard that says which differences are real: each run's "
+                    'mean and CI, every pair tested with the randomised Tukey HSD '
+                    '(family-wise over all pairs; Carterette 2012, Sakai 2018) beside '
+                    'Tukey HSD from the two-way ANOVA, a compact letter display (runs '
+                    'sharing a letter are not significantly different; Piepho 2004), '
+                    'rank intervals, the group of runs indistinguishable from the best'
+                    ' and the rank resolution.'),
+    "power": ('Topic set size design (Sakai 2016): the number of topics the paired '
+              't-test, one-way ANOVA over m systems and a confidence interval need to '
+              'detect a difference delta with power 1 - beta at alpha (or to bound the'
+              ' CI), from the residual variance of the two-way ANOVA (topics x runs) '
+              'of the given runs; and the power and the minimal detectable difference '
+              'of the collection as it is.'),
+    "meta": ('Compare measures over a set of runs, to choose the one to report: '
+             'discriminative power (share of run pairs a test finds significant, and '
+             'the sorted p-values, Sakai 2006), swap rate over random topic halves '
+             "(Voorhees & Buckley 2002) and Kendall's tau / tau_ap (Yilmaz et al."),
+    "report": ("One self-contained HTML page comparing runs, to attach to a paper's "
+               'repository or a CI job: the leaderboard with CIs and letter groups '
+               '(randomised Tukey HSD), the significance matrix as a heat map, the '
+               'per-topic differences of chosen pairs with their tests, the outcomes '
+               'breakdown of the best run against the baseline (Lin et al.'),
+    "nuggets": ('Nugget scores of generated answers from nugget assignment files '
+                "(nuggetizer's JSONL or the long TSV): per run the mean over topics of"
+                ' the strict and the partial (0.5) vital and all-nugget scores, as the'
+                " TREC 2024 RAG track's AutoNuggetizer."),
+    "across": "Compare runs over several test collections.",
 }
 
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx):
         return list(COMMANDS)
+
+    def format_commands(self, ctx, formatter):
+        """The command list of ``ipsoeval --help`` from SHORT_HELP, as click's
+        Group.format_commands writes it, without importing every command."""
+        from click.utils import make_default_short_help
+        limit = formatter.width - 6 - max(len(n) for n in COMMANDS)
+        with formatter.section("Commands"):
+            formatter.write_dl([(n, make_default_short_help(SHORT_HELP[n], limit))
+                                for n in COMMANDS])
 
     def get_command(self, ctx, name):
         mod = COMMANDS.get(name)
@@ -122,8 +197,18 @@ def run_cli(group: click.Group, args, prog_name: str, extra: dict) -> int:
     if args is None:
         args = sys.argv[1:]
     args = list(args)
+    obj = extra.get("obj")
+    if not isinstance(obj, dict):
+        obj = {} if obj is None else obj
+        extra = {**extra, "obj": obj}
+    if isinstance(obj, dict):          # a test may hand the same obj to several calls
+        obj.pop("warnings", None)
+        obj.pop("warnings_mode", None)
     try:
         click.Group.main(group, args=args, prog_name=prog_name, standalone_mode=False, **extra)
+        if isinstance(obj, dict) and obj.get("warnings"):     # any not printed yet
+            from ipsoeval.cli.output import flush_warnings
+            flush_warnings(obj=obj)
         return _flush_stdout()
     except click.exceptions.Exit as exc:
         return exc.exit_code
@@ -154,6 +239,7 @@ def run_cli(group: click.Group, args, prog_name: str, extra: dict) -> int:
         return EXIT_INTERNAL
     except Exception as exc:  # a bug: one line unless debugging
         if _debug_wanted(args):
+            import traceback
             traceback.print_exc()
         _err(f"ipsoeval: internal error: {type(exc).__name__}: {exc} "
              f"(please report; --debug or IPSOEVAL_DEBUG=1 shows the traceback)")

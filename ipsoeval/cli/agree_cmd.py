@@ -7,6 +7,7 @@ import click
 from ipsoeval.analyses import agree
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
+from ipsoeval.cli.nuggets_cmd import format_option as nuggets_format_option
 from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.errors import UsageError
 
@@ -29,12 +30,19 @@ from ipsoeval.errors import UsageError
 @click.option("--rbo-p", "rbo_p", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.9, show_default=True, metavar="P",
               help="Persistence p of rank-biased overlap (RBO_ext).")
+@click.option("--nuggets", "nuggets", is_flag=True,
+              help="QRELS_A and QRELS_B are two assigners' nugget assignments of the same "
+                   "answers (see `ipsoeval nuggets`; no RUN arguments): agreement on the "
+                   "support labels (0 not_support < 1 partial_support < 2 support) and, with "
+                   "two or more runs, on the rankings by the nugget scores (-m: default "
+                   "every nugget score).")
+@nuggets_format_option
 @opt.alignment_options()
 @plot_option
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels_a, qrels_b, runs, measures, tests, correct, alpha, samples, seed, rbo_p,
-            align_opts, plot, fmt, output):
+            nuggets, nuggets_format, align_opts, plot, fmt, output):
     """Agreement of two qrels on the judgments they share: Cohen's kappa
     (unweighted, linear, quadratic), Krippendorff's alpha (interval,
     ordinal) and the confusion matrix.  With two or more runs, for each -m
@@ -51,6 +59,11 @@ def command(ctx, qrels_a, qrels_b, runs, measures, tests, correct, alpha, sample
                          f"--labels {align_opts.labels} is not supported")
     options = agree.make_options(list(tests), correct=correct, alpha=alpha, samples=samples,
                                  seed=seed, rbo_p=rbo_p)
+    if nuggets:             # issue 28: two assigners of the same answers
+        return _nuggets(ctx, qrels_a, qrels_b, runs, measures, nuggets_format, options,
+                        align_opts, plot, fmt, output)
+    if nuggets_format != "auto":
+        raise UsageError("--nuggets-format needs --nuggets")
     options.check(list(runs))
     if runs and not measures:
         raise UsageError("agree with runs needs at least one -m MEASURE (e.g. -m nDCG@10)")
@@ -99,3 +112,32 @@ def _read_runs(paths: list[str], align_opts) -> list:
                                 name=names[i] if names else None)
 
     return parallel_map(read, range(len(paths))) if len(paths) > 1 else [read(0)]
+
+
+def _nuggets(ctx, path_a, path_b, runs, measures, nuggets_format, options, align_opts, plot,
+             fmt, output):
+    """``agree --nuggets A B``: the support labels and the rankings by nugget scores."""
+    from ipsoeval.analyses import nuggets as ng
+    from ipsoeval.cli.options import _output_not_an_input
+    from ipsoeval.cli.scores_opts import _check_align
+    from ipsoeval.reading import check_stdin_once
+    from ipsoeval.reading.nuggets import read_nuggets
+
+    if runs:
+        raise UsageError("agree --nuggets: the answers are those of the assignment files; give "
+                         "no RUN arguments")
+    _check_align(align_opts)
+    sel = ng.select(list(measures))
+    _output_not_an_input(output, path_a, [path_b])
+    check_stdin_once([path_a, path_b])
+    ja = read_nuggets([path_a], nuggets_format)
+    jb = read_nuggets([path_b], nuggets_format)
+    if plot and len([r for r in ja.runs if r in jb.runs]) < 2:
+        raise UsageError("--plot draws the run means under A and B: the files need two or "
+                         "more runs in common")
+    progress = opt.progress("agree: comparing rankings", ctx)
+    report = ng.agree_report(ja, jb, [m.name for m in sel], options, progress=progress)
+    if plot:
+        from ipsoeval import plots
+        plots.agree(plot, report.table("means"), report.table("rankings"))
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

@@ -63,7 +63,7 @@ def command(ctx, qrels, runs, measures, tests, alpha, correct, samples, seed, sp
     def estimate(seconds: float, what: str) -> None:
         mins = seconds / 60.0
         when = f"{seconds:.0f} s" if seconds < 120 else f"{mins:.1f} min"
-        out_.warn(f"meta: the resampling tests will take about {when} ({what}); "
+        out_.note(f"meta: the resampling tests will take about {when} ({what}); "
                   f"--samples lowers it")
 
     if scores:

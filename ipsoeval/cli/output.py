@@ -3,7 +3,10 @@
 :func:`emit` renders a finished :class:`~ipsoeval.results.Report` in the
 chosen format (one table for tsv/jsonl, ``--table ID`` or ``--table list``),
 writes it and applies the report's gate;
-:func:`warn` writes one warning line to standard error.
+:func:`warn` collects a warning; :func:`flush_warnings` prints those
+collected, one line per kind (:mod:`ipsoeval.warntext`), when the output is
+about to be written -- or, under ``--warnings error``, refuses with the first
+(exit 3, nothing written).  A command that fails prints its error alone.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import tempfile
 
 import click
 
@@ -29,8 +31,8 @@ from ipsoeval.formatters import (
     table_list,
 )
 
-__all__ = ["format_option", "concrete_format", "emit", "warn", "check_output", "write_output",
-           "write_stdout", "quiet_stdout"]
+__all__ = ["format_option", "warnings_option", "concrete_format", "emit", "warn", "note",
+           "flush_warnings", "check_output", "write_output", "write_stdout", "quiet_stdout"]
 
 
 TABLE_KEY = "ipsoeval.table"
@@ -133,6 +135,9 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
                  "the other half orders the other way", ""),
         ("correlation", "per pair of measures: Kendall's tau_b and tau_ap both ways and "
                         "their mean", "")),
+    "nuggets": (
+        ("scores", "one row per run, topic (qid all: the mean over topics) and nugget score",
+         ""),),
 }
 TABLE_IDS = {cmd: tuple(t[0] for t in tables) for cmd, tables in TABLES.items()}
 
@@ -268,6 +273,60 @@ def _remember_format(ctx, param, value):
     return value
 
 
+_MODE_KEY, _PENDING_KEY = "warnings_mode", "warnings"
+
+
+def _root_obj(ctx=None) -> dict | None:
+    if ctx is None:
+        ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return None
+    obj = ctx.find_root().obj
+    return obj if isinstance(obj, dict) else None
+
+
+def _remember_warnings(ctx, param, value):
+    from ipsoeval.tiewarn_text import WARNINGS_ENV, warnings_mode
+    mode = warnings_mode(value)
+    if mode is None:
+        raise UsageError(f"{WARNINGS_ENV}={os.environ.get(WARNINGS_ENV)!r} names no warnings "
+                         f"mode (default, all, error or ignore)")
+    obj = _root_obj(ctx)
+    if obj is not None:
+        obj[_MODE_KEY] = mode
+    return value
+
+
+JUNIT_KEY = "ipsoeval.junit"
+
+
+def _remember_junit(ctx, param, value):
+    if value is not None:
+        check_output(value)
+        ctx.meta[JUNIT_KEY] = value
+    return value
+
+
+def junit_option(f):
+    """--junit FILE: the gate's comparisons as JUnit XML (emit writes it)."""
+    return click.option("--junit", metavar="FILE", default=None, expose_value=False,
+                        callback=_remember_junit,
+                        help="With --fail-if, also write the gate as JUnit XML to FILE: one "
+                             "test case per gated comparison, a failure carrying the gate's "
+                             "line (for CI test reports).")(f)
+
+
+def warnings_option(f):
+    """-W/--warnings MODE, every command's (man ipsoeval, WARNINGS)."""
+    from ipsoeval.tiewarn_text import WARNING_MODES
+    return click.option("-W", "--warnings", "warnings_mode", type=click.Choice(WARNING_MODES),
+                        default=None, expose_value=False, callback=_remember_warnings,
+                        help="Warnings: default, one line per kind (runs merged); all, one "
+                             "per run; error, the first is an error (exit 3, nothing "
+                             "written); ignore. Default: $IPSOEVAL_WARNINGS, else "
+                             "default.")(f)
+
+
 def format_option(f=None, *, pipe_default: str = "tsv"):
     """-o and --format, offering only the formats the command accepts: trec
     (trec_eval's layout) is eval's alone."""
@@ -275,6 +334,7 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
 
     def deco(g):
         g = answer_table_list(g)
+        g = warnings_option(g)
         g = click.option("--table", "table", metavar="ID", default=None, expose_value=False,
                          callback=_remember_table,
                          help="Print table ID of the report instead of its primary table "
@@ -291,21 +351,64 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
     return deco(f) if f is not None else deco
 
 
-_LATER_KEY = "ipsoeval.warn_later"
-
-
-def warn_later(ctx: click.Context, message: str) -> None:
-    """A warning about the output printed by :func:`emit`, with the report's,
-    once the command has succeeded: a refusal is one line and comes alone."""
-    ctx.meta.setdefault(_LATER_KEY, []).append(message)
-
-
 def warn(message: str) -> None:
+    """Collect a warning for :func:`flush_warnings` (printed at once when no
+    command is running)."""
+    obj = _root_obj()
+    if obj is None:
+        _print_warnings([message])
+    else:
+        obj.setdefault(_PENDING_KEY, []).append(message)
+
+
+def note(message: str) -> None:
+    """Write ``ipsoeval: note: MESSAGE`` now (an estimate of a long wait: not a
+    warning about the input, so neither merged, held back nor made fatal)."""
     clear_bars()
     try:
-        sys.stderr.write(f"ipsoeval: warning: {message}\n")
+        sys.stderr.write(f"ipsoeval: note: {message}\n")
+        sys.stderr.flush()
     except (BrokenPipeError, OSError):
         pass
+
+
+def _print_warnings(lines) -> None:
+    if not lines:
+        return
+    clear_bars()
+    try:
+        for line in lines:
+            sys.stderr.write(f"ipsoeval: warning: {line}\n")
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):
+        pass
+
+
+def take_warnings(obj: dict | None, more=()) -> list[str]:
+    """The warnings collected (and ``more``), each once; forgotten here."""
+    pending = obj.pop(_PENDING_KEY, []) if obj is not None else []
+    return list(dict.fromkeys([*pending, *more]))
+
+
+def flush_warnings(ctx=None, more=(), *, obj: dict | None = None) -> list[str]:
+    """Print the warnings collected and ``more`` under the --warnings mode:
+    one line per kind, every one, or none; under ``error`` raise an
+    InputError (exit 3) with the first instead.  Returns them all (each
+    run's detail)."""
+    if obj is None:
+        obj = _root_obj(ctx)
+    messages = take_warnings(obj, more)
+    if not messages:
+        return messages
+    from ipsoeval.tiewarn_text import warnings_mode
+    from ipsoeval.warntext import lines
+    mode = (obj or {}).get(_MODE_KEY) or warnings_mode() or "default"
+    if mode == "error":
+        first = lines(messages)
+        more_ = f"; {len(first) - 1} more warning(s)" if len(first) > 1 else ""
+        raise InputError(f"{first[0]} (a warning, fatal under --warnings error{more_})")
+    _print_warnings(lines(messages, mode))
+    return messages
 
 
 def concrete_format(ctx: click.Context | None, fmt: str, output: str | None = None, *,
@@ -327,10 +430,7 @@ def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
     Tables are laid out for the Environment's width and coloured only when
     they go to standard output and the Environment allows colour."""
     report = as_report(report)
-    for w in ctx.meta.pop(_LATER_KEY, []) if ctx is not None else []:
-        warn(w)
-    for w in report.warnings:
-        warn(w)
+    report.warnings[:] = flush_warnings(ctx, report.warnings)
     env = get_env(ctx)
     want = ctx.meta.get(TABLE_KEY)
     concrete = concrete_format(ctx, fmt, output, pipe_default=pipe_default)
@@ -348,6 +448,10 @@ def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
         text = render(report, concrete, table=want, width=env.width,
                       color=env.color and output is None, color_system=env.color_system)
         _write(ctx, env, output, text)
+    junit = ctx.meta.get(JUNIT_KEY)
+    if junit is not None and report.gate is not None:
+        from ipsoeval.formatters.junit import render_junit
+        write_output(junit, render_junit(report))
     if report.gate is not None:
         if not report.gate.passed:
             raise GateFailed(report.gate.reason)
@@ -412,6 +516,7 @@ def check_output(path: str) -> None:
         shown = os.path.dirname(path) if not os.path.islink(path) else d
         raise _output_error(path, f"no such directory {shown or '.'}")
     try:                       # the only sure test (root, read-only mounts, /proc)
+        import tempfile  # here: --help does not need it
         fd, probe = tempfile.mkstemp(prefix=".ipsoeval-", dir=d)
         os.close(fd)
         os.unlink(probe)
@@ -446,6 +551,7 @@ def write_output(path: str, text: str | bytes) -> None:
     mode = (st.st_mode & 0o7777) if st is not None else (0o666 & ~_umask())
     tmp = None
     try:
+        import tempfile
         fd, tmp = tempfile.mkstemp(prefix=".ipsoeval-", dir=os.path.dirname(real) or ".")
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -10,6 +10,8 @@ import click
 
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
+from ipsoeval.cli.nuggets_cmd import format_option as nuggets_format_option
+from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
 
@@ -43,7 +45,7 @@ def announce(secs: float, what: str) -> None:
 
 
 @click.command("report")
-@opt.qrels_and_runs
+@qrels_and_runs_or_scores                          # RUN optional with --nuggets
 @opt.measure_option(required=True,
                     help_text="Measure to rank and compare runs by, e.g. nDCG@10, AP "
                               "(repeatable: a leaderboard and a heat map per measure; the "
@@ -72,13 +74,24 @@ def announce(secs: float, what: str) -> None:
                    "relevant document is in its top k.")
 @click.option("--title", default="ipsoeval report", show_default=True,
               help="Title of the page.")
+@click.option("--nuggets", "nuggets", is_flag=True,
+              help="The arguments are nugget assignment files of generated answers (see "
+                   "`ipsoeval nuggets`): the page compares the runs by their nugget scores "
+                   "(-m nugget_vital_strict, ...), without the outcomes breakdown.")
+@nuggets_format_option
+@click.option("--manifest", metavar="MANIFEST", default=None,
+              help="Add a collections section: the runs of this ipsoeval across manifest "
+                   "compared over its collections (forest plot of the pooled effects "
+                   "against --baseline, or the manifest's first run, and the "
+                   "cross-collection leaderboard; the same tables as ipsoeval across).")
 @opt.alignment_options()
 @click.option("-o", "--output", metavar="FILE", default=None, callback=_check_output,
               help="Write the page to FILE (only when everything succeeded) instead of "
                    "standard output.")
+@out_.warnings_option
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, alpha, ci,
-            correct, k, title, align_opts, output):
+            correct, k, title, nuggets, nuggets_format, manifest, align_opts, output):
     """One self-contained HTML page comparing runs, to attach to a paper's
     repository or a CI job: the leaderboard with CIs and letter groups
     (randomised Tukey HSD), the significance matrix as a heat map, the
@@ -98,6 +111,14 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
     options = rp.Options(samples=samples, seed=seed, alpha=alpha, ci=ci, correct=correct,
                          pairs=list(pairs), tests=list(tests) or None, k=k, title=title)
     options.check()                                  # usage errors before reading files
+    if nuggets:             # issue 28: the runs' nugget scores
+        if manifest is not None:
+            raise UsageError("--manifest does not combine with --nuggets (a manifest lists "
+                             "runs and qrels of collections)")
+        return _nuggets(ctx, [qrels, *runs], measures, baseline, options, nuggets_format,
+                        align_opts, output)
+    if nuggets_format != "auto":
+        raise UsageError("--nuggets-format needs --nuggets")
     if len(runs) < 2:
         raise UsageError(f"report compares runs: it needs QRELS and at least two runs "
                          f"(got {len(runs)})")
@@ -113,8 +134,15 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
     announce(secs, f"{samples:,} samples x {len(aligned.runs):,} runs x "
                    f"{len(aligned.topics):,} topics" + (f" x {nmeas} measures" if nmeas > 1
                                                          else ""))
+    collections = None
+    if manifest is not None:                 # the manifest is read and checked first
+        from ipsoeval.reading.manifest import read_manifest
+        collections = read_manifest(manifest)
     comp = rp.compose(aligned, sc, options,
                       progress=opt.progress("report: leaderboard and pair tests", ctx))
+    if collections is not None:
+        rp.add_collections(comp, collections, list(measures), align_opts.queries,
+                           progress=opt.progress("report: collections", ctx))
     for rep in comp.reports.values():
         for t in rep.tables:
             t.params.update(align_opts.as_params())
@@ -124,6 +152,48 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
         warnings.append(rp.CHARTS_MISSING)
     meta = dict(comp.meta(), commands=_commands(qrels, runs, list(aligned.runs), comp, options))
     page = html.render(comp.reports, figures, title=title, meta=meta, notes=comp.notes,
+                       warnings=warnings)
+    out_.flush_warnings(ctx, warnings)
+    if output is not None:
+        out_.write_output(output, page)
+    else:
+        from ipsoeval.cli.environment import get_env
+        out_.write_stdout(ctx, get_env(ctx).stdout, page)
+
+
+def _nuggets(ctx, files, measures, baseline, options, nuggets_format, align_opts, output):
+    """``report --nuggets FILE...``: the page on the nugget scores."""
+    from ipsoeval.analyses import report as rp
+    from ipsoeval.analyses import validate
+    from ipsoeval.analyses.nuggets import select
+    from ipsoeval.cli.scores_opts import load
+    from ipsoeval.formatters import html
+
+    names = [m.name for m in select(list(measures))]
+    ts = load(files, align_opts, f"nuggets:{nuggets_format}", ())
+    if len(ts.runs) < 2:
+        raise UsageError(f"report compares runs: the nugget files hold {len(ts.runs)} run(s)")
+    options.baseline = validate.baseline(baseline, ts.runs)
+    options.check(list(ts.runs))
+    charts = rp.charts_available()
+    comp = rp.compose_scores(ts, options, names,
+                             progress=opt.progress("report: leaderboard and pair tests", ctx))
+    figures = rp.figures(comp) if charts else {}
+    warnings = list(comp.warnings)
+    if not charts:
+        warnings.append(rp.CHARTS_MISSING)
+    q = shlex.quote
+    fl = " ".join(q(f) for f in files)
+    ms = " ".join(f"-m {q(m)}" for m in names)
+    cmds = [f"ipsoeval leaderboard --nuggets {fl} {ms} --samples {options.samples} --seed "
+            f"{options.seed} --alpha {options.alpha:g} --ci {options.ci:g}"]
+    tests = ",".join(options.sigtest_options().tests)
+    for a, b in comp.pairs:
+        cmds.append(f"ipsoeval sigtest --nuggets {fl} {ms} --baseline {q(a)} --test {tests} "
+                    f"--samples {options.samples} --seed {options.seed} "
+                    f"--alpha {options.alpha:g}   # the rows of run_b = {b}")
+    page = html.render(comp.reports, figures, title=options.title,
+                       meta=dict(comp.meta(), commands=cmds), notes=comp.notes,
                        warnings=warnings)
     for w in warnings:
         out_.warn(w)

@@ -25,8 +25,36 @@ def qrels_and_runs_or_scores(f):
 
 
 def scores_options(f):
-    """--scores, --scores-format, --scores-scale."""
-    from ipsoeval.reading.scores import FORMATS
+    """--scores, --scores-format, --scores-scale, and --nuggets (issue 28: the
+    arguments are nugget assignment files, whose nugget scores are the
+    per-topic scores; the command sees --scores with the format 'nuggets')."""
+    import functools
+
+    from ipsoeval.reading.grammar import SCORE_FORMATS as FORMATS
+
+    callback = f
+
+    @functools.wraps(callback)
+    def f(*args, nuggets=False, nuggets_format="auto", **kw):
+        if nuggets:
+            if kw.get("scores"):
+                raise UsageError("--nuggets conflicts with --scores (the files are nugget "
+                                 "assignments, not per-topic scores)")
+            if kw.get("scores_format", "auto") != "auto" or kw.get("scores_scale"):
+                raise UsageError("--scores-format and --scores-scale apply to --scores, not "
+                                 "to --nuggets (use --nuggets-format)")
+            kw["scores"] = True
+            kw["scores_format"] = f"nuggets:{nuggets_format}"
+        elif nuggets_format != "auto":
+            raise UsageError("--nuggets-format needs --nuggets")
+        return callback(*args, **kw)
+
+    from ipsoeval.cli.nuggets_cmd import format_option
+    f = format_option(f)
+    f = click.option("--nuggets", "nuggets", is_flag=True,
+                     help="The arguments are nugget assignment files of generated answers "
+                          "(see `ipsoeval nuggets`): their nugget scores are the per-topic "
+                          "scores, one measure per nugget score.")(f)
     f = click.option("--scores-scale", "scores_scale", multiple=True, metavar="[MEASURE=]SCALE",
                      help="With --scores: the scale (ordinal, interval or ratio) of a measure "
                           "ipsoeval does not know, or of every unknown one; repeatable.  "
@@ -54,7 +82,13 @@ def load(files, align_opts, scores_format: str, scores_scale):
     from ipsoeval.reading.scores import read_scores
     _check_align(align_opts)
     files = [f for f in files if f is not None]
-    ts = read_scores(files, fmt=scores_format, queries=align_opts.queries, scale=scores_scale)
+    if scores_format.startswith("nuggets:"):      # --nuggets: the nugget scores
+        from ipsoeval.analyses.nuggets import topic_scores
+        from ipsoeval.reading.nuggets import read_nuggets
+        ts = topic_scores(read_nuggets(files, scores_format.partition(":")[2]))
+    else:
+        ts = read_scores(files, fmt=scores_format, queries=align_opts.queries,
+                         scale=scores_scale)
     if align_opts.names:        # --name: once per run, in the order the files give them
         if len(align_opts.names) != len(ts.runs):
             raise UsageError(f"--name given {len(align_opts.names)} time(s) for "

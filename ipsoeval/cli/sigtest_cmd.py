@@ -39,6 +39,7 @@ from ipsoeval.errors import UsageError
 @click.option("--gate-test", metavar="NAME", default=None,
               help="Test deciding the gate.  [default: per measure, the first --test "
                    "permissible for its scale]")
+@out_.junit_option
 @opt.bounds_option(help_text="Also say whether each significant difference survives the "
                              "worst case for its winner: the winner's low and the loser's "
                              "high on every topic, over the labellings of the unjudged "
@@ -65,6 +66,8 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
         raise UsageError("Missing option '-m' / '--measure'.")
     if len(runs) < 2 and not scores:
         raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
+    if ctx.meta.get(out_.JUNIT_KEY) is not None and fail_if is None:
+        raise UsageError("--junit writes the gate's report: give --fail-if too")
     options = sigtest.make_options(list(tests), gate_test, gate_option="--gate-test",
                                    baseline=baseline, all_pairs=all_pairs, correct=correct,
                                    alpha=alpha, alternative=alternative, samples=samples,

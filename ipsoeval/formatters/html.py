@@ -28,7 +28,7 @@ from ipsoeval.results import Report, ResultSet
 __all__ = ["render", "heatmap", "BINS", "COLORS", "SECTIONS"]
 
 SECTIONS = ("summary", "leaderboard", "significance", "differences", "breakdown", "scales",
-            "about")
+            "collections", "about")
 # heat map colours, strongest evidence first: p < alpha/50, < alpha/5, < alpha, >= alpha
 COLORS = ("#08306b", "#2171b5", "#6baed6", "#fdd49e")
 BINS = (1 / 50, 1 / 5, 1.0)      # fractions of alpha
@@ -326,7 +326,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
     a('<meta name="generator" content="ipsoeval">')
     a(f"<title>{_e(title)}</title><style>{CSS}</style></head><body><main>")
     a(f"<h1>{_e(title)}</h1>")
-    a("<nav>" + "".join(f'<a href="#{s}">{s}</a>' for s in SECTIONS) + "</nav>")
+    shown = [s for s in SECTIONS if s != "collections" or "across" in reports]
+    a("<nav>" + "".join(f'<a href="#{s}">{s}</a>' for s in shown) + "</nav>")
 
     # summary
     a('<section id="summary"><h2>Summary</h2><dl class="facts">')
@@ -406,6 +407,23 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       'al. 2021) and a rank-based test, each as the command that runs it.</p>')
     a(table(reports["scales"].table("scales"), "scales"))
     a("</section>")
+
+    # collections (report --manifest: ipsoeval across)
+    ac = reports.get("across")
+    if ac is not None:
+        a('<section id="collections"><h2>Across collections</h2>')
+        pooled = ac.table("pooled")
+        a(f'<p class="note">Each run against {_e(pooled.params.get("baseline"))} on each '
+          f'collection of the manifest ({_e(", ".join(pooled.params.get("collections", [])))}), '
+          f'pooled by random-effects meta-analysis ({_e(pooled.params.get("method"))}); the '
+          f'leaderboard ranks runs by their pooled means with bootstrap rank intervals '
+          f'(topics resampled within each collection), beside the plain mean of means and '
+          f'the mean rank.  The same tables as ipsoeval across.</p>')
+        a(_figure(figures, "forest"))
+        a(table(ac.table("leaderboard"), "across"))
+        a(table(ac.table("notes"), "across"))
+        a(folded(pooled, "across"))
+        a("</section>")
 
     # about
     a('<section id="about"><h2>About this page</h2>')

@@ -624,6 +624,7 @@ def tie_notes(scores) -> list[str]:
         return []
     averaged = scores.aligned.params.get("tie_break") == "expected"
     mask = scores.mask()
+    order = [r_.measure.name for r_ in scores.requested]
     out = []
     for r, run in enumerate(scores.aligned.runs):
         hit = np.zeros(mask.shape[1], dtype=bool)
@@ -636,7 +637,7 @@ def tie_notes(scores) -> list[str]:
         n = int(hit.sum())
         if not n:
             continue
-        out.append(tie_note(run, n, names, averaged))
+        out.append(tie_note(run, n, names, averaged, order=order))
     return out
 
 

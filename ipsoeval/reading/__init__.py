@@ -13,6 +13,9 @@ Outside this package, code reads through
   :func:`file_stem`, :func:`check_stdin_once`);
 - :mod:`ipsoeval.reading.scores` for per-topic score files:
   :func:`read_scores` (also re-exported here) into a ``TopicScores``;
+- ``nuggets`` (:mod:`ipsoeval.reading.nuggets`) for nugget assignment files of
+  generated answers: :func:`~ipsoeval.reading.nuggets.read_nuggets` into a
+  ``NuggetJudgments``;
 - :mod:`ipsoeval.reading.quick` for the console script's quick path only;
 - :mod:`ipsoeval.reading.core` for the compiled extension itself (its
   version check and ``IPSOEVAL_CORE``), which the randomised Tukey HSD of
@@ -34,9 +37,12 @@ Which path is taken when, and why
    and prints trec_eval's lines, with neither numpy nor click imported (the
    most common call then costs less than ``import numpy``), and the full
    program's tie warning (:mod:`ipsoeval.tiewarn_text`) when a tie group
-   holds two different labels.  Any option, compressed or unusual input,
-   another warning or an error: it declines, nothing printed, and the full
-   program runs (path 2).
+   holds two different labels.  With ``-m`` (the common families, named as
+   :mod:`~ipsoeval.reading.quick_measures` reads them), ``-q``, ``-M`` or
+   ``--format tsv``: ``_core.eval_measures`` reads, aligns and scores, and
+   the quick path lays the values out.  Any other option or name, compressed
+   or unusual input, another warning or an error: it declines, nothing
+   printed, and the full program runs (path 2).
 2. Runs and qrels files in the full program and the API (``engine.load``,
    ``api.load_inputs``): :func:`read_qrels`, then per run
    :func:`read_for_alignment`, several runs side by side in threads.
@@ -70,9 +76,25 @@ Which path is taken when, and why
       optional extra ``ipsoeval[irds]``), and a run or qrels file whose
       first bytes are Parquet's or Arrow IPC's
       (:func:`opening.table_kind`; :mod:`~ipsoeval.reading.arrow`, pyarrow,
-      ``ipsoeval[arrow]``: columns by name, ids from the Arrow buffers
-      straight into id words).  Both build the same Qrels/Run; the quick
-      path (1) declines them (the C pass cannot open them).
+      ``ipsoeval[arrow]``, columns by name).  A run table to be aligned is
+      read *and aligned* in one pass like a text file
+      (``arrow.stream_run``): a Parquet file row group by row group (read,
+      not mapped; topic ids as dictionaries), an Arrow IPC file's or
+      stream's record batches zero-copy from its mapping; each batch's
+      Arrow buffers -- dictionary indices and the dictionary's id words,
+      string/binary (also large) offsets and bytes, or int64 ids written in
+      decimal; float64 scores -- go to the compiled core
+      (``compiled.stream_columns`` → ``_core.stream_columns``), which fills
+      the same row buffer ``stream_feed`` parses text into, so topics split
+      across batches, the ranking, cut and duplicate check are the text
+      path's (no id matrices, no pandas).  It declines (a null, an id that
+      is empty, holds a blank or is not UTF-8, a topic in two blocks of
+      rows, a type it does not take, an unreadable file, no compiled core),
+      and then -- and for qrels tables and ``read_run`` -- the table is read
+      whole (``arrow.read_run``/``read_qrels``: ids into (n, W) words, the
+      error semantics ``FILE:ROW: what``).  Both build the same
+      Qrels/Run/Streamed; the quick path (1) declines them (the C pass
+      cannot open them).
 3. In-memory qrels and runs (API: ``{qid: {docno: value}}`` dicts, pandas
    DataFrames): :mod:`~ipsoeval.reading.memory` builds the same Qrels/Run,
    id columns encoded by the compiled core when every value is a valid id
@@ -96,14 +118,17 @@ Modules, lower first (each imports only modules above it in this list)
 ``python``    the reference Python reader (numpy tokeniser; all error messages)
 ``compiled``  the dispatch to the compiled core (read, encode, align, stream)
 ``memory``    dicts and DataFrames → the model
-``arrow``     Parquet / Arrow IPC tables → the model (pyarrow, optional)
+``arrow``     Parquet / Arrow IPC tables → the model, or a run streamed (pyarrow, optional)
 ``irds``      ``irds:DATASET_ID`` qrels through ir_datasets (optional)
 ``entry``     the entry for runs and qrels: which reader, when
 ``scores``    the entry for score files
+``nuggets``   the entry for nugget assignment files of generated answers
+``quick_measures`` the ``-m`` names the quick path serves (no numpy, no ``re``)
 ``quick``     the console script's quick path (``core`` only; no numpy)
 
 ``tests/test_reading_layout.py`` checks the order (no import cycle) and that
-``core``, ``grammar``, ``opening`` and ``quick`` load without numpy.
+``core``, ``grammar``, ``opening``, ``quick_measures`` and ``quick`` load
+without numpy.
 """
 
 __all__ = ["read_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",

@@ -17,8 +17,16 @@ The names are those of :mod:`ipsoeval.reading.memory` (PyTerrier's
 Ids are string, binary or integer columns (dictionary-encoded or not);
 their bytes go straight from the Arrow buffers into the id words
 (:func:`ipsoeval.reading.words.load_words`), numbers through numpy without a
-text round trip.  The model built is the text reader's, "line" numbers
-being 1-based row numbers, so alignment and every number are the same.
+text round trip (nor pandas: primitive columns are read from their
+buffers).  The model built is the text reader's, "line" numbers being
+1-based row numbers, so alignment and every number are the same.
+
+A run to be aligned (:func:`stream_run`, from
+:func:`ipsoeval.reading.entry.read_for_alignment`) is not built as a Run
+at all when the compiled core takes it: its record batches' buffers are
+read and aligned in one pass, as a text file's lines are (row groups one at
+a time; see the map in :mod:`ipsoeval.reading`).  Whatever that pass
+declines is read whole here, which alone says what is wrong.
 What a text file could not hold is an error here too (``FILE:ROW: what``,
 exit 3): a null, an empty id or one holding a blank or control byte, a
 non-integer label, a score that is not finite, a missing column or one of
@@ -74,11 +82,7 @@ def _read_table(path: str, kind: str, pick, dictionary=()):
             pf = pq.ParquetFile(path, memory_map=True)
             schema = pf.schema_arrow
             cols = pick(schema.names)
-            textual = [c for c in cols if c in dictionary
-                       and (pa.types.is_string(schema.field(c).type)
-                            or pa.types.is_binary(schema.field(c).type)
-                            or pa.types.is_large_string(schema.field(c).type)
-                            or pa.types.is_large_binary(schema.field(c).type))]
+            textual = [c for c in cols if c in dictionary and _textual(schema.field(c).type)]
             if textual:
                 pf = pq.ParquetFile(path, memory_map=True, read_dictionary=textual)
             return pf.read(columns=cols, use_threads=True), pf
@@ -115,8 +119,14 @@ def _chunks(column):
 def _first_null(column) -> int | None:
     if column.null_count == 0:
         return None
-    mask = np.asarray(column.is_null().to_numpy(zero_copy_only=False))
-    return int(np.argmax(mask))
+    base = 0
+    for chunk in _chunks(column):
+        if chunk.null_count:
+            bits = np.frombuffer(chunk.buffers()[0], dtype=np.uint8)
+            valid = np.unpackbits(bits, bitorder="little")[chunk.offset: chunk.offset + len(chunk)]
+            return base + int(np.argmin(valid))
+        base += len(chunk)
+    return None
 
 
 # --- ids ------------------------------------------------------------------------
@@ -204,7 +214,7 @@ def _id_words(column, source: str, what: str, colname: str) -> np.ndarray:
         if len(chunk) == 0:
             continue
         if pa.types.is_dictionary(chunk.type):
-            idx = np.asarray(chunk.indices.to_numpy(zero_copy_only=False))
+            idx = _primitive(chunk.indices)
             dwords = _dictionary_words(chunk, idx, source, what, base)
             parts.append(("dict", dwords, idx, base))
             width = max(width, dwords.shape[1])
@@ -274,11 +284,29 @@ def _numbers(column, source: str, what: str, colname: str) -> np.ndarray:
     return _to_numpy(column, np.int64 if pa.types.is_integer(t) else np.float64)
 
 
+_NUMPY = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
+          "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
+          "float": np.float32, "double": np.float64}
+
+
+def _primitive(chunk) -> np.ndarray:
+    """A chunk without nulls as numpy: an integer or float chunk read from its
+    Arrow value buffer (no copy; ``to_numpy`` would import pandas), anything
+    else through pyarrow."""
+    dtype = _NUMPY.get(str(chunk.type))
+    if dtype is None:
+        return np.asarray(chunk.to_numpy(zero_copy_only=False))
+    buf = chunk.buffers()[1]
+    if buf is None:
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(buf, dtype=dtype)[chunk.offset: chunk.offset + len(chunk)]
+
+
 def _to_numpy(column, dtype) -> np.ndarray:
     """A column without nulls as one numpy array of ``dtype`` (zero-copy for
     one chunk of that type; no pyarrow.compute, whose import alone costs
     more than reading the column)."""
-    parts = [np.asarray(c.to_numpy(zero_copy_only=False)) for c in _chunks(column)]
+    parts = [_primitive(c) for c in _chunks(column)]
     if not parts:
         return np.zeros(0, dtype=dtype)
     x = parts[0] if len(parts) == 1 else np.concatenate(parts)
@@ -344,11 +372,10 @@ def read_qrels(path: str, kind: str, labels: str = "integer") -> Qrels:
     return Qrels(path=source, qid=qid, docno=docno, label=_labels(raw, source), line=line)
 
 
-def read_run(path: str, kind: str, name: str | None = None) -> Run:
-    """A run of a Parquet/Arrow file: topic id, document id and score (or rank)
-    columns, and optionally a tag naming the run."""
-    source = display_name(path)
-    chosen = {}
+def _run_columns(chosen: dict, source: str, kind: str, name: str | None):
+    """The ``pick`` of a run's columns: it fills ``chosen`` (q, d, s or r, t)
+    and returns the names to read (a Parquet file's tag is read apart, from
+    its last row group)."""
 
     def pick(names):
         chosen["q"] = _find(names, QID_COLUMNS, "topic id", source)
@@ -364,7 +391,20 @@ def read_run(path: str, kind: str, name: str | None = None) -> Run:
             cols.append(chosen["t"])
         return cols
 
-    table, pf = _read_table(path, kind, pick, dictionary=QID_COLUMNS)
+    return pick
+
+
+def _tag_name(last) -> str:
+    return last.decode("utf-8", "surrogateescape") if isinstance(last, bytes) else str(last)
+
+
+def read_run(path: str, kind: str, name: str | None = None) -> Run:
+    """A run of a Parquet/Arrow file: topic id, document id and score (or rank)
+    columns, and optionally a tag naming the run."""
+    source = display_name(path)
+    chosen: dict = {}
+    table, pf = _read_table(path, kind, _run_columns(chosen, source, kind, name),
+                            dictionary=QID_COLUMNS)
     if table.num_rows == 0:
         raise InputError("empty run (no rows)", path=source)
     fmt = "trec"
@@ -383,10 +423,234 @@ def read_run(path: str, kind: str, name: str | None = None) -> Run:
             if last is None:
                 raise InputError(f"missing tag (null in column {chosen['t']})", path=source,
                                  line=table.num_rows)
-            name = last.decode("utf-8", "surrogateescape") if isinstance(last, bytes) \
-                else str(last)
+            name = _tag_name(last)
         else:
             name = os.path.basename(path)
     n = len(score)
     return Run(path=source, name=name, qid=qid, docno=docno, score=score,
                line=np.arange(1, n + 1, dtype=np.int64), fmt=fmt)
+
+
+# --- reading and aligning in one pass ---------------------------------------------
+
+def stream_run(path: str, kind: str, name: str | None, qi, *, tie_break: str,
+               judged_only: bool, depth: int | None):
+    """A run file read *and aligned* in one pass (a
+    :class:`~ipsoeval.reading.compiled.Streamed`, as a text file's): a Parquet
+    file row group by row group, an Arrow IPC file's record batches from its
+    mapping, each batch's buffers handed to the compiled core
+    (:func:`compiled.stream_columns`) -- no id matrices, no pandas.  None when
+    it declines (no compiled core, a null, an id or a column type it does not
+    take, a topic in two blocks of rows, an unreadable file, ...): then
+    :func:`read_run` reads the table whole and says what is wrong, if anything."""
+    if not compiled.enabled():
+        return None
+    qside = compiled.stream_qside(qi, tie_break=tie_break, judged_only=judged_only, depth=depth)
+    if qside is None:
+        return None
+    pa = pyarrow()
+    source = display_name(path)
+    chosen: dict = {}
+    try:
+        total, batches, pf = _batches(path, kind, _run_columns(chosen, source, kind, name),
+                                      chosen)
+        if not total:
+            return None
+        if name is None and chosen["t"] is not None:
+            last = _last_tag(pf, batches, chosen["t"], kind, source)
+            if last is None:
+                return None
+            name = _tag_name(last)
+        got = compiled.stream_columns(qside, total, _specs(batches, chosen))
+    except (InputError, OSError, pa.ArrowException, ValueError):
+        return None       # read_run decides (the one error message)
+    if got is None:
+        return None
+    out, tout, result = got
+    fmt = "trec" if chosen["s"] is not None else "msmarco"
+    return compiled.streamed(source, os.path.basename(path),
+                             name if name is not None else os.path.basename(path), fmt,
+                             out, tout, [result], qi)
+
+
+def _batches(path: str, kind: str, pick, chosen: dict):
+    """(rows, record batches, ParquetFile or None) of the columns ``pick``
+    chooses: a Parquet file's row groups read and decoded one at a time (its
+    topic ids as dictionaries; read, not mapped: the peak holds one row
+    group, not the file's pages), an Arrow IPC file's batches zero-copy from
+    its mapping."""
+    pa = pyarrow()
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+        pf = pq.ParquetFile(path, memory_map=False)
+        cols = pick(pf.schema_arrow.names)
+        qtype = pf.schema_arrow.field(chosen["q"]).type
+        if _textual(qtype):
+            pf = pq.ParquetFile(path, memory_map=False, read_dictionary=[chosen["q"]])
+
+        def groups():
+            for g in range(pf.num_row_groups):
+                yield from pf.read_row_group(g, columns=cols, use_threads=True).to_batches()
+
+        return pf.metadata.num_rows, groups(), pf
+    import pyarrow.ipc as ipc
+    source = pa.memory_map(path, "r")
+    if kind == "arrow":
+        reader = ipc.open_file(source)
+        pick(reader.schema.names)
+        batches = [reader.get_batch(i) for i in range(reader.num_record_batches)]
+    else:
+        reader = ipc.open_stream(source)
+        pick(reader.schema.names)
+        batches = list(reader)
+    return sum(b.num_rows for b in batches), batches, None
+
+
+def _last_tag(pf, batches, col: str, kind: str, source: str):
+    """The tag of the run's last row (None: a null, or no row)."""
+    if pf is not None:
+        return _last_value(pf, None, col, kind, source)
+    for batch in reversed(batches):
+        if batch.num_rows:
+            return batch.column(col)[batch.num_rows - 1].as_py()
+    return None
+
+
+def _textual(t) -> bool:
+    import pyarrow as pa
+    return (pa.types.is_string(t) or pa.types.is_binary(t) or pa.types.is_large_string(t)
+            or pa.types.is_large_binary(t))
+
+
+def _specs(batches, chosen: dict):
+    """Each batch as (rows, topic id column, docno column, scores) for
+    :func:`compiled.stream_columns`: the Arrow buffers themselves, with the
+    array's offset (None for a column it must decline)."""
+    plans = None
+    for batch in batches:
+        n = batch.num_rows
+        if not n:
+            continue
+        if plans is None:
+            names = batch.schema.names
+            at = [names.index(chosen[k]) for k in ("q", "d")]
+            at.append(names.index(chosen["s"] if chosen["s"] is not None else chosen["r"]))
+            plans = [_id_plan(batch.schema.types[at[0]]), _id_plan(batch.schema.types[at[1]]),
+                     _score_plan(batch.schema.types[at[2]], chosen["s"] is None)]
+        q, d, sc = (batch.column(k) for k in at)
+        yield n, plans[0](q), plans[1](d), plans[2](sc)
+
+
+def _decline(arr):
+    return None
+
+
+def _score_plan(t, rank: bool):
+    """How a batch's scores (or an MS MARCO run's ranks) become (float64
+    buffer, offset): the Arrow buffer itself for float64 scores."""
+    tname = str(t)
+    if tname not in _NUMPY or (rank and (tname in ("float", "double", "uint64"))):
+        return _decline
+    if tname == "double" and not rank:
+        def scores(arr):
+            return None if arr.null_count else (arr.buffers()[1], arr.offset)
+        return scores
+    if not rank:
+        def converted(arr):
+            if arr.null_count:
+                return None
+            return np.ascontiguousarray(_primitive(arr), dtype=np.float64), 0
+        return converted
+
+    def ranks(arr):
+        """Minus the rank (integers, as the text file's), or None."""
+        from ipsoeval.reading.grammar import LABEL_MAX, LABEL_MIN
+        if arr.null_count:
+            return None
+        r = _primitive(arr).astype(np.int64)
+        if len(r) and (int(r.min()) < LABEL_MIN or int(r.max()) > LABEL_MAX):
+            return None
+        return -r.astype(np.float64), 0
+    return ranks
+
+
+def _id_plan(t):
+    """How a batch's id column becomes what ``_core.stream_columns`` takes:
+    (0, indices, the dictionary's id words, W, offset), (1 | 2, offsets,
+    value bytes, 1, offset) or (3, int64 values, b"", 1, offset); the plan
+    returns None for a column it declines (a null, a dictionary value that
+    is not a valid id), and the plan of another type declines always."""
+    import pyarrow as pa
+    if pa.types.is_dictionary(t):
+        if not _textual(t.value_type):
+            return _decline
+        int32 = t.index_type == pa.int32()
+        cache: dict = {}
+
+        def dictionary(arr):
+            if arr.null_count:
+                return None
+            values = arr.dictionary
+            bufs = values.buffers()
+            key = (bufs[1].address, values.offset, len(values))
+            if key not in cache:      # a row group's batches share its dictionary
+                cache.clear()         # (held: its buffers' addresses are not reused)
+                cache[key] = (values, _dictionary_id_words(values))
+            words = cache[key][1]
+            if words is None:
+                return None
+            idx = arr.indices
+            if int32:
+                return 0, idx.buffers()[1], words, words.shape[1], idx.offset
+            return 0, np.ascontiguousarray(_primitive(idx), dtype=np.int32), words, \
+                words.shape[1], 0
+        return dictionary
+    if _textual(t):
+        kind = 2 if pa.types.is_large_string(t) or pa.types.is_large_binary(t) else 1
+
+        def strings(arr):
+            if arr.null_count:
+                return None
+            bufs = arr.buffers()
+            return kind, bufs[1], (bufs[2] if bufs[2] is not None else b""), 1, arr.offset
+        return strings
+    if pa.types.is_integer(t):
+        if t == pa.int64():
+            def int64(arr):
+                return None if arr.null_count else (3, arr.buffers()[1], b"", 1, arr.offset)
+            return int64
+
+        def integers(arr):
+            if arr.null_count:
+                return None
+            x = _primitive(arr)
+            if x.dtype == np.uint64 and len(x) and int(x.max()) >= 2**63:
+                return None
+            return 3, np.ascontiguousarray(x, dtype=np.int64), b"", 1, 0
+        return integers
+    return _decline
+
+
+def _dictionary_id_words(dictionary):
+    """(K, W) id words of a dictionary's values, or None when one is not a
+    valid id (empty, a blank or control byte, longer than LONG_ID bytes, not
+    UTF-8): the whole table is then read by read_run."""
+    if dictionary.null_count:
+        return None
+    data, offsets = _spans(dictionary)
+    k = len(offsets) - 1
+    if k == 0:
+        return np.zeros((0, 1), dtype=np.uint64)
+    offsets = offsets.astype(np.int64)
+    most = int(np.max(np.diff(offsets)))
+    if not 0 < most <= LONG_ID:
+        return None
+    lo, hi = int(offsets[0]), int(offsets[-1])
+    if (data[lo:hi] >= 128).any():
+        for i in range(k):
+            try:
+                bytes(data[offsets[i]: offsets[i + 1]]).decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+    out = np.zeros((k, (most + 7) // 8), dtype=np.uint64)
+    return out if compiled.span_fill(data, offsets, out) else None

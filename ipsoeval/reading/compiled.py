@@ -401,19 +401,11 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     align_run (one C function, align_topic, serves both).  A large plain
     file is cut at topic boundaries into parts read side by side; a
     compressed one is read as it is inflated."""
-    from ipsoeval.ids import decode_id, is_utf8
-    if (path == "-" or tie_break not in _TIE or (depth is not None and depth < 1)
-            or run_format not in ("auto", "trec", "msmarco")):
+    if path == "-" or run_format not in ("auto", "trec", "msmarco"):
         return None
-    if len(qi.qrels.qid) == 0:
+    qside = stream_qside(qi, tie_break=tie_break, judged_only=judged_only, depth=depth)
+    if qside is None:
         return None
-    # a long qrels id (over LONG_ID bytes, stored by prefix and serial: ID_WORDS
-    # words, the last one non-zero) never equals a run's: the run's longer ids decline
-    tab, qdoc, qcodes, qlab, qorder, qstart = qrels_table(qi)
-    qt = _qrels_topics(qi)
-    d = 0 if depth is None else min(int(depth), 1 << 62)
-    qside = (LONG_ID, qt, qt.shape[1], qdoc, qdoc.shape[1], qcodes, qlab, qorder, qstart, tab,
-             _TIE[tie_break], int(bool(judged_only)), d)
     got = probe(path)
     if got is None:
         return None
@@ -428,6 +420,30 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     if got is None:
         return None
     fmt, (out, tout), parts = got
+    return streamed(display_name(path), os.path.basename(path), name, fmt, out, tout, parts, qi)
+
+
+def stream_qside(qi, *, tie_break: str, judged_only: bool, depth: int | None):
+    """The qrels' half of a streamer's arguments (``_core.streamer``: the
+    qrels topics, table and options, after its kind, long-id bound and drop
+    flag), or None when the one-pass reader declines these options."""
+    if tie_break not in _TIE or (depth is not None and depth < 1) or len(qi.qrels.qid) == 0:
+        return None
+    # a long qrels id (over LONG_ID bytes, stored by prefix and serial: ID_WORDS
+    # words, the last one non-zero) never equals a run's: the run's longer ids decline
+    tab, qdoc, qcodes, qlab, qorder, qstart = qrels_table(qi)
+    qt = _qrels_topics(qi)
+    d = 0 if depth is None else min(int(depth), 1 << 62)
+    return (LONG_ID, qt, qt.shape[1], qdoc, qdoc.shape[1], qcodes, qlab, qorder, qstart, tab,
+            _TIE[tie_break], int(bool(judged_only)), d)
+
+
+def streamed(source: str, base: str, name: str | None, fmt: str, out, tout, parts, qi):
+    """The Streamed run of the streamers' results ``parts`` (``_core.stream_result``,
+    one per part of the run, in order), or None (declined: a topic in two parts,
+    an id that is not UTF-8, no rows).  ``name`` None: the last tag (trec), else
+    ``base``."""
+    from ipsoeval.ids import decode_id, is_utf8
     names, raw = [], set()
     nrows, kept, seg = [], [], []
     rows = rows_eval = judged = 0
@@ -458,8 +474,8 @@ def stream_run(path: str, run_format: str, name: str | None, qi, *, tie_break: s
     if fmt == "trec" and tag is not None and not is_utf8(decode_id(tag)):
         return None      # read it whole: the warning names the tag's line
     if name is None:
-        name = decode_id(tag) if fmt == "trec" else os.path.basename(path)
-    return Streamed(display_name(path), name, fmt, names, np.concatenate(nrows),
+        name = decode_id(tag) if fmt == "trec" and tag is not None else base
+    return Streamed(source, name, fmt, names, np.concatenate(nrows),
                     np.concatenate(kept), np.concatenate(seg), out, rows_eval, judged, tout)
 
 
@@ -544,3 +560,30 @@ def _stream_blocks(path: str, size: int, run_format: str, qside):
         return None
     got = _core.stream_result(st)
     return None if got is None else (fmt, (out, tout), [got])
+
+
+_NO_INTS = np.zeros(0, dtype=np.int64)
+_NO_SCORES = np.zeros(0, dtype=np.float64)
+
+
+def stream_columns(qside, total: int, batches):
+    """Read and align a run held in columns (:mod:`ipsoeval.reading.arrow`'s
+    record batches) in one pass: ``batches`` yields ``(n, qid, docno, score)``,
+    each id column as ``(kind, a, b, W, offset)`` (``_core.stream_columns``
+    says which buffers each kind takes) or None, the scores as (float64
+    buffer, offset) or None; ``total`` bounds the rows.  ``(out, tout, result)`` for :func:`streamed`, or None
+    (declined: a column the C pass does not take, a bad id, a topic in two
+    blocks of rows, a duplicate docno)."""
+    out = np.empty(max(total, 1), dtype=np.int32)
+    tout = np.empty(len(out), dtype=np.uint8)    # the labels' tie flags
+    st = _core.streamer(_KIND["trec"], qside[0], 0, *qside[1:], 0)
+    for n, q, d, score in batches:
+        if q is None or d is None or score is None:
+            return None
+        if _core.stream_columns(st, n, *q, *d, *score, 0, out, tout) != 0:
+            return None
+    none = (3, _NO_INTS, _NO_INTS, 1, 0)
+    if _core.stream_columns(st, 0, *none, *none, _NO_SCORES, 0, 1, out, tout) != 0:
+        return None
+    got = _core.stream_result(st)
+    return None if got is None else (out, tout, got)

@@ -104,9 +104,15 @@ def read_for_alignment(path: str, qindex, *, run_format: str = "auto",
     :class:`ipsoeval.align.QrelsIndex`) by ``engine.align_read`` with the
     same options: read and aligned in one pass by the compiled core (a
     ``Streamed``) when it can be, else a Run."""
-    if compiled.enabled() and table_kind(path) is None:   # None: declined (compressed, not grouped by topic, ...)
-        got = compiled.stream_run(path, run_format, name, qindex, tie_break=tie_break,
-                                  judged_only=judged_only, depth=depth)
+    if compiled.enabled():      # None: declined (compressed, not grouped by topic, ...)
+        kind = table_kind(path)
+        if kind is None:
+            got = compiled.stream_run(path, run_format, name, qindex, tie_break=tie_break,
+                                      judged_only=judged_only, depth=depth)
+        else:                   # a Parquet/Arrow table: its batches, the same pass
+            from ipsoeval.reading import arrow
+            got = arrow.stream_run(path, kind, name, qindex, tie_break=tie_break,
+                                   judged_only=judged_only, depth=depth)
         if got is not None:
             return got
     return read_run(path, run_format=run_format, name=name)

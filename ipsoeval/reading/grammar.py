@@ -41,6 +41,9 @@ import re
 
 from ipsoeval.errors import InputError, UsageError
 
+# the layouts of per-topic score files (--scores-format; reading.scores reads them)
+SCORE_FORMATS = ("auto", "trec_eval", "ir_measures", "long", "json")
+
 
 def display_name(path: str) -> str:
     return "<stdin>" if path == "-" else path

@@ -1,40 +1,93 @@
-"""The quick path: ``ipsoeval eval [--format trec] QRELS RUN...`` served by
-the compiled core without importing numpy or click.
+"""The quick path: ``ipsoeval eval`` served by the compiled core without
+importing numpy or click.
 
 Taken by the console script (:mod:`ipsoeval._quick`) before anything else
-is imported.  The most common call (runs, trec_eval's official measures,
-trec layout) costs less than ``import numpy`` when done in C (README
-"Speed"): ``_core.eval_official`` reads, aligns and scores each run and
-prints trec_eval's lines.  Anything else -- another option or subcommand,
-compressed or unusual input, a topic in one file and not the other (a
-warning), any error -- returns False with nothing printed, and the full
-program runs (it prints those warnings and every error).  The one warning
-printed here is the full program's tie warning (a tie group holding two
-different labels: the tie order moves a reported number), from the counts
-the core returns and the text of :mod:`ipsoeval.tiewarn_text`, on stderr
-before the scores as the full program writes it.  ``IPSOEVAL_CORE=python``
-turns this off.
+is imported.  The most common calls cost less than ``import numpy`` when
+done in C (README "Speed"):
+
+* ``eval [--format trec] QRELS RUN...`` (trec_eval's official measures):
+  ``_core.eval_official`` reads, aligns and scores each run and prints
+  trec_eval's lines;
+* with ``-m``/``--measure`` naming measures of the common families (P, R,
+  AP, nDCG, RR, Success, Judged, bpref, Rprec, ERR, the counts; in
+  trec_eval's spellings or the canonical ones, as
+  :mod:`ipsoeval.reading.quick_measures` reads them), ``-q``, ``-M`` and
+  ``--format tsv``: ``_core.eval_measures`` returns each topic's values and tie flags,
+  and :func:`_layout` writes the full program's lines (formatters.trec,
+  formatters.tsv) and aggregates as it does.
+
+Anything else -- another option, measure or subcommand, compressed or
+unusual input, a topic in one file and not the other (a warning), any error
+-- returns False with nothing printed, and the full program runs (it prints
+those warnings and every error).  The one warning printed here is the full
+program's tie warning (a tie group holding two different labels: the tie
+order moves a reported number), from the counts or flags the core returns
+and the text of :mod:`ipsoeval.tiewarn_text`, on stderr before the scores as
+the full program writes it: one line for all the runs (``tie_lines``, as
+``IPSOEVAL_WARNINGS`` asks; under ``error`` a tie leaves the call to the full
+program).  ``IPSOEVAL_CORE=python`` turns this off.
 
 Imports nothing heavier than :mod:`ipsoeval.reading.core` (the extension
-itself), :mod:`ipsoeval.parallel` and :mod:`ipsoeval.tiewarn_text`; ``tests/test_core_quick.py`` checks
-that neither numpy nor click is loaded.
+itself), :mod:`ipsoeval.reading.quick_measures`, :mod:`ipsoeval.parallel`
+(four runs or more) and :mod:`ipsoeval.tiewarn_text`;
+``tests/test_core_quick.py`` checks that neither numpy nor click is loaded.
 """
 
 import os
 import sys
 
 
+def _options(args):
+    """(format, per_query, -m arguments, depth or None, paths) of eval's
+    arguments, or None when any other option is given."""
+    fmt, per_query, measures, depth, paths = "auto", False, [], None, []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--format", "-m", "--measure", "-M", "--depth"):
+            if i + 1 == len(args):
+                return None
+            value, i = args[i + 1], i + 2
+            if a == "--format":
+                fmt = value
+            elif a in ("-M", "--depth"):
+                depth = value
+            else:
+                measures.append(value)
+            continue
+        if a.startswith("--format="):
+            fmt = a[len("--format="):]
+        elif a.startswith("--measure="):
+            measures.append(a[len("--measure="):])
+        elif a.startswith("--depth="):
+            depth = a[len("--depth="):]
+        elif a.startswith("-M"):
+            depth = a[2:]
+        elif a in ("-q", "--per-query"):
+            per_query = True
+        elif a.startswith("-"):
+            return None
+        else:
+            paths.append(a)
+        i += 1
+    if depth is not None:              # click.IntRange(min=1), in ASCII digits
+        if not depth.isascii() or not depth.isdigit() or not 1 <= int(depth) < 2**63:
+            return None
+        depth = int(depth)
+    return fmt, per_query, measures, depth, paths
+
+
 def quick_eval(args) -> bool:
     """Print the scores and return True, or return False (nothing printed)."""
     if os.environ.get("IPSOEVAL_CORE", "auto") == "python" or not args or args[0] != "eval":
         return False
-    rest = list(args[1:])
-    fmt = "auto"
-    if len(rest) >= 2 and rest[0] == "--format":
-        fmt, rest = rest[1], rest[2:]
-    elif rest and rest[0].startswith("--format="):
-        fmt, rest = rest[0][len("--format="):], rest[1:]
-    if fmt not in ("auto", "trec") or len(rest) < 2 or any(a.startswith("-") for a in rest):
+    opts = _options(args[1:])
+    if opts is None:
+        return False
+    fmt, per_query, measures, depth, rest = opts
+    if fmt not in ("auto", "trec", "tsv") or len(rest) < 2 or (fmt == "tsv" and not measures):
+        return False
+    if per_query and len(rest) > 2 and fmt != "tsv":   # the full program's layout warning
         return False
     if fmt == "auto":
         try:
@@ -42,19 +95,45 @@ def quick_eval(args) -> bool:
                 return False
         except (ValueError, OSError):
             pass
+    reqs = None
+    if measures:
+        from ipsoeval.reading.quick_measures import requested
+        reqs = requested(measures)
+        if not reqs:
+            return False
+    elif per_query:
+        return False
     from ipsoeval.reading.core import CORE
     if CORE is None:                         # not built, or a stale build
         return False
-    out = _evaluate(CORE, os.fsencode(rest[0]), [os.fsencode(p) for p in rest[1:]])
-    if out is None:
+    qrels, runs = os.fsencode(rest[0]), [os.fsencode(p) for p in rest[1:]]
+    if reqs is None:
+        got = _evaluate(CORE.eval_official, (qrels,), runs, _join_official, (depth or 0,))
+        if got is None:
+            return False
+        out, info = got
+        from ipsoeval.tiewarn_text import official_tie_note
+        notes = [official_tie_note(name.decode(), n, mask) for name, n, mask in info]
+    else:
+        if getattr(CORE, "eval_measures", None) is None:
+            return False
+        specs, tcuts = _specs(reqs)
+        if len(specs) > 64 or len(tcuts) > 64:   # the core's limit (G_MAX)
+            return False
+        if not specs:                  # runid alone: the core still reads and checks
+            specs = [(14, 0, 1)]       # (NumQ, not printed)
+        got = _evaluate(CORE.eval_measures, (qrels,), runs, _join_measures,
+                        (specs, tcuts, depth or 0))
+        if got is None:
+            return False
+        out, notes = _layout(reqs, specs, tcuts, got, per_query, fmt == "tsv")
+    from ipsoeval.tiewarn_text import tie_lines, warnings_mode
+    notes = tie_lines(notes, warnings_mode())
+    if notes is None:                        # --warnings error (IPSOEVAL_WARNINGS) and a tie
         return False
-    out, info = out
-    from ipsoeval.tiewarn_text import official_tie_note
-    notes = [official_tie_note(name.decode(), n, mask) for name, n, mask in info]
     try:
         for note in notes:
-            if note is not None:
-                sys.stderr.write(f"ipsoeval: warning: {note}\n")
+            sys.stderr.write(f"ipsoeval: warning: {note}\n")
         sys.stderr.flush()
     except (BrokenPipeError, OSError):
         pass
@@ -67,19 +146,129 @@ def quick_eval(args) -> bool:
     return True
 
 
-def _evaluate(core, qrels: bytes, runs: list):
-    """(bytes, info) of ``_core.eval_official`` over the runs, or None: the runs
-    in contiguous groups, one thread each (the C pass releases the GIL)."""
+def _specs(reqs):
+    """The core's measures ((code, cutoff or 0, rel level), each once) and the
+    rank cutoffs whose straddling tie groups it flags (ties.tie_cells' rule)."""
+    from ipsoeval.reading.quick_measures import FAMILIES
+    specs, tcuts = [], []
+    for r in reqs:
+        fam, k, rel = r.key
+        code, _, _, _, moved = FAMILIES[fam]
+        if code and (code, k or 0, 1 if rel is None else rel) not in specs:
+            specs.append((code, k or 0, 1 if rel is None else rel))
+        if moved and k is not None and k not in tcuts:
+            tcuts.append(k)
+    return specs, tcuts
+
+
+def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
+    """trec_eval's layout of the requested measures (formatters.trec: per run,
+    the per-topic lines of measures that have them, then the 'all' lines,
+    aggregated as Measure.aggregate does) or the tsv table (formatters.tsv:
+    the same records under the canonical names, without runid), and the tie
+    warnings (ties.tie_notes' rule and text)."""
+    from ipsoeval.reading.quick_measures import FAMILIES
+    from ipsoeval.tiewarn_text import tie_note
+    topics, per_run = got
+    T, n, F = len(topics), len(specs), 1 + len(tcuts)
+    qids = [t.decode() for t in topics]
+    cols = []                       # per req: (label, column, kind, per topic)
+    for r in reqs:
+        fam, k, rel = r.key
+        code, _, _, kind, _ = FAMILIES[fam]
+        if tsv and kind == "text":
+            continue
+        col = specs.index((code, k or 0, 1 if rel is None else rel)) if code else -1
+        cols.append((r.name if tsv else r.label, col, kind, kind not in ("count", "text")))
+    text, notes = ["run\tqid\tmeasure\tvalue\n"] if tsv else [], []
+    line = _tsv_line if tsv else _line
+    for name, raw, flags in per_run:
+        vals = memoryview(raw).cast("d")      # (array imports collections)
+        run = name.decode()
+        pre = run + "\t" if tsv else ""
+        if per_query:
+            for e, qid in enumerate(qids):
+                row = vals[e * n:(e + 1) * n]
+                for label, col, kind, pq in cols:
+                    if pq:
+                        text.append(pre + line(label, qid, row[col], kind))
+        for label, col, kind, _ in cols:
+            if kind == "text":
+                v = run
+            elif kind == "count":
+                v = T
+            else:
+                s = 0.0
+                for e in range(T):          # sequential, as np.add.accumulate
+                    s += vals[e * n + col]
+                v = s if kind == "int" else s / T
+            text.append(pre + line(label, "all", v, kind))
+        hit, names = [False] * T, []
+        for r in reqs:
+            fam, k, _ = r.key
+            if not FAMILIES[fam][4]:
+                continue
+            j = 0 if k is None else 1 + tcuts.index(k)
+            moved = False
+            for e in range(T):
+                if flags[e * F + j]:
+                    hit[e] = moved = True
+            if moved:
+                names.append(r.name)
+        if any(hit):
+            notes.append(tie_note(run, sum(hit), names))
+    return "".join(text).encode(), notes
+
+
+def _line(label, qid, v, kind) -> str:
+    """formatters.trec.line of a value of this kind."""
+    if kind == "text":
+        text = v
+    elif kind in ("int", "count"):
+        text = str(int(v))
+    else:
+        text = f"{v:6.4f}"
+    return f"{label:<22s}\t{qid}\t{text}\n"
+
+
+def _tsv_line(name, qid, v, kind) -> str:
+    """formatters.tsv's row (after the run): floats as repr, counts as integers."""
+    text = str(int(v)) if kind in ("int", "count") else repr(v)
+    return f"{qid}\t{name}\t{text}\n"
+
+
+def _join_official(outs):
+    # one name in two groups: the full program tells them apart
+    names = [line.split(b"\t", 2)[2] for o, _ in outs for line in o.split(b"\n")
+             if line.startswith(b"runid ")]
+    if len(set(names)) != len(names):
+        return None
+    return b"".join(o for o, _ in outs), [x for _, info in outs for x in info]
+
+
+def _join_measures(outs):
+    per_run = [x for _, runs in outs for x in runs]
+    if len({name for name, _, _ in per_run}) != len(per_run):
+        return None
+    return outs[0][0], per_run
+
+
+def _evaluate(fn, head: tuple, runs: list, join, tail: tuple = ()):
+    """fn(*head, runs, *tail) (the core's eval_official or eval_measures), or
+    None: the runs in contiguous groups, one thread each (the C pass releases
+    the GIL), joined by ``join`` (None: declined)."""
+    if len(runs) < 4:                  # (ipsoeval.parallel imports threading)
+        return fn(*head, runs, *tail)
     from ipsoeval.parallel import workers
-    k = min(workers(), len(runs) // 2) if len(runs) >= 4 else 1
+    k = min(workers(), len(runs) // 2)
     if k <= 1:
-        return core.eval_official(qrels, runs)
+        return fn(*head, runs, *tail)
     import threading
     cut = [len(runs) * i // k for i in range(k + 1)]
     outs = [None] * k
 
     def one(i):
-        outs[i] = core.eval_official(qrels, runs[cut[i]: cut[i + 1]])
+        outs[i] = fn(*head, runs[cut[i]: cut[i + 1]], *tail)
 
     threads = [threading.Thread(target=one, args=(i,)) for i in range(1, k)]
     for t in threads:
@@ -89,9 +278,4 @@ def _evaluate(core, qrels: bytes, runs: list):
         t.join()
     if any(o is None for o in outs):
         return None
-    # one name in two groups: the full program tells them apart
-    names = [line.split(b"\t", 2)[2] for o, _ in outs for line in o.split(b"\n")
-             if line.startswith(b"runid ")]
-    if len(set(names)) != len(names):
-        return None
-    return b"".join(o for o, _ in outs), [x for _, info in outs for x in info]
+    return join(outs)

@@ -42,15 +42,17 @@ import io
 import json
 import os
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_text, id_sort_key
-from ipsoeval.reading.grammar import check_stdin_once
+from ipsoeval.reading.grammar import SCORE_FORMATS, check_stdin_once
 from ipsoeval.reading.opening import read_bytes
 
-FORMATS = ("auto", "trec_eval", "ir_measures", "long", "json")
+if TYPE_CHECKING:
+    import numpy as np
+
+FORMATS = SCORE_FORMATS
 SCALES = ("ordinal", "interval", "ratio")
 _TEXT_MEASURES = {"runid", "relstring"}
 _SUMMARY_QIDS = {"all"}
@@ -402,6 +404,8 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
                 warnings.append(f"{run_file[r]}: run {r!r} lacks {len(union - ts)} topic(s) "
                                 f"other runs have, scored 0 (--queries qrels: an empty "
                                 f"ranking); use --queries intersection to leave them out")
+    import numpy as np  # here: FORMATS serves --help
+
     t_index = {t: i for i, t in enumerate(topics)}
     matrices: dict[str, np.ndarray] = {}
     scales: dict[str, str | None] = {}

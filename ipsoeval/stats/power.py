@@ -35,7 +35,38 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import special
+
+# The distributions as scipy.stats computes them (t.ppf(q, df) is
+# stdtrit(df, q), f.ppf(q, d1, d2) is fdtri(d1, d2, q); the noncentral tails
+# are the ufuncs scipy.stats' nct.sf and ncf.sf call), without importing
+# scipy.stats, which costs a second: the same numbers.
+
+def _t_ppf(q: float, df: float) -> float:
+    return special.stdtrit(df, q)
+
+
+def _f_ppf(q: float, d1: float, d2: float) -> float:
+    return special.fdtri(d1, d2, q)
+
+
+def _nct_sf(x: float, df: float, nc: float) -> float:
+    try:
+        from scipy.special._ufuncs import _nct_sf
+    except ImportError:                 # another scipy: its public route
+        from scipy import stats
+        return stats.nct.sf(x, df, nc)
+    with np.errstate(over="ignore"):
+        return np.clip(_nct_sf(x, df, nc), 0, 1)
+
+
+def _ncf_sf(x: float, d1: float, d2: float, nc: float) -> float:
+    try:
+        from scipy.special._ufuncs import _ncf_sf
+    except ImportError:
+        from scipy import stats
+        return stats.ncf.sf(x, d1, d2, nc)
+    return _ncf_sf(x, d1, d2, nc)
 
 MAX_TOPICS = 10_000_000
 
@@ -64,10 +95,10 @@ def t_power(n, delta: float, variance: float, alpha: float = 0.05) -> float:
         return math.nan
     df = n - 1.0
     nc = math.sqrt(n) * abs(delta) / math.sqrt(2.0 * variance)
-    crit = stats.t.ppf(1.0 - alpha / 2.0, df)
+    crit = _t_ppf(1.0 - alpha / 2.0, df)
     # the lower tail P(T' <= -crit; nc) as P(T' >= crit; -nc): scipy's nct.cdf
     # returns NaN for some far lower tails (df 3, nc 8) where the sf form does not
-    return float(stats.nct.sf(crit, df, nc) + stats.nct.sf(crit, df, -nc))
+    return float(_nct_sf(crit, df, nc) + _nct_sf(crit, df, -nc))
 
 
 def anova_power(n, m: int, delta: float, variance: float, alpha: float = 0.05) -> float:
@@ -78,8 +109,8 @@ def anova_power(n, m: int, delta: float, variance: float, alpha: float = 0.05) -
         return math.nan
     d1, d2 = m - 1.0, m * (n - 1.0)
     lam = n * delta * delta / (2.0 * variance)
-    crit = stats.f.ppf(1.0 - alpha, d1, d2)
-    return float(stats.ncf.sf(crit, d1, d2, lam))
+    crit = _f_ppf(1.0 - alpha, d1, d2)
+    return float(_ncf_sf(crit, d1, d2, lam))
 
 
 def ci_half_width(n, variance: float, alpha: float = 0.05) -> float:
@@ -91,7 +122,7 @@ def ci_half_width(n, variance: float, alpha: float = 0.05) -> float:
     sd_t = math.sqrt(2.0 * variance)
     e_sd = sd_t * math.sqrt(2.0 / (n - 1.0)) * math.exp(
         special.gammaln(n / 2.0) - special.gammaln((n - 1.0) / 2.0))
-    return float(stats.t.ppf(1.0 - alpha / 2.0, n - 1.0) * e_sd / math.sqrt(n))
+    return float(_t_ppf(1.0 - alpha / 2.0, n - 1.0) * e_sd / math.sqrt(n))
 
 
 def _smallest(ok) -> int | None:
@@ -144,6 +175,7 @@ def _invert(f, target: float) -> float:
         if v >= target:
             break
         hi *= 2.0
+    from scipy import optimize  # here: only the inversions need it
     try:
         return float(optimize.brentq(lambda d: f(d) - target, 0.0, hi, xtol=1e-14,
                                      rtol=1e-12))

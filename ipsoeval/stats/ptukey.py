@@ -85,8 +85,6 @@ def _range_cdf_interp(w: np.ndarray, k: int) -> np.ndarray:
 @lru_cache(maxsize=16)
 def _s_rule(df: float) -> tuple[np.ndarray, np.ndarray]:
     """Nodes and weights (density included) for S = sqrt(χ²_ν/ν)."""
-    from scipy.stats import chi2
-
     if df > 1000.0:
         # Wilson-Hilferty quantiles (z = -+9, beyond the 1e-17 tails); scipy's
         # inversion takes seconds for df in the hundreds of thousands
@@ -94,8 +92,10 @@ def _s_rule(df: float) -> tuple[np.ndarray, np.ndarray]:
         lo = np.sqrt((1.0 - c - 9.0 * np.sqrt(c)) ** 3)
         hi = np.sqrt((1.0 - c + 9.0 * np.sqrt(c)) ** 3)
     else:
-        lo = np.sqrt(chi2.ppf(1e-17, df) / df)
-        hi = np.sqrt(chi2.isf(1e-17, df) / df)
+        # chi2.ppf(p, df) and chi2.isf(p, df) as scipy.stats computes them
+        # (without its second-long import): 2 gammaincinv(df/2, p), chdtri(df, p)
+        lo = np.sqrt(2.0 * special.gammaincinv(df / 2.0, 1e-17) / df)
+        hi = np.sqrt(special.chdtri(df, 1e-17) / df)
     s, ws = _gl_composite(lo, hi, 24, 12)
     logf = (np.log(2.0) + (df / 2.0) * np.log(df / 2.0) - special.gammaln(df / 2.0)
             + (df - 1.0) * np.log(s) - df * s * s / 2.0)

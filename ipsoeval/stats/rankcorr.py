@@ -43,10 +43,12 @@ def _pair(x, y) -> tuple[np.ndarray, np.ndarray]:
     return _snap(x), _snap(y)
 
 
-def kendall_tau_b(x, y) -> float:
+def kendall_tau_b(x, y, *, snap: bool = True) -> float:
     """Kendall's tau-b (ties in either ranking corrected), NaN when undefined
     (fewer than two items with values in both, or one ranking all tied).
-    NaN values are left out pairwise."""
+    NaN values are left out pairwise.  ``snap=False``: ties are exact
+    equality and the value is rounded as ``scipy.stats.kendalltau`` rounds it
+    (the same number, without importing scipy.stats)."""
     x = np.asarray(x, float)
     y = np.asarray(y, float)
     ok = ~(np.isnan(x) | np.isnan(y))
@@ -54,9 +56,10 @@ def kendall_tau_b(x, y) -> float:
     n = len(x)
     if n < 2:
         return float("nan")
-    # equal measure values computed along different float paths (AP's
-    # 0.2233560090702948 and 0.22335600907029476) are ties: the stats tie rule
-    x, y = _snap(x), _snap(y)
+    if snap:
+        # equal measure values computed along different float paths (AP's
+        # 0.2233560090702948 and 0.22335600907029476) are ties: the stats tie rule
+        x, y = _snap(x), _snap(y)
     dx = np.sign(x[:, None] - x[None, :])
     dy = np.sign(y[:, None] - y[None, :])
     iu = np.triu_indices(n, 1)
@@ -66,7 +69,11 @@ def kendall_tau_b(x, y) -> float:
     ty = float(np.count_nonzero(dy))
     if tx == 0 or ty == 0:
         return float("nan")
-    return s / math.sqrt(tx * ty)
+    if snap:
+        return s / math.sqrt(tx * ty)
+    # scipy: (concordant - discordant) / sqrt(pairs untied in x) / sqrt(... in y),
+    # clipped to [-1, 1]
+    return min(1.0, max(-1.0, s / math.sqrt(tx) / math.sqrt(ty)))
 
 
 def _groups(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

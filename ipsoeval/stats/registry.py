@@ -27,7 +27,6 @@ whose scale is at least the required one (ratio ⊃ interval ⊃ ordinal).
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -149,6 +148,7 @@ def get(name: str, *, allowed: Iterable[str] | None = None, option: str = "--tes
     canon = _ALIASES.get(key, key)
     pool = tuple(allowed) if allowed is not None else names()
     if canon not in REGISTRY:
+        import difflib
         close = difflib.get_close_matches(key, list(REGISTRY) + list(_ALIASES), n=1)
         hint = f" (did you mean {_ALIASES.get(close[0], close[0])!r}?)" if close else ""
         raise UsageError(f"{option}: unknown test {name!r}{hint}; tests: {', '.join(pool)}")

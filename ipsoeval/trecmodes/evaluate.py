@@ -265,8 +265,9 @@ def result_set(blocks, *, per_query: bool, summary: bool, zscores=None, params=N
     for run, topics, cols, show, denom in blocks:
         recs.extend(records(run, topics, cols, per_query=per_query, summary=summary,
                             zscores=zscores, show=show, denominator=denom))
+    index = ["qid", "measure"] if any(r["qid"] != "all" for r in recs) else ["measure"]
     return ResultSet(command="eval", columns=list(COLUMNS), records=recs, params=params or {},
                      title="ipsoeval eval",
                      id="scores", description=DESCRIPTION,
-                     table_hints={"pivot": {"index": ["qid", "measure"], "columns": "run",
+                     table_hints={"pivot": {"index": index, "columns": "run",
                                             "values": "value"}})

@@ -293,6 +293,14 @@ SPECIAL = [
     ("neg-only-topic", "a 0 d1 2\na 0 d2 1\nb 0 d3 -1\n",
      "a Q0 d1 1 2 r\na Q0 d2 2 1 r\nb Q0 d3 1 1 r\nb Q0 d4 2 0 r\n",
      [["-q", "-m", "all_trec"], ["-q", "-m", "ideal_dcg.1=2", "-m", "Rndcg"]]),
+    # one score for every document of a topic, labels -1..3 (ties go by docno,
+    # descending), and a topic tied across its cutoffs 1 and 2: the quick path's
+    # measures and its tie warning (issue 25)
+    ("ties", "1 0 a 2\n1 0 b -1\n1 0 c 0\n1 0 d 3\n1 0 e 1\n2 0 x 1\n2 0 y 0\n2 0 z 2\n",
+     "1 Q0 a 1 5 t\n1 Q0 b 2 5 t\n1 Q0 c 3 5 t\n1 Q0 d 4 5 t\n1 Q0 e 5 5 t\n1 Q0 f 6 5 t\n"
+     "2 Q0 x 1 9 t\n2 Q0 y 2 1 t\n2 Q0 z 3 1 t\n2 Q0 w 4 1 t\n",
+     [["-q", "-m", "P.1,2,3", "-m", "map", "-m", "ndcg_cut.2", "-m", "recip_rank", "-m", "bpref",
+       "-m", "Rprec", "-m", "success.1", "-m", "recall.2", "-m", "num_rel_ret"]]),
 ]
 
 
@@ -304,6 +312,29 @@ EXTRA = [
     ("i057", ["-q", "-m", "dcg", "-m", "ndcg"]), ("i068", ["-m", "ideal_dcg", "-m", "ndcg_cut"]),
 ]
 
+
+# The measures eval's quick path serves (issue 25: ipsoeval/reading/quick.py), in
+# trec_eval's spellings, one command line per random input (q-NNN), drawn from no
+# random stream: ties, negative labels, odd docnos, missing topics (served by the
+# full program) as the inputs have them.
+QUICK_ARGS = [
+    ["-m", "P.5,10", "-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],
+    ["-q", "-m", "ndcg", "-m", "map_cut.5,100", "-m", "success.1,5", "-m", "recall.10,1000",
+     "-m", "bpref", "-m", "Rprec"],
+    ["-q", "-m", "num_q", "-m", "num_ret", "-m", "num_rel", "-m", "num_rel_ret", "-m", "P.20",
+     "-m", "ndcg_cut.5", "-m", "runid"],
+    ["-m", "P", "-m", "recall", "-m", "ndcg_cut", "-m", "map_cut", "-m", "success"],
+]
+QUICK = [("i%03d" % k, QUICK_ARGS[k % len(QUICK_ARGS)]) for k in range(N_INPUTS)]
+# -M (documents kept per topic), which the quick path serves with -m (q-M-NNN)
+QUICK_DEPTH = [("i%03d" % k, ["-M", "5"] + QUICK_ARGS[k % 2] if k % 3 else
+                ["-M1"] + QUICK_ARGS[3]) for k in range(0, N_INPUTS, 5)]
+# and on hand-made inputs: an empty run (an error), a topic whose labels are all
+# negative (trec_eval's known bug); SPECIAL's s-ties has ties at every cutoff
+QUICK_SPECIAL = [("x-run-empty", QUICK_ARGS[0]),
+                 ("s-neg-only-topic", ["-q", "-m", "ndcg", "-m", "ndcg_cut.1", "-m", "map",
+                                       "-m", "bpref", "-m", "P.1", "-m", "recip_rank",
+                                       "-m", "num_rel"])]
 
 # Ids as bytes (issue 22): qids, docnos and run tags that differ only in bytes
 # above 0x7F -- Latin-1 bytes, invalid UTF-8 (truncated and overlong sequences,
@@ -386,6 +417,9 @@ def generate_bytes(out):
 def generate_invalid(out):
     cases = [{"case": f"e-{k}", "input": inp, "args": args}
              for k, (inp, args) in enumerate(EXTRA)]
+    cases += [{"case": f"q-{inp[1:]}", "input": inp, "args": args} for inp, args in QUICK]
+    cases += [{"case": f"q-{inp}", "input": inp, "args": args} for inp, args in QUICK_SPECIAL]
+    cases += [{"case": f"q-M-{inp[1:]}", "input": inp, "args": args} for inp, args in QUICK_DEPTH]
     for name, q, r, arg_sets in SPECIAL:
         n = f"s-{name}"
         (out / f"{n}.qrels").write_bytes(q.encode())

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 
 ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard")    # --engine (issue 21)
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
-               "ppi", "agree", "leaderboard", "power", "meta", "report"]
+               "ppi", "agree", "leaderboard", "power", "meta", "report", "nuggets",
+               "across"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -350,30 +351,64 @@ def _utf8(v: str) -> bool:
     return True
 
 
-def table_bytes(columns: dict, kind: str, names: dict | None = None) -> bytes:
-    """``columns`` as a Parquet / Arrow IPC file / Arrow IPC stream."""
+# how a table lays out its id columns (issue 26): each takes its own path
+# through the compiled reader (tests/test_columnar_layouts.py)
+ID_LAYOUTS = ["plain", "dictionary", "large", "binary", "int"]
+ID_COLUMNS = ("qid", "docno", "query_id", "doc_id")
+
+
+def _as_ints(values):
+    """Integer ids when every id is a plain decimal integer (as int64 writes
+    it back), else None."""
+    out = []
+    for v in values:
+        if not isinstance(v, str) or not v.isascii() or not v.lstrip("-").isdigit() \
+                or str(int(v)) != v:
+            return None
+        out.append(int(v))
+    return out if out and all(-2**63 <= v < 2**63 for v in out) else None
+
+
+def table_bytes(columns: dict, kind: str, names: dict | None = None,
+                layout: str = "plain", chunk: int | None = None) -> bytes:
+    """``columns`` as a Parquet / Arrow IPC file / Arrow IPC stream; the id
+    columns laid out as ``layout`` (ID_LAYOUTS: strings, dictionary-encoded,
+    large_string, binary, int64 where every id is an integer), written in
+    row groups / record batches of ``chunk`` rows (None: one)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     names = names or {}
 
-    def column(values):
+    def column(key, values):
         # an id that is not UTF-8 (read with surrogateescape): a binary column
         if isinstance(values, list) and any(isinstance(v, str) and not _utf8(v)
                                             for v in values):
-            return [v.encode("utf-8", "surrogateescape") if isinstance(v, str) else v
-                    for v in values]
-        return values
+            values = [v.encode("utf-8", "surrogateescape") if isinstance(v, str) else v
+                      for v in values]
+        if key not in ID_COLUMNS or layout == "plain" or not isinstance(values, list):
+            return values
+        if layout == "int":
+            ints = _as_ints(values)
+            return values if ints is None else pa.array(ints, pa.int64())
+        if any(v is not None and not isinstance(v, (str, bytes)) for v in values):
+            return values
+        raw = [v.encode("utf-8", "surrogateescape") if isinstance(v, str) else v for v in values]
+        if layout == "binary" or any(isinstance(v, bytes) for v in values):
+            arr = pa.array(raw, pa.large_binary() if layout == "large" else pa.binary())
+        else:
+            arr = pa.array(values, pa.large_string() if layout == "large" else pa.string())
+        return arr.dictionary_encode() if layout == "dictionary" else arr
 
-    table = pa.table({names.get(k, k): column(v) for k, v in columns.items()})
+    table = pa.table({names.get(k, k): column(names.get(k, k), v) for k, v in columns.items()})
     sink = pa.BufferOutputStream()
     if kind == "parquet":
-        pq.write_table(table, sink)
+        pq.write_table(table, sink, row_group_size=chunk)
     elif kind == "arrow":
         with pa.ipc.new_file(sink, table.schema) as w:
-            w.write_table(table)
+            w.write_table(table, max_chunksize=chunk)
     else:
         with pa.ipc.new_stream(sink, table.schema) as w:
-            w.write_table(table)
+            w.write_table(table, max_chunksize=chunk)
     return sink.getvalue().to_pybytes()
 
 
@@ -411,8 +446,10 @@ def _tabular(ch, data: bytes, qrels: bool) -> tuple[bytes, str] | None:
         cols["qid"] = [j % 3 for j in range(n)]
     elif damage == "binary-ids":
         cols["docno"] = [d.encode("utf-8", "surrogateescape") + b"\xff" for d in cols["docno"]]
+    layout = ch.choice(ID_LAYOUTS)                 # issue 26: each id layout, chunks
+    chunk = ch.choice([None, None, 1, 2, 7, 64])
     try:
-        raw = table_bytes(cols, kind, names)
+        raw = table_bytes(cols, kind, names, layout, chunk)
     except Exception:  # noqa: BLE001  (pyarrow refuses this damage: write the text)
         return None
     if damage == "truncate":
@@ -420,7 +457,7 @@ def _tabular(ch, data: bytes, qrels: bool) -> tuple[bytes, str] | None:
     elif damage == "flip":
         j = ch.randint(8, max(len(raw) - 9, 8))
         raw = raw[:j] + bytes([raw[j] ^ 0x5A]) + raw[j + 1:]
-    return raw, f"table-{kind}-{damage}"
+    return raw, f"table-{kind}-{damage}-{layout}-{chunk or 'whole'}"
 
 
 IRDS_IDS = ["irds:", "irds:nonexistent/none", "irds:x y", "irds:\xff"]
@@ -443,6 +480,10 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     leaves out the inputs of KNOWN_SLOW_MEASURES (open issues that would only
     make the test suite wait for its time limit)."""
     cmd = command or ch.choice(SUBCOMMANDS)
+    if cmd == "nuggets":        # issue 28: nugget assignment files (make_nuggets_case)
+        return make_nuggets_case(ch, p_mut=p_mut, suite=suite)
+    if cmd == "across":                      # issue 29: a manifest of collections
+        return make_across_case(ch, p_mut=p_mut, suite=suite)
     case = Case(command=cmd, args=[cmd], suite=suite)
     a = case.args
     if cmd == "measures":
@@ -1031,3 +1072,203 @@ def save_failure(case: Case, r: Result, outcome: str, reason: str, directory: st
                  f"ipsoeval {' '.join(shlex.quote(x) for x in case.args)}{stdin}\n"
                  "echo \"exit $?\"\n")
     return d
+
+
+# --- nugget assignments of generated answers (issue 28) ---------------------------
+
+NUGGET_MEASURES = ["nugget_vital_strict", "nugget_all_strict", "nugget_vital", "nugget_all"]
+NUGGET_IMPORTANCE = ["vital", "okay"]
+NUGGET_ASSIGNMENT = ["support", "partial_support", "not_support"]
+NUGGET_BAD_VALUES = ["failed", "failed", "Vital", "", "supported", "1", "null", "\u00e9"]
+# which command reads the files: nuggets itself, the statistics with --nuggets,
+# ppi --nuggets --human A --auto B, agree --nuggets A B
+NUGGET_TARGETS = ["nuggets", "nuggets", "sigtest", "bootstrap", "leaderboard", "power",
+                  "meta", "ipso", "interval-map", "ppi", "agree"]
+
+
+def _nugget_answers(ch, runs, topics):
+    """{(run, qid): [(nugget id, importance, assignment)]}: every run answers
+    every topic with the topic's nuggets."""
+    shapes = {t: [(f"{t}-n{k}", ch.choice(NUGGET_IMPORTANCE))
+                  for k in range(ch.randint(1, 5))] for t in topics}
+    return {(r, t): [(k, imp, ch.choice(NUGGET_ASSIGNMENT)) for k, imp in shapes[t]]
+            for r in runs for t in topics}
+
+
+def _nugget_bytes(ch, answers, layout):
+    if layout == "tsv":
+        lines = ["run\tqid\tnugget_id\timportance\tassignment"] if ch.coin(0.5) else []
+        for (r, t), ns in answers.items():
+            lines += [f"{r}\t{t}\t{k}\t{imp}\t{asg}" for k, imp, asg in ns]
+        return ("\n".join(lines) + "\n").encode("utf-8")
+    recs = [json.dumps({"qid": t, "run_id": r, "nuggets": [
+        {"nugget_id": k, "text": f"fact {k}", "importance": imp, "assignment": asg}
+        for k, imp, asg in ns]}) for (r, t), ns in answers.items()]
+    return ("\n".join(recs) + "\n").encode("utf-8")
+
+
+def _damage_nuggets(ch, answers, runs, topics):
+    """Nugget-level damage (the reader's named errors and the failed rule)."""
+    key = ch.choice(list(answers))
+    kind = ch.choice(["value", "value", "empty", "drop-answer", "duplicate-nugget",
+                      "failed", "extra-topic"])
+    ns = answers[key]
+    if kind == "value" and ns:
+        i = ch.randint(0, len(ns) - 1)
+        k, imp, asg = ns[i]
+        bad = ch.choice(NUGGET_BAD_VALUES)
+        ns[i] = (k, bad, asg) if ch.coin() else (k, imp, bad)
+    elif kind == "empty":
+        answers[key] = []
+    elif kind == "drop-answer" and len(answers) > 1:
+        del answers[key]
+    elif kind == "duplicate-nugget" and ns:
+        ns.append(ns[0])
+    elif kind == "failed" and ns:
+        i = ch.randint(0, len(ns) - 1)
+        ns[i] = (ns[i][0], ns[i][1], "failed")
+    elif kind == "extra-topic":
+        answers[(key[0], "zz")] = list(ns)
+    return kind
+
+
+def make_nuggets_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
+    """Nugget assignment files (JSONL or TSV, damaged at the nugget level and
+    as bytes) read by ``nuggets``, by a statistic with ``--nuggets``, by
+    ``ppi --nuggets`` or by ``agree --nuggets``."""
+    target = ch.choice(NUGGET_TARGETS)
+    case = Case(command="nuggets", args=[target], suite=suite)
+    a = case.args
+    runs = [f"sys{i}" for i in range(ch.choice([1, 2, 2, 3]))]
+    topics = [str(100 + i) for i in range(ch.randint(1, 5))]
+    answers = _nugget_answers(ch, runs, topics)
+    second = {k: [(n, imp, asg if not ch.coin(0.2) else ch.choice(NUGGET_ASSIGNMENT))
+                  for n, imp, asg in v] for k, v in answers.items()}
+    if target == "ppi" and len(topics) > 1 and ch.coin(0.8):   # human: a subset of topics
+        keep = set(topics[:ch.randint(1, len(topics) - 1)])
+        answers = {k: v for k, v in answers.items() if k[1] in keep}
+    files = [("a", answers), ("b", second)] if target in ("ppi", "agree") else \
+        [("a", answers)] + ([("b", second)] if ch.coin(0.1) else [])
+    named = []
+    for name, ans in files:
+        if ch.coin(p_mut * 0.5):
+            case.notes.append(f"{name}:{_damage_nuggets(ch, ans, runs, topics)}")
+        layout = ch.choice(["jsonl", "tsv"])
+        data = _nugget_bytes(ch, ans, layout)
+        if ch.coin(p_mut * 0.4):
+            data, note = _mutate_lines(ch, data)
+            case.notes.append(f"{name}:{note}")
+        if ch.coin(p_mut * 0.15):
+            data, name, note = _compress(ch, data, name)
+            case.notes.append(f"{name}:{note}")
+        fname = f"{name}.{layout}" if "." not in name else name
+        case.files[fname] = data
+        named.append(fname)
+    if ch.coin(p_mut * 0.1):
+        j = ch.randint(0, len(named) - 1)
+        case.stdin = case.files.pop(named[j])
+        named[j] = "-"
+    if ch.coin(p_mut * 0.05):
+        named[0] = ch.choice(["missing", ".", "", "/dev/null"])
+    absurd = p_mut * 0.4
+    if target != "nuggets":
+        a.append("--nuggets")
+    if ch.coin(0.6) or target == "interval-map":
+        for _ in range(ch.randint(1, 2)):
+            a += ["-m", _pick(ch, ["nDCG@10", "P@5", "x", ""], absurd * 0.5, NUGGET_MEASURES)]
+    if ch.coin(0.15):
+        a += ["--nuggets-format", _pick(ch, ["x", ""], absurd * 0.5, ["auto", "jsonl", "tsv"])]
+    if ch.coin(absurd * 0.1):
+        a += ["--scores"]                   # conflicts with --nuggets
+    if target == "nuggets" and ch.coin(0.5):
+        a += ["-q"]
+    if target in ("bootstrap", "leaderboard"):
+        a += ["--samples", _pick(ch, INTS, absurd, ["10", "99", "200"])]
+    if target in ("power", "meta"):
+        case.command = target
+        _power_meta_options(ch, case, absurd)
+        case.command = "nuggets"
+    if target in ("sigtest", "ipso", "ppi") and ch.coin(0.3):
+        a += ["--all-pairs"]
+    if target == "agree" and ch.coin(0.3):
+        a += ["--test", ch.choice(["t", "sign", "randomization"]), "--samples", "200"]
+    _format_and_output(ch, case)
+    if target == "ppi":
+        named = ["--human", named[0], "--auto", named[1]]
+        if ch.coin(0.5):
+            named = named[2:] + named[:2]
+    if ch.coin(0.5):
+        a += named
+    else:
+        i = ch.randint(1, len(a))
+        a[i:i] = named
+    return case
+
+
+# --- across (issue 29): manifests of collections --------------------------------------
+
+def make_across_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
+    """``ipsoeval across MANIFEST``: one to three collections of small qrels and
+    runs (some runs missing from some collections, one-topic collections,
+    copies of a run), now and then a collection of per-topic score files; the
+    manifest and the files mutated, and absurd options."""
+    case = Case(command="across", args=["across"], suite=suite)
+    a = case.args
+    absurd = p_mut * 0.4
+    lines = ["collection\tqrels\trun"] if ch.coin(0.5) else []
+    all_tags: list[str] = []
+    for c in range(ch.randint(1, 3)):
+        nruns = ch.randint(1, 3)
+        qrels, runs, tags, _ = _qrels_and_runs(ch, nruns)
+        qname = f"c{c}.qrels"
+        case.files[qname] = qrels
+        for i, r in enumerate(runs[:nruns]):
+            if ch.coin(0.2) and i:
+                continue                            # a run missing from this collection
+            if ch.coin(0.1):
+                r = runs[0]                         # a copy of the first run
+            rname = f"c{c}-run{i}"
+            case.files[rname] = r
+            lines.append(f"c{c}\t{qname}\t{rname}")
+        all_tags += tags
+    if ch.coin(0.2):                                # per-topic scores, qrels '-'
+        rows = ["run\tqid\tmeasure\tvalue"] + [
+            f"{r}\tq{t}\tP@5\t{ch.choice(['0.2', '0.4', '1', '0', 'nan', 'x'])}"
+            for r in ("s1", "s2") for t in range(ch.randint(1, 4))]
+        case.files["scores.tsv"] = ("\n".join(rows) + "\n").encode()
+        lines.append("sc\t-\tscores.tsv")
+    manifest = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
+    if ch.coin(p_mut * 0.6):
+        manifest, note = _mutate_lines(ch, manifest)
+        case.notes.append(f"manifest:{note}")
+    if ch.coin(p_mut * 0.1):
+        manifest += ch.choice([b"x\ty\n", b"c0\tother.qrels\tc0-run0\n", b"a\tb\tc\td\n",
+                               b"c0\tc0.qrels\tc0-run0\n", b"\xff\t\t\n"])
+        case.notes.append("manifest:bad-line")
+    case.files["manifest.tsv"] = manifest
+    for name in [n for n in case.files if n != "manifest.tsv"]:
+        if ch.coin(p_mut * 0.3):
+            case.files[name], note = _mutate_lines(ch, case.files[name])
+            case.notes.append(f"{name}:{note}")
+    for _ in range(ch.randint(1, 2)):
+        a += ["-m", _pick(ch, MEASURES_BAD, absurd * 0.5, ["P@5", "AP", "nDCG@10"])]
+    if ch.coin(0.4):
+        a += ["--baseline", ch.choice(all_tags + ["nope"]) if all_tags else "nope"]
+    if ch.coin(0.3):
+        a += ["--effect", _pick(ch, ["md", "smd", "x"], absurd, ["md", "smd"])]
+    if ch.coin(0.3):
+        a += ["--method", _pick(ch, ["reml", "dl", "pm", "x"], absurd, ["reml", "dl", "pm"])]
+    a += ["--samples", _pick(ch, ["0", "-1", "x"], absurd, ["1", "20", "50"])]
+    if ch.coin(0.2):
+        a += ["--seed", _pick(ch, ["-1", "x"], absurd, ["0", "7"])]
+    if ch.coin(0.2):
+        a += ["--alpha", _pick(ch, ["0", "1", "x"], absurd, ["0.05", "0.1"])]
+    if ch.coin(0.2):
+        a += ["--queries", ch.choice(["qrels", "intersection", "strict"])]
+    if ch.coin(0.15):
+        a += ["--correct", ch.choice(["none", "holm", "bh"])]
+    _format_and_output(ch, case)
+    a.append("manifest.tsv" if not ch.coin(p_mut * 0.05) else
+             ch.choice(["missing.tsv", ".", "", "/dev/null"]))
+    return case
+

@@ -4,4 +4,10 @@
 - :mod:`.report` -- the analysis and its Report
 """
 
-from ipsoeval.analyses.agree.report import *  # noqa: F401,F403
+from ipsoeval.analyses import load_on_use
+from ipsoeval.stats import registry
+
+TESTS = registry.PAIRED
+DEFAULT_TEST = "t"
+
+__getattr__ = load_on_use(__name__)   # the rest: report's, loaded on first use

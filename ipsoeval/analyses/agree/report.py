@@ -35,6 +35,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.agree import DEFAULT_TEST, TESTS
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry
@@ -43,8 +44,6 @@ __all__ = ["Options", "make_options", "run", "TESTS", "DEFAULT_TEST", "AGREEMENT
            "CONFUSION_COLUMNS", "RANKING_COLUMNS", "MEANS_COLUMNS", "CHANGE_COLUMNS",
            "STATISTICS"]
 
-TESTS = registry.PAIRED
-DEFAULT_TEST = "t"
 MAX_SAMPLES = 100_000_000
 
 AGREEMENT_COLUMNS = ["statistic", "value", "judgments"]
@@ -102,6 +101,14 @@ def make_options(test=None, **kw) -> Options:
     return options
 
 
+def _who(params: dict, side: str, tag: bool = True) -> str:
+    """How a title names qrels A or B: the file's name (and its letter, the
+    columns' suffix _a / _b)."""
+    path = params.get(f"qrels_{side}")
+    name = "<stdin>" if path == "-" else (path or f"QRELS_{side.upper()}")
+    return f"{name} ({side.upper()})" if tag else name
+
+
 def _f(x) -> float | None:
     if x is None:
         return None
@@ -132,7 +139,8 @@ def label_tables(shared, params: dict, warnings: list[str]) -> list[ResultSet]:
     agreement = ResultSet(
         command="agree", columns=list(AGREEMENT_COLUMNS), records=records,
         params={**params, "statistics": dict(STATISTICS)},
-        title=f"Agreement of QRELS_A and QRELS_B on {n} shared judgment(s)", id="agreement",
+        title=f"Agreement of {_who(params, 'a')} and {_who(params, 'b')} on {n} shared "
+              f"judgment(s)", id="agreement",
         description="chance-corrected agreement of the labels both qrels give "
                     "(one row per statistic)",
         table_hints={"digits": 4})
@@ -156,8 +164,8 @@ def _confusion_view(la, lb, counts, params) -> ResultSet:
         row.update({f"b={int(y)}": int(counts[i, j]) for j, y in enumerate(lb.tolist())})
         records.append(row)
     return ResultSet(command="agree", columns=cols, records=records, params=params,
-                     title="Confusion matrix: rows = label under QRELS_A, columns (b=) = "
-                           "label under QRELS_B")
+                     title=f"Confusion matrix: rows = label under {_who(params, 'a')}, "
+                           f"columns (b=) = label under {_who(params, 'b')}")
 
 
 # --- the runs ---------------------------------------------------------------------
@@ -182,7 +190,8 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
     tests = {}
     for which, mats in (("A", mats_a), ("B", mats_b)):
         rep = sigtest.run(list(runs), mats, none_scales, sopts, topics=topics)
-        warnings.extend(f"under QRELS_{which}: {w}" for w in rep.warnings)
+        warnings.extend(f"under {_who(params, which.lower(), False)}: {w}"
+                        for w in rep.warnings)
         tests[which] = {(r["run_a"], r["run_b"], r["measure"]): r
                         for r in rep.table("tests").records}
     for done, m in enumerate(measures, 1):
@@ -268,13 +277,14 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
     }
     rankings = ResultSet(
         command="agree", columns=list(RANKING_COLUMNS), records=rank_rec, params=rparams,
-        title="Rankings of the runs under QRELS_A and QRELS_B", id="rankings",
+        title=f"Rankings of the runs under {_who(params, 'a')} and {_who(params, 'b')}",
+        id="rankings",
         description="per measure: rank correlations of the run means under A and B, and the "
                     "pairs whose significance appears, disappears or flips",
         table_hints={"digits": 4})
     means = ResultSet(
         command="agree", columns=list(MEANS_COLUMNS), records=means_rec, params=dict(params),
-        title="Run means under QRELS_A and QRELS_B", id="means",
+        title=f"Run means under {_who(params, 'a')} and {_who(params, 'b')}", id="means",
         description="per run and measure: the mean under each qrels and the rank (1 = best)",
         table_hints={"digits": 4})
     changes = ResultSet(

@@ -6,5 +6,9 @@ confidence intervals and split-half reliability.
 - :mod:`.report` -- the analysis and its Report
 """
 
-from ipsoeval.analyses.bootstrap.report import *  # noqa: F401,F403
-from ipsoeval.analyses.bootstrap.report import _check_measure  # noqa: F401
+from ipsoeval.analyses import load_on_use
+
+# The registry's tests whose per-half statistics have the fast path in splithalf.
+TESTS = ("sign", "ranksum", "wilcoxon", "t")
+
+__getattr__ = load_on_use(__name__)   # the rest: report's, loaded on first use

@@ -33,11 +33,10 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy import sparse, special
 
+from ipsoeval.analyses.bootstrap import TESTS
 from ipsoeval.analyses.bootstrap.resample import tie_tolerance
 from ipsoeval.stats import registry
 
-# The registry's tests whose per-half statistics have the fast path below.
-TESTS = ("sign", "ranksum", "wilcoxon", "t")
 AGGREGATES = ("mean", "median")
 
 AGREE, PARTIAL, DISAGREE = 0, 1, 2

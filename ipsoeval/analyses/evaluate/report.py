@@ -105,8 +105,10 @@ def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
                 rec["low"] = None if lo is None else _value(m.kind, lo[i])
                 rec["high"] = None if hi is None else _value(m.kind, hi[i])
             records.append(rec)
-    hints = {} if bounds else {"pivot": {"index": ["qid", "measure"], "columns": "run",
-                                         "values": "value"}}
+    # the table layout shows a qid column only when there are per-topic rows
+    # (without -q every row's qid is "all")
+    index = ["qid", "measure"] if any(r["qid"] != "all" for r in records) else ["measure"]
+    hints = {} if bounds else {"pivot": {"index": index, "columns": "run", "values": "value"}}
     rs = ResultSet(command="eval", columns=list(COLUMNS) + (BOUNDS_COLUMNS if bounds else []),
                    records=records, params=params or {}, title="ipsoeval eval",
                    id="scores", description=DESCRIPTION + (BOUNDS_DESCRIPTION if bounds else ""),

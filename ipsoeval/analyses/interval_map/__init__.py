@@ -7,4 +7,9 @@ onto interval scales.
 - :mod:`.report` -- the map applied to runs, the analyses and their Report
 """
 
-from ipsoeval.analyses.interval_map.report import *  # noqa: F401,F403
+from ipsoeval.analyses import load_on_use
+
+# --analyze's tests (the paper's, Tables 5-6): registry names, two-sample then omnibus
+TESTS = ("sign", "ranksum", "wilcoxon", "t", "anova", "kruskal", "anova2", "friedman")
+
+__getattr__ = load_on_use(__name__)   # the rest: report's, loaded on first use

@@ -28,6 +28,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.interval_map import TESTS
 from ipsoeval.analyses.interval_map import valuesets as iv
 from ipsoeval.errors import UsageError
 from ipsoeval.model import Aligned
@@ -37,8 +38,6 @@ from ipsoeval.stats.rankcorr import kendall_tau_b  # noqa: F401  (im.kendall_tau
 
 COMMAND = "interval-map"
 UNIVERSES = ("attainable", "all")
-# --analyze's tests (the paper's, Tables 5-6): registry names, two-sample then omnibus
-TESTS = ("sign", "ranksum", "wilcoxon", "t", "anova", "kruskal", "anova2", "friedman")
 SURROGATE_WARNING = ("{m}: depends on the recall base; the map is built per topic's R, an "
                      "interval scale on each topic but across topics only the paper's surrogate "
                      "(Ferrante et al. 2021, §5.2.2)")

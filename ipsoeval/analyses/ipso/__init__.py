@@ -5,4 +5,9 @@ orderings and the sign test over topics.
 - :mod:`.report` -- the analysis and its Report
 """
 
-from ipsoeval.analyses.ipso.report import *  # noqa: F401,F403
+from ipsoeval.analyses import load_on_use
+from ipsoeval.stats import registry
+
+TESTS = registry.TWO_SAMPLE          # tests of the -m measures (the test registry's)
+
+__getattr__ = load_on_use(__name__)   # the rest: report's, loaded on first use

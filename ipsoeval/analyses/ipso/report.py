@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ipsoeval.analyses import validate
-from ipsoeval.analyses.ipso import core
+from ipsoeval.analyses.ipso import TESTS, core
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry
@@ -31,7 +31,6 @@ from ipsoeval.stats import registry
 
 COMMAND = "ipso"
 
-TESTS = registry.TWO_SAMPLE          # tests of the -m measures (the test registry's)
 MAX_ENUMERATE_K = 5000
 
 PAIR_COLUMNS = ["run_a", "run_b", "k", "n", "n_nonsep_via_ns", "n_ns",

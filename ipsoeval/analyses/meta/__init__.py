@@ -7,4 +7,10 @@ correlation of the rankings they give (Kendall's τ_b, τ_AP of Yilmaz et al.
 - :mod:`.report` -- the analysis and its Report
 """
 
-from ipsoeval.analyses.meta.report import *  # noqa: F401,F403
+from ipsoeval.analyses import load_on_use
+from ipsoeval.stats import registry
+
+TESTS = registry.TWO_SAMPLE
+DEFAULT_TESTS = ("t", "randomization")
+
+__getattr__ = load_on_use(__name__)   # the rest: report's, loaded on first use

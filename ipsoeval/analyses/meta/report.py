@@ -32,6 +32,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.meta import DEFAULT_TESTS, TESTS
 from ipsoeval.analyses.meta import swap as sw
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
@@ -40,8 +41,6 @@ from ipsoeval.stats import rankcorr, registry
 __all__ = ["Options", "run", "run_aligned", "parse_tests", "ranking_scores", "TESTS", "DEFAULT_TESTS", "SUMMARY_COLUMNS",
            "ASL_COLUMNS", "SWAP_COLUMNS", "CORRELATION_COLUMNS"]
 
-TESTS = registry.TWO_SAMPLE
-DEFAULT_TESTS = ("t", "randomization")
 SUMMARY_COLUMNS = ["measure", "test", "pairs", "significant", "discriminative_power", "rank",
                    "swap_rate", "min_difference", "permissible"]
 ASL_COLUMNS = ["measure", "test", "rank", "run_a", "run_b", "diff", "p_value", "p_adjusted",
@@ -141,8 +140,6 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
         estimate: Callable[[float, str], None] | None = None) -> Report:
     """The Report of ``meta``.  ``estimate(seconds, what)`` is called before the
     work when it is expected to take more than ESTIMATE_AFTER_SECONDS."""
-    from scipy import stats
-
     from ipsoeval.stats.corrections import adjust
 
     options.check()
@@ -259,7 +256,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
             kt = math.nan
             if ok.sum() >= 2:
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    kt = float(stats.kendalltau(x[ok], y[ok]).statistic)
+                    kt = rankcorr.kendall_tau_b(x[ok], y[ok], snap=False)
             ab, ba = tau_ap(x[ok], y[ok]), tau_ap(y[ok], x[ok])
             for nm, v in ((a, x[ok]), (b, y[ok])):
                 if np.unique(v).size < v.size:

@@ -6,4 +6,8 @@ inference (Angelopoulos et al. 2023; PPI++, Angelopoulos, Duchi & Zrnic
   :mod:`ipsoeval.stats.ppi`)
 """
 
-from ipsoeval.analyses.ppi.report import *  # noqa: F401,F403
+from ipsoeval.analyses import load_on_use
+
+METHODS = ("ppi++", "ppi")
+
+__getattr__ = load_on_use(__name__)   # the rest: report's, loaded on first use

@@ -38,6 +38,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.ppi import METHODS
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import ppi as sp
@@ -48,7 +49,6 @@ __all__ = ["COMMAND", "METHODS", "ESTIMATE_COLUMNS", "DIFFERENCE_COLUMNS",
            "analyse", "run"]
 
 COMMAND = "ppi"
-METHODS = ("ppi++", "ppi")
 ESTIMATE_COLUMNS = ["run", "measure", "method", "topics", "mean", "se", "ci_low", "ci_high",
                     "width", "lambda"]
 DIFFERENCE_COLUMNS = ["run_a", "run_b", "measure", "method", "topics", "diff", "se", "ci_low",

@@ -33,9 +33,9 @@ import numpy as np
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
-__all__ = ["Options", "Composite", "compose", "figures", "parse_pair", "estimate_seconds",
+__all__ = ["Options", "Composite", "compose", "compose_scores", "figures", "parse_pair", "estimate_seconds",
            "SCALE_COLUMNS",
-           "MAX_PAIRS", "TABLE_IDS", "CHARTS_MISSING", "charts_available"]
+           "MAX_PAIRS", "TABLE_IDS", "CHARTS_MISSING", "charts_available", "add_collections"]
 
 COMMAND = "report"
 MAX_PAIRS = 6            # per-topic difference panels: pairs x measures, at most 12 drawn
@@ -147,20 +147,14 @@ def _phase(progress: Progress | None, lo: float, hi: float) -> Progress | None:
 def compose(aligned, scores, options: Options, progress: Progress | None = None) -> Composite:
     """Run the analyses of the page on ``aligned`` and its ``scores``
     (:func:`ipsoeval.engine.evaluate` of the requested measures)."""
-    from ipsoeval.analyses import breakdown as bd
     from ipsoeval.analyses import leaderboard as lb
-    from ipsoeval.analyses import sigtest as st
-    from ipsoeval.analyses import validate
     from ipsoeval.stats.scales import measure_scale
 
     runs = list(aligned.runs)
     options.check(runs)
-    warnings: list[str] = []
-    notes: list[str] = []
     lopts = lb.Options(samples=options.samples, seed=options.seed, alpha=options.alpha,
                        ci=options.ci)
     board = lb.run(scores, lopts, progress=_phase(progress, 0.0, 0.8))
-    warnings += board.warnings
 
     measures, scales, scale_why, mats, lower = [], {}, {}, {}, set()
     for m in scores.measures:
@@ -171,6 +165,41 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
         scales[m.name], scale_why[m.name] = measure_scale(m, aligned)
         if not m.higher_is_better:
             lower.add(m.name)
+    return _compose(runs, len(aligned.topics), board, measures, mats, scales, scale_why,
+                    lower, options, progress, aligned=aligned)
+
+
+def compose_scores(ts, options: Options, measures=None,
+                   progress: Progress | None = None) -> Composite:
+    """The page on per-topic scores alone (a TopicScores, e.g. the nugget scores
+    of ``report --nuggets``): leaderboard, pair tests and scales; no outcomes
+    breakdown (it needs the rankings)."""
+    from ipsoeval.analyses import leaderboard as lb
+    from ipsoeval.analyses.scores import leaderboard_scores
+    from ipsoeval.reading.scores import select
+
+    runs = list(ts.runs)
+    options.check(runs)
+    names = select(ts, measures)
+    lopts = lb.Options(samples=options.samples, seed=options.seed, alpha=options.alpha,
+                       ci=options.ci)
+    board = leaderboard_scores(ts, lopts, measures=names, progress=_phase(progress, 0.0, 0.8))
+    mats = {m: np.asarray(ts.matrices[m], dtype=np.float64) for m in names}
+    why = {m: next((n for n in ts.notes if n.startswith(f"{m}: ")), None) for m in names}
+    lower = {m for m in names if not ts.higher_is_better[m]}
+    return _compose(runs, len(ts.topics), board, names, mats,
+                    {m: ts.scales[m] for m in names}, why, lower, options, progress,
+                    aligned=None)
+
+
+def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
+             options: Options, progress, *, aligned) -> Composite:
+    from ipsoeval.analyses import breakdown as bd
+    from ipsoeval.analyses import sigtest as st
+    from ipsoeval.analyses import validate
+
+    warnings: list[str] = list(board.warnings)
+    notes: list[str] = []
     first = measures[0]
     baseline = validate.baseline(options.baseline, runs) if options.baseline is not None \
         else runs[0]       # the CLI and the API resolve a FILE to its run name first
@@ -191,7 +220,7 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
         sub = {m: mats[m][[ia, ib]] for m in measures}
         rep = st.run([a, b], sub, {m: scales[m] for m in measures},
                      options.sigtest_options(baseline=a), lower_better=lower,
-                     topics=len(aligned.topics),
+                     topics=n_topics,
                      progress=_phase(progress, 0.8 + 0.15 * n / len(pairs),
                                      0.8 + 0.15 * (n + 1) / len(pairs)))
         t = rep.table("tests")
@@ -213,11 +242,15 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
 
     reports = {"leaderboard": board, "sigtest": sigrep}
     # breakdown: the baseline against every run, the best run's row kept
-    n_multi = int(np.count_nonzero(np.asarray(aligned.num_rel) > 1))
-    if aligned.label_mode != "integer":
+    if aligned is None:
+        notes.append("no outcomes breakdown: it counts relevant documents in the rankings, "
+                     "which per-topic scores do not have")
+    elif aligned.label_mode != "integer":
         notes.append(f"no outcomes breakdown: it counts relevant documents by integer labels "
                      f"(--labels {aligned.label_mode})")
-    elif n_multi:       # Lin et al. 2021: one relevant document per topic (MS MARCO)
+    elif int(np.count_nonzero(np.asarray(aligned.num_rel) > 1)):
+        # Lin et al. 2021: one relevant document per topic (MS MARCO)
+        n_multi = int(np.count_nonzero(np.asarray(aligned.num_rel) > 1))
         notes.append(f"no outcomes breakdown: {n_multi} of {len(aligned.topics)} topics have "
                      f"more than one relevant document, and the breakdown (Lin et al. 2021) "
                      f"assumes one per topic")
@@ -245,7 +278,7 @@ def compose(aligned, scores, options: Options, progress: Progress | None = None)
                                            "measure": first})
     return Composite(reports=reports, diffs=diffs, best=best, baseline=baseline, measure=first,
                      pairs=pairs, options=options, warnings=warnings, notes=notes,
-                     measures=measures, n_runs=len(runs), n_topics=len(aligned.topics))
+                     measures=measures, n_runs=len(runs), n_topics=n_topics)
 
 
 def _scales(measures, scales, why, options: Options, tests: ResultSet,
@@ -275,6 +308,27 @@ def _scales(measures, scales, why, options: Options, tests: ResultSet,
     return Report(COMMAND, [rs])
 
 
+def add_collections(comp: Composite, collections, measures, queries: str = "qrels",
+                    progress: Progress | None = None) -> None:
+    """The ``collections`` section: ``ipsoeval across`` on the manifest's
+    collections (:func:`ipsoeval.reading.manifest.read_manifest`), with the
+    page's baseline when the manifest has that run (else its first run), its
+    seed, alpha and at most 1,000 bootstrap samples; stored as
+    ``comp.reports["across"]``."""
+    from ipsoeval.analyses import across as ac
+    from ipsoeval.analyses.across import inputs
+
+    scored, names, warnings = inputs.score(collections, measures,
+                                           align=inputs.alignment(queries=queries))
+    runs = {r for c in scored for r in c.runs}
+    base = comp.baseline if comp.baseline in runs else None
+    options = ac.Options(baseline=base, alpha=comp.options.alpha, seed=comp.options.seed,
+                         samples=min(comp.options.samples, 1000))
+    rep = ac.analyse(scored, names, options, progress=progress)
+    comp.warnings += [f"across: {w}" for w in warnings + rep.warnings]
+    comp.reports["across"] = rep
+
+
 def charts_available() -> bool:
     try:
         import matplotlib  # noqa: F401
@@ -301,6 +355,10 @@ def figures(comp: Composite, *, max_panels: int = 12) -> dict[str, str]:
         shown = ResultSet("sigtest", tests.columns, t_rows, params=tests.params, id="tests")
         out["differences"] = plots.svg(plots.sigtest_figure(shown, comp.diffs,
                                                             max_panels=max_panels))
+    if "across" in comp.reports and comp.reports["across"].table("pooled").records:
+        rep = comp.reports["across"]
+        out["forest"] = plots.svg(plots.forest_figure(rep.table("effects"), rep.table("pooled"),
+                                                      max_panels=max_panels))
     if "breakdown" in comp.reports and comp.reports["breakdown"].table("summary").records:
         out["breakdown"] = plots.svg(plots.breakdown_figure(
             comp.reports["breakdown"].table("summary")))

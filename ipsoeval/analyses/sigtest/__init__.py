@@ -4,4 +4,13 @@ scale (Ferrante et al. 2021), corrections and a CI gate.
 - :mod:`.report` -- the analysis and its Report
 """
 
-from ipsoeval.analyses.sigtest.report import *  # noqa: F401,F403
+from ipsoeval.analyses import load_on_use
+from ipsoeval.stats import registry
+
+PAIRWISE = registry.TWO_SAMPLE
+OMNIBUS = registry.OMNIBUS
+TESTS = PAIRWISE + OMNIBUS
+# without --test: per measure, registry.default_test (the test its scale permits)
+DEFAULT_TEXT = "per measure, the test its scale permits: t (interval, ratio), sign (ordinal)"
+
+__getattr__ = load_on_use(__name__)   # the rest: report's, loaded on first use

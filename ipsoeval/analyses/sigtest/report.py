@@ -34,6 +34,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.sigtest import DEFAULT_TEXT, OMNIBUS, PAIRWISE, TESTS  # noqa: F401
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Gate, Report, ResultSet
 from ipsoeval.stats import registry
@@ -45,10 +46,6 @@ BOUNDS_COLUMNS = ["p_bounds", "survives_bounds"]
 FLIP_COLUMNS = ["measure", "test", "pairs", "sig_original", "sig_interval", "s2ns", "ns2s",
                 "changed"]
 
-PAIRWISE = registry.TWO_SAMPLE
-OMNIBUS = registry.OMNIBUS
-TESTS = PAIRWISE + OMNIBUS
-DEFAULT_TEXT = "per measure, the test its scale permits: t (interval, ratio), sign (ordinal)"
 SCALES = ("original", "interval", "both")
 MAX_SAMPLES = 100_000_000
 
@@ -423,9 +420,12 @@ def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
             caveats.append(f"{t} is not permissible for {meas}'s scale")
     test = "/".join(dict.fromkeys(chosen.values())) or options.gate() or ""
     bad = []
+    gated = []
     for rec in records:
-        if rec["test"] != chosen.get(rec["measure"], test) or rec["run_a"] == "*" \
-                or not rec["significant"]:
+        if rec["test"] != chosen.get(rec["measure"], test) or rec["run_a"] == "*":
+            continue
+        gated.append(rec)
+        if not rec["significant"]:
             continue
         if options.fail_if == "worse":
             d = rec["diff"]
@@ -443,16 +443,22 @@ def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
             f"; alpha {options.alpha:g}{corr}, {options.alternative}"
     if caveats:
         how += "; warning: " + "; ".join(caveats)
+    def line(rec) -> str:
+        return (f"{rec['run_b']} {what} {rec['run_a']} on {rec['measure']} "
+                f"(diff {rec['diff']:+.4g}, p_adjusted {rec['p_adjusted']:.3g}; {how})")
+
+    failed = {id(rec) for rec in bad}
+    cases = [(f"{rec['run_b']} vs {rec['run_a']} on {rec['measure']} ({rec['test']})",
+              f"ipsoeval.sigtest.{rec['measure']}", line(rec) if id(rec) in failed else None)
+             for rec in gated]
     if not bad:
         scope = (f"no challenger {what} baseline {baseline}"
                  if options.fail_if == "worse" else f"no pair {what} each other")
-        return Gate(True, f"{scope} on {', '.join(matrices)} ({how})")
-    first = bad[0]
-    msg = (f"{first['run_b']} {what} {first['run_a']} on {first['measure']} "
-           f"(diff {first['diff']:+.4g}, p_adjusted {first['p_adjusted']:.3g}; {how})")
+        return Gate(True, f"{scope} on {', '.join(matrices)} ({how})", cases)
+    msg = line(bad[0])
     if len(bad) > 1:
         msg += f"; {len(bad)} significant {'regressions' if options.fail_if == 'worse' else 'differences'} in all"
-    return Gate(False, msg)
+    return Gate(False, msg, cases)
 
 
 def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str | None],
