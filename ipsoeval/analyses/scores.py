@@ -204,4 +204,5 @@ def interval_map_scores(ts: TopicScores, measures, options):
     params = {"N": options.N, "ties": options.ties, "normalise": options.normalise,
               "universe": options.universe, "measures": [x.measure for x in maps]}
     params.update(ts.params)
-    return im.report(where, maps, options, params)
+    from ipsoeval.analyses.interval_map.report import report as mapped_report
+    return mapped_report(where, maps, options, params)   # (im.report: the submodule)
