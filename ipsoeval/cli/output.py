@@ -166,7 +166,7 @@ def _n_runs(params: dict) -> int:
     """Runs given (a directory, or per-topic --scores files, count as several):
     no file is read."""
     import os
-    if params.get("scores"):
+    if params.get("scores") or params.get("nuggets"):     # the runs are inside the files
         return 2
     runs = params.get("runs") or ()
     return sum(2 if os.path.isdir(str(r)) else 1 for r in runs)
