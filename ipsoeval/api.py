@@ -486,8 +486,10 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
             scale: str = "original", fail_if: str | None = None,
             gate_test: str | None = None, bounds: bool = False) -> Report:
     """``ipsoeval sigtest`` on an :class:`EvalResult` (or per-topic scores from
-    :func:`read_scores`).  ``tests`` as ``--test`` takes them (default t,
-    wilcoxon, sign, randomization); ``report.gate`` is the ``--fail-if`` gate;
+    :func:`read_scores`).  ``tests`` as ``--test`` takes them (default: each
+    measure tested once, with the test its scale permits -- t for interval and
+    ratio scales, sign for ordinal ones; the column ``why`` says which);
+    ``report.gate`` is the ``--fail-if`` gate;
     ``bounds=True`` is ``--bounds`` (p_bounds, survives_bounds)."""
     from ipsoeval.analyses import sigtest as st
 

@@ -50,3 +50,20 @@ def make_inputs(folder, *, runs: int = 5, topics: int = 30, depth: int = 20, see
         p.write_text("\n".join(lines) + "\n")
         paths.append(str(p))
     return str(qpath), paths
+
+
+def one_relevant(qrels, folder) -> str:
+    """The qrels with one relevant document per topic (its first; the others
+    judged not relevant), so that the outcomes breakdown's assumption holds
+    (Lin et al. 2021); written to ``folder``/qrels-one.txt."""
+    seen, lines = set(), []
+    for line in open(qrels):
+        q, it, d, lab = line.split()
+        if int(lab) > 0 and q in seen:
+            lab = "0"
+        elif int(lab) > 0:
+            seen.add(q)
+        lines.append(f"{q} {it} {d} {lab}")
+    out = Path(folder) / "qrels-one.txt"
+    out.write_text("\n".join(lines) + "\n")
+    return str(out)

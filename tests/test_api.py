@@ -214,6 +214,18 @@ def test_sigtest_equals_cli():
     assert len(rep.table().records) == 4
 
 
+def test_sigtest_default_follows_the_scale_like_the_cli():
+    # issue 25: without tests=, each (pair, measure) once, with the test its scale permits
+    res = ipsoeval.evaluate(Q, RUNS, ["AP", "P@10"])
+    rep = ipsoeval.sigtest(res, baseline="bm25", correct="holm")
+    recs = rep.table().records
+    assert [(r["measure"], r["test"], r["permissible"]) for r in recs] == \
+        [("AP", "sign", True), ("P@10", "t", True)]
+    assert recs[0]["why"].startswith("ordinal scale") and "interval scale" in recs[1]["why"]
+    _same_tsv(rep, None, ["sigtest", "--format", "tsv", "-m", "AP", "-m", "P@10",
+                          "--baseline", "bm25", "--correct", "holm", Q, *RUNS])
+
+
 def test_sigtest_gate():
     res = ipsoeval.evaluate(str(MSM / "qrels.txt"),
                             [str(MSM / "better-both.run.xz"), str(MSM / "baseline.run.xz")],

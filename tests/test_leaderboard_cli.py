@@ -177,3 +177,17 @@ def test_man_page_names_every_column():
     text = (ROOT / "man" / "ipsoeval-leaderboard.1").read_text().replace("\\-", "-")
     for col in lb.COLUMNS + lb.PAIR_COLUMNS + lb.RESOLUTION_COLUMNS:
         assert col in text, col
+
+
+def test_ordinal_measures_name_the_permissible_routes():
+    # issue 25: not only "permissible: no" -- the interval-mapped measure and a
+    # rank-based test, as commands, in the resolution table and the warning
+    code, out, err = invoke(["leaderboard", "-m", "RR@10", "-m", "P@10", "--samples", "200",
+                             "--table", "resolution", "--format", "tsv", *FILES[:4]])
+    assert code == 0, err
+    rows = {r["measure"]: r for r in tsv(out)}
+    route = rows["RR@10"]["permissible_route"]
+    assert "ipsoeval sigtest --all-pairs --scale interval -m 'RR@10'" in route
+    assert "ipsoeval sigtest --all-pairs --test friedman -m 'RR@10'" in route
+    assert rows["P@10"]["permissible_route"] == ""
+    assert "permissible: the interval-mapped measure" in err

@@ -11,7 +11,8 @@
 - One loop over option combinations of every subcommand: the TSV parses with
   exactly one header (every row has the header's field count; pandas.read_csv
   agrees where pandas is installed), ``--table ID`` does the same for every
-  table id, ``--table list`` names exactly the ids the JSON holds, every JSON
+  table id, ``--table list`` names exactly the ids the JSON holds (decided
+  from the options, without running the analysis), every JSON
   table has its columns as its records' keys, and jsonl is the primary table.
 """
 
@@ -55,6 +56,10 @@ GOLDEN_CASES = {
                "--samples", "200"],
     "risk": ["risk", "-m", "AP", "-m", "nDCG@10", "--risk-alpha", "1,5", *FILES],
 }
+
+
+# the commands whose tables are declared in cli/output.py's catalogue
+TABLE_COMMANDS = {k: v for k, v in GOLDEN_CASES.items() if k != "across"}
 
 
 @pytest.fixture(autouse=True)
@@ -227,8 +232,17 @@ def test_one_table_per_tsv_and_every_table_in_json(args, scores_file):
 
     code, listing, _ = invoke([*args, "--table", "list"])
     assert code == 0
-    assert [line.split("\t")[0] for line in listing.splitlines()] == ids
-    assert sum("(primary)" in line for line in listing.splitlines()) == 1
+    # --table list answers from the command's catalogue, without the analysis: every
+    # table the report holds is listed (in order), with its description, and the
+    # primary is the report's
+    from ipsoeval.cli.output import TABLES
+    listed = [line.split("\t")[0] for line in listing.splitlines()]
+    assert listed == ids
+    assert [line.split("\t")[0] for line in listing.splitlines()
+            if line.endswith("(primary)")] == [doc["primary"]]
+    declared = {t[0]: t[1] for t in TABLES[args[0]]}
+    for tid, t in doc["tables"].items():
+        assert t["description"].startswith(declared[tid]), tid
 
     code, default, _ = invoke([*args, "--format", "tsv"])
     assert check_tsv(default) == doc["tables"][doc["primary"]]["columns"]
@@ -243,6 +257,34 @@ def test_one_table_per_tsv_and_every_table_in_json(args, scores_file):
     code, lines, _ = invoke([*args, "--format", "jsonl"])
     recs = [json.loads(line) for line in lines.splitlines()]
     assert recs == doc["results"]
+
+
+@pytest.mark.parametrize("command", sorted(TABLE_COMMANDS))
+def test_table_list_does_not_run_the_analysis(command, monkeypatch, tmp_path):
+    # issue 25: leaderboard spent 6 s before listing its tables.  Every analysis
+    # function and the reading of inputs raise here: the list must not need them
+    import ipsoeval.cli.options as cli_options
+    from ipsoeval import engine
+    from ipsoeval.cli import output
+
+    def boom(*a, **k):
+        raise AssertionError("the analysis ran for --table list")
+
+    for mod in ("leaderboard", "bootstrap", "sigtest", "breakdown", "ipso", "interval_map",
+                "ppi", "agree", "power", "meta"):
+        pkg = __import__(f"ipsoeval.analyses.{mod}", fromlist=["run"])
+        for name in ("run", "run_aligned", "run_scores", "compose"):
+            if hasattr(pkg, name):
+                monkeypatch.setattr(pkg, name, boom)
+    monkeypatch.setattr(engine, "evaluate", boom)
+    for name in ("load_aligned", "load_scores"):
+        monkeypatch.setattr(cli_options, name, boom)
+    args = TABLE_COMMANDS[command]
+    code, out, err = invoke([*args, "--table", "list"])
+    assert code == 0, err
+    ids = [line.split("\t")[0] for line in out.splitlines()]
+    assert ids and set(ids) <= set(output.TABLE_IDS[command])
+    assert sum(line.endswith("(primary)") for line in out.splitlines()) == 1
 
 
 def test_unknown_table_is_a_usage_error(tmp_path):

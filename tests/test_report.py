@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 from conftest import ROOT, invoke
-from report_inputs import make_inputs
+from report_inputs import make_inputs, one_relevant
 
 REF = ROOT / "tests" / "data" / "report" / "trec_eval_map.tsv"
 SAMPLES = "4000"
@@ -89,6 +89,23 @@ def page(inputs, tmp_path_factory):
     return out.read_text()
 
 
+@pytest.fixture(scope="module")
+def one_rel(inputs, tmp_path_factory):
+    """The same runs on qrels with one relevant document per topic: the page
+    then has the outcomes breakdown (Lin et al. 2021 assume one)."""
+    qrels, runs = inputs
+    return one_relevant(qrels, tmp_path_factory.mktemp("one")), runs
+
+
+@pytest.fixture(scope="module")
+def bd_page(one_rel, tmp_path_factory):
+    qrels, runs = one_rel
+    out = tmp_path_factory.mktemp("out-one") / "report.html"
+    ok("report", qrels, *runs, "-m", "AP", "-m", "P@10", "--samples", SAMPLES, "--seed", "7",
+       "--pair", "sys3:sys4", "--pair", "sys0:sys4", "-o", out)
+    return out.read_text()
+
+
 def reference():
     te: dict[str, dict[str, float]] = {}
     with open(REF) as fh:
@@ -129,15 +146,26 @@ def test_tables_equal_the_commands_tsv_and_json(inputs, page):
         assert t["columns"] == cols
         assert all(r in t["rows"] for r in rows)
     assert doc["sigtest"]["tables"]["tests"]["records"] == sig_rows
-    # the breakdown: the baseline (the first run) against the best run (sys4 on AP)
-    out = ok("breakdown", qrels, *runs, "--format", "json")[0]
-    best = [r for r in json.loads(out)["tables"]["summary"]["records"] if r["run_b"] == "sys4"]
-    assert doc["breakdown"]["tables"]["summary"]["records"] == best
-    cols, rows = tsv_rows(ok("breakdown", qrels, *runs, "--format", "tsv")[0])
-    t = html_tables["t-breakdown-summary"]
-    assert t["columns"] == cols and t["rows"] == [r for r in rows if r[1] == "sys4"]
+    # several relevant documents per topic: no breakdown, one line says why (issue 25)
+    assert "breakdown" not in doc and "t-breakdown-summary" not in html_tables
+    assert re.search(r'<section id="breakdown">.*?no outcomes breakdown: 30 of 30 topics have '
+                     r'more than one relevant document', page, re.S)
     meta = data_block(page)["report"]
     assert (meta["best"], meta["baseline"], meta["measure"]) == ("sys4", "sys0", "AP")
+
+
+def test_breakdown_table_equals_the_commands(one_rel, bd_page):
+    # the baseline (the first run) against the best run, the row shown as a column
+    qrels, runs = one_rel
+    doc = data_block(bd_page)["reports"]
+    best = data_block(bd_page)["report"]["best"]
+    out = ok("breakdown", qrels, *runs, "--format", "json")[0]
+    want = [r for r in json.loads(out)["tables"]["summary"]["records"] if r["run_b"] == best]
+    assert doc["breakdown"]["tables"]["summary"]["records"] == want
+    cols, rows = tsv_rows(ok("breakdown", qrels, *runs, "--format", "tsv")[0])
+    t = parse(bd_page).tables["t-breakdown-summary"]
+    row = next(r for r in rows if r[1] == best)
+    assert t["columns"] == ["column", "value"] and t["rows"] == [list(x) for x in zip(cols, row)]
 
 
 def test_numbers_against_outside_references(inputs, page):
@@ -191,12 +219,12 @@ def test_numbers_against_outside_references(inputs, page):
         assert r["p_value"] == pytest.approx(ref, abs=0.04), r
 
 
-def test_breakdown_counts_by_hand(inputs, page):
+def test_breakdown_counts_by_hand(one_rel, bd_page):
     """Outcome counts of the best run against the baseline from the files:
     the first relevant document in the top 100, ranked as trec_eval ranks
     (score descending, then document id descending)."""
     from scipy import stats as ss
-    qrels, runs = inputs
+    qrels, runs = one_rel
     rel = {}
     for line in open(qrels):
         q, _, d, lab = line.split()
@@ -214,14 +242,15 @@ def test_breakdown_counts_by_hand(inputs, page):
             out[q] = next((i + 1 for i, (_, d) in enumerate(ranked) if d in rel[q]), None)
         return out
 
-    a, b = first(runs[0]), first(runs[4])
+    best = data_block(bd_page)["report"]["best"]
+    a, b = first(runs[0]), first(runs[int(best[3:])])
     n = {"neither": 0, "a_only": 0, "b_only": 0, "both": 0}
     for q in rel:
         key = ("both" if a[q] and b[q] else "a_only" if a[q] else "b_only" if b[q]
                else "neither")
         n[key] += 1
-    row = data_block(page)["reports"]["breakdown"]["tables"]["summary"]["records"][0]
-    assert (row["run_a"], row["run_b"]) == ("sys0", "sys4")
+    row = data_block(bd_page)["reports"]["breakdown"]["tables"]["summary"]["records"][0]
+    assert (row["run_a"], row["run_b"]) == ("sys0", best)
     assert [row[f"n_{k}"] for k in n] == list(n.values())
     m = n["a_only"] + n["b_only"]
     if m:
@@ -250,8 +279,9 @@ def test_page_is_self_contained(page):
     for ref in re.findall(r"url\(#([^)]+)\)", page) + [h[1:] for h in hrefs]:
         assert ref in p.ids, ref
     assert page.count('<svg class="heatmap"') == 2            # one per measure
-    for chart in ("leaderboard", "differences", "breakdown"):
+    for chart in ("leaderboard", "differences"):
         assert f'id="chart-{chart}"' in page
+    assert 'id="chart-breakdown"' not in page          # several relevant documents a topic
     assert "data-sort-script" in page
 
 
@@ -370,10 +400,11 @@ def test_api_matches_the_cli(inputs, page):
     p = ipsoeval.report(res, samples=int(SAMPLES), seed=7, pairs=["sys3:sys4", ("sys0", "sys4")])
     cli = data_block(page)["reports"]
     api = data_block(p.html)["reports"]
-    for cmd in ("leaderboard", "sigtest", "breakdown", "scales"):
+    assert set(cli) == set(api) == {"leaderboard", "sigtest", "scales"}
+    for cmd in ("leaderboard", "sigtest", "scales"):
         for tid, t in cli[cmd]["tables"].items():
             assert api[cmd]["tables"][tid]["records"] == t["records"], (cmd, tid)
-    assert set(p.figures) == {"leaderboard", "differences", "breakdown"}
+    assert set(p.figures) == {"leaderboard", "differences"}
     assert p.reports["leaderboard"].table("pairs").records
     with pytest.raises(ipsoeval.UsageError, match="no run named"):
         ipsoeval.report(res, pairs=["sys0:zz"], samples=10)

@@ -6,6 +6,7 @@ heat map.  Needs Debian's chromium (``make browser-deps``); skipped without it."
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import invoke
-from report_inputs import make_inputs
+from report_inputs import make_inputs, one_relevant
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "")
                  if p and os.access(p, os.X_OK)), None)
@@ -85,7 +86,8 @@ def test_page_in_chromium(page, tmp_path):
     assert console(r.stderr) == [], console(r.stderr)
     dom = r.stdout
     assert 'data-sort-script="ready"' in dom                      # the script ran
-    assert dom.count('data-sortable="ready"') == dom.count('<table class="sortable"') >= 6
+    # several relevant documents per topic: no breakdown table (a note says why)
+    assert dom.count('data-sortable="ready"') == dom.count('<table class="sortable"') >= 5
     for s in ("summary", "leaderboard", "significance", "differences", "breakdown", "scales"):
         assert f'<section id="{s}">' in dom
 
@@ -123,6 +125,56 @@ def test_sorting_script_in_chromium(tmp_path):
     r = chromium(tmp_path, page, "--dump-dom")
     assert console(r.stderr) == [], console(r.stderr)
     assert 'data-result="9,10,100,|100,10,9,|a,b,c,"' in r.stdout, r.stdout[-800:]
+
+
+WIDTH_PROBE = """<script>
+document.querySelectorAll("details").forEach(function (x) { x.open = true; });
+var d = document.documentElement, out = ["page " + d.scrollWidth + " " + window.innerWidth];
+document.querySelectorAll("table").forEach(function (t) {
+  var box = t.parentElement, r = t.getBoundingClientRect();
+  out.push(t.id + " " + Math.ceil(r.right) + " " + box.scrollWidth + " " + box.clientWidth);
+});
+document.body.setAttribute("data-widths", out.join(";"));
+</script>"""
+
+
+@pytest.mark.parametrize("qrels_kind", ["graded", "one-relevant"])
+def test_every_table_fits_a_1280_px_window(qrels_kind, tmp_path):
+    """Issue 25: a 12-run report scrolls sideways nowhere at 1280 px -- neither
+    the page nor any table's box (sigtest's rows and the breakdown's were
+    wider than the page).  With several relevant documents per topic the
+    breakdown is left out, with one line saying why."""
+    pytest.importorskip("matplotlib", reason="the charts need the plot extra")
+    qrels, runs = make_inputs(tmp_path, runs=12, topics=50)
+    if qrels_kind == "one-relevant":
+        qrels = one_relevant(qrels, tmp_path)
+    out = tmp_path / "report.html"
+    code, _, err = invoke(["report", qrels, *runs, "-m", "AP", "-m", "P@10", "-m", "nDCG@10",
+                           "--samples", "500", "--pair", "sys0:sys11", "--pair", "sys3:sys4",
+                           "-o", out])
+    assert code == 0, err
+    html = out.read_text()
+    assert html.count('class="warn"') <= 1                           # warnings: one box
+    if qrels_kind == "graded":
+        assert 'id="t-breakdown-summary"' not in html
+        assert re.search(r'<section id="breakdown">.*?no outcomes breakdown: 50 of 50 topics '
+                         r'have more than one relevant document', html, re.S)
+    else:
+        assert 'id="t-breakdown-summary"' in html
+    probe = tmp_path / "probe.html"
+    probe.write_text(html.replace("</body>", WIDTH_PROBE + "</body>"))
+    r = chromium(tmp_path, probe, "--dump-dom", f"--window-size={WIDTH},{HEIGHT}")
+    assert r.returncode == 0, r.stderr[-2000:]
+    m = re.search(r'data-widths="([^"]*)"', r.stdout)
+    assert m, r.stdout[-800:]
+    rows = [x.split() for x in m.group(1).split(";")]
+    page_width, inner = int(rows[0][1]), int(rows[0][2])
+    assert inner == WIDTH and page_width <= WIDTH, rows[0]
+    tables = rows[1:]
+    assert len(tables) >= 5
+    for tid, right, scroll, client in tables:
+        assert int(right) <= WIDTH, (tid, right)
+        assert int(scroll) <= int(client), (tid, scroll, client)       # no inner scrolling
 
 
 def test_collections_section_in_chromium(tmp_path):

@@ -59,3 +59,13 @@ def test_gate_explicit_impermissible_test_warns(data):
                            "--format", "tsv", data / "qrels", data / "a", data / "b"])
     gate = [ln for ln in err.splitlines() if "gate" in ln][-1]
     assert "t is not permissible for nDCG@10's scale" in gate
+
+
+def test_permissible_route_names_runnable_commands():
+    # issue 25: an ordinal measure gets the routes that are permissible
+    from ipsoeval.stats.scales import permissible_route
+    assert permissible_route("P@10", "interval") is None
+    ap = permissible_route("AP", "ordinal", 12)
+    assert "--scale interval -m 'AP@30'" in ap and "--test friedman -m 'AP'" in ap
+    assert "--test sign -m 'RR@10'" in permissible_route("RR@10", "ordinal", 2)
+    assert "--scale interval" not in permissible_route("bpref", "ordinal", 5)

@@ -247,6 +247,80 @@ def test_corrected_not_below_raw(method):
     assert sum(r["significant"] for r in corr) <= n_sig
 
 
+@pytest.mark.parametrize("scale, test", [("interval", "t"), ("ratio", "t"),
+                                         ("ordinal", "sign"), (None, "sign")])
+def test_default_test_per_scale(scale, test):
+    # issue 25: without --test each (pair, measure) is tested once, with the test its
+    # scale permits (Ferrante et al. 2021 §2.5: t needs an interval scale, sign order only)
+    assert registry.default_test(scale)[0] == test
+    if scale is not None:
+        assert registry.permissible(scale, test)
+    rng = np.random.default_rng(5)
+    M = rng.random((3, 15))
+    rs = sigtest.run(["a", "b", "c"], {"X": M}, {"X": scale}, sigtest.Options()).table()
+    assert [(r["run_a"], r["run_b"], r["test"]) for r in rs.records] == \
+        [("a", "b", test), ("a", "c", test)]
+    assert all(r["why"] == registry.default_test(scale)[1] for r in rs.records)
+    assert rs.columns == sigtest.COLUMNS + ["why"]
+    want = registry.run(test, M[[0, 0]], M[[1, 2]]).pvalue
+    assert [r["p_value"] for r in rs.records] == pytest.approx(list(want), abs=1e-15)
+
+
+def test_default_correction_family_is_the_rows_reported():
+    # Holm over the 2 pairs x 2 measures reported (one test each), checked by hand;
+    # before issue 25 the default ran 4 tests and Holm corrected over all 16 rows
+    rng = np.random.default_rng(6)
+    P = rng.random((3, 20)) + np.array([0, 0.15, 0.3])[:, None]
+    A = rng.random((3, 20)) + np.array([0, 0.1, 0.25])[:, None]
+    out = sigtest.run(["a", "b", "c"], {"P@10": P, "AP": A},
+                      {"P@10": "interval", "AP": "ordinal"},
+                      sigtest.Options(correct="holm"))
+    recs = out.table().records
+    assert [(r["measure"], r["test"]) for r in recs] == \
+        [("P@10", "t"), ("P@10", "t"), ("AP", "sign"), ("AP", "sign")]
+    raw = np.array([r["p_value"] for r in recs])
+    order = np.argsort(raw)
+    holm = np.minimum(1, np.maximum.accumulate(raw[order] * (len(raw) - np.arange(len(raw)))))
+    want = np.empty_like(raw)
+    want[order] = holm
+    assert [r["p_adjusted"] for r in recs] == pytest.approx(list(want), abs=1e-15)
+    fam = out.table().params["correction_family"]
+    assert "4 comparison(s) reported" in fam and "2 pair(s) x 2 measure(s)" in fam
+    assert "4 comparison(s) reported" in out.table().view.title
+
+
+def test_explicit_tests_are_corrected_per_test():
+    # --test t,sign: each test's rows are one family; alternatives are not pooled
+    rng = np.random.default_rng(7)
+    M = rng.random((4, 20)) + np.array([0, 0.1, 0.2, 0.3])[:, None]
+    recs = _run(M, tests=["t", "sign"], correct="bonferroni").table().records
+    for test in ("t", "sign"):
+        rows = _by(recs, test)
+        assert len(rows) == 3
+        for r in rows:
+            assert r["p_adjusted"] == pytest.approx(min(1.0, 3 * r["p_value"]), abs=1e-15)
+        assert "why" not in rows[0]
+
+
+def test_cli_default_says_which_test_and_why(tmp_path):
+    ranks = {f"r{i}": [((t * (i + 2)) % 7) + 1 for t in range(12)] for i in range(3)}
+    qrels, paths = _write(tmp_path, ranks)
+    r = invoke([qrels, *paths, "-m", "RR@10", "-m", "P@5", "--correct", "holm",
+                "--format", "tsv"], code=0)
+    rows = _tsv(r.stdout)
+    assert [(x["measure"], x["test"]) for x in rows] == [("RR@10", "sign")] * 2 + \
+        [("P@5", "t")] * 2
+    assert all(x["permissible"] == "true" for x in rows)
+    assert rows[2]["why"] == "interval scale: paired t is permissible"
+    r = invoke([qrels, *paths, "-m", "RR@10", "--format", "table"], code=0)
+    assert "RR@10: ordinal scale: sign test" in " ".join(r.stdout.split())
+    # an explicit --test keeps working, without the why column
+    r = invoke([qrels, *paths, "-m", "RR@10", "--test", "t,wilcoxon", "--format", "tsv"],
+               code=0)
+    rows = _tsv(r.stdout)
+    assert [x["test"] for x in rows] == ["t", "wilcoxon"] * 2 and "why" not in rows[0]
+
+
 def test_usage_errors():
     M = np.zeros((2, 5))
     with pytest.raises(UsageError):
@@ -314,7 +388,9 @@ def test_cli_gate_regression_and_not(tmp_path):
     r = invoke([qrels, base, bad, "-m", "RR@10", "--fail-if", "worse", "--format", "tsv"], code=1)
     assert r.stderr.strip().splitlines()[-1].startswith("ipsoeval: gate failed:")
     rows = _tsv(r.stdout)
-    assert {row["test"] for row in rows} == {"t", "wilcoxon", "sign", "randomization"}
+    # RR is ordinal: the default is one sign test per comparison (issue 25)
+    assert [row["test"] for row in rows] == ["sign"]
+    assert rows[0]["why"].startswith("ordinal scale: sign test")
     assert all(float(row["diff"]) < 0 for row in rows)
     # a challenger equal to the baseline passes
     r = invoke([qrels, base, same, "-m", "RR@10", "--fail-if", "worse"], code=0)

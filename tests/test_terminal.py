@@ -39,7 +39,10 @@ COMMANDS = {
     "eval-1": ["eval", QRELS, BM25],
     "eval-20": ["eval", *TWENTY],
     "eval-q": ["eval", "-q", QRELS, BM25, NEURAL],
-    "sigtest": ["sigtest", "-m", "P@5", "-m", "AP", "--correct", "holm", *THREE],
+    # four tests named (the default is one test per pair and measure): a wide table
+    "sigtest": ["sigtest", "-m", "P@5", "-m", "AP", "--correct", "holm",
+                "--test", "t,wilcoxon,sign,randomization", *THREE],
+    "sigtest-default": ["sigtest", "-m", "P@5", "-m", "AP", "--correct", "holm", *THREE],
     "breakdown": ["breakdown", *THREE],
     "bootstrap": ["bootstrap", "-m", "AP", *THREE],
     "ipso": ["ipso", *FIG5_FILES],
@@ -120,6 +123,30 @@ def test_blocks_repeat_the_key_columns(shown):
     wide = shown["sigtest", 200]
     assert "part 1/" not in wide
     assert len([ln for ln in wide.splitlines() if ln.split()[:2] == ["run_a", "run_b"]]) == 1
+
+
+def test_split_parts_repeat_the_row_labels():
+    # issue 25: bootstrap --split-half at 80 columns is two parts; part 2 lost `rate`
+    out = table(["bootstrap", "-m", "AP", "--split-half", "5", "--aggregate", "mean,median",
+                 QRELS, BM25, NEURAL], 80)
+    parts = out.split("part ")[1:]
+    assert len(parts) == 2
+    for part in parts:
+        head = next(ln.split() for ln in part.splitlines() if ln.split()[:1] == ["measure"])
+        assert head[:2] == ["measure", "rate"], head
+        for label in ("agree", "part. agree", "disagree", "perc. signif"):
+            assert re.search(rf"^\s+AP\s+{re.escape(label)}\s", part, re.M), (label, part)
+
+
+def test_leading_text_columns_are_row_labels():
+    # without a hint: identifier columns and then text columns, up to the first number
+    recs = [{"measure": "AP", "rate": f"rate{i}", "note": 1.0 * i,
+             **{f"column_{j}": 0.123456 * j for j in range(12)}} for i in range(3)]
+    rs = ResultSet("x", list(recs[0]), recs, title="t")
+    out = T.render([rs], width=60)
+    heads = [ln.split() for ln in out.splitlines() if ln.split()[:1] == ["measure"]]
+    assert len(heads) > 1 and all(h[:2] == ["measure", "rate"] for h in heads)
+    assert all("note" not in h for h in heads[1:])
 
 
 def test_sigtest_table_view_has_one_row_per_pair_and_measure(shown):

@@ -37,25 +37,209 @@ __all__ = ["format_option", "warnings_option", "concrete_format", "emit", "warn"
 
 TABLE_KEY = "ipsoeval.table"
 
-# Every table id a command's report can hold (which ones it holds depends on the
-# options: --table list).  Checked when --table is parsed, before any input is
-# read; tests/test_output_contract.py checks the reports against this list.
-TABLE_IDS = {
-    "eval": ("scores",),
-    "measures": ("measures", "relevance_levels"),
-    "breakdown": ("summary", "topics"),
-    "ipso": ("pairs", "topics", "depths", "agreement", "enumerate", "sign_test"),
-    "interval-map": ("scores", "values", "value_quantiles", "tau", "tau_measures", "flips"),
-    "sigtest": ("tests", "flips"),
-    "bootstrap": ("leaderboard", "rank_probabilities", "split_half"),
-    "ppi": ("estimates", "differences", "selection"),
-    "agree": ("agreement", "confusion", "rankings", "means", "changes"),
-    "leaderboard": ("leaderboard", "pairs", "resolution"),
-    "power": ("power", "curve"),
-    "meta": ("summary", "asl", "swap", "correlation"),
-    "nuggets": ("scores",),
-    "risk": ("urisk", "zrisk"),
+# Every table a command's report can hold, with its description (the one the
+# report's ResultSet carries) and, when it is there only with some options or
+# data, when.  ``--table list`` answers from here without reading any input or
+# running the analysis; --table ID is checked against it when parsed.
+# tests/test_output_contract.py checks the reports against this list.
+TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "eval": (("scores", "one row per run, topic (qid all: the aggregate) and measure", ""),),
+    "measures": (
+        ("measures", "every measure family: canonical name, an example, scale, parameters, "
+                     "trec_eval names and definition", "without --dataset"),
+        ("relevance_levels", "the ir_datasets data set's documentation of its relevance "
+                             "labels, highest first", "with --dataset")),
+    "breakdown": (
+        ("summary", "per pair of runs: outcome shares, the tests of outcomes 2 and 3, and "
+                    "the verdict", ""),
+        ("topics", "per pair of runs and topic: the outcome (1, 2A, 2B, 3) and each run's "
+                   "first relevant rank", "")),
+    "ipso": (
+        ("depths", "per depth: SERP pairs of all run pairs and topics that are equal, "
+                   "separable, non-separable (Table 3)", "with --all-pairs"),
+        ("agreement", "per measure and test: run pairs where the metric test and the IPSO "
+                      "sign test agree or not (Figure 7)", "with --all-pairs and -m"),
+        ("pairs", "per pair of runs (and depth): the five IPSO groups and the sign test of "
+                  "|ns| against |ni|; with -m the metric tests", ""),
+        ("topics", "per pair of runs and topic: SERPs, IPSO relation, trajectory and score "
+                   "differences B - A (Figure 5)", "with -q"),
+        ("enumerate", "per k: equal, separable and non-separable among all binary SERP "
+                      "pairs of length k, exactly (Table 2)", "with --enumerate"),
+        ("sign_test", "per pair of runs and measure, topics where each run scores better "
+                      "and the exact sign test", "with --scores")),
+    "interval-map": (
+        ("scores", "per run and measure (-q: and topic; qid all = mean): the value, its "
+                   "interval-mapped value and the size of the value set", ""),
+        ("values", "per measure: each value of the value set with its phi, the universe "
+                   "runs reaching it and the runs observed at it", "with --values"),
+        ("value_quantiles", "per measure: the value reached at fractions 0, 1/20, ..., 1 of "
+                            "the universe runs sorted by value", "with --values"),
+        ("tau", "per measure: Kendall's tau between the run rankings by M and by phi(M), "
+                "overall and per topic (Table 2)", "with --analyze"),
+        ("tau_measures", "per pair of measures: Kendall's tau of their run rankings, "
+                         "original and mapped (Table 4)", "with --analyze and two or more -m"),
+        ("flips", "per measure and test: significant run pairs on the original and the "
+                  "mapped values, and the decisions that flip (Tables 5-6)",
+         "with --analyze and two or more runs")),
+    "sigtest": (
+        ("tests", "one row per pair of runs, measure and test (omnibus tests: run_a = run_b "
+                  "= *; without --test one test per pair and measure, why it was chosen in "
+                  "why)", ""),
+        ("flips", "per measure and test, significant pairs on the original and the "
+                  "interval-mapped values and the decisions that flip", "with --scale both")),
+    "bootstrap": (
+        ("leaderboard", "per run and measure: mean, leaderboard and expected rank, rank "
+                        "interval, share of trials at rank 1, CI of the mean", ""),
+        ("rank_probabilities", "per run, measure and rank (up to --top): the share of "
+                               "trials with the run at that rank", ""),
+        ("split_half", "per measure, test and aggregate: split-half agreement rates (%) of "
+                       "significance decisions", "with --split-half")),
+    "ppi": (
+        ("estimates", "per run, measure and method (human, auto, ppi++/ppi): the estimated "
+                      "mean over topics, its standard error and confidence interval", ""),
+        ("differences", "per pair of runs, measure and method: the estimated mean difference "
+                        "B - A, its confidence interval and p-value", "with two or more runs"),
+        ("selection", "per run and measure: the auto-label mean on the human-judged topics "
+                      "and on the rest, their difference and Welch's t-test p-value", "")),
+    "agree": (
+        ("agreement", "chance-corrected agreement of the labels both qrels give (one row per "
+                      "statistic)", ""),
+        ("confusion", "count of shared judgments per (label under A, label under B); every "
+                      "label each qrels uses, zero counts included", ""),
+        ("rankings", "per measure: rank correlations of the run means under A and B, and "
+                     "the pairs whose significance appears, disappears or flips",
+         "with runs"),
+        ("means", "per run and measure: the mean under each qrels and the rank (1 = best)",
+         "with runs"),
+        ("changes", "each pair of runs significant under one qrels only (appears: B only; "
+                    "disappears: A only) or under both in opposite directions (flips)",
+         "with runs")),
+    "leaderboard": (
+        ("leaderboard", "per run and measure, best first: mean, CI, rank, rank interval, "
+                        "letters, whether in the top group", ""),
+        ("pairs", "per pair of runs and measure: the randomised Tukey HSD p-value and "
+                  "Tukey HSD's q and p-value", ""),
+        ("resolution", "per measure: pairs separated by each test and their share, the best "
+                       "run and the size of its group, letters used", "")),
+    "power": (
+        ("power", "per measure, delta and design: topics needed, power now, minimal "
+                  "detectable difference now", ""),
+        ("curve", "power of the t and anova designs at up to 60 numbers of topics from 2 to "
+                  "1.5 times the larger of the current and the needed number (at most 10 "
+                  "times the current, 100,000)", "")),
+    "meta": (
+        ("summary", "per measure and test: share of run pairs significant, rank by it, swap "
+                    "rate and the difference with few swaps", ""),
+        ("asl", "per measure and test, the p-value of every run pair, ascending", ""),
+        ("swap", "per measure and bin of |difference| on one half, the share of comparisons "
+                 "the other half orders the other way", ""),
+        ("correlation", "per pair of measures: Kendall's tau_b and tau_ap both ways and "
+                        "their mean", "")),
+    "nuggets": (
+        ("scores", "one row per run, topic (qid all: the mean over topics) and nugget score",
+         ""),),
+    "risk": (
+        ("urisk", "per run, measure and risk alpha: URisk, TRisk and its p-value against "
+                  "the baseline", ""),
+        ("zrisk", "per run, measure and risk alpha: ZRisk and GeoRisk over all the runs", "")),
 }
+TABLE_IDS = {cmd: tuple(t[0] for t in tables) for cmd, tables in TABLES.items()}
+
+
+def _primary(command: str, params: dict) -> str:
+    """The table tsv/jsonl print for these options (as the analyses choose it)."""
+    if command == "bootstrap":
+        return "split_half" if params.get("split_half") else \
+            "rank_probabilities" if params.get("ranks") else "leaderboard"
+    if command == "interval-map":
+        return "tau" if params.get("analyze") else "values" if params.get("values") else \
+            "scores"
+    if command in ("ipso", "breakdown"):
+        if command == "ipso" and params.get("scores"):
+            return "sign_test"
+        if command == "ipso" and params.get("enumerate_") is not None and not params.get("runs"):
+            return "enumerate"
+        return "topics" if params.get("per_query") else TABLE_IDS[command][0 if command ==
+                                                                          "breakdown" else 2]
+    if command == "measures":
+        return "relevance_levels" if params.get("dataset") else "measures"
+    return TABLE_IDS[command][0]
+
+
+def _n_runs(params: dict) -> int:
+    """Runs given (a directory, or per-topic --scores files, count as several):
+    no file is read."""
+    import os
+    if params.get("scores") or params.get("nuggets"):     # the runs are inside the files
+        return 2
+    runs = params.get("runs") or ()
+    return sum(2 if os.path.isdir(str(r)) else 1 for r in runs)
+
+
+# when a table is there, from the options alone (its "when" text above)
+_WHEN = {
+    "with --dataset": lambda p: p.get("dataset") is not None,
+    "without --dataset": lambda p: p.get("dataset") is None,
+    "with --all-pairs": lambda p: bool(p.get("all_pairs")),
+    "with --all-pairs and -m": lambda p: bool(p.get("all_pairs") and p.get("measures")),
+    "with -q": lambda p: bool(p.get("per_query")),
+    "with --enumerate": lambda p: p.get("enumerate_") is not None,
+    "with --scores": lambda p: bool(p.get("scores")),
+    "with --values": lambda p: bool(p.get("values")),
+    "with --analyze": lambda p: bool(p.get("analyze")),
+    "with --analyze and two or more -m": lambda p: bool(p.get("analyze"))
+    and len(p.get("measures") or ()) >= 2,
+    "with --analyze and two or more runs": lambda p: bool(p.get("analyze"))
+    and _n_runs(p) >= 2,
+    "with --scale both": lambda p: p.get("scale") == "both",
+    "with --split-half": lambda p: bool(p.get("split_half")),
+    "with two or more runs": lambda p: _n_runs(p) >= 2,
+    "with runs": lambda p: _n_runs(p) >= 1,
+}
+
+
+def _present(command: str, tid: str, when: str, params: dict) -> bool:
+    if command == "ipso" and params.get("scores"):          # per-topic score files
+        return tid == "sign_test"
+    if command == "ipso" and params.get("enumerate_") is not None and not params.get("runs"):
+        return tid == "enumerate"
+    test = _WHEN.get(when)
+    return test is None or test(params)
+
+
+def table_catalogue(command: str, params: dict) -> str:
+    """``--table list`` without the analysis: the tables ``command`` writes with
+    these options, ``ID<TAB>description`` (with when it is there); the primary
+    table ends in ``(primary)``.  Decided from the options alone: no input is
+    read."""
+    primary = _primary(command, params)
+    lines = []
+    for tid, desc, when in TABLES[command]:
+        if not _present(command, tid, when, params):
+            continue
+        if when:
+            desc += f" ({when})"
+        if tid == primary:
+            desc += " (primary)"
+        lines.append(f"{tid}\t{desc}")
+    return "\n".join(lines) + "\n"
+
+
+def answer_table_list(f):
+    """Wrap a command's callback: with ``--table list`` print the catalogue of
+    its tables and return before any input is read or analysed."""
+    import functools
+
+    @functools.wraps(f)
+    def wrapped(*args, **kwargs):
+        ctx = click.get_current_context()
+        if ctx.meta.get(TABLE_KEY) == "list" and ctx.command.name in TABLES:
+            output = kwargs.get("output")
+            env = get_env(ctx)
+            _write(ctx, env, output, table_catalogue(ctx.command.name, ctx.params))
+            return None
+        return f(*args, **kwargs)
+    return wrapped
 
 
 def _remember_table(ctx, param, value):
@@ -153,6 +337,7 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
     accepted = [x for x in FORMATS if x != "trec" or pipe_default == "trec"]
 
     def deco(g):
+        g = answer_table_list(g)
         g = warnings_option(g)
         g = click.option("--table", "table", metavar="ID", default=None, expose_value=False,
                          callback=_remember_table,

@@ -20,7 +20,7 @@ from ipsoeval.errors import UsageError
 @opt.baseline_option
 @opt.all_pairs_option
 @opt.test_option(allowed=sigtest.TESTS, command="sigtest",
-                 default_text=", ".join(sigtest.DEFAULT_TESTS),
+                 default_text=sigtest.DEFAULT_TEXT,
                  help_text="Test (the last four for three or more runs, with Tukey HSD)")
 @opt.correct_option
 @opt.alpha_option
@@ -75,6 +75,13 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     if bounds and align_opts.labels != "integer":
         raise UsageError(f"--bounds does not combine with --labels {align_opts.labels} (the "
                          f"bounds range over integer labels)")
+    if scale != "original" and align_opts.labels != "integer":     # before reading
+        raise UsageError(f"--scale {scale} maps measures through their integer-label values "
+                         f"(interval-map): it needs --labels integer")
+    if scale != "original" and not scores:      # a measure the map cannot take: before reading
+        from ipsoeval.analyses.interval_map import at_cutoff
+        for m in measures:
+            at_cutoff(m, None)
     if scores and bounds:
         raise UsageError("--bounds needs QRELS and runs (per-topic --scores files have no "
                          "unjudged documents to label)")

@@ -46,9 +46,10 @@ nav a{margin-right:1em}
 .facts{display:grid;grid-template-columns:max-content auto;gap:.15em 1em}
 .facts dt{font-weight:600}.facts dd{margin:0}
 .scroll{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse;font-size:12.5px;margin:.4em 0 1em}
-th,td{border:1px solid #d0d0d0;padding:.15em .45em;text-align:right;white-space:nowrap}
-td.s,th.s{text-align:left}
+table{border-collapse:collapse;font-size:12px;margin:.4em 0 1em}
+th,td{border:1px solid #d0d0d0;padding:.15em .3em;text-align:right;white-space:nowrap}
+th{white-space:normal;vertical-align:bottom}
+td.s,th.s{text-align:left}td.w{white-space:normal;min-width:12em}
 th{background:#f0f0f0;cursor:pointer;user-select:none;position:sticky;top:0}
 th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
 td.yes{color:#1a6b30;font-weight:600}td.no-perm{color:#a3261f;font-weight:600}
@@ -56,6 +57,7 @@ summary{cursor:pointer;font-weight:600;margin:.4em 0}
 caption{caption-side:top;text-align:left;font-weight:600;padding:.2em 0}
 .chart svg{max-width:100%;height:auto}
 .warn{background:#fff4e0;border-left:4px solid #e0a030;padding:.3em .8em;margin:.3em 0}
+.warn ul{margin:.2em 0;padding-left:1.2em}
 .note{color:#444}
 .legend span{display:inline-block;width:1.1em;height:1.1em;vertical-align:middle;margin:0 .3em 0
 1em;border:1px solid #999}
@@ -133,6 +135,9 @@ def _e(x) -> str:
     return html.escape(shown(str(x)), quote=True)
 
 
+WRAP_FROM = 24        # text cells longer than this wrap (every table fits 1280 px)
+
+
 def show(v) -> str:
     """A value for people: floats to 4 decimals (small ones in exponent form)."""
     v = scalar(v)
@@ -158,7 +163,7 @@ def table(rs: ResultSet, command: str, *, columns: list[str] | None = None,
     if cap:
         out.append(f"<caption>{_e(cap)}</caption>")
     out.append("<thead><tr>" + "".join(
-        f'<th scope="col" data-column="{_e(c)}"{_text_class(rs, c)}>{_e(c)}</th>'
+        f'<th scope="col" data-column="{_e(c)}"{_text_class(rs, c)}>{_header(c)}</th>'
         for c in cols) + "</tr></thead><tbody>")
     for rec in rs.records:
         cells = []
@@ -167,6 +172,8 @@ def table(rs: ResultSet, command: str, *, columns: list[str] | None = None,
             cls = []
             if isinstance(v, str):
                 cls.append("s")
+                if len(v) > WRAP_FROM:
+                    cls.append("w")         # long text wraps: the table fits the page
             if v is True and c in ("significant", "top_group", "tukey_significant"):
                 cls.append("yes")
             if v is False and c == "permissible":
@@ -176,6 +183,21 @@ def table(rs: ResultSet, command: str, *, columns: list[str] | None = None,
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
+
+
+def transposed(rs: ResultSet) -> ResultSet:
+    """One row (the breakdown's best run against the baseline) as a column of
+    ``column``/``value`` pairs: its 30 columns side by side would not fit the
+    page.  The id stays; the records are in the page's data block as they are."""
+    rows = [{"column": c, "value": rec.get(c)} for rec in rs.records for c in rs.columns]
+    return ResultSet(rs.command, ["column", "value"], rows, params=rs.params, title=rs.title,
+                     id=rs.id, description=rs.description)
+
+
+def _header(c: str) -> str:
+    """A column name that may break after its underscores (a narrow column
+    keeps a long name), the name itself unchanged."""
+    return "_<wbr>".join(_e(part) for part in c.split("_"))
 
 
 def folded(rs: ResultSet, command: str) -> str:
@@ -324,8 +346,9 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
         if v is not None:
             a(f"<dt>{_e(k_)}</dt><dd>{_e(v)}</dd>")
     a("</dl>")
-    for w in warnings:
-        a(f'<p class="warn">warning: {_e(w)}</p>')
+    if warnings:        # one box, a line per warning
+        a('<div class="warn" role="note"><strong>Warnings</strong><ul>'
+          + "".join(f"<li>{_e(w)}</li>" for w in warnings) + "</ul></div>")
     for n in notes:
         a(f'<p class="note">note: {_e(n)}</p>')
     a("</section>")
@@ -369,16 +392,19 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
           f'topics answered by neither, only A, only B, both (a relevant document in the top k), '
           f'after Lin et al. 2021.</p>')
         a(_figure(figures, "breakdown"))
-        a(table(bd.table("summary"), "breakdown"))
+        a(table(transposed(bd.table("summary")), "breakdown"))
     else:
-        a('<p class="note">Not available for these inputs (see the notes above).</p>')
+        why = [n for n in notes if n.startswith("no outcomes breakdown")]
+        a(f'<p class="note">{_e(why[0]) if why else "Not available for these inputs."}</p>')
     a("</section>")
 
     # scales
     a('<section id="scales"><h2>Scales and permissible tests</h2>')
     a('<p class="note">A test comparing means needs an interval scale; the sign test an '
       'ordinal one (Ferrante, Ferro &amp; Fuhr 2021).  Results of a test that is not '
-      'permissible for the measure are marked permissible = no.</p>')
+      'permissible for the measure are marked permissible = no; for an ordinal measure the '
+      'note names the routes that are permissible: the interval-mapped measure (Ferrante et '
+      'al. 2021) and a rank-based test, each as the command that runs it.</p>')
     a(table(reports["scales"].table("scales"), "scales"))
     a("</section>")
 

@@ -11,8 +11,10 @@ terminal width), so that no line is longer than that width:
    columns do not fit turns around: the pivot's columns become rows (many
    runs are rows, not columns);
 4. what still does not fit is shown in blocks of columns ("part 1/3", ...),
-   each repeating the key columns (the pivot's index, else the leading
-   identifier columns: run, run_a, run_b, qid, measure, test, ...).
+   each repeating the key columns (the ``keys`` hint, else the pivot's
+   index, else the leading row labels: identifier columns -- run, run_a,
+   run_b, qid, measure, test, ... -- and text columns such as bootstrap's
+   ``rate``, up to the first column of numbers).
 
 A grouped header (``groups`` hint) is one line of titles over the columns
 they span.  Every string shown is data, never markup: rich only renders the
@@ -26,6 +28,8 @@ for ``digits``/``labels``/``hide``, by formatters/paper.py):
   table (e.g. measures x runs) instead of the long records.
 - ``labels``: {column: header text} -- shown instead of the column name.
 - ``hide``: [cols] -- columns left out of the table.
+- ``keys``: [cols] -- the row-label columns a table split into parts repeats
+  in every part (default: the leading identifier and text columns).
 - ``groups``: [[group title, [cols]], ...] -- a title over those columns.
 - ``cell_styles``: {column: {cell text: rich style}} -- colour cells by value
   (ipso's relations ``==``, ``ni``, ``ns``, ``**``; sigtest's ``yes``).
@@ -51,7 +55,7 @@ from ipsoeval.results import ResultSet
 
 __all__ = ["render", "heat_style", "HEAT_RAMP", "DEFAULT_WIDTH", "KNOWN_HINTS"]
 
-KNOWN_HINTS = frozenset({"digits", "pivot", "labels", "hide", "groups", "cell_styles",
+KNOWN_HINTS = frozenset({"digits", "pivot", "labels", "hide", "keys", "groups", "cell_styles",
                          "token_styles", "sign_styles", "heatmap"})
 
 DEFAULT_WIDTH = 80
@@ -267,6 +271,44 @@ def _records_grid(rs: ResultSet, hints: dict) -> tuple[list[str], list[list], li
     return header, body, list(header)
 
 
+def _label(v) -> bool:
+    """A cell that names its row: text that is not a number (or empty)."""
+    if v is None or isinstance(v, bool):
+        return True
+    if not isinstance(v, str):
+        return False
+    try:
+        float(v)
+    except ValueError:
+        return True
+    return v.strip() == ""
+
+
+def _key_columns(header: list[str], body: list[list], hints: dict) -> list[str]:
+    """The row-label columns every block repeats: the ``keys`` hint, else the
+    leading identifier columns (:data:`KEY_COLUMNS`) and after them the short
+    text columns (bootstrap's ``rate``) when a column of numbers follows."""
+    if "keys" in hints:
+        return [c for c in hints["keys"] if c in header]
+    keys = []
+    for c in header:
+        if c not in KEY_COLUMNS:
+            break
+        keys.append(c)
+    more = []
+    for i in range(len(keys), len(header)):
+        col = [row[i] for row in body]
+        if not body or not all(_label(v) for v in col) or all(v is None for v in col):
+            # short text labels count only when a column of numbers follows them
+            numeric = any(v is not None for v in col) and \
+                all(v is None or _numeric(v) for v in col)
+            return keys + more if numeric else keys
+        if max(len(str(v)) for v in col if v is not None) >= WRAP_CELLS_FROM:
+            return keys
+        more.append(header[i])
+    return keys
+
+
 def _pivot_grid(rs: ResultSet, spec: dict):
     index, colkey, valkey = list(spec["index"]), spec["columns"], spec["values"]
     colvals: list = []
@@ -471,12 +513,7 @@ def _choose_grid(rs: ResultSet, width: int) -> _Grid:
     spec = hints.get("pivot")
     if not spec:
         header, body, _ = _records_grid(rs, hints)
-        keys = []
-        for c in header:                   # leading identifier columns
-            if c not in KEY_COLUMNS:
-                break
-            keys.append(c)
-        return _build(rs, header, body, set(keys))
+        return _build(rs, header, body, set(_key_columns(header, body, hints)))
     grid = _pivot_build(rs, spec)
     if len(_blocks(grid, width)) > 1 and spec["index"]:
         # many pivot columns (e.g. runs): they become rows

@@ -33,7 +33,7 @@ from typing import Callable, Iterable
 from ipsoeval.errors import UsageError
 
 __all__ = ["TestStatistic", "REGISTRY", "get", "parse", "names", "requirement",
-           "permissible", "run", "omnibus", "tukey", "PAIRED", "TWO_SAMPLE", "OMNIBUS"]
+           "permissible", "default_test", "DEFAULT_BY_SCALE", "run", "omnibus", "tukey", "PAIRED", "TWO_SAMPLE", "OMNIBUS"]
 
 
 @dataclass(frozen=True)
@@ -174,6 +174,8 @@ def parse(values, *, allowed: Iterable[str] | None = None, option: str = "--test
             name = get(part, allowed=allowed, option=option, command=command).name
             if name not in out:
                 out.append(name)
+    if values and not out:          # "--test ," is a mistake, not the default
+        raise UsageError(f"{option}: no test given (found {', '.join(map(repr, values))})")
     return out
 
 
@@ -188,6 +190,34 @@ def permissible(measure_scale: str | None, test: str) -> bool | None:
     if measure_scale is None or measure_scale not in _SCALE_ORDER:
         return None
     return _SCALE_ORDER[measure_scale] >= _SCALE_ORDER[requirement(test)]
+
+
+# The paired test a measure gets when none is named (``sigtest`` without
+# --test, ``report``): the most powerful paired test its scale permits
+# (Ferrante et al. 2021 §2.5).  Interval and ratio scales: Student's t (the
+# randomization and bootstrap tests are permissible too, but are random and
+# slower, and agree with t on IR topic sets).  Ordinal: the sign test -- the
+# Wilcoxon signed-rank test ranks the differences, which needs equal
+# intervals, so it requires an interval scale like t.  Unknown (per-topic
+# --scores files without --scores-scale): the sign test, which asks least.
+DEFAULT_BY_SCALE = {"ratio": "t", "interval": "t", "ordinal": "sign", None: "sign",
+                    "nominal": "sign"}
+
+_DEFAULT_WHY = {
+    "ratio": "ratio scale: paired t is permissible",
+    "interval": "interval scale: paired t is permissible",
+    "ordinal": "ordinal scale: sign test (t, wilcoxon and randomization need an interval "
+               "scale)",
+    None: "scale unknown: sign test (needs only an ordinal scale)",
+    "nominal": "nominal scale: no test is permissible",
+}
+
+
+def default_test(scale: str | None) -> tuple[str, str]:
+    """``(test, why)``: the paired test for a measure on ``scale`` when no
+    test is named, and one line saying why (see :data:`DEFAULT_BY_SCALE`)."""
+    key = scale if scale in DEFAULT_BY_SCALE else None
+    return DEFAULT_BY_SCALE[key], _DEFAULT_WHY[key]
 
 
 def run(name: str, a, b, *, alternative: str = "two-sided", samples: int = 100_000,

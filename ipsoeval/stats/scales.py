@@ -64,3 +64,35 @@ def measure_scale(measure, aligned=None) -> tuple[str | None, str | None]:
                                f"({int(R.min())}..{int(R.max())}), so their scales differ "
                                f"(Ferrante et al. §3.4.2)")
     return nominal, None
+
+
+# Families the interval map (``ipsoeval interval-map``, ``sigtest --scale
+# interval``) maps onto an interval scale (Ferrante et al. 2021 §4).
+INTERVAL_MAPPABLE = ("P", "R", "AP", "RR", "ESL", "Success", "DCG", "nDCG", "RBP")
+
+
+def permissible_route(name: str, scale: str | None, runs: int = 3) -> str | None:
+    """Where a test of means is not permissible (an ordinal ``scale``), the
+    routes that are, as commands: the interval-mapped measure (Ferrante et al.
+    2021), when the interval map covers the family, and a rank-based test --
+    Friedman with Tukey HSD on the ranks for three or more ``runs``, the sign
+    test for two -- which needs only an ordinal scale.  None when the scale
+    permits tests of means (or is not known)."""
+    if scale != "ordinal":
+        return None
+    try:
+        from ipsoeval.measures import parse_measure
+        m = parse_measure(name)
+        family, cutoff = m.family, m.cutoff
+    except Exception:       # a name from a score file: no interval map offered
+        family = cutoff = None
+    routes = []
+    if family in INTERVAL_MAPPABLE:
+        # the map needs a run length: a measure without a cutoff gets
+        # interval-map's default, 30
+        mapped = name if cutoff is not None else f"{name}@30"
+        routes.append(f"the interval-mapped measure: ipsoeval sigtest --all-pairs "
+                      f"--scale interval -m '{mapped}'")
+    rank = "friedman" if runs >= 3 else "sign"
+    routes.append(f"rank-based: ipsoeval sigtest --all-pairs --test {rank} -m '{name}'")
+    return "; ".join(routes)

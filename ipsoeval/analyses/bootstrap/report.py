@@ -131,8 +131,10 @@ def parse_tests(values) -> tuple:
         or tuple(TESTS)
 
 
-def parse_list(values: Sequence[str] | str | None, default: Sequence[str]) -> tuple:
-    """Comma-separated and/or repeated option values, in order, unique."""
+def parse_list(values: Sequence[str] | str | None, default: Sequence[str],
+               option: str = "--aggregate") -> tuple:
+    """Comma-separated and/or repeated option values, in order, unique; values
+    given with nothing in them (``,``) are a usage error, not the default."""
     if values is None:
         return tuple(default)
     if isinstance(values, str):
@@ -143,7 +145,9 @@ def parse_list(values: Sequence[str] | str | None, default: Sequence[str]) -> tu
             item = item.strip().lower()
             if item and item not in out:
                 out.append(item)
-    return tuple(out) if out else tuple(default)
+    if not out:
+        raise UsageError(f"{option}: nothing given (found {', '.join(map(repr, values))})")
+    return tuple(out)
 
 
 # ------------------------------------------------------------ query subsets
@@ -458,7 +462,7 @@ def table4(rs: ResultSet) -> ResultSet:
                 row[key] = rec[field_]
             records.append(row)
     return ResultSet(rs.command, ["measure", "rate"] + cols, records, params=rs.params,
-                     title=rs.title, table_hints={"digits": 1})
+                     title=rs.title, table_hints={"digits": 1, "keys": ["measure", "rate"]})
 
 
 def run(scores, options: Options, progress: Progress | None = None,

@@ -167,13 +167,21 @@ class EnumSystem:
         return out
 
 
+def check_enum_listing(spec: MapSpec) -> None:
+    """UsageError when :func:`enum_listing` would have too many runs to list
+    (checked before any mapping, by valuesets.check_listing)."""
+    N = spec.N
+    G = len(spec.gains)
+    if G ** N > ENUM_LIMIT:
+        raise UsageError(f"{spec.name}: {G}^{N} runs, too many to list (at most {ENUM_LIMIT}); use a smaller -N")
+
+
 def enum_listing(spec: MapSpec, K: int):
     """Distinct values ascending with their run counts, by enumerating U
     (binary runs with at most K relevant documents)."""
     N = spec.N
     G = len(spec.gains)
-    if G ** N > ENUM_LIMIT:
-        raise UsageError(f"{spec.name}: {G}^{N} runs, too many to list (at most {ENUM_LIMIT}); use a smaller -N")
+    check_enum_listing(spec)
     runs = all_runs(N, G, 0, G ** N)
     if spec.binary and K < N:
         runs = runs[(runs > 0).sum(axis=1) <= K]

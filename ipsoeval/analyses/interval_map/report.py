@@ -139,6 +139,19 @@ class _Plan:
     surrogate: bool
 
 
+def check_listings(measures, opts: Options) -> None:
+    """Before reading any input: --values listings too long to make, for the
+    measures whose value set does not depend on the qrels (binary gains: P,
+    R, RR, Success, AP; graded ones are checked once the qrels' gains are
+    known, still before the mapping)."""
+    if not opts.values:
+        return
+    for measure in measures:
+        m = at_cutoff(measure, opts.N)
+        if m.family in ("P", "R", "RR", "Success", "AP") and m.cutoff is not None:
+            iv.check_listing(iv.MapSpec(m.family, int(m.cutoff), name=m.name))
+
+
 def _plan(aligned: Aligned, measure, opts: Options) -> _Plan:
     m = at_cutoff(measure, opts.N)
     N = int(m.cutoff)

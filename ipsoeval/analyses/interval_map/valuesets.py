@@ -41,7 +41,7 @@ from ipsoeval.analyses.interval_map.common import (
     ties_rank,
     universe_size,
 )
-from ipsoeval.analyses.interval_map.enumerate import EnumSystem, enum_listing
+from ipsoeval.analyses.interval_map.enumerate import EnumSystem, check_enum_listing, enum_listing
 from ipsoeval.analyses.interval_map.groups import GroupSystem
 from ipsoeval.errors import UsageError
 
@@ -173,12 +173,15 @@ def check_listing(spec: MapSpec, K: int | None = None, limit: int = LISTING_LIMI
     at once where the value set is counted by groups); before any mapping."""
     N = spec.N
     K = N if K is None else min(K, N)
-    if spec.family != "generic" and method_of(spec, False) == "group" \
-            and spec.family != "RBP":
+    meth = method_of(spec, False)
+    if spec.family != "generic" and meth == "group" and spec.family != "RBP":
         n = GroupSystem(spec, rational=False).n_values(K)
         if n > limit:
             raise UsageError(f"{spec.name}: {n} distinct values at N={N}, more than --values "
                              f"lists ({limit}); use a smaller cutoff or -N")
+    elif not (meth == "group" and spec.family != "RBP") and \
+            not (meth == "closed" and spec.family in CLOSED):
+        check_enum_listing(spec)        # value_listing enumerates the universe
 
 
 def value_listing(spec: MapSpec, K: int | None = None, limit: int = LISTING_LIMIT,

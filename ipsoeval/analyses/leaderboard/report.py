@@ -38,6 +38,7 @@ from ipsoeval.analyses import validate
 from ipsoeval.analyses.bootstrap.report import MeasureInput  # one measure's scores, shared
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
+from ipsoeval.stats.scales import permissible_route
 
 __all__ = ["Options", "MeasureInput", "analyse", "run", "estimate_seconds", "COLUMNS",
            "PAIR_COLUMNS", "RESOLUTION_COLUMNS", "MAX_SAMPLES", "TEST"]
@@ -53,7 +54,7 @@ PAIR_COLUMNS = ["run_a", "run_b", "measure", "mean_a", "mean_b", "diff", "p_valu
                 "permissible"]
 RESOLUTION_COLUMNS = ["measure", "n", "n_runs", "n_pairs", "n_separated", "resolution",
                       "n_tukey_separated", "tukey_resolution", "best", "n_top_group",
-                      "n_letters", "permissible"]
+                      "n_letters", "permissible", "permissible_route"]
 
 # Cells (runs × topics × samples) per second and thread, measured on the bench
 # machine (bench case leaderboard-100x5000); only for the estimate shown before
@@ -187,7 +188,8 @@ def _one(runs: list[str], m: MeasureInput, options: Options, progress: Progress 
                "resolution": sep / npairs, "n_tukey_separated": tsep,
                "tukey_resolution": tsep / npairs, "best": runs[best],
                "n_top_group": int((~sig[best]).sum()), "n_letters": len(tokens),
-               "permissible": perm_ok}
+               "permissible": perm_ok,
+               "permissible_route": permissible_route(m.name, m.scale, k)}
     return rows, pairs, summary
 
 
@@ -215,8 +217,10 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
         summary.append(s)
         scale = m.scale
         if registry_permissible(scale) is False:
+            route = permissible_route(m.name, scale, len(runs))
             warnings.append(f"{m.name}: its scale is {scale}; the tests compare means, which "
-                            f"needs an interval scale (results marked permissible = false)")
+                            f"needs an interval scale (results marked permissible = false)"
+                            + (f"; permissible: {route}" if route else ""))
     if progress is not None:
         progress(1, 1)
     params = dict(options.as_params())

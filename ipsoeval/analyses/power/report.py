@@ -91,6 +91,8 @@ def parse_deltas(values) -> tuple[float, ...]:
                 raise UsageError(f"--delta must be a positive number (found {p!r})") from None
             if x not in out:
                 out.append(x)
+    if values and not out:
+        raise UsageError(f"--delta: no number given (found {', '.join(map(repr, values))})")
     return tuple(out)
 
 
@@ -109,6 +111,8 @@ def parse_designs(values) -> tuple[str, ...]:
                 raise UsageError(f"--design must be among {', '.join(DESIGNS)} (found {p!r})")
             if p not in out:
                 out.append(p)
+    if values and not out:
+        raise UsageError(f"--design: no design given (found {', '.join(map(repr, values))})")
     return tuple(out)
 
 

@@ -222,12 +222,14 @@ def analyse(runs: Sequence[str], human_topics: Sequence[str], auto_topics: Seque
     ia = np.array([p[0] for p in pairs], dtype=np.int64)
     ib = np.array([p[1] for p in pairs], dtype=np.int64)
     counts = {"human": n, "auto": N, options.method: N}
+    for m in measures:              # every measure checked before any is estimated
+        if np.isnan(np.asarray(m.human, dtype=np.float64)).any() or \
+                np.isnan(np.asarray(m.auto, dtype=np.float64)).any():
+            raise UsageError(f"ppi estimates a mean over topics; {m.name} is undefined on "
+                             f"some topics")
     for m in measures:
         H = np.asarray(m.human, dtype=np.float64)
         A = np.asarray(m.auto, dtype=np.float64)
-        if np.isnan(H).any() or np.isnan(A).any():
-            raise UsageError(f"ppi estimates a mean over topics; {m.name} is undefined on "
-                             f"some topics")
         res = _estimates(H, A[:, lab], A[:, unl], A, options)
         for r, run in enumerate(runs):
             for meth in methods:

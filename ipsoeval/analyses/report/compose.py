@@ -88,10 +88,15 @@ class Options:
 
 
 def parse_pair(text: str) -> tuple[str, str]:
-    """``A:B`` (run names; the last colon splits, so a name may hold colons)."""
-    a, sep, b = str(text).rpartition(":")
+    """``A:B``, two run names; refused unless there is exactly one colon (a
+    name with a colon would make the split a guess: rename the run with
+    --name)."""
+    a, sep, b = str(text).partition(":")
     if not sep or not a or not b:
         raise UsageError(f"--pair takes A:B, two run names (found {text!r})")
+    if ":" in b:
+        raise UsageError(f"--pair {text}: more than one ':' (A:B names two runs; give a run "
+                         f"whose name holds a colon another with --name)")
     if a == b:
         raise UsageError(f"--pair {text}: a run compared with itself")
     return a, b
@@ -228,7 +233,7 @@ def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
         sig_warnings += [w for w in rep.warnings if w not in sig_warnings]
         for m in measures:
             diffs[(a, b, m)] = mats[m][ib] - mats[m][ia]
-    tests = ResultSet("sigtest", list(st.COLUMNS), records, params=sig_params,
+    tests = ResultSet("sigtest", list(t.columns), records, params=sig_params,
                       title="Chosen pairs: significance tests (diff = B − A)", id="tests",
                       description="per chosen pair A:B, measure and test: sigtest's rows",
                       table_hints={"digits": 4})
@@ -243,6 +248,12 @@ def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
     elif aligned.label_mode != "integer":
         notes.append(f"no outcomes breakdown: it counts relevant documents by integer labels "
                      f"(--labels {aligned.label_mode})")
+    elif int(np.count_nonzero(np.asarray(aligned.num_rel) > 1)):
+        # Lin et al. 2021: one relevant document per topic (MS MARCO)
+        n_multi = int(np.count_nonzero(np.asarray(aligned.num_rel) > 1))
+        notes.append(f"no outcomes breakdown: {n_multi} of {len(aligned.topics)} topics have "
+                     f"more than one relevant document, and the breakdown (Lin et al. 2021) "
+                     f"assumes one per topic")
     else:
         brep = bd.run(aligned, bd.Options(k=options.k, baseline=baseline,
                                           correct=options.correct, alpha=options.alpha))
@@ -258,7 +269,7 @@ def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
     if progress is not None:
         progress(990, 1000)
 
-    reports["scales"] = _scales(measures, scales, scale_why, options, tests)
+    reports["scales"] = _scales(measures, scales, scale_why, options, tests, len(runs))
     if progress is not None:
         progress(1000, 1000)
     for rep in reports.values():
@@ -270,12 +281,15 @@ def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
                      measures=measures, n_runs=len(runs), n_topics=n_topics)
 
 
-def _scales(measures, scales, why, options: Options, tests: ResultSet) -> Report:
+def _scales(measures, scales, why, options: Options, tests: ResultSet,
+            n_runs: int = 3) -> Report:
     """Which of the page's tests each measure's scale permits (Ferrante et al. 2021)."""
     from ipsoeval.stats import registry
 
     used = ["randhsd", "anova2"] + [t for t in dict.fromkeys(r["test"] for r in tests.records)
                                     if t in registry.REGISTRY and t not in ("randhsd", "anova2")]
+    from ipsoeval.stats.scales import permissible_route
+    routes = {m: permissible_route(m, scales[m], n_runs) for m in measures}
     rows = []
     for m in measures:
         for t in used:
@@ -283,7 +297,8 @@ def _scales(measures, scales, why, options: Options, tests: ResultSet) -> Report
             rows.append({"measure": m, "scale": scales[m], "test": t, "test_name": entry.title,
                          "requires": entry.requires,
                          "permissible": registry.permissible(scales[m], t),
-                         "note": why[m] or ""})
+                         "note": "; ".join(x for x in (
+                             why[m], routes[m] and f"permissible: {routes[m]}") if x)})
     rs = ResultSet(COMMAND, list(SCALE_COLUMNS), rows,
                    params={"source": "Ferrante, Ferro & Fuhr 2021: a test comparing means "
                                      "needs an interval scale; the sign test an ordinal one"},
@@ -355,11 +370,10 @@ def estimate_seconds(runs: int, topics: int, samples: int, measures: int = 1,
     """Rough wall time of the resampling work: the leaderboard's randomised
     HSD plus the pairs' resampling tests (randomization, bootstrap)."""
     from ipsoeval.analyses import leaderboard
-    from ipsoeval.analyses.sigtest import DEFAULT_TESTS
     from ipsoeval.stats import registry
 
     secs = leaderboard.estimate_seconds(runs, topics, samples, measures)
-    resampling = sum(1 for t in (tests or DEFAULT_TESTS) if registry.get(t).resampling)
+    resampling = sum(1 for t in (tests or ()) if registry.get(t).resampling)
     # a paired resampling test: about one leaderboard cell per sample and topic
     secs += leaderboard.estimate_seconds(1, topics, samples, measures * pairs * resampling)
     return secs

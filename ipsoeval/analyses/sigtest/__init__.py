@@ -10,6 +10,7 @@ from ipsoeval.stats import registry
 PAIRWISE = registry.TWO_SAMPLE
 OMNIBUS = registry.OMNIBUS
 TESTS = PAIRWISE + OMNIBUS
-DEFAULT_TESTS = ("t", "wilcoxon", "sign", "randomization")
+# without --test: per measure, registry.default_test (the test its scale permits)
+DEFAULT_TEXT = "per measure, the test its scale permits: t (interval, ratio), sign (ordinal)"
 
 __getattr__ = load_on_use(__name__)   # the rest: report's, loaded on first use

@@ -7,6 +7,13 @@ wide: :func:`wide_table`), with ``scale="both"`` the table ``flips`` of
 decisions that flip between the original and the interval-mapped values
 (Ferrante et al. 2021, Tables 5–6), and the CI gate's decision.
 
+Without ``--test`` each (pair, measure) is tested once, with the test its
+scale permits (:func:`ipsoeval.stats.registry.default_test`: t for interval
+and ratio scales, sign for ordinal ones); the record's ``why`` says which
+and why, and the correction family is the rows reported.  With ``--test``
+every named test runs, and each test's rows are their own family (tests that
+are alternatives to each other are not corrected together).
+
 Tests, the scale each requires and their aliases are those of the test
 registry (:mod:`ipsoeval.stats.registry`; ``ipsoeval sigtest --help`` lists
 them): paired t, Wilcoxon signed-rank, sign, rank-sum, randomization and
@@ -27,7 +34,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.analyses import validate
-from ipsoeval.analyses.sigtest import DEFAULT_TESTS, OMNIBUS, PAIRWISE, TESTS
+from ipsoeval.analyses.sigtest import DEFAULT_TEXT, OMNIBUS, PAIRWISE, TESTS  # noqa: F401
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Gate, Report, ResultSet
 from ipsoeval.stats import registry
@@ -52,16 +59,17 @@ def parse_tests(args) -> list[str]:
 def make_options(tests=None, gate_test: str | None = None, *,
                  gate_option: str = "gate_test", **kw) -> "Options":
     """Validated Options from what a user gives: ``tests`` as ``--test`` takes
-    them (default :data:`DEFAULT_TESTS`), ``gate_test`` one test name
-    (``gate_option`` names it in the error); the other fields as they are."""
-    test_list = parse_tests([tests] if isinstance(tests, str) else (tests or [])) \
-        or list(DEFAULT_TESTS)
+    them (none: each measure gets the test its scale permits), ``gate_test``
+    one test name (``gate_option`` names it in the error; without ``tests`` it
+    is the one test run); the other fields as they are."""
+    test_list = parse_tests([tests] if isinstance(tests, str) else (tests or []))
     gate = None
     if gate_test is not None:
         parsed = parse_tests([gate_test])
         if len(parsed) != 1:
             raise UsageError(f"{gate_option} takes one test (found {gate_test!r})")
         gate = parsed[0]
+        test_list = test_list or [gate]
     options = Options(tests=test_list, gate_test=gate, **kw)
     options.check()
     return options
@@ -69,7 +77,7 @@ def make_options(tests=None, gate_test: str | None = None, *,
 
 @dataclass
 class Options:
-    tests: list[str] = field(default_factory=lambda: list(DEFAULT_TESTS))
+    tests: list[str] = field(default_factory=list)     # empty: by scale (default_test)
     baseline: str | None = None
     all_pairs: bool = False
     correct: str = "none"
@@ -84,7 +92,8 @@ class Options:
     bounds: bool = False
 
     def check(self, runs: list[str] | None = None) -> None:
-        validate.tests(self.tests, TESTS, "sigtest")
+        if self.tests:
+            validate.tests(self.tests, TESTS, "sigtest")
         validate.correct(self.correct)
         validate.alpha(self.alpha)
         validate.alternative(self.alternative)
@@ -99,7 +108,7 @@ class Options:
         if self.gate_test is not None:
             if self.fail_if is None:
                 raise UsageError("--gate-test needs --fail-if")
-            if self.gate_test not in self.tests:
+            if self.tests and self.gate_test not in self.tests:
                 raise UsageError(f"--gate-test {self.gate_test} is not among the tests run "
                                  f"({', '.join(self.tests)})")
         if self.bounds and self.scale != "original":
@@ -118,8 +127,29 @@ class Options:
                 raise UsageError(f"{', '.join(omni)} compare three or more runs (got {len(runs)}); "
                                  f"use a paired test such as t or randomization")
 
-    def gate(self) -> str:
-        return self.gate_test or self.tests[0]
+    def gate(self) -> str | None:
+        return self.gate_test or (self.tests[0] if self.tests else None)
+
+    def tests_for(self, scale: str | None) -> list[str]:
+        """The tests a measure on ``scale`` gets: --test's, else its default."""
+        return list(self.tests) or [registry.default_test(scale)[0]]
+
+
+def family_key(rec: dict, options: Options) -> str | None:
+    """The correction family of a record: None for Tukey HSD rows (already
+    adjusted), else its test's rows with --test, or every row reported."""
+    if rec["run_a"] != "*" and rec["test"] not in PAIRWISE:
+        return None
+    return rec["test"] if options.tests else ""
+
+
+def family_text(options: Options, pairs: int, measures: int) -> str:
+    """What --correct corrects over, in one line (params and the table's title)."""
+    n = f"{pairs} pair(s) x {measures} measure(s)"
+    if not options.tests:
+        return f"the {pairs * measures} comparison(s) reported ({n}, one test each)"
+    return (f"each test's {pairs * measures} comparison(s) ({n}; alternative tests are "
+            f"not corrected together)")
 
 
 def pairs_of(runs: list[str], options: Options) -> list[tuple[int, int]]:
@@ -168,8 +198,8 @@ def _analyse(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str,
     ia = np.array([p[0] for p in pairs], dtype=np.int64)
     ib = np.array([p[1] for p in pairs], dtype=np.int64)
     records: list[dict] = []
-    in_family: list[bool] = []
-    total = len(matrices) * len(options.tests)
+    in_family: list[str | None] = []
+    total = sum(len(options.tests_for(scales.get(m))) for m in matrices)
     done = 0
     undefined: dict[str, int] = {}
     for mname, M in matrices.items():
@@ -190,7 +220,9 @@ def _analyse(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str,
             })
         per_test: dict[str, tuple[np.ndarray, np.ndarray, bool]] = {}
         omni_rows: list[dict] = []
-        for test in options.tests:
+        mtests = options.tests_for(scales.get(mname))
+        why = None if options.tests else registry.default_test(scales.get(mname))[1]
+        for test in mtests:
             perm = registry.permissible(scales.get(mname), test)
             if test in PAIRWISE:
                 res = _pairwise(test, A, B, options)
@@ -228,12 +260,12 @@ def _analyse(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str,
             if progress is not None:
                 progress(done, total)
         cols = {}
-        for test in options.tests:
+        for test in mtests:
             stat, pv, fam = per_test[test]
             cols[test] = (_floats(stat), _floats(pv), fam,
                           registry.permissible(scales.get(mname), test))
         for k in range(len(pairs)):
-            for test in options.tests:
+            for test in mtests:
                 stats_, ps, fam, perm = cols[test]
                 rec = dict(base[k])
                 rec["test"] = test
@@ -242,18 +274,21 @@ def _analyse(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str,
                 rec["p_adjusted"] = None if fam else ps[k]
                 rec["significant"] = False
                 rec["permissible"] = perm
+                if why is not None:
+                    rec["why"] = why
                 records.append(rec)
-                in_family.append(fam)
+                in_family.append(family_key(rec, options))
         for rec in omni_rows:
             records.append(rec)
-            in_family.append(True)
-    # correction across every row of the family
-    fam_idx = [i for i, f in enumerate(in_family) if f]
-    raw = np.array([np.nan if records[i]["p_value"] is None else records[i]["p_value"]
-                    for i in fam_idx], dtype=np.float64)
-    adj = adjust(raw, options.correct) if raw.size else raw
-    for i, p in zip(fam_idx, adj):
-        records[i]["p_adjusted"] = _f(p)
+            in_family.append(family_key(rec, options))
+    # correction within each family (family_key)
+    for key in dict.fromkeys(f for f in in_family if f is not None):
+        fam_idx = [i for i, f in enumerate(in_family) if f == key]
+        raw = np.array([np.nan if records[i]["p_value"] is None else records[i]["p_value"]
+                        for i in fam_idx], dtype=np.float64)
+        adj = adjust(raw, options.correct) if raw.size else raw
+        for i, p in zip(fam_idx, adj):
+            records[i]["p_adjusted"] = _f(p)
     for rec in records:
         p = rec["p_adjusted"]
         rec["significant"] = bool(p is not None and p < options.alpha)
@@ -314,12 +349,14 @@ def _bounds_check(records: list[dict], runs: list[str], matrices: dict, bound_ma
                 continue
             worst[n] = float(pv[k])
             flipped[n] = not (wd[k] > 0)
-    fam = [n for n, rec in enumerate(records)
-           if rec["run_a"] != "*" and rec["test"] in PAIRWISE
-           or rec["run_a"] == "*"]
-    raw = np.array([worst.get(n, np.nan if records[n]["p_value"] is None
-                              else records[n]["p_value"]) for n in fam], dtype=np.float64)
-    adj = adjust(raw, options.correct) if raw.size else raw
+    keys = [family_key(rec, options) for rec in records]
+    fam, adj = [], []
+    for key in dict.fromkeys(k for k in keys if k is not None):
+        idx = [n for n, k in enumerate(keys) if k == key]
+        raw = np.array([worst.get(n, np.nan if records[n]["p_value"] is None
+                                  else records[n]["p_value"]) for n in idx], dtype=np.float64)
+        fam += idx
+        adj += list(adjust(raw, options.correct) if raw.size else raw)
     for n, p in zip(fam, adj):
         if n not in worst:
             continue
@@ -371,15 +408,17 @@ def _gate(records: list[dict], baseline: str | None, matrices, options: Options,
     chosen: dict[str, str] = {}
     caveats: list[str] = []
     for meas in matrices:
+        ran = [t for (m, t) in perm if m == meas]
         if options.gate_test is not None:
             t = options.gate_test
         else:
-            ok = [t for t in options.tests if t in PAIRWISE and perm.get((meas, t)) is not False]
-            t = ok[0] if ok else options.gate()
+            ok = [t for t in options.tests or ran
+                  if t in PAIRWISE and perm.get((meas, t)) is not False]
+            t = ok[0] if ok else (options.gate() or ran[0])
         chosen[meas] = t
         if perm.get((meas, t)) is False:
             caveats.append(f"{t} is not permissible for {meas}'s scale")
-    test = "/".join(dict.fromkeys(chosen.values())) or options.gate()
+    test = "/".join(dict.fromkeys(chosen.values())) or options.gate() or ""
     bad = []
     gated = []
     for rec in records:
@@ -462,21 +501,27 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str 
         columns.extend(BOUNDS_COLUMNS)
         _bounds_check(orig, runs, matrices, bound_matrices, options, lower_better, warnings)
     records = (orig or []) + (inter or [])
+    if not options.tests:
+        columns.append("why")
+    used = list(dict.fromkeys(r["test"] for r in records))
     params = {
         "runs": list(runs), "pairs": "all" if options.all_pairs else "baseline",
         "baseline": None if options.all_pairs else runs[pairs[0][0]],
         "measures": list(matrices), "scales": {m: scales.get(m) for m in matrices},
-        "tests": list(options.tests), "alternative": options.alternative,
+        "tests": list(options.tests) or used, "alternative": options.alternative,
         "alpha": options.alpha, "correction": options.correct,
-        "correction_family": "all rows of pairwise tests and omnibus rows of this invocation"
+        "correction_family": family_text(options, len(pairs), len(matrices))
                              + (", separately per scale" if options.scale == "both" else "")
-                             + "; Tukey HSD rows are adjusted over all run pairs of their "
-                               "measure and not corrected again",
+                             + ("; Tukey HSD rows are adjusted over all run pairs of their "
+                                "measure and not corrected again"
+                                if any(t in OMNIBUS for t in options.tests) else ""),
         "significant": "p_adjusted < alpha",
         "ci_level": options.level, "samples": options.samples,
         "seed": options.seed, "scale": options.scale,
-        "requirements": {t: registry.requirement(t) for t in options.tests},
+        "requirements": {t: registry.requirement(t) for t in options.tests or used},
     }
+    if not options.tests:
+        params["test_choice"] = {m: registry.default_test(scales.get(m))[1] for m in matrices}
     if options.bounds:
         params["bounds"] = ("p_bounds: the test again with, per topic, the winner at its low "
                             "and the loser at its high over the labellings of the unjudged "
@@ -488,7 +533,8 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str 
         command="sigtest", columns=columns, records=records, params=params,
         title="Significance tests (diff = B − A)", id="tests",
         description="one row per pair of runs, measure and test (omnibus tests: run_a = "
-                    "run_b = *)",
+                    "run_b = *; without --test one test per pair and measure, why it was "
+                    "chosen in why)",
         table_hints={"digits": 4,
                      "cell_styles": {"significant": {"yes": "bold green"},
                                      "permissible": {"no": "bold red"}}})
@@ -572,6 +618,8 @@ def wide_table(rs: ResultSet) -> ResultSet:
     tests: list[str] = []
     rows: dict[tuple, dict] = {}
     has_scale = "scale" in rs.columns
+    by_scale = "why" in rs.columns          # no --test: one test per pair and measure
+    whys: dict[str, list[str]] = {}
     unknown = False
     bounded = False
     corrected = rs.params.get("correction", "none") != "none"
@@ -601,20 +649,31 @@ def wide_table(rs: ResultSet) -> ResultSet:
         if rec["permissible"] is None:      # issue 13 (--scores): the measure's scale is unknown
             mark += "?"
             unknown = True
-        row[f"{t}:p"] = None if p is None else f"{p:.2g}{mark}"
+        if by_scale:
+            row["test"], row["p"] = t, None if p is None else f"{p:.2g}{mark}"
+            whys.setdefault(rec.get("why"), []).append(rec["measure"])
+        else:
+            row[f"{t}:p"] = None if p is None else f"{p:.2g}{mark}"
     cols = ["run_a", "run_b", "measure"] + (["scale"] if has_scale else []) + \
         ["n", "mean_a", "mean_b", "diff", "ci95", "effect_size", "w/t/l"]
     groups: list = []
     labels = {"effect_size": "effect", "measure": "measure"}
-    for t in tests:
+    if by_scale:
+        cols += ["test", "p"]
+    for t in [] if by_scale else tests:
         cols.append(f"{t}:p")
         labels[f"{t}:p"] = t
     records = [{c: r.get(c) for c in cols} for r in rows.values()]
-    title = (f"{rs.title or ''}; p-values per test"
-             + (f" ({rs.params.get('correction')}-corrected)" if corrected else "")
+    family = rs.params.get("correction_family", "")
+    title = (f"{rs.title or ''}; "
+             + ("p-value of the test the measure's scale permits" if by_scale
+                else "p-values per test")
+             + (f" ({rs.params.get('correction')}-corrected over {family})" if corrected
+                else "")
              + f": * significant at alpha {rs.params.get('alpha')}"
              + "; † not permissible for the measure's scale"
              + ("; ? scale unknown (--scores-scale declares it)" if unknown else "")
+             + "".join(f"; {', '.join(dict.fromkeys(ms))}: {why}" for why, ms in whys.items())
              + ("; ! not significant with the unjudged documents at their worst for the "
                 "winner (--bounds)" if bounded else ""))
     return ResultSet(command=rs.command, columns=cols, records=records, params=rs.params,

@@ -1,0 +1,98 @@
+"""Refuse before working (issue 25): a check that can fail runs before the
+inputs are read or the analysis starts, and its error is one line on
+standard error, alone, with exit status 2 (SPEC §7) and no output file.
+
+In-process cases make reading and the analyses raise, so a check that came
+after the work fails the test instead of taking its time."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, TESTDATA, invoke
+
+AD = TESTDATA / "adhoc"
+Q, A, B = str(AD / "qrels.txt"), str(AD / "run-bm25.txt"), str(AD / "run-neural.txt")
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Reading inputs and evaluating raise: the refusal must come first."""
+    import ipsoeval.cli.options as cli_options
+    from ipsoeval import engine
+
+    def boom(*a, **k):
+        raise AssertionError("the work started before the check")
+
+    for name in ("load_aligned", "load_scores"):
+        monkeypatch.setattr(cli_options, name, boom)
+    for name in ("load", "evaluate"):
+        monkeypatch.setattr(engine, name, boom)
+
+
+def one_error(code, err, status=2):
+    lines = err.strip().splitlines()
+    assert code == status, err
+    assert len(lines) == 1 and lines[0].startswith("ipsoeval: error: "), err
+    return lines[0]
+
+
+CASES = {
+    # issue 25: 26 s of mapping, then "2^30 runs, too many to list"
+    "interval-map listing": (["interval-map", "-M", "79", "-m", "AP", "-q", "--values",
+                              "--analyze", "--name", "r1", "--name", "r2", "--name", "r3",
+                              Q, A, B, A], "2^30 runs, too many to list"),
+    # split at the last colon instead of refused, after the runs were read
+    "report --pair A:B:C": (["report", "-m", "AP", "--pair", "A:B:C", Q, A, B],
+                            "more than one ':'"),
+    # exited 0 with the default delta
+    "power --delta ,": (["power", "-m", "AP", "--delta", ",", Q, A, B], "--delta"),
+    "sigtest --test ,": (["sigtest", "-m", "AP", "--test", ",", Q, A, B], "no test given"),
+    "bootstrap --aggregate ,": (["bootstrap", "-m", "AP", "--split-half", "2",
+                                 "--aggregate", ",", Q, A, B], "--aggregate"),
+    "power --design ,": (["power", "-m", "AP", "--design", ",", Q, A, B], "--design"),
+    "sigtest --scale interval -m AP": (["sigtest", "-m", "AP", "--scale", "interval", Q, A, B],
+                                       "needs a run length"),
+    "sigtest --scale both --labels gain": (["sigtest", "-m", "AP", "--scale", "both",
+                                            "--labels", "gain", Q, A, B], "--labels integer"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_refused_before_the_work(name, no_work, tmp_path):
+    args, what = CASES[name]
+    out = tmp_path / "out.file"
+    code, _, err = invoke([*args, "-o", out])
+    assert what in one_error(code, err)
+    assert not out.exists()
+
+
+def _run(args, tmp_path):
+    p = subprocess.run([sys.executable, "-m", "ipsoeval", *args], cwd=ROOT, text=True,
+                       capture_output=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+@pytest.mark.parametrize("extra, what", [
+    (["-m", "P@"], "empty cutoff"),
+    (["--bounds", "--labels", "gain"], "--bounds does not combine with --labels gain"),
+    ("bom", "byte-order mark"),
+])
+def test_eval_trec_layout_refusals_are_one_line(extra, what, tmp_path):
+    # the trec layout's note about -q with several runs came before these errors
+    runs = [A, B]
+    if extra == "bom":
+        bom = tmp_path / "bom.run"
+        bom.write_bytes(b"\xef\xbb\xbf" + (AD / "run-bm25.txt").read_bytes())
+        runs, extra = [str(bom), B], []
+    code, out, err = _run(["eval", "-q", "--format", "trec", *extra, Q, *runs], tmp_path)
+    assert what in one_error(code, err, 3 if what == "byte-order mark" else 2)
+    assert out == ""
+
+
+def test_eval_trec_layout_note_still_comes_on_success(tmp_path):
+    code, out, err = _run(["eval", "-q", "--format", "trec", "-m", "P@5", Q, A, B], tmp_path)
+    assert code == 0 and out
+    assert "in the trec layout, per-topic lines do not name their run" in err
