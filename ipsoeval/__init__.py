@@ -8,7 +8,7 @@ cheap (the ``eval`` quick path imports no numpy through it)::
     ipsoeval.sigtest(res, baseline="bm25", correct="holm")
 """
 
-__version__ = "0.2.0"
+from ipsoeval._version import __version__
 
 # --- public API (ipsoeval/api.py), imported on first use -------------------------
 _API = ("evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",

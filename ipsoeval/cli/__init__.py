@@ -14,7 +14,7 @@ import traceback
 
 import click
 
-from ipsoeval import __version__
+from ipsoeval._version import __version__
 from ipsoeval.errors import (
     EXIT_INPUT,
     EXIT_INTERNAL,
