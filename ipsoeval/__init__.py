@@ -10,7 +10,7 @@ cheap (the ``eval`` quick path imports no numpy through it)::
 
 from ipsoeval._version import __version__
 
-# --- public API (ipsoeval/api.py), imported on first use -------------------------
+# --- public API (ipsoeval/api/), imported on first use -----------------------------
 _API = ("evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
         "interval_map", "read_scores", "InputWarning", "experiment", "ppi", "agree",
         "leaderboard", "power", "meta", "report", "Page")
