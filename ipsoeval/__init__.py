@@ -8,12 +8,13 @@ cheap (the ``eval`` quick path imports no numpy through it)::
     ipsoeval.sigtest(res, baseline="bm25", correct="holm")
 """
 
-__version__ = "0.2.0"
+from ipsoeval._version import __version__
 
-# --- public API (ipsoeval/api.py), imported on first use -------------------------
+# --- public API (ipsoeval/api/), imported on first use -----------------------------
 _API = ("evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
         "interval_map", "read_scores", "InputWarning", "experiment", "ppi", "agree",
-        "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets", "across")
+        "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets", "across",
+        "risk")
 _RESULTS = ("Report", "Table", "ResultSet", "Gate")
 _ERRORS = ("IpsoevalError", "UsageError", "InputError")
 

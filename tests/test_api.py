@@ -1,4 +1,4 @@
-"""The public Python API (ipsoeval/api.py): same numbers as the CLI, dict and
+"""The public Python API (ipsoeval/api/): same numbers as the CLI, dict and
 DataFrame inputs read exactly like files."""
 
 import subprocess

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from ipsoeval import __version__
+from ipsoeval._version import __version__
 from ipsoeval.errors import (
     EXIT_INPUT,
     EXIT_INTERNAL,

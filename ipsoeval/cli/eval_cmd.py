@@ -13,7 +13,7 @@ from ipsoeval.results import Report
 def _print_version(ctx, param, value):
     if not value or ctx.resilient_parsing:
         return
-    from ipsoeval import __version__
+    from ipsoeval._version import __version__
     click.echo(f"ipsoeval eval {__version__} (trec_eval 10.0 semantics; "
                f"--trec-eval-version 9 for 9.0.8's)", err=True)
     ctx.exit(0)

@@ -82,9 +82,8 @@ def command(ctx, qrels, runs, measures, samples, seed, alpha, ci, align_opts, en
     options = leaderboard.Options(samples=samples, seed=seed, alpha=alpha, ci=ci)
     options.check()
     if scores:
-        from ipsoeval.cli.scores_opts import run_leaderboard
-        return run_leaderboard(ctx, [qrels, *runs], measures, options, align_opts,
-                               scores_format, scores_scale, fmt, output, plot=plot)
+        return _run_scores(ctx, [qrels, *runs], measures, options, align_opts,
+                           scores_format, scores_scale, fmt, output, plot=plot)
     if len(runs) < 1:
         raise UsageError("leaderboard needs QRELS and at least two runs (got no run)")
     requested = engine.requested(measures)          # usage errors before reading files
@@ -101,6 +100,23 @@ def command(ctx, qrels, runs, measures, samples, seed, alpha, ci, align_opts, en
     report = leaderboard.run(sc, options, progress=progress_bar(ctx))
     for rs in report.tables:
         rs.params.update(align_opts.as_params())
+    if plot:
+        from ipsoeval import plots
+        plots.leaderboard(plot, report.table("leaderboard"))
+    out_.emit(ctx, report, fmt, output, pipe_default="tsv")
+
+
+def _run_scores(ctx, files, measures, options, align_opts, scores_format, scores_scale,
+                fmt, output, plot=None):
+    """leaderboard on per-topic score files (--scores)."""
+    from ipsoeval.analyses.scores import leaderboard_scores
+    from ipsoeval.cli.scores_opts import load
+
+    ts = load(files, align_opts, scores_format, scores_scale)
+    names = list(measures) or None
+    announce(ctx, len(ts.runs), len(ts.topics), options,
+             len(names) if names else len(ts.measures))
+    report = leaderboard_scores(ts, options, measures=names, progress=progress_bar(ctx))
     if plot:
         from ipsoeval import plots
         plots.leaderboard(plot, report.table("leaderboard"))

@@ -30,6 +30,7 @@ from ipsoeval.formatters import (
     resolve,
     table_list,
 )
+from ipsoeval.writing import _output_error, write_output
 
 __all__ = ["format_option", "warnings_option", "concrete_format", "emit", "warn", "note",
            "flush_warnings", "check_output", "write_output", "write_stdout", "quiet_stdout"]
@@ -487,10 +488,6 @@ def _write(ctx, env, output, text: str) -> None:
 # target can be written is checked when the option is parsed, before any
 # input is read.
 
-def _output_error(path: str, why: str) -> InputError:
-    return InputError(f"cannot write to {path}: {why}")
-
-
 def _check_output_option(ctx, param, value):
     if value is not None:
         check_output(value)
@@ -526,50 +523,6 @@ def check_output(path: str) -> None:
         os.unlink(probe)
     except OSError as exc:
         raise _output_error(path, exc.strerror or str(exc)) from None
-
-
-def _umask() -> int:
-    old = os.umask(0o022)
-    os.umask(old)
-    return old
-
-
-def write_output(path: str, text: str | bytes) -> None:
-    """Write ``text`` (str, or bytes of a binary format) to ``path`` (see
-    above); OS errors are InputErrors (exit 3)."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise _output_error(path, exc.strerror or str(exc)) from None
-    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape")
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        try:
-            with open(path, "wb") as fh:
-                fh.write(data)
-        except OSError as exc:
-            raise _output_error(path, exc.strerror or str(exc)) from None
-        return
-    real = os.path.realpath(path)
-    mode = (st.st_mode & 0o7777) if st is not None else (0o666 & ~_umask())
-    tmp = None
-    try:
-        import tempfile
-        fd, tmp = tempfile.mkstemp(prefix=".ipsoeval-", dir=os.path.dirname(real) or ".")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            os.fchmod(fh.fileno(), mode)
-        os.replace(tmp, real)
-        tmp = None
-    except OSError as exc:
-        raise _output_error(path, exc.strerror or str(exc)) from None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
 
 
 def _write_text(stream, text: str) -> None:

@@ -197,20 +197,3 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
     if plot:
         from ipsoeval import plots
         plots.interval_map(plot, per, means)
-
-
-def run_leaderboard(ctx, files, measures, options, align_opts, scores_format, scores_scale,
-                    fmt, output, plot=None):
-    from ipsoeval.analyses.scores import leaderboard_scores
-    from ipsoeval.cli import leaderboard_cmd
-
-    ts = load(files, align_opts, scores_format, scores_scale)
-    names = list(measures) or None
-    leaderboard_cmd.announce(ctx, len(ts.runs), len(ts.topics), options,
-                             len(names) if names else len(ts.measures))
-    progress = leaderboard_cmd.progress_bar(ctx)
-    report = leaderboard_scores(ts, options, measures=names, progress=progress)
-    if plot:
-        from ipsoeval import plots
-        plots.leaderboard(plot, report.table("leaderboard"))
-    out_.emit(ctx, report, fmt, output, pipe_default="tsv")

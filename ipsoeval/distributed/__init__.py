@@ -28,13 +28,13 @@ import dataclasses
 
 import numpy as np
 
+from ipsoeval.distributed.ray_backend import RAY_HINT  # the hint only: Ray is imported late
 from ipsoeval.errors import InputError, IpsoevalError, UsageError
 
 ENGINES = ("local", "ray")
 # --engine local scores this many runs or more a batch at a time (1,000 runs x
 # 7,000 topics: 0.9 instead of 2.6 GB, and no slower: README, Scale-out on Ray)
 SWEEP_RUNS = 64
-RAY_HINT = "--engine ray needs Ray: pip install 'ipsoeval[ray]'"
 
 
 def parse_engine(text: str | None) -> tuple[str, str | None]:

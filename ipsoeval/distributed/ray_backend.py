@@ -20,6 +20,7 @@ from collections import deque
 
 from ipsoeval.errors import InputError, UsageError
 
+RAY_HINT = "--engine ray needs Ray: pip install 'ipsoeval[ray]'"
 CONNECT_TIMEOUT = 5.0
 
 
@@ -50,7 +51,6 @@ def _import_ray():
     try:
         import ray
     except ImportError:
-        from ipsoeval.distributed import RAY_HINT
         raise UsageError(RAY_HINT) from None
     return ray
 

@@ -298,7 +298,7 @@ def _figure(figures: dict[str, str], name: str) -> str:
 
 
 def _data_block(reports: dict[str, Report], meta: dict) -> str:
-    from ipsoeval import __version__
+    from ipsoeval._version import __version__
     from ipsoeval.formatters import json_
     doc = {"ipsoeval": __version__, "report": meta,
            "reports": {c: json.loads(json_.render(r)) for c, r in reports.items()}}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from ipsoeval import __version__
+from ipsoeval._version import __version__
 from ipsoeval.formatters.values import json_safe
 from ipsoeval.results import Report, ResultSet
 

@@ -352,8 +352,8 @@ def _exact(ctx: K.Context, m):
         raise UsageError(f"{m.name} is not defined under --labels probability ({why})")
     _no_rel_param(m)
     if m.param("judged_only"):            # ir_measures: unjudged documents removed first
-        from ipsoeval.measures.family import Measure
-        plain = Measure(m.family, m.cutoff, tuple(kv for kv in m.params if kv[0] != "judged_only"))
+        plain = dataclasses.replace(m, params=tuple(kv for kv in m.params
+                                                    if kv[0] != "judged_only"))
         return _exact(K.judged_only_context(ctx), plain)
     if fam.expected is not None:
         got = fam.expected(ctx, m)

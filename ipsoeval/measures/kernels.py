@@ -352,3 +352,19 @@ def gain_pairs(m) -> tuple[dict[int, float], dict[str, float]]:
     """The gain pairs (and p=) of a measure's trec_eval parameter string."""
     raw = m.param("te")
     return parse_gain_pairs(raw, ("p",)) if raw else ({}, {})
+
+
+def idcg_trec(ctx: Context, k: int | None) -> np.ndarray:
+    """trec_eval's ideal DCG per topic (log2 discounts, the ideal gains' top k)."""
+    ideal = ctx.ideal()
+    return seq_sum(ideal / log2_discounts(ideal.shape[1]), k)
+
+
+def rbp_gains(ctx: Context, level: int, k: int | None) -> np.ndarray:
+    """RBP's gains scaled to [0, 1] of the top k ranks (all with k None)."""
+    if ctx.al.gain_map is None:
+        rel = ctx.rel(level)
+        return (rel if k is None else rel[:, :, :k]).astype(np.float64)
+    g = ctx.gains_top(k)
+    top = max(ctx.al.gain_map.values())
+    return g / top if top > 0 else g * 0.0

@@ -271,13 +271,12 @@ def t_dcg(ctx, m):
 
 
 def t_ndcg(ctx, m):
-    from ipsoeval.measures.families import dcg as F
     form = _dcg_form(m)
     if form is None:
         return None
     d = _dcg(ctx, m, form)
     if form == "trec":
-        i = F.idcg_trec(ctx, m.k)[None, :]
+        i = K.idcg_trec(ctx, m.k)[None, :]
     else:
         ideal = ctx.ideal()
         i = K.seq_sum(ideal / K.jk_discounts(ideal.shape[1], float(m.param("b"))), m.k)[None, :]
@@ -288,9 +287,8 @@ def t_ndcg(ctx, m):
 
 
 def t_rbp(ctx, m):
-    from ipsoeval.measures.families.rbp import _rbp_gains
     p = float(m.get("p"))
-    g = group_mean(ctx, _rbp_gains(ctx, _level(ctx, m), None))
+    g = group_mean(ctx, K.rbp_gains(ctx, _level(ctx, m), None))
     w = (1.0 - p) * p ** np.arange(g.shape[2], dtype=np.float64)
     return _top(g * w, m.k).sum(axis=2)
 

@@ -202,9 +202,9 @@ def read_qrels(path: str, data: bytes | None = None):
 
 def _id_warning(x, hi_line: int, tag: str | None = None) -> None:
     """Add to a Qrels/Run the warning for its first id that is not UTF-8
-    (ipsoeval.ids), looking from the first line the compiled reader found."""
-    from ipsoeval import ids
-    w = ids.file_warning(x.path, x.qid, x.docno, x.line, tag=tag,
+    (reading.words), looking from the first line the compiled reader found."""
+    from ipsoeval.reading.words import file_warning
+    w = file_warning(x.path, x.qid, x.docno, x.line, tag=tag,
                          tag_line=int(x.line[-1]) if tag is not None and len(x.line) else None,
                          first_line=hi_line or None)
     if w is not None:

@@ -22,12 +22,12 @@ import os
 import numpy as np
 
 from ipsoeval.errors import InputError
-from ipsoeval.ids import decode_id, file_warning, is_utf8
+from ipsoeval.ids import decode_id, is_utf8
 from ipsoeval.model import Qrels, Run, SubtopicQrels
 from ipsoeval.parallel import parallel_map, workers
 from ipsoeval.reading.grammar import FLOAT_SYNTAX, INT_SYNTAX, LABEL_MAX, LABEL_MIN, display_name
 from ipsoeval.reading.opening import iter_blocks
-from ipsoeval.reading.words import KEEP, load_words, read_words, word_view
+from ipsoeval.reading.words import KEEP, file_warning, load_words, read_words, word_view
 
 
 def _split_chunk(buf: np.ndarray, lo: int, hi: int, name: str, want, line_base: int):

@@ -13,6 +13,8 @@ import threading
 
 import numpy as np
 
+from ipsoeval.ids import decode_id, is_utf8, non_utf8_warning
+
 _U64 = np.dtype("<u8")
 KEEP = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 64) - 1],
                  dtype=np.uint64)   # KEEP[k]: the low k bytes of a word
@@ -105,3 +107,60 @@ def words_to_bytes(words: np.ndarray) -> np.ndarray:
     """View (n, W) uint64 words as a length-n bytes array (numpy ``S`` dtype)."""
     w = np.ascontiguousarray(words)
     return w.view(np.uint8).view(f"S{8 * w.shape[1]}").ravel()
+
+
+# --- identifiers that are not UTF-8 (issue 22): the one warning per file ----------
+
+_HIGH = 0x8080808080808080
+_ROWS = 1 << 20
+
+
+def first_non_utf8_row(words) -> int | None:
+    """Index of the first row of an (n, W) id-words matrix whose id is not
+    valid UTF-8, or None.  Only rows holding a byte >= 0x80 are decoded,
+    each distinct one once."""
+    high_bits = np.uint64(_HIGH)
+    n = len(words)
+    if n == 0:
+        return None
+    seen: set = set()
+    for lo in range(0, n, _ROWS):
+        block = words[lo: lo + _ROWS]
+        high = np.zeros(len(block), dtype=bool)
+        for j in range(block.shape[1]):
+            high |= (block[:, j] & high_bits) != 0
+        for r in np.flatnonzero(high):
+            key = block[r].tobytes()
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                id_bytes(block[r]).decode("utf-8")
+            except UnicodeDecodeError:
+                return lo + int(r)
+    return None
+
+
+def file_warning(path: str, qid, docno, line, tag: str | None = None,
+                 tag_line: int | None = None, first_line: int | None = None) -> str | None:
+    """The non-UTF-8 warning for a file read into words (or None): the first
+    qid, docno or tag (the tag of line ``tag_line``) in file order.
+    ``first_line``: no qid or docno before this line is not UTF-8 (the
+    compiled reader says so); None: look everywhere."""
+    best = None       # (line, text)
+    for words in (qid, docno):
+        if words is None or len(words) == 0:
+            continue
+        start = 0
+        if first_line is not None and line is not None:
+            start = int(np.searchsorted(line, first_line))
+        r = first_non_utf8_row(words[start:])
+        if r is not None:
+            r += start
+            ln = int(line[r]) if line is not None else r + 1
+            if best is None or ln < best[0]:
+                best = (ln, decode_id(id_bytes(words[r])))
+    if tag is not None and not is_utf8(tag) and tag_line is not None:
+        if best is None or tag_line < best[0]:
+            best = (tag_line, tag)
+    return None if best is None else non_utf8_warning(path, best[0], best[1])

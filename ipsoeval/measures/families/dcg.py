@@ -36,15 +36,9 @@ def dcg_trec(ctx: K.Context, k: int | None) -> np.ndarray:
     return _dcg_log2(ctx, ctx.gains_top(k), k)
 
 
-def idcg_trec(ctx: K.Context, k: int | None) -> np.ndarray:
-    ideal = ctx.ideal()
-    disc = K.log2_discounts(ideal.shape[1])
-    return K.seq_sum(ideal / disc, k)
-
-
 def ndcg_trec(ctx: K.Context, k: int | None) -> np.ndarray:
     d = dcg_trec(ctx, k)
-    i = idcg_trec(ctx, k)[None, :]
+    i = K.idcg_trec(ctx, k)[None, :]
     out = d.copy()
     np.divide(d, i, out=out, where=i > 0)
     return out

@@ -14,19 +14,9 @@ from ipsoeval.measures.params import PERSISTENCE, REL
 from ipsoeval.model import POOLED, UNJUDGED
 
 
-def _rbp_gains(ctx: K.Context, level: int, k: int | None) -> np.ndarray:
-    """Gains scaled to [0, 1] of the top k ranks (all with k None)."""
-    if ctx.al.gain_map is None:
-        rel = ctx.rel(level)
-        return (rel if k is None else rel[:, :, :k]).astype(np.float64)
-    g = ctx.gains_top(k)
-    top = max(ctx.al.gain_map.values())
-    return g / top if top > 0 else g * 0.0
-
-
 def rbp(ctx: K.Context, m) -> np.ndarray:
     p = float(m.get("p"))
-    g = _rbp_gains(ctx, m.level(ctx.al.rel_level), m.k)
+    g = K.rbp_gains(ctx, m.level(ctx.al.rel_level), m.k)
     w = (1.0 - p) * p ** np.arange(g.shape[2], dtype=np.float64)
     return K.seq_sum(g * w, m.k)
 

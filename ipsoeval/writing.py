@@ -1,0 +1,59 @@
+"""Writing a finished output to a file: replaced only once it is whole (a
+temporary file beside it, then a rename), its mode kept; a device or a pipe
+is written in place.  OS errors are InputErrors (exit 3).  Shared by the CLI
+(``-o FILE``) and the API (:meth:`ipsoeval.Page.save`)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from ipsoeval.errors import InputError
+
+
+def _output_error(path: str, why: str) -> InputError:
+    return InputError(f"cannot write to {path}: {why}")
+
+
+def _umask() -> int:
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def write_output(path: str, text: str | bytes) -> None:
+    """Write ``text`` (str, or bytes of a binary format) to ``path`` (see
+    above); OS errors are InputErrors (exit 3)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise _output_error(path, exc.strerror or str(exc)) from None
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        try:
+            with open(path, "wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise _output_error(path, exc.strerror or str(exc)) from None
+        return
+    real = os.path.realpath(path)
+    mode = (st.st_mode & 0o7777) if st is not None else (0o666 & ~_umask())
+    tmp = None
+    try:
+        import tempfile  # here: a command that writes no file does not load it
+        fd, tmp = tempfile.mkstemp(prefix=".ipsoeval-", dir=os.path.dirname(real) or ".")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            os.fchmod(fh.fileno(), mode)
+        os.replace(tmp, real)
+        tmp = None
+    except OSError as exc:
+        raise _output_error(path, exc.strerror or str(exc)) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
