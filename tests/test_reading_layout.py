@@ -17,7 +17,7 @@ PKG = ROOT / "ipsoeval"
 
 # lower first: each module may import only modules before it (the package docstring)
 ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", "arrow",
-         "irds", "entry", "scores", "nuggets", "quick_measures", "quick"]
+         "irds", "entry", "scores", "nuggets", "manifest", "quick_measures", "quick"]
 # what reading may use outside itself (measures: score files name measures; ids:
 # identifiers decoded, shared with the formatters; labels: the coding of real
 # labels under --labels gain|probability; tiewarn_text: the tie-order warning's
@@ -128,7 +128,7 @@ def test_outside_code_enters_reading_through_its_entries():
     alignment also uses the ids and the compiled alignment, trec_eval's
     other modes the Python tokeniser and the opening of files."""
     doors = {"ipsoeval.reading", "ipsoeval.reading.scores", "ipsoeval.reading.quick",
-             "ipsoeval.reading.core", "ipsoeval.reading.nuggets"}
+             "ipsoeval.reading.core", "ipsoeval.reading.nuggets", "ipsoeval.reading.manifest"}
     extra = {"ipsoeval.align": {"ipsoeval.reading.words", "ipsoeval.reading.compiled"},
              "ipsoeval.ids": {"ipsoeval.reading.words"},
              "ipsoeval.trecmodes.common": {"ipsoeval.reading.grammar", "ipsoeval.reading.words",

@@ -14,6 +14,7 @@ import sys
 import click
 
 from ipsoeval._version import __version__
+from ipsoeval.cli.environment import quiet_stdout
 from ipsoeval.errors import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -172,17 +173,6 @@ def _err(msg: str) -> None:
         sys.stderr.write(msg.rstrip("\n") + "\n")
         sys.stderr.flush()
     except (BrokenPipeError, OSError):
-        pass
-
-
-def quiet_stdout() -> None:
-    """Point standard output at /dev/null (after a closed pipe or a write
-    error), so that the exit is quiet."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):
         pass
 
 

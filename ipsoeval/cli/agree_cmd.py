@@ -7,7 +7,7 @@ import click
 from ipsoeval.analyses import agree
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
-from ipsoeval.cli.nuggets_cmd import format_option as nuggets_format_option
+from ipsoeval.cli.options import nuggets_format_option
 from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.errors import UsageError
 

@@ -8,23 +8,13 @@ from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
 
 
-def format_option(f):
-    """--nuggets-format: the one way to force the layout of nugget files."""
-    return click.option("--nuggets-format", "nuggets_format",
-                        type=click.Choice(["auto", "jsonl", "tsv"]), default="auto",
-                        show_default=True,
-                        help="Layout of the nugget assignment files: nuggetizer's JSONL "
-                             "records or the long TSV 'run qid nugget_id importance "
-                             "assignment' (auto: by the first character).")(f)
-
-
 @click.command("nuggets")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @opt.measure_option(help_text="Nugget score: nugget_vital_strict, nugget_all_strict, "
                               "nugget_vital, nugget_all (repeatable; default all four; see "
                               "`ipsoeval measures`).")
 @opt.per_query_option(help_text="Also print each topic's scores.")
-@format_option
+@opt.nuggets_format_option
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, files, measures, per_query, nuggets_format, fmt, output):

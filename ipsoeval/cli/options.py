@@ -413,3 +413,13 @@ def load_scores(qrels: str, runs, opts: AlignOptions, requested, *, engine: str,
         if quiet is None or not quiet(w):
             warn(w)
     return restrict(sc, al)
+
+
+def nuggets_format_option(f):
+    """--nuggets-format: the one way to force the layout of nugget files."""
+    return click.option("--nuggets-format", "nuggets_format",
+                        type=click.Choice(["auto", "jsonl", "tsv"]), default="auto",
+                        show_default=True,
+                        help="Layout of the nugget assignment files: nuggetizer's JSONL "
+                             "records or the long TSV 'run qid nugget_id importance "
+                             "assignment' (auto: by the first character).")(f)

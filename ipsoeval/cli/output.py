@@ -17,8 +17,7 @@ import sys
 
 import click
 
-from ipsoeval.cli import quiet_stdout
-from ipsoeval.cli.environment import get_env
+from ipsoeval.cli.environment import get_env, quiet_stdout
 from ipsoeval.cli.progress import clear_bars
 from ipsoeval.errors import GateFailed, InputError, UsageError
 from ipsoeval.formatters import (

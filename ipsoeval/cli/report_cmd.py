@@ -10,7 +10,7 @@ import click
 
 from ipsoeval.cli import options as opt
 from ipsoeval.cli import output as out_
-from ipsoeval.cli.nuggets_cmd import format_option as nuggets_format_option
+from ipsoeval.cli.options import nuggets_format_option
 from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry

@@ -49,7 +49,7 @@ def scores_options(f):
             raise UsageError("--nuggets-format needs --nuggets")
         return callback(*args, **kw)
 
-    from ipsoeval.cli.nuggets_cmd import format_option
+    from ipsoeval.cli.options import nuggets_format_option as format_option
     f = format_option(f)
     f = click.option("--nuggets", "nuggets", is_flag=True,
                      help="The arguments are nugget assignment files of generated answers "

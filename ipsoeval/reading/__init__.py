@@ -123,6 +123,7 @@ Modules, lower first (each imports only modules above it in this list)
 ``entry``     the entry for runs and qrels: which reader, when
 ``scores``    the entry for score files
 ``nuggets``   the entry for nugget assignment files of generated answers
+``manifest``  ``ipsoeval across`` manifests: collection, qrels and run of each line (paths only)
 ``quick_measures`` the ``-m`` names the quick path serves (no numpy, no ``re``)
 ``quick``     the console script's quick path (``core`` only; no numpy)
 
