@@ -424,6 +424,21 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
     if kind == "prefix" and _prefix_bounds(al, m, unj, lv, k, low, high):
         return low, high
     D = al.labels.shape[2] if k is None else min(k, al.labels.shape[2])
+    if kind == "sorted" and MAX_CANDIDATES > 0:
+        from ipsoeval.measures import bounds_sorted as BS
+        chosen = None
+        if BS.applies(al, m):
+            chosen = BS.choose(al, m, unj, lv, order, k, _level_gains(al, m, lv),
+                               lambda n: _discounts(m, n), MAX_CANDIDATES)
+        if chosen is not None:
+            picked, left = chosen
+            for cell, pos, labs in picked:
+                batch.append((cell, pos, labs))
+                size += len(labs) * (D + len(pos) + len(al.judged_labels[cell[1]]))
+                if size >= CHUNK:
+                    flush()
+            T_ = al.labels.shape[1]
+            todo = [divmod(c, T_) for c in left]
     for r, t in todo:
         pos = np.flatnonzero(unj[r, t])
         n_top = None if k is None else int(np.count_nonzero(pos < k))
