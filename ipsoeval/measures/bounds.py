@@ -426,17 +426,11 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
     D = al.labels.shape[2] if k is None else min(k, al.labels.shape[2])
     if kind == "sorted" and MAX_CANDIDATES > 0:
         from ipsoeval.measures import bounds_sorted as BS
-        chosen = None
+        left = None
         if BS.applies(al, m):
-            chosen = BS.choose(al, m, unj, lv, order, k, _level_gains(al, m, lv),
-                               lambda n: _discounts(m, n), MAX_CANDIDATES)
-        if chosen is not None:
-            picked, left = chosen
-            for cell, pos, labs in picked:
-                batch.append((cell, pos, labs))
-                size += len(labs) * (D + len(pos) + len(al.judged_labels[cell[1]]))
-                if size >= CHUNK:
-                    flush()
+            left = BS.scan(al, m, unj, lv, order, k, _level_gains(al, m, lv),
+                           lambda n: _discounts(m, n), MAX_CANDIDATES, low, high)
+        if left is not None:
             T_ = al.labels.shape[1]
             todo = [divmod(c, T_) for c in left]
     for r, t in todo:

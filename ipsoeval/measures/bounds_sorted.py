@@ -27,6 +27,7 @@ at most 2·L terms each), far below ``TOL``.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -76,31 +77,31 @@ def _pick(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return key // v.shape[1], key % v.shape[1]
 
 
-def choose(al, m, unj: np.ndarray, lv: np.ndarray, order: np.ndarray, k: int | None,
-           gains_lv: np.ndarray, discounts, max_candidates: int):
-    """The completions worth scoring by the kernel, as a list of ((r, t),
-    positions, labellings), and the cells it leaves to the caller (more than
-    ``max_candidates`` completions); None when the gains are not modelled
-    here (a negative gain, a judged label outside the levels with a gain)."""
+def scan(al, m, unj: np.ndarray, lv: np.ndarray, order: np.ndarray, k: int | None,
+         gains_lv: np.ndarray, discounts, max_candidates: int, low: np.ndarray,
+         high: np.ndarray):
+    """Bounds of the rankings (cells) with at most ``max_candidates``
+    completions into ``low`` and ``high``; returns the cells left to the
+    caller, or None (nothing done) when the gains are not modelled here (a
+    negative gain, a judged label outside the levels with a gain)."""
     R_, T_, D = al.labels.shape
     L = len(order)
-    lvl = lv.tolist()
-    g_of = dict(zip(lvl, gains_lv.tolist()))
+    g_of = dict(zip(lv.tolist(), gains_lv.tolist()))
     if min(g_of.values()) < 0:
         return None
     g_ord = np.array([g_of[int(x)] for x in order.tolist()])      # increasing gain
     # the judged documents of each topic at each level (in ``order``)
+    sizes = np.array([len(j) for j in al.judged_labels], dtype=np.int64)
+    flat = np.concatenate([np.asarray(j, dtype=np.int64) for j in al.judged_labels]) \
+        if sizes.sum() else np.zeros(0, dtype=np.int64)
+    tt = np.repeat(np.arange(T_), sizes)
+    where = np.full(int(max(lv[-1], 0)) + 2, -1, dtype=np.int64)
+    where[order] = np.arange(L)
+    li = np.where(flat >= 0, where[np.clip(flat, 0, len(where) - 1)], -1)
+    if np.any((li < 0) & (al.gains(flat) != 0)):
+        return None
     Jc = np.zeros((T_, L), dtype=np.int64)
-    idx = {int(x): i for i, x in enumerate(order.tolist())}
-    for t, jl in enumerate(al.judged_labels):
-        if not len(jl):
-            continue
-        vals, cnt = np.unique(jl, return_counts=True)
-        for x, c in zip(vals.tolist(), cnt.tolist()):
-            if x in idx:
-                Jc[t, idx[x]] += c
-            elif float(al.gains(np.array([x]))[0]) != 0.0:
-                return None
+    np.add.at(Jc, (tt[li >= 0], li[li >= 0]), 1)
     lab = al.labels.reshape(R_ * T_, D)
     unj2 = unj.reshape(R_ * T_, D)
     cells = np.flatnonzero(unj2.any(axis=1))
@@ -118,29 +119,31 @@ def choose(al, m, unj: np.ndarray, lv: np.ndarray, order: np.ndarray, k: int | N
     usub = unj2[cells] & inside
     n = np.count_nonzero(usub, axis=1)
     # the ideal's running 1/discount, up to the cutoff
-    n_id = int(max((len(j) for j in al.judged_labels), default=0) + u.max() + 1)
-    idisc = discounts(n_id)
-    w = 1.0 / idisc
+    n_id = int(sizes.max(initial=0) + u.max() + 1)
+    w = 1.0 / discounts(n_id)
     if k is not None:
         w[k:] = 0.0
     I = np.concatenate([[0.0], np.cumsum(w)])
-    out, left = [], []
+    left = []
     for nn in np.unique(n).tolist():
         rows_n = np.flatnonzero(n == nn)
         if math.comb(nn + L - 1, L - 1) * 2 > max_candidates:
             left.extend(cells[rows_n].tolist())
             continue
         C = compositions(nn, L)                          # (M, L), lowest gain first
-        M = len(C)
-        step = max(1, ROWS // (2 * M))
+        step = max(1, ROWS // (2 * len(C)))
         for a in range(0, len(rows_n), step):
             rr = rows_n[a:a + step]
-            out.extend(_score(al, cells[rr], lab, unj2, usub[rr], u[rr], nn, fix[rr], C,
-                              g_ord, order, Jc, I, rdisc, T_))
-    return out, left
+            pick, best, comp = _score(cells[rr], usub[rr], u[rr], nn, fix[rr], C, g_ord,
+                                      Jc, I, rdisc, T_)
+            _rescore(al, m, cells[rr][pick], usub[rr][pick], u[rr][pick], best, C[comp],
+                     order, Jc, k, low, high)
+    return left
 
 
-def _score(al, cells, lab, unj2, usub, u, nn, fix, C, g_ord, order, Jc, I, rdisc, T_):
+def _score(cells, usub, u, nn, fix, C, g_ord, Jc, I, rdisc, T_):
+    """Every completion's nDCG from counts; the near-extreme ones as (row,
+    is_best, composition index)."""
     G, (M, L) = len(cells), C.shape
     # W: running 1/discount over each ranking's unjudged documents within the cutoff
     pos_in = np.nonzero(usub)[1].reshape(G, nn)
@@ -165,20 +168,44 @@ def _score(al, cells, lab, unj2, usub, u, nn, fix, C, g_ord, order, Jc, I, rdisc
         v = dcg.copy()
         np.divide(dcg, idcg, out=v, where=idcg > 0)
         vals.append(v)
-    v = np.concatenate(vals, axis=1)                                 # (G, 2M)
-    rows, cols = _pick(v)
-    out = []
-    heads = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
-    for h, e in zip(heads.tolist(), np.r_[heads[1:], len(rows)].tolist()):
-        g_ = int(rows[h])
-        labs = []
-        for col in cols[h:e].tolist():
-            best = col < M
-            c = C[col % M]
-            seq = np.repeat(order[::-1], c[::-1]) if best else np.repeat(order, c)
-            fill = order[0] if best else order[-1]
-            labs.append(np.concatenate([seq, np.full(int(u[g_]) - nn, fill)]))
-        cell = int(cells[g_])
-        out.append(((cell // T_, cell % T_), np.flatnonzero(unj2[cell]),
-                    np.array(labs, dtype=np.int64).reshape(len(labs), int(u[g_]))))
-    return out
+    rows, cols = _pick(np.concatenate(vals, axis=1))                 # (G, 2M)
+    return rows, cols < M, cols % M
+
+
+def _rescore(al, m, cells, usub, u, best, comp, order, Jc, k, low, high):
+    """The chosen completions (rows of cells, sorted) scored by the kernel; each
+    cell's smallest and largest into ``low`` and ``high``.  With a cutoff the
+    kernel sees the top k ranks and, of the qrels, at most k documents of
+    each level (the ideal's top k are among them)."""
+    R_, T_, D = al.labels.shape
+    N, L = comp.shape
+    if not N:
+        return
+    Dd = D if k is None else min(k, D)
+    t = cells % T_
+    lab = al.labels.reshape(R_ * T_, D)[cells, :Dd].copy()
+    # the label sequence of the documents within the cutoff, in rank order
+    seq_c = np.where(best[:, None], comp[:, ::-1], comp)
+    seq_l = np.where(best[:, None], order[::-1][None, :], order[None, :])
+    labs = np.repeat(seq_l.reshape(-1), seq_c.reshape(-1))
+    r, c = np.nonzero(usub[:, :Dd])
+    lab[r, c] = labs
+    tail = u - comp.sum(axis=1)
+    cnt = Jc[t] + comp
+    cnt[np.arange(N), np.where(best, 0, L - 1)] += tail
+    by_label = np.argsort(-order, kind="stable")       # levels by label, descending
+    kept = cnt[:, by_label] if k is None else np.minimum(cnt[:, by_label], k)
+    lv_desc = order[by_label]
+    judged = [np.repeat(lv_desc, row) for row in kept]
+    level = al.rel_level
+    rel = (comp * (order >= level)[None, :]).sum(axis=1) \
+        + tail * np.where(best, order[0] >= level, order[-1] >= level)
+    sub = dataclasses.replace(
+        al, runs=[al.runs[0] if al.runs else ""], topics=[str(i) for i in range(N)],
+        labels=lab[None], n_ret=al.n_ret.reshape(-1)[cells][None, :],
+        num_rel=al.num_rel[t] + rel, num_nonrel=al.num_nonrel[t] + u - rel,
+        judged_labels=judged, in_run=None, warnings=[])
+    vals = np.asarray(m.compute(sub), dtype=np.float64)[0]
+    heads = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+    low.reshape(-1)[cells[heads]] = np.fmin.reduceat(vals, heads)
+    high.reshape(-1)[cells[heads]] = np.fmax.reduceat(vals, heads)
