@@ -123,7 +123,7 @@ def scan(al, m, unj: np.ndarray, lv: np.ndarray, order: np.ndarray, k: int | Non
     w = 1.0 / discounts(n_id)
     if k is not None:
         w[k:] = 0.0
-    I = np.concatenate([[0.0], np.cumsum(w)])
+    Iw = np.concatenate([[0.0], np.cumsum(w)])
     left = []
     for nn in np.unique(n).tolist():
         rows_n = np.flatnonzero(n == nn)
@@ -135,13 +135,13 @@ def scan(al, m, unj: np.ndarray, lv: np.ndarray, order: np.ndarray, k: int | Non
         for a in range(0, len(rows_n), step):
             rr = rows_n[a:a + step]
             pick, best, comp = _score(cells[rr], usub[rr], u[rr], nn, fix[rr], C, g_ord,
-                                      Jc, I, rdisc, T_)
+                                      Jc, Iw, rdisc, T_)
             _rescore(al, m, cells[rr][pick], usub[rr][pick], u[rr][pick], best, C[comp],
                      order, Jc, k, low, high)
     return left
 
 
-def _score(cells, usub, u, nn, fix, C, g_ord, Jc, I, rdisc, T_):
+def _score(cells, usub, u, nn, fix, C, g_ord, Jc, Iw, rdisc, T_):
     """Every completion's nDCG from counts; the near-extreme ones as (row,
     is_best, composition index)."""
     G, (M, L) = len(cells), C.shape
@@ -164,7 +164,7 @@ def _score(cells, usub, u, nn, fix, C, g_ord, Jc, I, rdisc, T_):
         cd = cnt[:, :, ::-1]
         e = np.cumsum(cd, axis=2)
         s = e - cd
-        idcg = np.einsum("gml,l->gm", I[e] - I[s], g_ord[::-1])
+        idcg = np.einsum("gml,l->gm", Iw[e] - Iw[s], g_ord[::-1])
         v = dcg.copy()
         np.divide(dcg, idcg, out=v, where=idcg > 0)
         vals.append(v)
