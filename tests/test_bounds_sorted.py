@@ -1,5 +1,6 @@
 """--bounds' one-pass scoring of nDCG's ``sorted`` completions
-(ipsoeval.measures.bounds_sorted): the bounds it gives against every
+(ipsoeval.measures.bounds_sorted), and the ``uniform`` completions of every
+ranking scored at once: the bounds it gives against every
 labelling (brute force) on small rankings with graded labels, --gains,
 cutoffs and both discount and gain forms; against the per-ranking
 enumeration it replaces on several runs and topics with tied scores, pooled
@@ -90,6 +91,28 @@ def test_fast_ndcg_bounds_equal_the_enumeration(seed, monkeypatch):
         assert np.array_equal(fast[m.name][0], lo, equal_nan=True), m.name
         assert np.array_equal(fast[m.name][1], hi, equal_nan=True), m.name
         assert np.all(lo <= hi)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_uniform_bounds_all_rankings_at_once_equal_the_enumeration(seed, monkeypatch):
+    """The ``uniform`` families (one completion per level, for every ranking
+    at once) give the bounds of the per-ranking enumeration, to the last bit,
+    on several runs and topics."""
+    qrels, runs = _random(seed + 10)
+    measures = ["P@5", "P@10", "RR", "ERR@20", "DCG@5", "Success@3", "RBP(p=0.5)@4",
+                "utility", "SetP"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = api.evaluate(qrels, runs, measures, gains={1: 1, 2: 5, 3: 2} if seed else None)
+    al = res.aligned
+    ms = [m for m in res.scores.measures if getattr(m.fam, "bounds", "") == "uniform"]
+    assert len(ms) >= 6
+    fast = {m.name: B.bounds(al, m, res.scores.matrix(m.name)) for m in ms}
+    monkeypatch.setattr(B, "_uniform_bounds", lambda *a: False)
+    for m in ms:
+        lo, hi = B.bounds(al, m, res.scores.matrix(m.name))
+        assert np.array_equal(fast[m.name][0], lo, equal_nan=True), m.name
+        assert np.array_equal(fast[m.name][1], hi, equal_nan=True), m.name
 
 
 def test_a_wrong_scorer_is_caught(monkeypatch):
