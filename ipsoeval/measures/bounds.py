@@ -345,6 +345,60 @@ class _Judged(Sequence):
                                np.full(int(self.n_lo[i]), self.lo, dtype=jl.dtype), jl[cut:]])
 
 
+class _Sorted(Sequence):
+    """The qrels labels of each completion (descending), built when a kernel
+    asks for them: the topic's judged labels with ``n[i]`` more at ``label``."""
+
+    def __init__(self, judged, topic, n, label):
+        self.judged, self.topic, self.n, self.label = judged, topic, n, label
+
+    def __len__(self):
+        return len(self.topic)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        jl = self.judged[int(self.topic[i])]
+        both = np.concatenate([jl, np.full(int(self.n[i]), self.label, dtype=jl.dtype)])
+        both.sort()
+        return both[::-1]
+
+
+def _uniform_bounds(al: Aligned, m, unj: np.ndarray, lv: np.ndarray, k: int | None,
+                    low: np.ndarray, high: np.ndarray) -> bool:
+    """The ``uniform`` search for all rankings at once: for each level one
+    completion of every ranking (its unjudged documents all at that level),
+    scored by the measure's kernel, into ``low`` and ``high`` (the smallest
+    and the largest defined value; NaN when none is); True when done."""
+    R_, T_, D = al.labels.shape
+    Dd = D if k is None else min(k, D)
+    lab2 = al.labels.reshape(R_ * T_, D)
+    unj2 = unj.reshape(R_ * T_, D)
+    cells = np.flatnonzero(unj2.any(axis=1))
+    u_all = np.count_nonzero(unj2[cells], axis=1)
+    width = Dd + int(u_all.max()) + max((len(j) for j in al.judged_labels), default=0)
+    step = max(1, CHUNK // width)
+    for a in range(0, len(cells), step):
+        cl, u = cells[a:a + step], u_all[a:a + step]
+        t = cl % T_
+        lo = np.full(len(cl), np.nan)
+        hi = np.full(len(cl), np.nan)
+        for x in lv.tolist():
+            lab = lab2[cl, :Dd].copy()
+            lab[unj2[cl, :Dd]] = x
+            rel = u * int(x >= al.rel_level)
+            sub = dataclasses.replace(
+                al, runs=[al.runs[0] if al.runs else ""], topics=[str(i) for i in range(len(cl))],
+                labels=lab[None], n_ret=al.n_ret.reshape(-1)[cl][None, :],
+                num_rel=al.num_rel[t] + rel, num_nonrel=al.num_nonrel[t] + u - rel,
+                judged_labels=_Sorted(al.judged_labels, t, u, x), in_run=None, warnings=[])
+            vals = np.asarray(m.compute(sub), dtype=np.float64)[0]
+            lo, hi = np.fmin(lo, vals), np.fmax(hi, vals)
+        low.reshape(-1)[cl] = lo
+        high.reshape(-1)[cl] = hi
+    return True
+
+
 def _prefix_bounds(al: Aligned, m, unj: np.ndarray, lv: np.ndarray, k: int | None,
                    low: np.ndarray, high: np.ndarray) -> bool:
     """The ``prefix`` search with the completions worth scoring chosen by
@@ -427,7 +481,18 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
 
     if kind == "prefix" and _prefix_bounds(al, m, unj, lv, k, low, high):
         return low, high
+    if kind == "uniform" and _uniform_bounds(al, m, unj, lv, k, low, high):
+        return low, high
     D = al.labels.shape[2] if k is None else min(k, al.labels.shape[2])
+    if kind == "sorted" and MAX_CANDIDATES > 0:
+        from ipsoeval.measures import bounds_sorted as BS
+        left = None
+        if BS.applies(al, m):
+            left = BS.scan(al, m, unj, lv, order, k, _level_gains(al, m, lv),
+                           lambda n: _discounts(m, n), MAX_CANDIDATES, low, high)
+        if left is not None:
+            T_ = al.labels.shape[1]
+            todo = [divmod(c, T_) for c in left]
     for r, t in todo:
         pos = np.flatnonzero(unj[r, t])
         n_top = None if k is None else int(np.count_nonzero(pos < k))

@@ -220,14 +220,19 @@ def bpref(sc: Scan, al, m, level: int, num_rel, num_nonrel):
     XF = np.zeros((n, W + 1), dtype=np.int64)
     XL = np.zeros((n, W + 1), dtype=np.int64)
     step = max(1, BLOCK // (W + 1))
+    ci32 = np.arange(W + 1, dtype=np.int32)[None, :]
     for a in range(0, len(sc.rrow), step):
         rows = sc.rrow[a:a + step]
         rA = sc.rA[a:a + step, None]
         rU = sc.rU[a:a + step, None]
-        Rr = R0[rows][:, None] + ci
-        left = uu[rows] - ci
-        f = np.minimum(rA + np.maximum(0, rU - ci), Rr)
-        la = np.minimum(rA + np.minimum(rU, np.maximum(left, 0)), Rr)
+        Rr = R0[rows].astype(np.int32)[:, None] + ci32
+        f = np.maximum(rU - ci32, 0)
+        f += rA
+        np.minimum(f, Rr, out=f)
+        la = np.maximum(u[rows].astype(np.int32)[:, None] - ci32, 0)
+        np.minimum(la, rU, out=la)
+        la += rA
+        np.minimum(la, Rr, out=la)
         _add_rows(XF, rows, f)
         _add_rows(XL, rows, la)
     relret = (sc.K[:, None] + ci).astype(np.float64)
@@ -242,7 +247,10 @@ def _add_rows(out: np.ndarray, rows: np.ndarray, block: np.ndarray) -> None:
     if not len(rows):
         return
     head = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
-    out[rows[head]] += np.add.reduceat(block, head, axis=0)
+    if len(head) == len(rows):          # one block row per output row
+        out[rows] += block
+    else:
+        out[rows[head]] += np.add.reduceat(block, head, axis=0)
 
 
 SCORERS = {"AP": ap, "gm_map": ap, "R": recall, "bpref": bpref, "gm_bpref": bpref}
