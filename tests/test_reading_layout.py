@@ -130,7 +130,8 @@ def test_outside_code_enters_reading_through_its_entries():
     doors = {"ipsoeval.reading", "ipsoeval.reading.scores", "ipsoeval.reading.quick",
              "ipsoeval.reading.core", "ipsoeval.reading.nuggets", "ipsoeval.reading.manifest"}
     extra = {"ipsoeval.align": {"ipsoeval.reading.words", "ipsoeval.reading.compiled"},
-             "ipsoeval.ids": {"ipsoeval.reading.words"},
+             # the score files' formats, for --help without the score reader
+             "ipsoeval.cli.scores_opts": {"ipsoeval.reading.grammar"},
              "ipsoeval.trecmodes.common": {"ipsoeval.reading.grammar", "ipsoeval.reading.words",
                                            "ipsoeval.reading.opening",
                                            "ipsoeval.reading.python"}}
