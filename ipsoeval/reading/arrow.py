@@ -78,13 +78,12 @@ def _read_table(path: str, kind: str, pick, dictionary=()):
     name = display_name(path)
     try:
         if kind == "parquet":
-            import pyarrow.parquet as pq
-            pf = pq.ParquetFile(path, memory_map=True)
+            pf = _Parquet(path, memory_map=True)
             schema = pf.schema_arrow
             cols = pick(schema.names)
             textual = [c for c in cols if c in dictionary and _textual(schema.field(c).type)]
             if textual:
-                pf = pq.ParquetFile(path, memory_map=True, read_dictionary=textual)
+                pf = _Parquet(path, memory_map=True, read_dictionary=textual)
             return pf.read(columns=cols, use_threads=True), pf
         import pyarrow.ipc as ipc
         source = pa.memory_map(path, "r")
@@ -95,6 +94,50 @@ def _read_table(path: str, kind: str, pick, dictionary=()):
         raise
     except (OSError, pa.ArrowException, ValueError) as exc:
         raise _unreadable(exc, kind, name) from None
+
+
+class _Parquet:
+    """A Parquet file opened with pyarrow's reader itself
+    (``pyarrow._parquet.ParquetReader``; importing ``pyarrow.parquet`` costs
+    more CPU than reading a small file), offering the few calls of
+    ``pyarrow.parquet.ParquetFile`` used here; that class when the reader
+    is not there."""
+
+    def __init__(self, path: str, memory_map: bool, read_dictionary=None):
+        try:
+            from pyarrow._parquet import ParquetReader
+        except ImportError:
+            import pyarrow.parquet as pq
+            self.file = pq.ParquetFile(path, memory_map=memory_map,
+                                       read_dictionary=read_dictionary)
+            self.reader = None
+            self.schema_arrow = self.file.schema_arrow
+            self.num_rows = self.file.metadata.num_rows
+            self.num_row_groups = self.file.num_row_groups
+            return
+        self.reader = ParquetReader()
+        self.reader.open(path, use_memory_map=memory_map, read_dictionary=read_dictionary)
+        self.schema_arrow = self.reader.schema_arrow
+        self.num_rows = self.reader.metadata.num_rows
+        self.num_row_groups = self.reader.num_row_groups
+
+    def _indices(self, columns):
+        """The leaf columns of the named top-level columns, in their order
+        (as ``ParquetFile`` selects them)."""
+        paths = self.reader.column_paths
+        return [i for c in columns for i, p in enumerate(paths) if p[0] == c]
+
+    def read(self, columns, use_threads: bool):
+        if self.reader is None:
+            return self.file.read(columns=columns, use_threads=use_threads)
+        return self.reader.read_all(column_indices=self._indices(columns),
+                                    use_threads=use_threads)
+
+    def read_row_group(self, g: int, columns, use_threads: bool = True):
+        if self.reader is None:
+            return self.file.read_row_group(g, columns=columns, use_threads=use_threads)
+        return self.reader.read_row_group(g, column_indices=self._indices(columns),
+                                          use_threads=use_threads)
 
 
 def _unreadable(exc, kind: str, name: str) -> InputError:
@@ -481,18 +524,17 @@ def _batches(path: str, kind: str, pick, chosen: dict):
     its mapping."""
     pa = pyarrow()
     if kind == "parquet":
-        import pyarrow.parquet as pq
-        pf = pq.ParquetFile(path, memory_map=False)
+        pf = _Parquet(path, memory_map=False)
         cols = pick(pf.schema_arrow.names)
         qtype = pf.schema_arrow.field(chosen["q"]).type
         if _textual(qtype):
-            pf = pq.ParquetFile(path, memory_map=False, read_dictionary=[chosen["q"]])
+            pf = _Parquet(path, memory_map=False, read_dictionary=[chosen["q"]])
 
         def groups():
             for g in range(pf.num_row_groups):
                 yield from pf.read_row_group(g, columns=cols, use_threads=True).to_batches()
 
-        return pf.metadata.num_rows, groups(), pf
+        return pf.num_rows, groups(), pf
     import pyarrow.ipc as ipc
     source = pa.memory_map(path, "r")
     if kind == "arrow":
