@@ -159,14 +159,19 @@ def _chunks(column):
     return column.chunks if hasattr(column, "chunks") else [column]
 
 
-def _first_null(column) -> int | None:
+def _first_null(column, source: str) -> int | None:
     if column.null_count == 0:
         return None
     base = 0
     for chunk in _chunks(column):
         if chunk.null_count:
-            bits = np.frombuffer(chunk.buffers()[0], dtype=np.uint8)
+            bits = chunk.buffers()[0]
+            bits = np.frombuffer(bits, dtype=np.uint8) if bits is not None else \
+                np.zeros(0, dtype=np.uint8)
             valid = np.unpackbits(bits, bitorder="little")[chunk.offset: chunk.offset + len(chunk)]
+            if len(valid) < len(chunk) or valid.all():
+                raise InputError("not a readable table (a column's null count does not match "
+                                 "its validity bitmap)", path=source)
             return base + int(np.argmin(valid))
         base += len(chunk)
     return None
@@ -230,7 +235,7 @@ def _id_words(column, source: str, what: str, colname: str) -> np.ndarray:
     """(n, W) id words of a column of ids: strings or binary (plain or
     dictionary-encoded) or integers written in decimal."""
     import pyarrow as pa
-    row = _first_null(column)
+    row = _first_null(column, source)
     if row is not None:
         raise InputError(f"missing {what} (null in column {colname})", path=source,
                          line=row + 1)
@@ -318,7 +323,7 @@ def _numbers(column, source: str, what: str, colname: str) -> np.ndarray:
     if not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
         raise InputError(f"column {colname} ({what}) has type {t}; expected numbers",
                          path=source)
-    row = _first_null(column)
+    row = _first_null(column, source)
     if row is not None:
         raise InputError(f"missing {what} (null in column {colname})", path=source,
                          line=row + 1)
@@ -481,7 +486,8 @@ def stream_run(path: str, kind: str, name: str | None, qi, *, tie_break: str,
     """A run file read *and aligned* in one pass (a
     :class:`~ipsoeval.reading.compiled.Streamed`, as a text file's): a Parquet
     file row group by row group, an Arrow IPC file's record batches from its
-    mapping, each batch's buffers handed to the compiled core
+    mapping (the plain layout parsed by :mod:`ipsoeval.reading.ipcfile`,
+    without importing pyarrow), each batch's buffers handed to the compiled core
     (:func:`compiled.stream_columns`) -- no id matrices, no pandas.  None when
     it declines (no compiled core, a null, an id or a column type it does not
     take, a topic in two blocks of rows, an unreadable file, ...): then
@@ -491,9 +497,14 @@ def stream_run(path: str, kind: str, name: str | None, qi, *, tie_break: str,
     qside = compiled.stream_qside(qi, tie_break=tie_break, judged_only=judged_only, depth=depth)
     if qside is None:
         return None
-    pa = pyarrow()
     source = display_name(path)
     chosen: dict = {}
+    if kind == "arrow":     # the plain layout without pyarrow (its import costs more)
+        got = _stream_ipc(path, source, name, qi, qside, chosen)
+        if got is not _NOT_PLAIN:
+            return got
+        chosen.clear()
+    pa = pyarrow()
     try:
         total, batches, pf = _batches(path, kind, _run_columns(chosen, source, kind, name),
                                       chosen)
@@ -514,6 +525,73 @@ def stream_run(path: str, kind: str, name: str | None, qi, *, tie_break: str,
     return compiled.streamed(source, os.path.basename(path),
                              name if name is not None else os.path.basename(path), fmt,
                              out, tout, [result], qi)
+
+
+_NOT_PLAIN = object()
+
+
+def _stream_ipc(path: str, source: str, name: str | None, qi, qside, chosen: dict):
+    """:func:`stream_run` of an Arrow IPC file read by :mod:`ipcfile` (no
+    pyarrow): the Streamed run, None (declined: :func:`read_run` decides) or
+    ``_NOT_PLAIN`` when the file's layout is not the plain one it reads
+    (then pyarrow reads it)."""
+    from ipsoeval.reading import ipcfile
+    f = ipcfile.open_file(path)
+    if f is None:
+        return _NOT_PLAIN
+    try:
+        _run_columns(chosen, source, "arrow", name)(f.names)
+    except InputError:
+        return None
+    at = {k: f.names.index(chosen[k]) for k in ("q", "d", "s", "t") if chosen.get(k)}
+    cols = f.columns
+    if chosen["s"] is None or not cols[at["s"]].float64 or \
+            not all(cols[at[k]].textual or cols[at[k]].int64 for k in ("q", "d")) or \
+            ("t" in at and not cols[at["t"]].textual):
+        return _NOT_PLAIN
+    batches = [b for b in f.batches if b.num_rows]
+    if not batches:
+        return None
+    if any(b.columns[at[k]][0] for b in batches for k in at):
+        return _NOT_PLAIN       # a null: pyarrow's path names it (or declines)
+    if name is None and "t" in at:
+        name = _ipc_last(cols[at["t"]], batches[-1].columns[at["t"]][1])
+        if name is None:
+            return _NOT_PLAIN
+
+    def ids(col, views):
+        if col.int64:
+            return 3, views[1], b"", 1, 0
+        return (2 if col.wide else 1), views[1], views[2], 1, 0
+
+    specs = ((b.num_rows, ids(cols[at["q"]], b.columns[at["q"]][1]),
+              ids(cols[at["d"]], b.columns[at["d"]][1]), (b.columns[at["s"]][1][1], 0))
+             for b in batches)
+    try:
+        got = compiled.stream_columns(qside, sum(b.num_rows for b in batches), specs)
+    except ValueError:
+        return None
+    if got is None:
+        return None
+    out, tout, result = got
+    base = os.path.basename(path)
+    return compiled.streamed(source, base, name if name is not None else base, "trec",
+                             out, tout, [result], qi)
+
+
+def _ipc_last(col, views) -> str | None:
+    """The last value of a string/binary column's batch (``views``: validity,
+    offsets, data) as the tag names a run, or None (not UTF-8 text)."""
+    offsets = np.frombuffer(views[1], dtype=np.int64 if col.wide else np.int32)
+    if len(offsets) < 2 or not 0 <= offsets[-2] <= offsets[-1] <= len(views[2]):
+        return None
+    value = bytes(views[2][int(offsets[-2]): int(offsets[-1])])
+    if col.tag in (5, 20):          # utf8: as pyarrow gives it, a str
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return _tag_name(value)
 
 
 def _batches(path: str, kind: str, pick, chosen: dict):
