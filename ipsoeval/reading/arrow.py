@@ -597,16 +597,19 @@ def _ipc_last(col, views) -> str | None:
 def _batches(path: str, kind: str, pick, chosen: dict):
     """(rows, record batches, ParquetFile or None) of the columns ``pick``
     chooses: a Parquet file's row groups read and decoded one at a time (its
-    topic ids as dictionaries; read, not mapped: the peak holds one row
+    topic ids and tag as dictionaries; read, not mapped: the peak holds one row
     group, not the file's pages), an Arrow IPC file's batches zero-copy from
     its mapping."""
     pa = pyarrow()
     if kind == "parquet":
         pf = _Parquet(path, memory_map=False)
         cols = pick(pf.schema_arrow.names)
-        qtype = pf.schema_arrow.field(chosen["q"]).type
-        if _textual(qtype):
-            pf = _Parquet(path, memory_map=False, read_dictionary=[chosen["q"]])
+        # topic ids and the tag (few distinct values) as dictionaries: the
+        # tag's last row group is then decoded to its dictionary, not its rows
+        few = [chosen[k] for k in ("q", "t") if chosen[k] is not None and
+               _textual(pf.schema_arrow.field(chosen[k]).type)]
+        if few:
+            pf = _Parquet(path, memory_map=False, read_dictionary=few)
 
         def groups():
             for g in range(pf.num_row_groups):
