@@ -158,3 +158,21 @@ def test_damaged_files_never_crash(tmp_path):
         code, _, err = invoke_bytes([*ARGS, tmp_path / "q.txt", path])
         assert code in (0, 3), err
         assert "Traceback" not in err
+
+
+def test_without_pyarrow_the_same_usage_error(tmp_path):
+    """The plain layout needs no pyarrow to be read, but a table without
+    pyarrow installed is the one usage error (exit 2) whatever its layout,
+    as before."""
+    (tmp_path / "q.txt").write_text("1 0 a 1\n")
+    feather.write_feather(pa.table({"qid": ["1"], "docno": ["a"], "score": [1.0]}),
+                          tmp_path / "r.arrow", compression="uncompressed")
+    assert ipcfile.open_file(str(tmp_path / "r.arrow")) is not None
+    code = ("import sys\nsys.modules['pyarrow'] = None\nfrom ipsoeval.cli import main\n"
+            "main()\n")
+    out = subprocess.run([sys.executable, "-c", code, "eval", "-m", "AP", "q.txt", "r.arrow"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip() == ("ipsoeval: error: reading Parquet/Arrow files needs pyarrow: "
+                                  "pip install 'ipsoeval[arrow]'")

@@ -35,6 +35,7 @@ the wrong type.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import numpy as np
@@ -500,6 +501,8 @@ def stream_run(path: str, kind: str, name: str | None, qi, *, tie_break: str,
     source = display_name(path)
     chosen: dict = {}
     if kind == "arrow":     # the plain layout without pyarrow (its import costs more)
+        if importlib.util.find_spec("pyarrow") is None:
+            pyarrow()       # the same usage error as any table without it
         got = _stream_ipc(path, source, name, qi, qside, chosen)
         if got is not _NOT_PLAIN:
             return got
