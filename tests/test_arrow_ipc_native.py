@@ -176,3 +176,22 @@ def test_without_pyarrow_the_same_usage_error(tmp_path):
     assert out.returncode == 2, out.stderr
     assert out.stderr.strip() == ("ipsoeval: error: reading Parquet/Arrow files needs pyarrow: "
                                   "pip install 'ipsoeval[arrow]'")
+
+
+@pytest.mark.parametrize("magic", [b"PAR1", b"ARROW1\0\0", b"\xff\xff\xff\xff", b"\x1f\x8b"])
+def test_quick_path_declines_tables_unread(magic, tmp_path):
+    """The console script's quick path declines a table (or compressed) run
+    from its first bytes, without reading the file into memory first (a
+    512 MiB file: the child's peak stays far below it)."""
+    (tmp_path / "q.txt").write_text("1 0 a 1\n")
+    with open(tmp_path / "r.bin", "wb") as f:
+        f.write(magic)
+        f.truncate(512 << 20)          # sparse: no disk, but 512 MiB when read
+    code = ("import resource, sys\nfrom ipsoeval.reading.quick import quick_eval\n"
+            "got = quick_eval(['eval', '-m', 'AP', 'q.txt', 'r.bin'])\n"
+            "print(got, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    got, peak_mb = out.stdout.split()
+    assert got == "False", out.stderr
+    assert int(peak_mb) < 200, peak_mb
