@@ -1760,8 +1760,21 @@ static int eval_specs(const QrelsSide *S, const Gen *G, const int32_t *lab_out,
     return 0;
 }
 
+/* Whether a file's first n bytes are a gzip, bzip2 or xz signature or a
+ * table's (Parquet, Arrow IPC file or stream: reading.opening.TABLE_MAGIC). */
+static int not_plain(const unsigned char *buf, size_t n)
+{
+    return (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) ||
+           (n >= 3 && memcmp(buf, "BZh", 3) == 0) ||
+           (n >= 6 && memcmp(buf, "\xfd" "7zXZ\0", 6) == 0) ||
+           (n >= 4 && memcmp(buf, "PAR1", 4) == 0) ||
+           (n >= 6 && memcmp(buf, "ARROW1", 6) == 0) ||
+           (n >= 4 && memcmp(buf, "\xff\xff\xff\xff", 4) == 0);
+}
+
 /* The whole of a plain file in a malloc'ed buffer; NULL when it cannot be
- * read, is empty, or starts with a gzip, bzip2 or xz signature. */
+ * read, is empty, or starts with a compressed file's or a table's signature
+ * (found in the first block read: such a file is not read further). */
 static unsigned char *read_plain(const char *path, Py_ssize_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -1783,12 +1796,10 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
         }
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
-        if (got == 0)
+        if (got == 0 || (n == got && n >= 6 && not_plain(buf, n)))
             break;
     }
-    if (ferror(f) || n == 0 || (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) ||
-        (n >= 3 && memcmp(buf, "BZh", 3) == 0) ||
-        (n >= 6 && memcmp(buf, "\xfd" "7zXZ\0", 6) == 0)) {
+    if (ferror(f) || n == 0 || not_plain(buf, n)) {
         free(buf);
         fclose(f);
         return NULL;

@@ -245,6 +245,33 @@ def test_no_pandas_on_the_columnar_path(tmp_path):
         assert out.stderr.strip().splitlines()[-1] == "False", out.stderr
 
 
+def test_parquet_read_without_pyarrow_parquet(tmp_path):
+    """A Parquet run and Parquet qrels are read through pyarrow's reader
+    itself: ``pyarrow.parquet`` (whose import costs more CPU than a small
+    file's read) is not imported, and the output is the text path's."""
+    import pyarrow.csv  # noqa: F401
+    qrels, cols, run_text = random_case(5)
+    (tmp_path / "q.txt").write_text(qrels)
+    (tmp_path / "r.txt").write_text(run_text)
+    (tmp_path / "r.parquet").write_bytes(harness.table_bytes(cols, "parquet", chunk=7))
+    qtable = pa.csv.read_csv(pa.py_buffer(qrels.encode()), read_options=pa.csv.ReadOptions(
+        column_names=["qid", "it", "docno", "label"]), parse_options=pa.csv.ParseOptions(
+        delimiter=" "), convert_options=pa.csv.ConvertOptions(column_types={
+            "qid": pa.string(), "docno": pa.string(), "label": pa.int64()}))
+    pq.write_table(qtable.select(["qid", "docno", "label"]), tmp_path / "q.parquet")
+    code = ("import sys\nfrom ipsoeval.cli import main\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('pyarrow.parquet' in sys.modules, file=sys.stderr)\n")
+    want = _ok([*ARGS, tmp_path / "q.txt", tmp_path / "r.txt"])
+    for q in ("q.txt", "q.parquet"):
+        out = subprocess.run([sys.executable, "-c", code, *map(str, ARGS), q, "r.parquet"],
+                             cwd=tmp_path, capture_output=True, timeout=120,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert out.returncode == 0, out.stderr
+        assert out.stderr.decode().strip().splitlines()[-1] == "False", out.stderr
+        assert out.stdout == want
+
+
 @pytest.mark.parametrize("index", range(0, 40, 4))
 def test_differential_cases_as_tables(index, tmp_path):
     """Runs of the trec_eval differential corpus (tests/data/differential,

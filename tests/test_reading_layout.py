@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "ipsoeval"
 
 # lower first: each module may import only modules before it (the package docstring)
-ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", "arrow",
-         "irds", "entry", "scores", "nuggets", "manifest", "quick_measures", "quick"]
+ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", "ipcfile",
+         "arrow", "irds", "entry", "scores", "nuggets", "manifest", "quick_measures", "quick"]
 # what reading may use outside itself (measures: score files name measures; ids:
 # identifiers decoded, shared with the formatters; labels: the coding of real
 # labels under --labels gain|probability; tiewarn_text: the tie-order warning's

@@ -79,8 +79,11 @@ Which path is taken when, and why
       ``ipsoeval[arrow]``, columns by name).  A run table to be aligned is
       read *and aligned* in one pass like a text file
       (``arrow.stream_run``): a Parquet file row group by row group (read,
-      not mapped; topic ids as dictionaries), an Arrow IPC file's or
-      stream's record batches zero-copy from its mapping; each batch's
+      not mapped; topic ids and tag as dictionaries), an Arrow IPC file's
+      or stream's record batches zero-copy from its mapping (an IPC file
+      of the plain layout -- uncompressed, flat, no dictionaries -- by
+      :mod:`~ipsoeval.reading.ipcfile`'s own parser, without importing
+      pyarrow); each batch's
       Arrow buffers -- dictionary indices and the dictionary's id words,
       string/binary (also large) offsets and bytes, or int64 ids written in
       decimal; float64 scores -- go to the compiled core
@@ -93,8 +96,8 @@ Which path is taken when, and why
       and then -- and for qrels tables and ``read_run`` -- the table is read
       whole (``arrow.read_run``/``read_qrels``: ids into (n, W) words, the
       error semantics ``FILE:ROW: what``).  Both build the same
-      Qrels/Run/Streamed; the quick path (1) declines them (the C pass
-      cannot open them).
+      Qrels/Run/Streamed; the quick path (1) declines them from their
+      first bytes (the C pass cannot open them).
 3. In-memory qrels and runs (API: ``{qid: {docno: value}}`` dicts, pandas
    DataFrames): :mod:`~ipsoeval.reading.memory` builds the same Qrels/Run,
    id columns encoded by the compiled core when every value is a valid id
@@ -118,6 +121,7 @@ Modules, lower first (each imports only modules above it in this list)
 ``python``    the reference Python reader (numpy tokeniser; all error messages)
 ``compiled``  the dispatch to the compiled core (read, encode, align, stream)
 ``memory``    dicts and DataFrames → the model
+``ipcfile``   an Arrow IPC file's footer and record batches parsed over its mapping (no pyarrow)
 ``arrow``     Parquet / Arrow IPC tables → the model, or a run streamed (pyarrow, optional)
 ``irds``      ``irds:DATASET_ID`` qrels through ir_datasets (optional)
 ``entry``     the entry for runs and qrels: which reader, when

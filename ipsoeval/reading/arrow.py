@@ -35,6 +35,7 @@ the wrong type.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import numpy as np
@@ -78,13 +79,12 @@ def _read_table(path: str, kind: str, pick, dictionary=()):
     name = display_name(path)
     try:
         if kind == "parquet":
-            import pyarrow.parquet as pq
-            pf = pq.ParquetFile(path, memory_map=True)
+            pf = _Parquet(path, memory_map=True)
             schema = pf.schema_arrow
             cols = pick(schema.names)
             textual = [c for c in cols if c in dictionary and _textual(schema.field(c).type)]
             if textual:
-                pf = pq.ParquetFile(path, memory_map=True, read_dictionary=textual)
+                pf = _Parquet(path, memory_map=True, read_dictionary=textual)
             return pf.read(columns=cols, use_threads=True), pf
         import pyarrow.ipc as ipc
         source = pa.memory_map(path, "r")
@@ -95,6 +95,50 @@ def _read_table(path: str, kind: str, pick, dictionary=()):
         raise
     except (OSError, pa.ArrowException, ValueError) as exc:
         raise _unreadable(exc, kind, name) from None
+
+
+class _Parquet:
+    """A Parquet file opened with pyarrow's reader itself
+    (``pyarrow._parquet.ParquetReader``; importing ``pyarrow.parquet`` costs
+    more CPU than reading a small file), offering the few calls of
+    ``pyarrow.parquet.ParquetFile`` used here; that class when the reader
+    is not there."""
+
+    def __init__(self, path: str, memory_map: bool, read_dictionary=None):
+        try:
+            from pyarrow._parquet import ParquetReader
+        except ImportError:
+            import pyarrow.parquet as pq
+            self.file = pq.ParquetFile(path, memory_map=memory_map,
+                                       read_dictionary=read_dictionary)
+            self.reader = None
+            self.schema_arrow = self.file.schema_arrow
+            self.num_rows = self.file.metadata.num_rows
+            self.num_row_groups = self.file.num_row_groups
+            return
+        self.reader = ParquetReader()
+        self.reader.open(path, use_memory_map=memory_map, read_dictionary=read_dictionary)
+        self.schema_arrow = self.reader.schema_arrow
+        self.num_rows = self.reader.metadata.num_rows
+        self.num_row_groups = self.reader.num_row_groups
+
+    def _indices(self, columns):
+        """The leaf columns of the named top-level columns, in their order
+        (as ``ParquetFile`` selects them)."""
+        paths = self.reader.column_paths
+        return [i for c in columns for i, p in enumerate(paths) if p[0] == c]
+
+    def read(self, columns, use_threads: bool):
+        if self.reader is None:
+            return self.file.read(columns=columns, use_threads=use_threads)
+        return self.reader.read_all(column_indices=self._indices(columns),
+                                    use_threads=use_threads)
+
+    def read_row_group(self, g: int, columns, use_threads: bool = True):
+        if self.reader is None:
+            return self.file.read_row_group(g, columns=columns, use_threads=use_threads)
+        return self.reader.read_row_group(g, column_indices=self._indices(columns),
+                                          use_threads=use_threads)
 
 
 def _unreadable(exc, kind: str, name: str) -> InputError:
@@ -116,14 +160,19 @@ def _chunks(column):
     return column.chunks if hasattr(column, "chunks") else [column]
 
 
-def _first_null(column) -> int | None:
+def _first_null(column, source: str) -> int | None:
     if column.null_count == 0:
         return None
     base = 0
     for chunk in _chunks(column):
         if chunk.null_count:
-            bits = np.frombuffer(chunk.buffers()[0], dtype=np.uint8)
+            bits = chunk.buffers()[0]
+            bits = np.frombuffer(bits, dtype=np.uint8) if bits is not None else \
+                np.zeros(0, dtype=np.uint8)
             valid = np.unpackbits(bits, bitorder="little")[chunk.offset: chunk.offset + len(chunk)]
+            if len(valid) < len(chunk) or valid.all():
+                raise InputError("not a readable table (a column's null count does not match "
+                                 "its validity bitmap)", path=source)
             return base + int(np.argmin(valid))
         base += len(chunk)
     return None
@@ -187,7 +236,7 @@ def _id_words(column, source: str, what: str, colname: str) -> np.ndarray:
     """(n, W) id words of a column of ids: strings or binary (plain or
     dictionary-encoded) or integers written in decimal."""
     import pyarrow as pa
-    row = _first_null(column)
+    row = _first_null(column, source)
     if row is not None:
         raise InputError(f"missing {what} (null in column {colname})", path=source,
                          line=row + 1)
@@ -275,7 +324,7 @@ def _numbers(column, source: str, what: str, colname: str) -> np.ndarray:
     if not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
         raise InputError(f"column {colname} ({what}) has type {t}; expected numbers",
                          path=source)
-    row = _first_null(column)
+    row = _first_null(column, source)
     if row is not None:
         raise InputError(f"missing {what} (null in column {colname})", path=source,
                          line=row + 1)
@@ -438,7 +487,8 @@ def stream_run(path: str, kind: str, name: str | None, qi, *, tie_break: str,
     """A run file read *and aligned* in one pass (a
     :class:`~ipsoeval.reading.compiled.Streamed`, as a text file's): a Parquet
     file row group by row group, an Arrow IPC file's record batches from its
-    mapping, each batch's buffers handed to the compiled core
+    mapping (the plain layout parsed by :mod:`ipsoeval.reading.ipcfile`,
+    without importing pyarrow), each batch's buffers handed to the compiled core
     (:func:`compiled.stream_columns`) -- no id matrices, no pandas.  None when
     it declines (no compiled core, a null, an id or a column type it does not
     take, a topic in two blocks of rows, an unreadable file, ...): then
@@ -448,9 +498,16 @@ def stream_run(path: str, kind: str, name: str | None, qi, *, tie_break: str,
     qside = compiled.stream_qside(qi, tie_break=tie_break, judged_only=judged_only, depth=depth)
     if qside is None:
         return None
-    pa = pyarrow()
     source = display_name(path)
     chosen: dict = {}
+    if kind == "arrow":     # the plain layout without pyarrow (its import costs more)
+        if importlib.util.find_spec("pyarrow") is None:
+            pyarrow()       # the same usage error as any table without it
+        got = _stream_ipc(path, source, name, qi, qside, chosen)
+        if got is not _NOT_PLAIN:
+            return got
+        chosen.clear()
+    pa = pyarrow()
     try:
         total, batches, pf = _batches(path, kind, _run_columns(chosen, source, kind, name),
                                       chosen)
@@ -473,26 +530,95 @@ def stream_run(path: str, kind: str, name: str | None, qi, *, tie_break: str,
                              out, tout, [result], qi)
 
 
+_NOT_PLAIN = object()
+
+
+def _stream_ipc(path: str, source: str, name: str | None, qi, qside, chosen: dict):
+    """:func:`stream_run` of an Arrow IPC file read by :mod:`ipcfile` (no
+    pyarrow): the Streamed run, None (declined: :func:`read_run` decides) or
+    ``_NOT_PLAIN`` when the file's layout is not the plain one it reads
+    (then pyarrow reads it)."""
+    from ipsoeval.reading import ipcfile
+    f = ipcfile.open_file(path)
+    if f is None:
+        return _NOT_PLAIN
+    try:
+        _run_columns(chosen, source, "arrow", name)(f.names)
+    except InputError:
+        return None
+    at = {k: f.names.index(chosen[k]) for k in ("q", "d", "s", "t") if chosen.get(k)}
+    cols = f.columns
+    if chosen["s"] is None or not cols[at["s"]].float64 or \
+            not all(cols[at[k]].textual or cols[at[k]].int64 for k in ("q", "d")) or \
+            ("t" in at and not cols[at["t"]].textual):
+        return _NOT_PLAIN
+    batches = [b for b in f.batches if b.num_rows]
+    if not batches:
+        return None
+    if any(b.columns[at[k]][0] for b in batches for k in at):
+        return _NOT_PLAIN       # a null: pyarrow's path names it (or declines)
+    if name is None and "t" in at:
+        name = _ipc_last(cols[at["t"]], batches[-1].columns[at["t"]][1])
+        if name is None:
+            return _NOT_PLAIN
+
+    def ids(col, views):
+        if col.int64:
+            return 3, views[1], b"", 1, 0
+        return (2 if col.wide else 1), views[1], views[2], 1, 0
+
+    specs = ((b.num_rows, ids(cols[at["q"]], b.columns[at["q"]][1]),
+              ids(cols[at["d"]], b.columns[at["d"]][1]), (b.columns[at["s"]][1][1], 0))
+             for b in batches)
+    try:
+        got = compiled.stream_columns(qside, sum(b.num_rows for b in batches), specs)
+    except ValueError:
+        return None
+    if got is None:
+        return None
+    out, tout, result = got
+    base = os.path.basename(path)
+    return compiled.streamed(source, base, name if name is not None else base, "trec",
+                             out, tout, [result], qi)
+
+
+def _ipc_last(col, views) -> str | None:
+    """The last value of a string/binary column's batch (``views``: validity,
+    offsets, data) as the tag names a run, or None (not UTF-8 text)."""
+    offsets = np.frombuffer(views[1], dtype=np.int64 if col.wide else np.int32)
+    if len(offsets) < 2 or not 0 <= offsets[-2] <= offsets[-1] <= len(views[2]):
+        return None
+    value = bytes(views[2][int(offsets[-2]): int(offsets[-1])])
+    if col.tag in (5, 20):          # utf8: as pyarrow gives it, a str
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return _tag_name(value)
+
+
 def _batches(path: str, kind: str, pick, chosen: dict):
     """(rows, record batches, ParquetFile or None) of the columns ``pick``
     chooses: a Parquet file's row groups read and decoded one at a time (its
-    topic ids as dictionaries; read, not mapped: the peak holds one row
+    topic ids and tag as dictionaries; read, not mapped: the peak holds one row
     group, not the file's pages), an Arrow IPC file's batches zero-copy from
     its mapping."""
     pa = pyarrow()
     if kind == "parquet":
-        import pyarrow.parquet as pq
-        pf = pq.ParquetFile(path, memory_map=False)
+        pf = _Parquet(path, memory_map=False)
         cols = pick(pf.schema_arrow.names)
-        qtype = pf.schema_arrow.field(chosen["q"]).type
-        if _textual(qtype):
-            pf = pq.ParquetFile(path, memory_map=False, read_dictionary=[chosen["q"]])
+        # topic ids and the tag (few distinct values) as dictionaries: the
+        # tag's last row group is then decoded to its dictionary, not its rows
+        few = [chosen[k] for k in ("q", "t") if chosen[k] is not None and
+               _textual(pf.schema_arrow.field(chosen[k]).type)]
+        if few:
+            pf = _Parquet(path, memory_map=False, read_dictionary=few)
 
         def groups():
             for g in range(pf.num_row_groups):
                 yield from pf.read_row_group(g, columns=cols, use_threads=True).to_batches()
 
-        return pf.metadata.num_rows, groups(), pf
+        return pf.num_rows, groups(), pf
     import pyarrow.ipc as ipc
     source = pa.memory_map(path, "r")
     if kind == "arrow":
