@@ -87,38 +87,10 @@ def test_reading_imports_point_one_way(mod):
 
 def test_no_import_cycle_through_reading():
     """No cycle in the whole package's graph passes through a reading module
-    (Tarjan's strongly connected components)."""
-    index, low, stack, on, comps = {}, {}, [], set(), []
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in GRAPH.get(v, ()):
-            if w not in GRAPH:
-                continue
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            comps.append(comp)
-
-    for v in GRAPH:
-        if v not in index:
-            visit(v)
-    cycles = [sorted(c) for c in comps
-              if len(c) > 1 and any(m.startswith("ipsoeval.reading") for m in c)]
-    assert cycles == []
+    (Tarjan's strongly connected components, tests/test_layout.py's)."""
+    from test_layout import cycles
+    found = [c for c in cycles(GRAPH) if any(m.startswith("ipsoeval.reading") for m in c)]
+    assert found == []
 
 
 def test_outside_code_enters_reading_through_its_entries():
