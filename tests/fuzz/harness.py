@@ -173,13 +173,16 @@ def _label(ch, labels: str) -> str:
     return ch.choice(REAL_LABELS[labels])
 
 
-def _qrels_and_runs(ch, nruns, labels: str = "integer"):
+def _qrels_and_runs(ch, nruns, labels: str = "integer", subtopics: bool = False):
+    """Qrels and runs that read without error (bar a rare duplicate docno in a
+    run); ``subtopics``: the qrels are diversity qrels, a judgment per subtopic
+    (valid only where a diversity measure is asked for)."""
     ntopics = ch.randint(1, 6)
     topics = [ch.choice(["1", "2", "3", "401", "q7", "10", "0", "-5", "1.0", "caf\udce9",
                          "caf\udce8", "\udcff", "é"]) + str(i)
               for i in range(ntopics)]
     sfx = {t: ch.choice(HIGH_SUFFIXES) if ch.coin(0.15) else "" for t in topics}
-    subtopics = labels == "integer" and ch.coin(0.2)
+    subtopics = subtopics and labels == "integer"
     qrels, runs = [], [[] for _ in range(nruns)]
     for t in topics:
         ndocs = ch.randint(0, 10)
@@ -508,7 +511,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
              "power": ch.choice([1, 2, 2, 3]), "meta": ch.choice([2, 3, 3, 4]),
              "risk": ch.choice([1, 2, 3, 3])}[cmd]
     labels = ch.choice(["gain", "probability"]) if ch.coin(0.15) else "integer"
-    qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1), labels)
+    qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1), labels,
+                                                subtopics=ch.coin(0.2))
     files = [("qrels", qrels)] + [(f"run{i}", r) for i, r in enumerate(runs[:nruns])]
     if cmd == "ppi":            # qrels = the auto qrels; a human qrels beside it
         qrels, human = _human_and_auto(ch, qrels, topics)
