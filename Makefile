@@ -17,17 +17,21 @@ help:  ## list the targets
 # (.installed), so demo-then-test and test alone both end with everything.
 # Quiet: no pip version notice, no setuptools build-backend warning boxes.
 PIP = PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONWARNINGS=ignore $(PY) -m pip
+# an editable install whose .pth names the checkout (setuptools' compat mode)
+# rather than an import hook: every process of the venv starts 0.015-0.026 s
+# sooner (`ipsoeval --help` 0.139 -> 0.113 s CPU, medians of 15; README "Speed")
+EDITABLE = --config-settings editable_mode=compat
 
 $(VENV)/.installed-demo: pyproject.toml setup.py ipsoeval/_core.c  # the C core is built by pip
 	@echo "installing ipsoeval (runtime and plot extra) into $(VENV) ..."
 	@$(PYTHON) -m venv $(VENV)
 	@$(PIP) install -q --upgrade pip
-	@$(PIP) install -q -e '.[plot]'
+	@$(PIP) install -q $(EDITABLE) -e '.[plot]'
 	@touch $@
 
 $(VENV)/.installed: $(VENV)/.installed-demo
 	@echo "installing the test and pandas extras into $(VENV) ..."
-	@$(PIP) install -q -e '.[test,pandas,plot]'   # extras: the API and --plot tests run too
+	@$(PIP) install -q $(EDITABLE) -e '.[test,pandas,plot]'   # extras: the API and --plot tests run too
 	@touch $@
 
 install: $(VENV)/.installed  ## create .venv and install ipsoeval with test, pandas and plot extras
