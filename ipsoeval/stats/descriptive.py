@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from ipsoeval.stats import paired
+
 
 @dataclass
 class PairedSummary:
@@ -47,13 +49,16 @@ def paired_summary(a, b, level: float = 0.95) -> PairedSummary:
         var = (dev * dev).sum(axis=-1) / (nf - 1.0)
         var = np.where(n >= 2, var, np.nan)
         sd = np.sqrt(var)
-        tcrit = np.where(n >= 2, special.stdtrit(np.maximum(nf - 1.0, 1.0), 0.5 + level / 2.0), np.nan)
-        half = tcrit * sd / np.sqrt(nf)
-        effect = np.where(sd > 0, diff / sd, np.nan)
+    # the interval and the effect size of each comparison: stats.paired's
+    ci = [paired.t_interval(x, s, k, level)
+          for x, s, k in zip(diff.reshape(-1).tolist(), sd.reshape(-1).tolist(),
+                             np.asarray(n).reshape(-1).tolist())]
+    ci_low, ci_high, effect = (np.array([c[i] for c in ci], dtype=np.float64).reshape(diff.shape)
+                               for i in range(3))
     wins = ((d > 0) & ok).sum(axis=-1)
     losses = ((d < 0) & ok).sum(axis=-1)
     ties = n - wins - losses
-    return PairedSummary(n, mean_a, mean_b, diff, diff - half, diff + half, effect, sd,
+    return PairedSummary(n, mean_a, mean_b, diff, ci_low, ci_high, effect, sd,
                          wins, ties, losses)
 
 

@@ -29,6 +29,7 @@ from typing import Callable
 import numpy as np
 from scipy import special
 
+from ipsoeval.stats import paired
 from ipsoeval.stats._blas import single_thread
 from ipsoeval.stats._null import rank_sum_counts, signed_rank_counts
 from ipsoeval.stats._rank import average_ranks, snapped_difference
@@ -131,19 +132,14 @@ def _t_core(A, B, alternative):
         if n >= 2:
             mean = d.mean(axis=1)
             sd = d.std(axis=1, ddof=1)
-            t = mean / (sd / np.sqrt(n))
         else:
             mean = d.mean(axis=1) if n else np.full(rows, np.nan)
             sd = np.full(rows, np.nan)
-            t = np.full(rows, np.nan)
     df = float(n - 1)
-    if alternative == "less":
-        p = special.stdtr(df, t)
-    elif alternative == "greater":
-        p = special.stdtr(df, -t)
-    else:
-        p = 2.0 * special.stdtr(df, -np.abs(t))
-    p = np.where(np.isnan(t), np.nan, p)
+    # t and p of each comparison: stats.paired's
+    tp = [paired.t_test(m, s, n, alternative) for m, s in zip(mean.tolist(), sd.tolist())]
+    t = np.array([x for x, _ in tp], dtype=np.float64).reshape(rows)
+    p = np.array([x for _, x in tp], dtype=np.float64).reshape(rows)
     return t, p, n, "t", {"df": np.full(rows, df), "mean": mean, "sd": sd}
 
 
@@ -253,15 +249,8 @@ def _sign_core(A, B, alternative):
     k = (d > 0).sum(axis=1)
     m = (d != 0).sum(axis=1)
     kf = k.astype(np.float64)
-    with np.errstate(invalid="ignore"):
-        less = np.where(m > 0, special.bdtr(k, m, 0.5), 1.0)
-        greater = np.where(k > 0, special.bdtrc(np.maximum(k - 1, 0), m, 0.5), 1.0)
-    if alternative == "less":
-        p = less
-    elif alternative == "greater":
-        p = greater
-    else:
-        p = np.where(2 * k == m, 1.0, np.minimum(1.0, 2.0 * np.minimum(less, greater)))
+    p = np.array([paired.sign_p(kk, mm, alternative) for kk, mm in zip(k.tolist(), m.tolist())],
+                 dtype=np.float64).reshape(k.shape)
     return kf, p, m, "exact", {"losses": (d < 0).sum(axis=1)}
 
 
