@@ -16,6 +16,10 @@ def main() -> None:
     from ipsoeval.reading.quick import quick_eval
     if quick_eval(args):
         return
+    if args[:1] == ["sigtest"]:
+        from ipsoeval.analyses.sigtest.quick import quick_sigtest
+        if quick_sigtest(args):
+            return
     if args[:1] == ["eval"]:
         # eval does no matrix products: OpenBLAS's thread pool, started by
         # `import numpy`, costs ~40 ms of CPU for nothing (0.14 -> 0.10 s)

@@ -1,0 +1,251 @@
+"""sigtest's quick path: ``ipsoeval sigtest -m M QRELS RUN RUN...`` without
+numpy, click or rich, byte for byte what the full program prints.
+
+Taken by the console script (:mod:`ipsoeval._quick`) before anything heavy
+is imported, for the calls of shell one-liners and CI checks:
+
+* ``-m``/``--measure`` naming measures of the compiled core's families
+  (:mod:`ipsoeval.reading.quick_measures`) except recall, whose scale
+  depends on the topics' recall bases;
+* two runs or more, the pairs as the full program forms them (every run
+  against the first or ``--baseline NAME``, or ``--all-pairs``);
+* the default test of each measure's scale (registry.default_test: t for
+  interval and ratio scales, sign for ordinal ones), ``--alpha``,
+  ``--alternative``, ``--correct none`` (the default) and the CI gate
+  ``--fail-if worse|different``;
+* TSV on standard output (``--format tsv``, or the default when standard
+  output is not a terminal).
+
+Per-topic scores come from the core (``_core.eval_measures``, as eval's quick
+path, :mod:`ipsoeval.reading.quick`), which declines any unusual input (a
+topic in one file and not the other, compressed files, anything the full
+program warns about); each comparison's numbers from
+:mod:`ipsoeval.stats.paired`, which the full program's vectorised tests call
+too; the options' checks, the pairs, the warning texts and the gate from
+:mod:`ipsoeval.analyses.sigtest.common`, the TSV from
+:mod:`ipsoeval.formatters.tsv`.  Anything else -- another option or
+measure, a terminal, a NaN score, a run name twice, ``--warnings error``
+with a warning, any error -- returns False with nothing printed, and the
+full program runs.  ``IPSOEVAL_CORE=python`` turns this off.
+tests/test_sigtest_quick.py compares both paths byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# the families served and their scale (Measure.scale; a test checks them
+# against the measures' declarations); recall's scale depends on the data
+SCALES = {"P": "interval", "AP": "ordinal", "nDCG": "ordinal", "RR": "ordinal",
+          "Success": "interval", "Judged": "ratio", "bpref": "ordinal", "Rprec": "ordinal",
+          "ERR": "ordinal"}
+
+_VALUED = {"--measure": "measures", "-m": "measures", "--baseline": "baseline",
+           "--alpha": "alpha", "--alternative": "alternative", "--fail-if": "fail_if",
+           "--format": "fmt", "--correct": "correct"}
+_CHOICES = {"alternative": ("two-sided", "less", "greater"), "fail_if": ("worse", "different"),
+            "fmt": ("auto", "tsv"), "correct": ("none",)}
+
+
+def _options(args):
+    """sigtest's options as a dict (paths under "paths"), or None for any
+    option or value not served."""
+    got = {"measures": [], "baseline": None, "all_pairs": False, "alpha": "0.05",
+           "alternative": "two-sided", "fail_if": None, "fmt": "auto", "correct": "none",
+           "paths": []}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        name, eq, value = a.partition("=") if a.startswith("--") else (a, "", "")
+        if name in _VALUED:
+            if not eq:
+                if i == len(args):
+                    return None
+                value, i = args[i], i + 1
+            key = _VALUED[name]
+            if key == "measures":
+                got[key].append(value)
+            else:
+                got[key] = value
+        elif a == "--all-pairs":
+            got["all_pairs"] = True
+        elif a.startswith("-"):
+            return None
+        else:
+            got["paths"].append(a)
+    for key, allowed in _CHOICES.items():
+        if got[key] is not None and got[key] not in allowed:
+            return None
+    try:
+        alpha = float(got["alpha"])               # click.FloatRange(0, 1), open
+    except ValueError:
+        return None
+    if not 0.0 < alpha < 1.0:
+        return None
+    got["alpha"] = alpha
+    return got
+
+
+def quick_sigtest(args) -> bool:
+    """Print the tests (and the gate's verdict) and return True -- or exit 1
+    when the gate fails, as the full program does -- or return False with
+    nothing printed."""
+    if os.environ.get("IPSOEVAL_CORE", "auto") == "python" or args[:1] != ["sigtest"]:
+        return False
+    opts = _options(args[1:])
+    if opts is None or not opts["measures"] or len(opts["paths"]) < 3 \
+            or "-" in opts["paths"]:
+        return False
+    if opts["fmt"] == "auto":
+        try:
+            if sys.stdout.isatty():          # auto on a terminal is the table layout
+                return False
+        except (ValueError, OSError):
+            pass
+    from ipsoeval.reading.quick_measures import FAMILIES, requested
+    reqs = requested(opts["measures"])
+    if not reqs or any(r.key[0] not in SCALES for r in reqs):
+        return False
+    from ipsoeval.reading.core import CORE
+    if CORE is None or getattr(CORE, "eval_measures", None) is None:
+        return False
+    from ipsoeval.reading.quick import _evaluate, _join_measures, _specs
+    specs, tcuts = _specs(reqs)
+    if len(specs) > 64 or len(tcuts) > 64:   # the core's limit (G_MAX)
+        return False
+    paths = opts["paths"]
+    got = _evaluate(CORE.eval_measures, (os.fsencode(paths[0]),),
+                    [os.fsencode(p) for p in paths[1:]], _join_measures, (specs, tcuts, 0))
+    if got is None:
+        return False
+    topics, per_run = got
+    try:
+        runs = [name.decode("utf-8") for name, _, _ in per_run]
+    except UnicodeDecodeError:
+        return False
+    if len(set(runs)) != len(runs) or not topics:
+        return False
+    columns = {}                            # measure name -> per run, per topic
+    for r in reqs:
+        if r.name in columns:
+            continue
+        fam, k, rel = r.key
+        col = specs.index((FAMILIES[fam][0], k or 0, 1 if rel is None else rel))
+        cells = []
+        for _, raw, _ in per_run:
+            vals = memoryview(raw).cast("d")
+            cells.append(vals[col::len(specs)].tolist())
+        if any(v != v for row in cells for v in row):     # NaN: the full path's omissions
+            return False
+        columns[r.name] = (SCALES[fam], cells)
+    report = _report(runs, paths[1:], columns, opts)
+    if report is None:
+        return False
+    _write(*report)
+    return True
+
+
+def _report(runs, paths, columns, opts):
+    """(TSV text, warning lines, gate) of the tests, or None (declined)."""
+    from ipsoeval.analyses.sigtest.common import (
+        COLUMNS,
+        decide_gate,
+        make_options,
+        pairs_of,
+        undefined_warning,
+    )
+    from ipsoeval.errors import IpsoevalError
+    from ipsoeval.stats import paired, registry
+    from ipsoeval.tiewarn_text import warnings_mode
+    try:
+        options = make_options([], None, gate_option="--gate-test", baseline=opts["baseline"],
+                               all_pairs=opts["all_pairs"], correct=opts["correct"],
+                               alpha=opts["alpha"], alternative=opts["alternative"],
+                               fail_if=opts["fail_if"])
+        options.baseline = _baseline(opts["baseline"], runs, paths)
+        options.check(runs)
+    except (IpsoevalError, _Declined):
+        return None
+    pairs = pairs_of(runs, options)
+    records, undefined = [], {}
+    for mname, (scale, cells) in columns.items():
+        test, why = registry.default_test(scale)
+        perm = registry.permissible(scale, test)
+        for i, j in pairs:
+            a, b = cells[i], cells[j]
+            n, mean_a, mean_b, diff, sd, wins, ties, losses = paired.moments(a, b)
+            low, high, effect = paired.t_interval(diff, sd, n, options.level)
+            if test == "t":
+                stat, p = paired.t_test(diff, sd, n, options.alternative)
+            else:
+                k, m = paired.sign_counts(a, b)
+                stat, p = float(k), paired.sign_p(k, m, options.alternative)
+            if p != p:
+                undefined[test] = undefined.get(test, 0) + 1
+            mean_a, mean_b, diff, low, high, effect, stat, p = (
+                None if x != x else x for x in (mean_a, mean_b, diff, low, high, effect, stat, p))
+            records.append({
+                "run_a": runs[i], "run_b": runs[j], "measure": mname, "n": n,
+                "mean_a": mean_a, "mean_b": mean_b, "diff": diff, "ci_low": low,
+                "ci_high": high, "effect_size": effect, "wins": wins, "ties": ties,
+                "losses": losses, "test": test, "statistic": stat, "p_value": p,
+                "p_adjusted": p, "significant": bool(p is not None and p < options.alpha),
+                "permissible": perm, "why": why})
+    warnings = [undefined_warning(test, count) for test, count in undefined.items()]
+    mode = warnings_mode()
+    if mode is None or (mode == "error" and warnings):
+        return None
+    if warnings:
+        from ipsoeval.warntext import lines
+        warnings = lines(warnings, mode)
+    gate = None
+    if options.fail_if is not None:
+        base = None if options.all_pairs else runs[pairs[0][0]]
+        gate = decide_gate(records, base, list(columns), options, set())
+    from ipsoeval.formatters.tsv import render
+    from ipsoeval.results import ResultSet
+    text = render(ResultSet(command="sigtest", columns=COLUMNS + ["why"], records=records))
+    return text, warnings, gate
+
+
+class _Declined(Exception):
+    pass
+
+
+def _baseline(value, runs, paths):
+    """validate.baseline's run for ``--baseline``: served when it names exactly
+    one run and is no RUN argument's file; else declined."""
+    if value is None:
+        return None
+    if runs.count(value) != 1 or value in paths or os.path.exists(value):
+        raise _Declined
+    return value
+
+
+def _write(text, warnings, gate):
+    """As cli.output.emit: the warnings, the table, then the gate's verdict
+    (a failed gate exits 1 after the table)."""
+    try:
+        for line in warnings:
+            sys.stderr.write(f"ipsoeval: warning: {line}\n")
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):
+        pass
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:                 # `| head`: quiet, the gate still decides
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    if gate is None:
+        return
+    try:
+        sys.stderr.write(f"ipsoeval: gate {'passed' if gate.passed else 'failed'}: "
+                         f"{gate.reason}\n")
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):
+        pass
+    if not gate.passed:
+        raise SystemExit(1)
