@@ -111,7 +111,9 @@ MEASURES = ["nDCG@10", "P@10", "AP", "RR", "Success@5", "Judged@10", "bpref", "R
                               ["--fail-if=different", "--all-pairs"],
                               ["--alternative", "less", "--alpha", "0.2"],
                               ["--baseline", "r1", "--fail-if", "worse"],
-                              ["--format", "tsv", "--correct", "none"]]),
+                              ["--format", "tsv", "--correct", "none"],
+                              ["--correct", "holm", "--fail-if", "worse"],
+                              ["--correct=bh", "--all-pairs"], ["--correct", "bonferroni"]]),
        seed=st.integers(0, 2**16))
 def test_quick_is_the_full_program(topics, nruns, levels, copy, measures, extra, seed):
     runs = [(f"r{i}", levels, 0 if copy and i == nruns - 1 else None) for i in range(nruns)]
@@ -221,7 +223,7 @@ def test_declines(tmp_path, monkeypatch):
     base = ["sigtest", "-m", "nDCG@10"]
     for args in (base + ["--format", "json", qrels, *paths],
                  base + ["--test", "t", qrels, *paths],
-                 base + ["--correct", "holm", qrels, *paths],
+                 base + ["--correct", "Holm", qrels, *paths],
                  base + ["--plot", str(tmp_path / "x.svg"), qrels, *paths],
                  base + ["--junit", str(tmp_path / "j.xml"), "--fail-if", "worse", qrels, *paths],
                  base + ["--samples", "10", qrels, *paths],
@@ -306,3 +308,23 @@ def test_entry_keeps_other_commands_cheap():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env={**os.environ, "IPSOEVAL_CORE": "auto"})
     assert p.stderr.endswith("False")
+
+
+@settings(max_examples=200)
+@given(st.lists(st.one_of(st.floats(0, 1), st.sampled_from([0.0, 0.01, 0.05, 1.0, float("nan")])),
+                max_size=30),
+       st.sampled_from(["bonferroni", "holm", "bh"]))
+def test_corrections_are_statsmodels(ps, method):
+    """The pure-Python correction (one declaration for both paths) against
+    statsmodels' multipletests on the finite p-values."""
+    from statsmodels.stats.multitest import multipletests
+
+    from ipsoeval.stats.corrections import adjust, adjust_list
+    got = adjust_list(ps, method)
+    assert [repr(x) for x in got] == [repr(x) for x in adjust(np.array(ps), method).tolist()]
+    finite = [p for p in ps if p == p]
+    if finite:
+        sm = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}[method]
+        want = multipletests(finite, method=sm)[1]
+        assert np.allclose([p for p in got if p == p], want, rtol=1e-12, atol=0)
+    assert [p != p for p in got] == [p != p for p in ps]

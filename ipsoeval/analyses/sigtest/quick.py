@@ -11,8 +11,8 @@ is imported, for the calls of shell one-liners and CI checks:
   against the first or ``--baseline NAME``, or ``--all-pairs``);
 * the default test of each measure's scale (registry.default_test: t for
   interval and ratio scales, sign for ordinal ones), ``--alpha``,
-  ``--alternative``, ``--correct none`` (the default) and the CI gate
-  ``--fail-if worse|different``;
+  ``--alternative``, ``--correct`` and the CI gate ``--fail-if
+  worse|different``;
 * TSV on standard output (``--format tsv``, or the default when standard
   output is not a terminal).
 
@@ -32,6 +32,7 @@ tests/test_sigtest_quick.py compares both paths byte for byte.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 
@@ -45,7 +46,7 @@ _VALUED = {"--measure": "measures", "-m": "measures", "--baseline": "baseline",
            "--alpha": "alpha", "--alternative": "alternative", "--fail-if": "fail_if",
            "--format": "fmt", "--correct": "correct"}
 _CHOICES = {"alternative": ("two-sided", "less", "greater"), "fail_if": ("worse", "different"),
-            "fmt": ("auto", "tsv"), "correct": ("none",)}
+            "fmt": ("auto", "tsv"), "correct": ("none", "bonferroni", "holm", "bh")}
 
 
 def _options(args):
@@ -158,6 +159,7 @@ def _report(runs, paths, columns, opts):
     )
     from ipsoeval.errors import IpsoevalError
     from ipsoeval.stats import paired, registry
+    from ipsoeval.stats.corrections import adjust_list
     from ipsoeval.tiewarn_text import warnings_mode
     try:
         options = make_options([], None, gate_option="--gate-test", baseline=opts["baseline"],
@@ -191,8 +193,13 @@ def _report(runs, paths, columns, opts):
                 "mean_a": mean_a, "mean_b": mean_b, "diff": diff, "ci_low": low,
                 "ci_high": high, "effect_size": effect, "wins": wins, "ties": ties,
                 "losses": losses, "test": test, "statistic": stat, "p_value": p,
-                "p_adjusted": p, "significant": bool(p is not None and p < options.alpha),
-                "permissible": perm, "why": why})
+                "p_adjusted": None, "significant": False, "permissible": perm, "why": why})
+    # one correction family: every comparison reported (common.family_key, no --test)
+    adjusted = adjust_list([math.nan if r["p_value"] is None else r["p_value"]
+                            for r in records], options.correct)
+    for rec, p in zip(records, adjusted):
+        rec["p_adjusted"] = None if p != p else p
+        rec["significant"] = bool(p == p and p < options.alpha)
     warnings = [undefined_warning(test, count) for test, count in undefined.items()]
     mode = warnings_mode()
     if mode is None or (mode == "error" and warnings):
