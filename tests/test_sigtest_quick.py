@@ -97,7 +97,7 @@ def write_study(d: Path, topics: int, runs, *, qrels_topics=None, seed=0):
     return str(d / "qrels"), paths
 
 
-MEASURES = ["nDCG@10", "P@10", "AP", "RR", "Success@5", "Judged@10", "bpref", "Rprec",
+MEASURES = ["nDCG@10", "P@10", "R@10", "recall.5", "R(rel=2)@20", "AP", "RR", "Success@5", "Judged@10", "bpref", "Rprec",
             "ERR@20", "P(rel=2)@5", "map", "P.5", "ndcg_cut_10"]
 
 
@@ -238,7 +238,6 @@ def test_declines(tmp_path, monkeypatch):
                  base + [missing, *paths],
                  base + [qrels, paths[0], str(dup)],
                  base + [qrels, paths[0], str(tmp_path / "absent")],
-                 ["sigtest", "-m", "R@10", qrels, *paths],
                  ["sigtest", "-m", "NumRet", qrels, *paths],
                  ["sigtest", "-m", "RBP", qrels, *paths],
                  ["sigtest", qrels, *paths],
@@ -296,7 +295,7 @@ def test_constants_are_the_declarations():
     from ipsoeval.stats import _rank
     assert paired.TIE_ULPS == _rank.TIE_ULPS and paired.EPS == np.finfo(np.float64).eps
     for fam, scale in _quick.SCALES.items():
-        m = parse_measure(fam + ("@10" if fam in ("P", "Success", "Judged") else ""))
+        m = parse_measure(fam + ("@10" if fam in ("P", "R", "Success", "Judged") else ""))
         assert m.family == fam and m.scale == scale and m.higher_is_better
 
 

@@ -17,15 +17,16 @@ data refine it:
 
 from __future__ import annotations
 
-from fractions import Fraction
+# fractions and numpy are imported where needed: sigtest's quick path reads
+# recall's scale (recall_scale) without either
 
-import numpy as np
 
-
-def graded_rbp_p(gains) -> Fraction | None:
+def graded_rbp_p(gains):
     """The p at which RBP with these gains is interval: G/(G+1), G the
     smallest gap between consecutive distinct gains after scaling by the
-    largest (0 included).  None without a positive gain."""
+    largest (0 included), a Fraction.  None without a positive gain."""
+    from fractions import Fraction
+
     vals = sorted({Fraction(float(g)).limit_denominator(10 ** 9) for g in gains} | {Fraction(0)})
     top = vals[-1]
     if top <= 0:
@@ -41,6 +42,7 @@ def measure_scale(measure, aligned=None) -> tuple[str | None, str | None]:
     nominal = getattr(measure, "scale", None)
     fam = getattr(measure, "family", None)
     if fam == "RBP":
+        from fractions import Fraction
         p = Fraction(float(measure.param("p", 0.8))).limit_denominator(10 ** 9)
         gmap = getattr(aligned, "gain_map", None) if aligned is not None else None
         if gmap:
@@ -57,12 +59,19 @@ def measure_scale(measure, aligned=None) -> tuple[str | None, str | None]:
             f"{measure.name}: ordinal: with {why} gains RBP is interval only at p = {target} "
             f"(Ferrante et al. §3.2)")
     if fam == "R" and aligned is not None:
-        R = np.asarray(aligned.num_rel)
-        if len(np.unique(R)) > 1:
-            return "ordinal", (f"{measure.name}: ordinal across topics: recall is interval on one "
-                               f"topic, but the topics' recall bases differ "
-                               f"({int(R.min())}..{int(R.max())}), so their scales differ "
-                               f"(Ferrante et al. §3.4.2)")
+        return recall_scale(measure.name, aligned.num_rel, nominal)
+    return nominal, None
+
+
+def recall_scale(name: str, num_rel, nominal: str | None = "interval"):
+    """``(scale, reason)`` of recall measure ``name`` on topics with these
+    recall bases (R per topic): ordinal, and why, when they differ."""
+    R = [int(r) for r in num_rel]
+    if R and min(R) != max(R):
+        return "ordinal", (f"{name}: ordinal across topics: recall is interval on one "
+                           f"topic, but the topics' recall bases differ "
+                           f"({min(R)}..{max(R)}), so their scales differ "
+                           f"(Ferrante et al. §3.4.2)")
     return nominal, None
 
 

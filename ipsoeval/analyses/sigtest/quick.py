@@ -5,8 +5,7 @@ Taken by the console script (:mod:`ipsoeval._quick`) before anything heavy
 is imported, for the calls of shell one-liners and CI checks:
 
 * ``-m``/``--measure`` naming measures of the compiled core's families
-  (:mod:`ipsoeval.reading.quick_measures`) except recall, whose scale
-  depends on the topics' recall bases;
+  (:mod:`ipsoeval.reading.quick_measures`) but the counts;
 * two runs or more, the pairs as the full program forms them (every run
   against the first or ``--baseline NAME``, or ``--all-pairs``);
 * the default test of each measure's scale (registry.default_test: t for
@@ -37,10 +36,12 @@ import os
 import sys
 
 # the families served and their scale (Measure.scale; a test checks them
-# against the measures' declarations); recall's scale depends on the data
-SCALES = {"P": "interval", "AP": "ordinal", "nDCG": "ordinal", "RR": "ordinal",
-          "Success": "interval", "Judged": "ratio", "bpref": "ordinal", "Rprec": "ordinal",
-          "ERR": "ordinal"}
+# against the measures' declarations); recall's is ordinal when the topics'
+# recall bases differ (stats.scales.recall_scale)
+SCALES = {"P": "interval", "R": "interval", "AP": "ordinal", "nDCG": "ordinal",
+          "RR": "ordinal", "Success": "interval", "Judged": "ratio", "bpref": "ordinal",
+          "Rprec": "ordinal", "ERR": "ordinal"}
+_NUM_REL = (12, 0, 1)           # the core's NumRel at relevance level 1: R of each topic
 
 _VALUED = {"--measure": "measures", "-m": "measures", "--baseline": "baseline",
            "--alpha": "alpha", "--alternative": "alternative", "--fail-if": "fail_if",
@@ -114,6 +115,8 @@ def quick_sigtest(args) -> bool:
         return False
     from ipsoeval.reading.quick import _evaluate, _join_measures, _specs
     specs, tcuts = _specs(reqs)
+    if any(r.key[0] == "R" for r in reqs) and _NUM_REL not in specs:
+        specs.append(_NUM_REL)
     if len(specs) > 64 or len(tcuts) > 64:   # the core's limit (G_MAX)
         return False
     paths = opts["paths"]
@@ -128,27 +131,33 @@ def quick_sigtest(args) -> bool:
         return False
     if len(set(runs)) != len(runs) or not topics:
         return False
-    columns = {}                            # measure name -> per run, per topic
+    def cells(spec):
+        col = specs.index(spec)
+        return [memoryview(raw).cast("d")[col::len(specs)].tolist() for _, raw, _ in per_run]
+
+    columns, notes = {}, []                 # measure name -> (scale, per run, per topic)
     for r in reqs:
         if r.name in columns:
             continue
         fam, k, rel = r.key
-        col = specs.index((FAMILIES[fam][0], k or 0, 1 if rel is None else rel))
-        cells = []
-        for _, raw, _ in per_run:
-            vals = memoryview(raw).cast("d")
-            cells.append(vals[col::len(specs)].tolist())
-        if any(v != v for row in cells for v in row):     # NaN: the full path's omissions
+        got = cells((FAMILIES[fam][0], k or 0, 1 if rel is None else rel))
+        if any(v != v for row in got for v in row):      # NaN: the full path's omissions
             return False
-        columns[r.name] = (SCALES[fam], cells)
-    report = _report(runs, paths[1:], columns, opts)
+        scale = SCALES[fam]
+        if fam == "R":                      # as stats.scales.measure_scale
+            from ipsoeval.stats.scales import recall_scale
+            scale, why = recall_scale(r.name, cells(_NUM_REL)[0], scale)
+            if why:
+                notes.append(why)
+        columns[r.name] = (scale, got)
+    report = _report(runs, paths[1:], columns, notes, opts)
     if report is None:
         return False
     _write(*report)
     return True
 
 
-def _report(runs, paths, columns, opts):
+def _report(runs, paths, columns, notes, opts):
     """(TSV text, warning lines, gate) of the tests, or None (declined)."""
     from ipsoeval.analyses.sigtest.common import (
         COLUMNS,
@@ -200,7 +209,7 @@ def _report(runs, paths, columns, opts):
     for rec, p in zip(records, adjusted):
         rec["p_adjusted"] = None if p != p else p
         rec["significant"] = bool(p == p and p < options.alpha)
-    warnings = [undefined_warning(test, count) for test, count in undefined.items()]
+    warnings = notes + [undefined_warning(test, count) for test, count in undefined.items()]
     mode = warnings_mode()
     if mode is None or (mode == "error" and warnings):
         return None
