@@ -113,7 +113,8 @@ MEASURES = ["nDCG@10", "P@10", "R@10", "recall.5", "R(rel=2)@20", "AP", "RR", "S
                               ["--baseline", "r1", "--fail-if", "worse"],
                               ["--format", "tsv", "--correct", "none"],
                               ["--correct", "holm", "--fail-if", "worse"],
-                              ["--correct=bh", "--all-pairs"], ["--correct", "bonferroni"]]),
+                              ["--correct=bh", "--all-pairs"], ["--correct", "bonferroni"],
+                              ["--seed", "7", "--samples=1000", "--scale", "original"]]),
        seed=st.integers(0, 2**16))
 def test_quick_is_the_full_program(topics, nruns, levels, copy, measures, extra, seed):
     runs = [(f"r{i}", levels, 0 if copy and i == nruns - 1 else None) for i in range(nruns)]
@@ -226,7 +227,9 @@ def test_declines(tmp_path, monkeypatch):
                  base + ["--correct", "Holm", qrels, *paths],
                  base + ["--plot", str(tmp_path / "x.svg"), qrels, *paths],
                  base + ["--junit", str(tmp_path / "j.xml"), "--fail-if", "worse", qrels, *paths],
-                 base + ["--samples", "10", qrels, *paths],
+                 base + ["--samples", "0", qrels, *paths],
+                 base + ["--seed", "x", qrels, *paths],
+                 base + ["--scale", "interval", qrels, *paths],
                  base + ["--alpha", "2", qrels, *paths],
                  base + ["--alternative", "up", qrels, *paths],
                  base + ["--baseline", paths[1], qrels, *paths],

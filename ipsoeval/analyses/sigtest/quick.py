@@ -10,8 +10,9 @@ is imported, for the calls of shell one-liners and CI checks:
   against the first or ``--baseline NAME``, or ``--all-pairs``);
 * the default test of each measure's scale (registry.default_test: t for
   interval and ratio scales, sign for ordinal ones), ``--alpha``,
-  ``--alternative``, ``--correct`` and the CI gate ``--fail-if
-  worse|different``;
+  ``--alternative``, ``--correct``, the CI gate ``--fail-if
+  worse|different`` (and ``--samples``, ``--seed``, ``--scale original``,
+  which change nothing here but are checked);
 * TSV on standard output (``--format tsv``, or the default when standard
   output is not a terminal).
 
@@ -45,9 +46,11 @@ _NUM_REL = (12, 0, 1)           # the core's NumRel at relevance level 1: R of e
 
 _VALUED = {"--measure": "measures", "-m": "measures", "--baseline": "baseline",
            "--alpha": "alpha", "--alternative": "alternative", "--fail-if": "fail_if",
-           "--format": "fmt", "--correct": "correct"}
+           "--format": "fmt", "--correct": "correct", "--samples": "samples",
+           "--seed": "seed", "--scale": "scale"}
 _CHOICES = {"alternative": ("two-sided", "less", "greater"), "fail_if": ("worse", "different"),
-            "fmt": ("auto", "tsv"), "correct": ("none", "bonferroni", "holm", "bh")}
+            "fmt": ("auto", "tsv"), "correct": ("none", "bonferroni", "holm", "bh"),
+            "scale": ("original",)}
 
 
 def _options(args):
@@ -55,7 +58,7 @@ def _options(args):
     option or value not served."""
     got = {"measures": [], "baseline": None, "all_pairs": False, "alpha": "0.05",
            "alternative": "two-sided", "fail_if": None, "fmt": "auto", "correct": "none",
-           "paths": []}
+           "samples": "100000", "seed": "42", "scale": "original", "paths": []}
     i = 0
     while i < len(args):
         a = args[i]
@@ -82,6 +85,7 @@ def _options(args):
             return None
     try:
         alpha = float(got["alpha"])               # click.FloatRange(0, 1), open
+        got["samples"], got["seed"] = int(got["samples"]), int(got["seed"])   # click.INT
     except ValueError:
         return None
     if not 0.0 < alpha < 1.0:
@@ -174,6 +178,7 @@ def _report(runs, paths, columns, notes, opts):
         options = make_options([], None, gate_option="--gate-test", baseline=opts["baseline"],
                                all_pairs=opts["all_pairs"], correct=opts["correct"],
                                alpha=opts["alpha"], alternative=opts["alternative"],
+                               samples=opts["samples"], seed=opts["seed"],
                                fail_if=opts["fail_if"])
         options.baseline = _baseline(opts["baseline"], runs, paths)
         options.check(runs)
