@@ -92,11 +92,21 @@ def moments(a, b) -> tuple:
     return n, mean_a, mean_b, diff, sd, wins, n - wins - losses, losses
 
 
+_TCRIT: dict = {}                # (df, probability) -> stdtrit: comparisons share n
+
+
+def _tcrit(df: float, q: float) -> float:
+    got = _TCRIT.get((df, q))
+    if got is None:
+        got = _TCRIT[(df, q)] = dist.stdtrit(df, q)
+    return got
+
+
 def t_interval(diff: float, sd: float, n: int, level: float = 0.95) -> tuple:
     """``(low, high, effect_size)``: diff ± t_{1-(1-level)/2, n-1} · sd/√n (NaN
     below 2 topics) and diff / sd (NaN unless sd > 0)."""
     nf = float(n)
-    tcrit = dist.stdtrit(max(nf - 1.0, 1.0), 0.5 + level / 2.0) if n >= 2 else NAN
+    tcrit = _tcrit(max(nf - 1.0, 1.0), 0.5 + level / 2.0) if n >= 2 else NAN
     half = _div(tcrit * sd, math.sqrt(nf))
     effect = diff / sd if sd > 0 else NAN
     return diff - half, diff + half, effect
