@@ -72,10 +72,14 @@ def write_study(d: Path, topics: int, runs, *, qrels_topics=None, seed=0):
     make ties."""
     rng = np.random.default_rng(seed)
     docs = 12
+    # topic ids: q0, q1, ... or numbers in a shuffled order (the order of
+    # the sums must be the full program's)
+    ids = [f"q{t}" for t in range(1000)] if seed % 2 else \
+        [str(x) for x in rng.permutation(1000) + 1]
     lines = []
     for t in range(qrels_topics if qrels_topics is not None else topics):
         for k in range(docs):
-            lines.append(f"q{t} 0 d{k} {int(rng.integers(0, 3))}\n")
+            lines.append(f"{ids[t]} 0 d{k} {int(rng.integers(0, 3))}\n")
     (d / "qrels").write_text("".join(lines))
     paths, bodies = [], []
     for name, levels, copy in runs:
@@ -88,7 +92,9 @@ def write_study(d: Path, topics: int, runs, *, qrels_topics=None, seed=0):
                 picked = rng.permutation(docs)[:n]
                 for rank, k in enumerate(picked):
                     score = float(rng.integers(0, levels)) if levels else float(docs - rank)
-                    rows.append(f"q{t} Q0 d{k} {rank + 1} {score} {name}\n")
+                    rows.append(f"{ids[t]} Q0 d{k} {rank + 1} {score} {name}\n")
+            if seed % 3 == 0:
+                rng.shuffle(rows)
             body = "".join(rows)
         bodies.append(body)
         p = d / f"{name}.run"
