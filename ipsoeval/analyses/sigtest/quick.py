@@ -154,7 +154,10 @@ def quick_sigtest(args) -> bool:
             if why:
                 notes.append(why)
         columns[r.name] = (scale, got)
-    report = _report(runs, paths[1:], columns, notes, opts)
+    try:
+        report = _report(runs, paths[1:], columns, notes, opts)
+    except Exception:           # noqa: BLE001  a case not foreseen: the full program's
+        return False
     if report is None:
         return False
     _write(*report)
