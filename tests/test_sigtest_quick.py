@@ -120,7 +120,8 @@ MEASURES = ["nDCG@10", "P@10", "R@10", "recall.5", "R(rel=2)@20", "AP", "RR", "S
                               ["--format", "tsv", "--correct", "none"],
                               ["--correct", "holm", "--fail-if", "worse"],
                               ["--correct=bh", "--all-pairs"], ["--correct", "bonferroni"],
-                              ["--seed", "7", "--samples=1000", "--scale", "original"]]),
+                              ["--seed", "7", "--samples=1000", "--scale", "original"],
+                              ["--format", "json"], ["--format=json", "--fail-if", "worse"]]),
        seed=st.integers(0, 2**16))
 def test_quick_is_the_full_program(topics, nruns, levels, copy, measures, extra, seed):
     runs = [(f"r{i}", levels, 0 if copy and i == nruns - 1 else None) for i in range(nruns)]
@@ -134,8 +135,8 @@ def test_quick_is_the_full_program(topics, nruns, levels, copy, measures, extra,
 def test_equal_runs_and_undefined_p_values(tmp_path, topics):
     """Zero differences everywhere: t's p-value undefined (the warning), sign's 1."""
     qrels, paths = write_study(tmp_path, topics, [("a", 3, None), ("b", 3, 0), ("c", 0, None)])
-    for extra in ([], ["--fail-if", "different"]):
-        args = ["sigtest", "-m", "P@10", "-m", "nDCG@10", *extra, qrels, *paths]
+    for extra in ([], ["--fail-if", "different"], ["--format", "json"]):
+        args = ["sigtest", "-m", "P@10", "-m", "nDCG@10", "-m", "R@5", *extra, qrels, *paths]
         assert same_as_full(args)
     served, code, out, err = run_quick(["sigtest", "-m", "P@10", qrels, *paths[:2]])
     assert served and "t: p-value undefined for 1 comparison(s)" in err
@@ -228,7 +229,8 @@ def test_declines(tmp_path, monkeypatch):
     dup = tmp_path / "dup.run"
     dup.write_text(Path(paths[0]).read_text())                        # run name "a" twice
     base = ["sigtest", "-m", "nDCG@10"]
-    for args in (base + ["--format", "json", qrels, *paths],
+    for args in (base + ["--format", "jsonl", qrels, *paths],
+                 base + ["--format", "json", "-o", str(tmp_path / "out.json"), qrels, *paths],
                  base + ["--test", "t", qrels, *paths],
                  base + ["--correct", "Holm", qrels, *paths],
                  base + ["--plot", str(tmp_path / "x.svg"), qrels, *paths],

@@ -8,10 +8,9 @@ reads and aligns the inputs (warnings to stderr).  Where results go --
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import click
 
+from ipsoeval.align_options import AlignOptions
 from ipsoeval.cli.output import warn
 from ipsoeval.errors import UsageError
 
@@ -25,30 +24,6 @@ def qrels_and_runs(f):
     """QRELS RUN... positional arguments ('-' = standard input, at most once)."""
     f = click.argument("runs", nargs=-1, required=True, metavar="RUN...")(f)
     return click.argument("qrels", metavar="QRELS")(f)
-
-
-@dataclass
-class AlignOptions:
-    queries: str = "qrels"
-    rel_level: int = 1
-    judged_only: bool = False
-    gains: str | None = None
-    depth: int | None = None
-    tie_break: str = "trec"
-    run_format: str = "auto"
-    names: tuple = ()
-    name_from_file: bool = False
-    labels: str = "integer"          # --labels (ipsoeval.labels)
-    samples: int | None = None       # Monte Carlo draws under --labels probability
-    seed: int | None = None
-
-    def as_params(self) -> dict:
-        out = {"queries": self.queries, "rel_level": self.rel_level,
-               "judged_only": self.judged_only, "gains": self.gains, "depth": self.depth,
-               "tie_break": self.tie_break}
-        if self.labels != "integer":
-            out["labels"] = self.labels
-        return out
 
 
 def _int64(ctx, param, value):

@@ -20,6 +20,9 @@ BOUNDS_COLUMNS = ["p_bounds", "survives_bounds"]
 FLIP_COLUMNS = ["measure", "test", "pairs", "sig_original", "sig_interval", "s2ns", "ns2s",
                 "changed"]
 SCALES = ("original", "interval", "both")
+TESTS_DESCRIPTION = ("one row per pair of runs, measure and test (omnibus tests: run_a = "
+                     "run_b = *; without --test one test per pair and measure, why it was "
+                     "chosen in why)")
 MAX_SAMPLES = 100_000_000
 
 
@@ -219,3 +222,32 @@ def decide_gate(records: list[dict], baseline: str | None, matrices, options: Op
         msg += f"; {len(bad)} significant {'regressions' if options.fail_if == 'worse' else 'differences'} in all"
     return Gate(False, msg, cases)
 
+
+def report_params(runs: list[str], pairs: list[tuple[int, int]], measures: list[str],
+                  scales: dict, options: Options, used: list[str]) -> dict:
+    """The table ``tests``'s params: what was tested and how (``used``: the
+    tests of the records, in order)."""
+    params = {
+        "runs": list(runs), "pairs": "all" if options.all_pairs else "baseline",
+        "baseline": None if options.all_pairs else runs[pairs[0][0]],
+        "measures": list(measures), "scales": {m: scales.get(m) for m in measures},
+        "tests": list(options.tests) or used, "alternative": options.alternative,
+        "alpha": options.alpha, "correction": options.correct,
+        "correction_family": family_text(options, len(pairs), len(measures))
+                             + (", separately per scale" if options.scale == "both" else "")
+                             + ("; Tukey HSD rows are adjusted over all run pairs of their "
+                                "measure and not corrected again"
+                                if any(t in OMNIBUS for t in options.tests) else ""),
+        "significant": "p_adjusted < alpha",
+        "ci_level": options.level, "samples": options.samples,
+        "seed": options.seed, "scale": options.scale,
+        "requirements": {t: registry.requirement(t) for t in options.tests or used},
+    }
+    if not options.tests:
+        params["test_choice"] = {m: registry.default_test(scales.get(m))[1] for m in measures}
+    if options.bounds:
+        params["bounds"] = ("p_bounds: the test again with, per topic, the winner at its low "
+                            "and the loser at its high over the labellings of the unjudged "
+                            "retrieved documents (each run's own worst case), corrected as "
+                            "p_adjusted; survives_bounds: still significant, same winner")
+    return params

@@ -13,8 +13,8 @@ is imported, for the calls of shell one-liners and CI checks:
   ``--alternative``, ``--correct``, the CI gate ``--fail-if
   worse|different`` (and ``--samples``, ``--seed``, ``--scale original``,
   which change nothing here but are checked);
-* TSV on standard output (``--format tsv``, or the default when standard
-  output is not a terminal).
+* TSV (``--format tsv``, or the default when standard output is not a
+  terminal) or JSON (``--format json``) on standard output.
 
 Per-topic scores come from the core (``_core.eval_measures``, as eval's quick
 path, :mod:`ipsoeval.reading.quick`), which declines any unusual input (a
@@ -49,7 +49,7 @@ _VALUED = {"--measure": "measures", "-m": "measures", "--baseline": "baseline",
            "--format": "fmt", "--correct": "correct", "--samples": "samples",
            "--seed": "seed", "--scale": "scale"}
 _CHOICES = {"alternative": ("two-sided", "less", "greater"), "fail_if": ("worse", "different"),
-            "fmt": ("auto", "tsv"), "correct": ("none", "bonferroni", "holm", "bh"),
+            "fmt": ("auto", "tsv", "json"), "correct": ("none", "bonferroni", "holm", "bh"),
             "scale": ("original",)}
 
 
@@ -155,7 +155,7 @@ def quick_sigtest(args) -> bool:
                 notes.append(why)
         columns[r.name] = (scale, got)
     try:
-        report = _report(runs, paths[1:], columns, notes, opts)
+        report = _report(runs, paths[1:], len(topics), columns, notes, opts)
     except Exception:           # noqa: BLE001  a case not foreseen: the full program's
         return False
     if report is None:
@@ -164,13 +164,15 @@ def quick_sigtest(args) -> bool:
     return True
 
 
-def _report(runs, paths, columns, notes, opts):
-    """(TSV text, warning lines, gate) of the tests, or None (declined)."""
+def _report(runs, paths, topics, columns, notes, opts):
+    """(text, warning lines, gate) of the tests, or None (declined)."""
     from ipsoeval.analyses.sigtest.common import (
         COLUMNS,
+        TESTS_DESCRIPTION,
         decide_gate,
         make_options,
         pairs_of,
+        report_params,
         undefined_warning,
     )
     from ipsoeval.errors import IpsoevalError
@@ -217,21 +219,37 @@ def _report(runs, paths, columns, notes, opts):
     for rec, p in zip(records, adjusted):
         rec["p_adjusted"] = None if p != p else p
         rec["significant"] = bool(p == p and p < options.alpha)
-    warnings = notes + [undefined_warning(test, count) for test, count in undefined.items()]
+    messages = list(dict.fromkeys(
+        notes + [undefined_warning(test, count) for test, count in undefined.items()]))
     mode = warnings_mode()
-    if mode is None or (mode == "error" and warnings):
+    if mode is None or (mode == "error" and messages):
         return None
-    if warnings:
+    shown = []
+    if messages:
         from ipsoeval.warntext import lines
-        warnings = lines(warnings, mode)
+        shown = lines(messages, mode)
     gate = None
     if options.fail_if is not None:
         base = None if options.all_pairs else runs[pairs[0][0]]
         gate = decide_gate(records, base, list(columns), options, set())
-    from ipsoeval.formatters.tsv import render
     from ipsoeval.results import ResultSet
-    text = render(ResultSet(command="sigtest", columns=COLUMNS + ["why"], records=records))
-    return text, warnings, gate
+    if opts["fmt"] != "json":
+        from ipsoeval.formatters.tsv import render
+        return render(ResultSet(command="sigtest", columns=COLUMNS + ["why"],
+                                records=records)), shown, gate
+    # the full program's Report as --format json writes it (run, run_scores, the CLI's
+    # alignment params)
+    from ipsoeval.align_options import AlignOptions
+    from ipsoeval.formatters import json_
+    from ipsoeval.results import Report
+    params = report_params(runs, pairs, list(columns), {m: c[0] for m, c in columns.items()},
+                           options, list(dict.fromkeys(r["test"] for r in records)))
+    params["topics"] = topics
+    params.update(AlignOptions().as_params())
+    tests = ResultSet(command="sigtest", columns=COLUMNS + ["why"], records=records,
+                      params=params, id="tests", description=TESTS_DESCRIPTION)
+    report = Report("sigtest", [tests], primary="tests", warnings=messages, gate=gate)
+    return json_.render(report), shown, gate
 
 
 class _Declined(Exception):

@@ -39,6 +39,7 @@ from ipsoeval.analyses.sigtest.common import (  # noqa: F401  (the package's nam
     FLIP_COLUMNS,
     MAX_SAMPLES,
     SCALES,
+    TESTS_DESCRIPTION,
     Options,
     decide_gate,
     family_key,
@@ -46,6 +47,7 @@ from ipsoeval.analyses.sigtest.common import (  # noqa: F401  (the package's nam
     make_options,
     pairs_of,
     parse_tests,
+    report_params,
     undefined_warning,
 )
 from ipsoeval.errors import UsageError
@@ -318,37 +320,12 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], scales: dict[str, str 
     if not options.tests:
         columns.append("why")
     used = list(dict.fromkeys(r["test"] for r in records))
-    params = {
-        "runs": list(runs), "pairs": "all" if options.all_pairs else "baseline",
-        "baseline": None if options.all_pairs else runs[pairs[0][0]],
-        "measures": list(matrices), "scales": {m: scales.get(m) for m in matrices},
-        "tests": list(options.tests) or used, "alternative": options.alternative,
-        "alpha": options.alpha, "correction": options.correct,
-        "correction_family": family_text(options, len(pairs), len(matrices))
-                             + (", separately per scale" if options.scale == "both" else "")
-                             + ("; Tukey HSD rows are adjusted over all run pairs of their "
-                                "measure and not corrected again"
-                                if any(t in OMNIBUS for t in options.tests) else ""),
-        "significant": "p_adjusted < alpha",
-        "ci_level": options.level, "samples": options.samples,
-        "seed": options.seed, "scale": options.scale,
-        "requirements": {t: registry.requirement(t) for t in options.tests or used},
-    }
-    if not options.tests:
-        params["test_choice"] = {m: registry.default_test(scales.get(m))[1] for m in matrices}
-    if options.bounds:
-        params["bounds"] = ("p_bounds: the test again with, per topic, the winner at its low "
-                            "and the loser at its high over the labellings of the unjudged "
-                            "retrieved documents (each run's own worst case), corrected as "
-                            "p_adjusted; survives_bounds: still significant, same winner")
+    params = report_params(runs, pairs, list(matrices), scales, options, used)
     if topics is not None:
         params["topics"] = topics
     tests = ResultSet(
         command="sigtest", columns=columns, records=records, params=params,
-        title="Significance tests (diff = B − A)", id="tests",
-        description="one row per pair of runs, measure and test (omnibus tests: run_a = "
-                    "run_b = *; without --test one test per pair and measure, why it was "
-                    "chosen in why)",
+        title="Significance tests (diff = B − A)", id="tests", description=TESTS_DESCRIPTION,
         table_hints={"digits": 4,
                      "cell_styles": {"significant": {"yes": "bold green"},
                                      "permissible": {"no": "bold red"}}})
