@@ -107,7 +107,7 @@ MEASURES = ["nDCG@10", "P@10", "R@10", "recall.5", "R(rel=2)@20", "AP", "RR", "S
             "ERR@20", "P(rel=2)@5", "map", "P.5", "ndcg_cut_10"]
 
 
-@settings(max_examples=40)
+@settings(max_examples=80)
 @given(topics=st.sampled_from([1, 2, 7, 8, 9, 127, 128, 129, 300]),
        nruns=st.integers(2, 4),
        levels=st.sampled_from([0, 2, 5]),
