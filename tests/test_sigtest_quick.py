@@ -142,6 +142,22 @@ def test_equal_runs_and_undefined_p_values(tmp_path, topics):
     assert served and "t: p-value undefined for 1 comparison(s)" in err
 
 
+@pytest.mark.parametrize("fmt", ["auto", "tsv", "json"])
+def test_output_file(tmp_path, fmt):
+    """-o FILE: the file the full program writes (a new one, or one replaced
+    whole), nothing on standard output, the same warnings and gate."""
+    qrels, paths = ordered_study(tmp_path)
+    quick, full = tmp_path / "quick.out", tmp_path / "full.out"
+    full.write_text("old")
+    for fail_if in ([], ["--fail-if", "worse"]):
+        args = ["sigtest", "-m", "P@10", "-m", "AP", "--format", fmt, *fail_if, qrels, *paths]
+        served, code, out, err = run_quick(args + ["-o", str(quick)])
+        fcode, fout, ferr = invoke(args + ["--output", str(full)])
+        assert served and (code, out, err) == (fcode, fout, ferr) and out == ""
+        assert quick.read_bytes() == full.read_bytes() != b"old"
+        assert run_quick(args + [f"--output={quick}"])[1:] == (code, out, err)
+
+
 def test_warnings_modes(tmp_path, monkeypatch):
     qrels, paths = write_study(tmp_path, 5, [("a", 3, None), ("b", 3, 0)])
     args = ["sigtest", "-m", "P@10", qrels, *paths]
@@ -230,7 +246,12 @@ def test_declines(tmp_path, monkeypatch):
     dup.write_text(Path(paths[0]).read_text())                        # run name "a" twice
     base = ["sigtest", "-m", "nDCG@10"]
     for args in (base + ["--format", "jsonl", qrels, *paths],
-                 base + ["--format", "json", "-o", str(tmp_path / "out.json"), qrels, *paths],
+                 base + ["-o", str(tmp_path / "no" / "out.tsv"), qrels, *paths],
+                 base + ["-o", str(tmp_path), qrels, *paths],
+                 base + ["-o", "", qrels, *paths],
+                 base + ["-o", "-", qrels, *paths],
+                 base + ["-o", "/dev/null", qrels, *paths],
+                 base + [f"-o{tmp_path / 'x.tsv'}", qrels, *paths],
                  base + ["--test", "t", qrels, *paths],
                  base + ["--correct", "Holm", qrels, *paths],
                  base + ["--plot", str(tmp_path / "x.svg"), qrels, *paths],

@@ -14,7 +14,8 @@ is imported, for the calls of shell one-liners and CI checks:
   worse|different`` (and ``--samples``, ``--seed``, ``--scale original``,
   which change nothing here but are checked);
 * TSV (``--format tsv``, or the default when standard output is not a
-  terminal) or JSON (``--format json``) on standard output.
+  terminal, or with ``-o FILE``) or JSON (``--format json``), on standard
+  output or in a regular file (``-o FILE``, written whole or not at all).
 
 Per-topic scores come from the core (``_core.eval_measures``, as eval's quick
 path, :mod:`ipsoeval.reading.quick`), which declines any unusual input (a
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 import sys
 
 # the families served and their scale (Measure.scale; a test checks them
@@ -47,7 +49,7 @@ _NUM_REL = (12, 0, 1)           # the core's NumRel at relevance level 1: R of e
 _VALUED = {"--measure": "measures", "-m": "measures", "--baseline": "baseline",
            "--alpha": "alpha", "--alternative": "alternative", "--fail-if": "fail_if",
            "--format": "fmt", "--correct": "correct", "--samples": "samples",
-           "--seed": "seed", "--scale": "scale"}
+           "--seed": "seed", "--scale": "scale", "-o": "output", "--output": "output"}
 _CHOICES = {"alternative": ("two-sided", "less", "greater"), "fail_if": ("worse", "different"),
             "fmt": ("auto", "tsv", "json"), "correct": ("none", "bonferroni", "holm", "bh"),
             "scale": ("original",)}
@@ -58,7 +60,8 @@ def _options(args):
     option or value not served."""
     got = {"measures": [], "baseline": None, "all_pairs": False, "alpha": "0.05",
            "alternative": "two-sided", "fail_if": None, "fmt": "auto", "correct": "none",
-           "samples": "100000", "seed": "42", "scale": "original", "paths": []}
+           "samples": "100000", "seed": "42", "scale": "original", "output": None,
+           "paths": []}
     i = 0
     while i < len(args):
         a = args[i]
@@ -104,7 +107,10 @@ def quick_sigtest(args) -> bool:
     if opts is None or not opts["measures"] or len(opts["paths"]) < 3 \
             or "-" in opts["paths"]:
         return False
-    if opts["fmt"] == "auto":
+    output = opts["output"]
+    if output is not None and not _writable(output):
+        return False
+    if opts["fmt"] == "auto" and output is None:
         try:
             if sys.stdout.isatty():          # auto on a terminal is the table layout
                 return False
@@ -160,8 +166,7 @@ def quick_sigtest(args) -> bool:
         return False
     if report is None:
         return False
-    _write(*report)
-    return True
+    return _write(*report, output)
 
 
 def _report(runs, paths, topics, columns, notes, opts):
@@ -266,9 +271,36 @@ def _baseline(value, runs, paths):
     return value
 
 
-def _write(text, warnings, gate):
-    """As cli.output.emit: the warnings, the table, then the gate's verdict
-    (a failed gate exits 1 after the table)."""
+def _writable(path: str) -> bool:
+    """``-o PATH`` the quick path takes: a regular file or a new one in an
+    existing directory (cli.output.check_output refuses the others, or
+    writes devices in place: the full program's)."""
+    if path in ("", "-"):
+        return False
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError:
+        return False
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return False
+    d = os.path.dirname(os.path.realpath(path)) or "."
+    return os.path.isdir(d) and os.access(d, os.W_OK)
+
+
+def _write(text, warnings, gate, output=None) -> bool:
+    """As cli.output.emit: the warnings, the table (on standard output or
+    in ``output``, replaced whole), then the gate's verdict (a failed gate
+    exits 1 after the table).  False (nothing done) when ``output`` cannot
+    be written: the full program says why."""
+    if output is not None:
+        from ipsoeval.errors import InputError
+        from ipsoeval.writing import write_output
+        try:
+            write_output(output, text)
+        except InputError:
+            return False
     try:
         for line in warnings:
             sys.stderr.write(f"ipsoeval: warning: {line}\n")
@@ -276,13 +308,14 @@ def _write(text, warnings, gate):
     except (BrokenPipeError, OSError):
         pass
     try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        if output is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
     except BrokenPipeError:                 # `| head`: quiet, the gate still decides
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     if gate is None:
-        return
+        return True
     try:
         sys.stderr.write(f"ipsoeval: gate {'passed' if gate.passed else 'failed'}: "
                          f"{gate.reason}\n")
@@ -291,3 +324,4 @@ def _write(text, warnings, gate):
         pass
     if not gate.passed:
         raise SystemExit(1)
+    return True
