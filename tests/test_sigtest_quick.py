@@ -160,12 +160,28 @@ def test_output_file(tmp_path, fmt):
 
 def test_warnings_modes(tmp_path, monkeypatch):
     qrels, paths = write_study(tmp_path, 5, [("a", 3, None), ("b", 3, 0)])
-    args = ["sigtest", "-m", "P@10", qrels, *paths]
+    args = ["sigtest", "-m", "P@10", "-m", "R@5", qrels, *paths]
     for mode in ("all", "ignore"):
+        assert same_as_full(args + ["-W", mode])
+        assert same_as_full(args + [f"--warnings={mode}"])
         monkeypatch.setenv("IPSOEVAL_WARNINGS", mode)
         assert same_as_full(args)
+    assert same_as_full(args + ["-W", "default"])
     monkeypatch.setenv("IPSOEVAL_WARNINGS", "error")          # the full program refuses
     assert run_quick(args)[0] is False
+    monkeypatch.setenv("IPSOEVAL_WARNINGS", "loud")           # a usage error
+    assert run_quick(args)[0] is False
+
+
+def test_junit(tmp_path):
+    qrels, paths = ordered_study(tmp_path)
+    for fail_if in ("worse", "different"):
+        args = ["sigtest", "-m", "nDCG@10", "-m", "P@10", "--fail-if", fail_if, qrels, *paths]
+        served, code, out, err = run_quick(args + ["--junit", str(tmp_path / "quick.xml")])
+        assert served and (code, out, err) == invoke(args + ["--junit",
+                                                            str(tmp_path / "full.xml")])
+        assert (tmp_path / "quick.xml").read_text() == (tmp_path / "full.xml").read_text()
+        assert "<failure" in (tmp_path / "full.xml").read_text()
 
 
 def ordered_study(d: Path, topics: int = 30):
@@ -255,7 +271,9 @@ def test_declines(tmp_path, monkeypatch):
                  base + ["--test", "t", qrels, *paths],
                  base + ["--correct", "Holm", qrels, *paths],
                  base + ["--plot", str(tmp_path / "x.svg"), qrels, *paths],
-                 base + ["--junit", str(tmp_path / "j.xml"), "--fail-if", "worse", qrels, *paths],
+                 base + ["--junit", str(tmp_path / "j.xml"), qrels, *paths],
+                 base + ["-W", "loud", qrels, *paths],
+                 base + ["--table", "tests", qrels, *paths],
                  base + ["--samples", "0", qrels, *paths],
                  base + ["--seed", "x", qrels, *paths],
                  base + ["--scale", "interval", qrels, *paths],

@@ -15,7 +15,8 @@ is imported, for the calls of shell one-liners and CI checks:
   which change nothing here but are checked);
 * TSV (``--format tsv``, or the default when standard output is not a
   terminal, or with ``-o FILE``) or JSON (``--format json``), on standard
-  output or in a regular file (``-o FILE``, written whole or not at all).
+  output or in a regular file (``-o FILE``, written whole or not at all);
+  ``--junit FILE`` (the gate as JUnit XML) and ``-W MODE`` too.
 
 Per-topic scores come from the core (``_core.eval_measures``, as eval's quick
 path, :mod:`ipsoeval.reading.quick`), which declines any unusual input (a
@@ -49,7 +50,8 @@ _NUM_REL = (12, 0, 1)           # the core's NumRel at relevance level 1: R of e
 _VALUED = {"--measure": "measures", "-m": "measures", "--baseline": "baseline",
            "--alpha": "alpha", "--alternative": "alternative", "--fail-if": "fail_if",
            "--format": "fmt", "--correct": "correct", "--samples": "samples",
-           "--seed": "seed", "--scale": "scale", "-o": "output", "--output": "output"}
+           "--seed": "seed", "--scale": "scale", "-o": "output", "--output": "output",
+           "--junit": "junit", "-W": "warn_mode", "--warnings": "warn_mode"}
 _CHOICES = {"alternative": ("two-sided", "less", "greater"), "fail_if": ("worse", "different"),
             "fmt": ("auto", "tsv", "json"), "correct": ("none", "bonferroni", "holm", "bh"),
             "scale": ("original",)}
@@ -61,7 +63,7 @@ def _options(args):
     got = {"measures": [], "baseline": None, "all_pairs": False, "alpha": "0.05",
            "alternative": "two-sided", "fail_if": None, "fmt": "auto", "correct": "none",
            "samples": "100000", "seed": "42", "scale": "original", "output": None,
-           "paths": []}
+           "junit": None, "warn_mode": None, "paths": []}
     i = 0
     while i < len(args):
         a = args[i]
@@ -107,8 +109,9 @@ def quick_sigtest(args) -> bool:
     if opts is None or not opts["measures"] or len(opts["paths"]) < 3 \
             or "-" in opts["paths"]:
         return False
-    output = opts["output"]
-    if output is not None and not _writable(output):
+    output, junit = opts["output"], opts["junit"]
+    if any(p is not None and not _writable(p) for p in (output, junit)) \
+            or (junit is not None and opts["fail_if"] is None):
         return False
     if opts["fmt"] == "auto" and output is None:
         try:
@@ -166,11 +169,12 @@ def quick_sigtest(args) -> bool:
         return False
     if report is None:
         return False
-    return _write(*report, output)
+    return _write(*report, output, junit)
 
 
 def _report(runs, paths, topics, columns, notes, opts):
-    """(text, warning lines, gate) of the tests, or None (declined)."""
+    """(text, warning lines, gate, JUnit XML or None) of the tests, or None
+    (declined)."""
     from ipsoeval.analyses.sigtest.common import (
         COLUMNS,
         TESTS_DESCRIPTION,
@@ -226,7 +230,7 @@ def _report(runs, paths, topics, columns, notes, opts):
         rec["significant"] = bool(p == p and p < options.alpha)
     messages = list(dict.fromkeys(
         notes + [undefined_warning(test, count) for test, count in undefined.items()]))
-    mode = warnings_mode()
+    mode = warnings_mode(opts["warn_mode"])       # -W, else $IPSOEVAL_WARNINGS
     if mode is None or (mode == "error" and messages):
         return None
     shown = []
@@ -238,14 +242,12 @@ def _report(runs, paths, topics, columns, notes, opts):
         base = None if options.all_pairs else runs[pairs[0][0]]
         gate = decide_gate(records, base, list(columns), options, set())
     from ipsoeval.results import ResultSet
-    if opts["fmt"] != "json":
+    if opts["fmt"] != "json" and opts["junit"] is None:
         from ipsoeval.formatters.tsv import render
         return render(ResultSet(command="sigtest", columns=COLUMNS + ["why"],
-                                records=records)), shown, gate
-    # the full program's Report as --format json writes it (run, run_scores, the CLI's
-    # alignment params)
+                                records=records)), shown, gate, None
+    # the full program's Report (run, run_scores, the CLI's alignment params)
     from ipsoeval.align_options import AlignOptions
-    from ipsoeval.formatters import json_
     from ipsoeval.results import Report
     params = report_params(runs, pairs, list(columns), {m: c[0] for m, c in columns.items()},
                            options, list(dict.fromkeys(r["test"] for r in records)))
@@ -254,7 +256,17 @@ def _report(runs, paths, topics, columns, notes, opts):
     tests = ResultSet(command="sigtest", columns=COLUMNS + ["why"], records=records,
                       params=params, id="tests", description=TESTS_DESCRIPTION)
     report = Report("sigtest", [tests], primary="tests", warnings=messages, gate=gate)
-    return json_.render(report), shown, gate
+    if opts["fmt"] == "json":
+        from ipsoeval.formatters import json_
+        text = json_.render(report)
+    else:
+        from ipsoeval.formatters.tsv import render
+        text = render(tests)
+    xml = None
+    if opts["junit"] is not None:
+        from ipsoeval.formatters.junit import render_junit
+        xml = render_junit(report)
+    return text, shown, gate, xml
 
 
 class _Declined(Exception):
@@ -286,19 +298,31 @@ def _writable(path: str) -> bool:
     if st is not None and not stat.S_ISREG(st.st_mode):
         return False
     d = os.path.dirname(os.path.realpath(path)) or "."
-    return os.path.isdir(d) and os.access(d, os.W_OK)
+    if not os.path.isdir(d):
+        return False
+    try:                                    # check_output's probe: the only sure test
+        import tempfile
+        fd, probe = tempfile.mkstemp(prefix=".ipsoeval-", dir=d)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError:
+        return False
+    return True
 
 
-def _write(text, warnings, gate, output=None) -> bool:
+def _write(text, warnings, gate, xml=None, output=None, junit=None) -> bool:
     """As cli.output.emit: the warnings, the table (on standard output or
-    in ``output``, replaced whole), then the gate's verdict (a failed gate
-    exits 1 after the table).  False (nothing done) when ``output`` cannot
-    be written: the full program says why."""
-    if output is not None:
+    in ``output``, replaced whole), the JUnit XML, then the gate's verdict (a
+    failed gate exits 1 after the table).  False (nothing done) when
+    ``output`` cannot be written: the full program says why."""
+    if output is not None or junit is not None:
         from ipsoeval.errors import InputError
         from ipsoeval.writing import write_output
         try:
-            write_output(output, text)
+            if output is not None:
+                write_output(output, text)
+            if junit is not None:
+                write_output(junit, xml)
         except InputError:
             return False
     try:
