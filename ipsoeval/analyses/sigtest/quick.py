@@ -144,6 +144,7 @@ def quick_sigtest(args) -> bool:
         return False
     if len(set(runs)) != len(runs) or not topics:
         return False
+
     def cells(spec):
         col = specs.index(spec)
         return [memoryview(raw).cast("d")[col::len(specs)].tolist() for _, raw, _ in per_run]
@@ -208,19 +209,20 @@ def _report(runs, paths, topics, columns, notes, opts):
             n, mean_a, mean_b, diff, sd, wins, ties, losses = paired.moments(a, b)
             low, high, effect = paired.t_interval(diff, sd, n, options.level)
             if test == "t":
-                stat, p = paired.t_test(diff, sd, n, options.alternative)
+                statistic, p = paired.t_test(diff, sd, n, options.alternative)
             else:
                 k, m = paired.sign_counts(a, b)
-                stat, p = float(k), paired.sign_p(k, m, options.alternative)
+                statistic, p = float(k), paired.sign_p(k, m, options.alternative)
             if p != p:
                 undefined[test] = undefined.get(test, 0) + 1
-            mean_a, mean_b, diff, low, high, effect, stat, p = (
-                None if x != x else x for x in (mean_a, mean_b, diff, low, high, effect, stat, p))
+            mean_a, mean_b, diff, low, high, effect, statistic, p = (
+                None if x != x else x
+                for x in (mean_a, mean_b, diff, low, high, effect, statistic, p))
             records.append({
                 "run_a": runs[i], "run_b": runs[j], "measure": mname, "n": n,
                 "mean_a": mean_a, "mean_b": mean_b, "diff": diff, "ci_low": low,
                 "ci_high": high, "effect_size": effect, "wins": wins, "ties": ties,
-                "losses": losses, "test": test, "statistic": stat, "p_value": p,
+                "losses": losses, "test": test, "statistic": statistic, "p_value": p,
                 "p_adjusted": None, "significant": False, "permissible": perm, "why": why})
     # one correction family: every comparison reported (common.family_key, no --test)
     adjusted = adjust_list([math.nan if r["p_value"] is None else r["p_value"]
