@@ -255,6 +255,7 @@ def test_a_closed_pipe_exits_0(tmp_path):
 
 def test_declines(tmp_path, monkeypatch):
     """Everything outside its reach goes to the full program, nothing printed."""
+    monkeypatch.chdir(tmp_path)            # the full program writes `-o -` to a file "-"
     qrels, paths = write_study(tmp_path, 5, [("a", 3, None), ("b", 0, None)])
     missing = tmp_path / "missing.qrels"                              # a topic not in the runs
     missing.write_text(Path(qrels).read_text() + "q99 0 d1 1\n")
