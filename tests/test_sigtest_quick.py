@@ -378,3 +378,11 @@ def test_corrections_are_statsmodels(ps, method):
         want = multipletests(finite, method=sm)[1]
         assert np.allclose([p for p in got if p == p], want, rtol=1e-12, atol=0)
     assert [p != p for p in got] == [p != p for p in ps]
+
+
+def test_many_runs_as_the_sweep_scores_them(tmp_path):
+    """64 runs or more: the full program scores them in a sweep (same bytes)."""
+    runs = [(f"r{i:02d}", (0, 2, 5)[i % 3], None) for i in range(66)]
+    qrels, paths = write_study(tmp_path, 9, runs, seed=4)
+    for extra in ([], ["--fail-if", "worse", "--correct", "holm"]):
+        assert same_as_full(["sigtest", "-m", "P@10", "-m", "AP", *extra, qrels, *paths])
