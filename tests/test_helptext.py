@@ -134,3 +134,25 @@ def test_closed_pipe_is_quiet_and_zero():
     proc.stdout.close()
     assert proc.wait(timeout=60) == 0
     assert proc.stderr.read() == b""
+
+
+@pytest.mark.parametrize("given", [None, "2"])
+def test_console_entry_starts_one_blas_thread_unless_told(given, tmp_path):
+    """OpenBLAS's thread pool costs ~40 ms of CPU at `import numpy` and no
+    command gains from it: the console entry sets OPENBLAS_NUM_THREADS=1 for
+    every command (before numpy is imported), unless it is set."""
+    code = ("import atexit, os, sys\n"
+            "atexit.register(lambda: sys.stderr.write("
+            "'\\nOPENBLAS=' + os.environ.get('OPENBLAS_NUM_THREADS', '-') + '\\n'))\n"
+            "from ipsoeval._quick import main\nmain()\n")
+    qrels = ROOT / "testdata" / "adhoc"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("OPENBLAS_NUM_THREADS", None)
+    if given:
+        env["OPENBLAS_NUM_THREADS"] = given
+    p = subprocess.run([sys.executable, "-c", code, "agree", "-o", str(tmp_path / "a.tsv"),
+                        str(qrels / "qrels.txt"), str(qrels / "qrels-b.txt")],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.splitlines()[-1] == f"OPENBLAS={given or '1'}"
+    assert (tmp_path / "a.tsv").stat().st_size > 0
