@@ -45,7 +45,7 @@ def stored_text(args: list[str]) -> str | None:
         return version_line() + "\n"
     if len(args) == 1 and args[0] in HELP_FLAGS:
         command = ""
-    elif len(args) == 2 and args[1] in HELP_FLAGS and not args[0].startswith("-"):
+    elif len(args) == 2 and args[1] in HELP_FLAGS and args[0][:1].isalpha():
         command = args[0]
     else:
         return None

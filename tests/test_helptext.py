@@ -87,7 +87,8 @@ def test_stored_text_only_for_help_alone(monkeypatch):
     assert _quick.stored_text(["ppi", "-h"]) == _helptext.HELP[78]["ppi"]
     for args in (["--debug", "--help"], ["nosuch", "--help"], ["-h", "sigtest"],
                  ["sigtest", "-m", "AP", "--help"], ["--help", "--help"], ["sigtest"], [],
-                 ["eval", "--version"], ["--version", "--help"]):
+                 ["eval", "--version"], ["--version", "--help"], ["", "--help"],
+                 [" sigtest", "-h"]):
         assert _quick.stored_text(args) is None, args
     monkeypatch.setenv("COLUMNS", "70")
     assert _quick.stored_text(["--help"]) is None
