@@ -134,6 +134,7 @@ def test_tick_labels_have_the_steps_decimals():
     assert charts.nice_ticks(0, 100) == [0, 20, 40, 60, 80, 100]
     assert [charts.tick_label(t, 0.5) for t in charts.nice_ticks(-1.08, 1.08, 6)] == \
         ["-1.0", "-0.5", "0.0", "0.5", "1.0"]
+    assert charts.tick_label(-0.0, 0.5) == "0.0" and charts.tick_label(-1e-17, 0.1) == "0.0"
 
 
 def test_scale_of_no_or_one_value_or_extremes():
