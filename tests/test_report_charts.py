@@ -445,6 +445,14 @@ def test_page_has_four_charts_and_imports_no_matplotlib(tmp_path):
     recs = data["reports"]["leaderboard"]["tables"]["leaderboard"]["records"]
     svg = re.search(r'data-chart="leaderboard".*?</svg>', page, re.S).group(0)
     assert svg.count('<g class="row">') == len(recs) == 4
+    # a panel per pair and measure: nDCG@10 (ordinal: the sign test's row) as
+    # well as P@10 (the t test's row)
+    svg = re.search(r'data-chart="differences".*?</svg>', page, re.S).group(0)
+    assert re.findall(r'class="panel" data-title="([^"]*)"', svg) == [
+        "nDCG@10: neural − bm25", "P@10: neural − bm25"]
+    tests = data["reports"]["sigtest"]["tables"]["tests"]["records"]
+    assert {(r["measure"], r["test"]) for r in tests} >= {("nDCG@10", "sign"), ("P@10", "t")}
+    assert not any(r["measure"] == "nDCG@10" and r["test"] == "t" for r in tests)
 
 
 def test_page_draws_ids_that_are_not_utf8_escaped(tmp_path):

@@ -337,9 +337,16 @@ def figures(comp: Composite, *, max_panels: int = 12) -> dict[str, str]:
                                              max_panels=max_panels)}
     tests = comp.reports["sigtest"].table("tests")
     if tests.records:
-        # the t test's row of each pair carries the mean difference and its CI
-        t_rows = [r for r in tests.records if r["test"] == "t"] or tests.records
-        shown = ResultSet("sigtest", tests.columns, t_rows, params=tests.params, id="tests")
+        # per pair and measure one row, in the table's order: the t test's (the
+        # mean difference and its t interval), else the first (a measure on an
+        # ordinal scale has no t row by default: its panel stays)
+        rows: dict = {}
+        for r in tests.records:
+            key = (r["run_a"], r["run_b"], r["measure"])
+            if key not in rows or (r["test"] == "t" and rows[key]["test"] != "t"):
+                rows[key] = r
+        shown = ResultSet("sigtest", tests.columns, list(rows.values()), params=tests.params,
+                          id="tests")
         out["differences"] = charts.differences(shown, comp.diffs, max_panels=max_panels)
     if "across" in comp.reports and comp.reports["across"].table("pooled").records:
         rep = comp.reports["across"]
