@@ -412,9 +412,21 @@ try:
     main(json.loads(sys.argv[1]))
 except SystemExit as e:
     code = e.code
-sys.stderr.write('\\n' + json.dumps([code, sorted(m for m in sys.modules
-                                                  if m.split('.')[0] == 'matplotlib')]) + '\\n')
+sys.stderr.write('\\n' + json.dumps([code, sorted(
+    m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m == 'scipy.sparse')])
+    + '\\n')
 """
+
+
+def _report_modules(args, tmp_path):
+    """Run ``ipsoeval ARGS`` in a fresh interpreter: its exit status, standard
+    error and the matplotlib and scipy.sparse modules it loaded."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-c", PAGE_DRIVER, json.dumps(args)],
+                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    code, mods = json.loads(p.stderr.strip().splitlines()[-1])
+    assert code in (0, None), p.stderr[-2000:]
+    return p.stderr, mods
 
 
 def test_page_has_four_charts_and_imports_no_matplotlib(tmp_path):
@@ -423,16 +435,19 @@ def test_page_has_four_charts_and_imports_no_matplotlib(tmp_path):
     plain.write_text("".join(x for x in open(ad / "qrels.txt") if not x.startswith("#")))
     qrels = one_relevant(str(plain), tmp_path)                # so that the breakdown runs
     out = tmp_path / "r.html"
-    args = ["report", qrels, str(ad / "run-bm25.txt"), str(ad / "run-neural.txt"),
-            "-m", "nDCG@10", "-m", "P@10", "--samples", "200", "--manifest",
-            str(TESTDATA / "across" / "manifest.tsv"), "-o", str(out)]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-c", PAGE_DRIVER, json.dumps(args)],
-                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
-    code, mods = json.loads(p.stderr.strip().splitlines()[-1])
-    assert code in (0, None), p.stderr[-2000:]
+    runs = [str(ad / "run-bm25.txt"), str(ad / "run-neural.txt")]
+    err, mods = _report_modules(["report", qrels, *runs, "-m", "nDCG@10", "-m", "P@10",
+                                 "--samples", "200", "--manifest",
+                                 str(TESTDATA / "across" / "manifest.tsv"), "-o", str(out)],
+                                tmp_path)
+    assert not [m for m in mods if m.startswith("matplotlib")], mods
+    assert "matplotlib" not in err and "no charts" not in err
+    # without --manifest (whose meta-analysis uses scipy.optimize) not even
+    # scipy.sparse: bootstrap's split-half alone needs it, and it loads
+    # scipy's array-API layer, a quarter of a second
+    _, mods = _report_modules(["report", qrels, *runs, "-m", "nDCG@10", "--samples", "200",
+                               "-o", str(tmp_path / "r2.html")], tmp_path)
     assert mods == [], mods
-    assert "matplotlib" not in p.stderr and "no charts" not in p.stderr
     page = out.read_text(encoding="utf-8")
     found = re.findall(r'<div class="chart" id="chart-(\w+)"><svg class="chart-svg" '
                        r'data-chart="(\w+)"', page)
