@@ -40,7 +40,7 @@ GRID, AXIS, MUTED = "#e3e3e3", "#333333", "#777777"
 FONT, SMALL, TITLE = 12, 11, 13
 CHAR = 0.6                     # a character's width in ems, rounded up (sans-serif)
 MAX_LABEL = 260                # px: longer labels are cut with an ellipsis (the full one
-                               # is their tooltip)
+MAX_LETTERS = 120              # is their tooltip), and letter groups
 
 LIMIT = 1e300                  # an axis spans at most -LIMIT..LIMIT (a finite width)
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -265,9 +265,9 @@ def leaderboard(board, *, max_panels: int = MAX_PANELS) -> str:
     runs = [r["run"] for rows in rows_of.values() for r in rows]
     left = 12 + _labels_width(runs)
     letters = max([len(str(r.get("letters") or "")) for r in board.records] + [1])
-    right = 14 + letters * SMALL * CHAR + 8
+    right = 14 + min(letters * SMALL * CHAR, MAX_LETTERS) + 8
     x0, x1 = left, WIDTH - right
-    row_h = 18 if len(runs) <= 30 * max(1, len(measures)) else 14
+    row_h = 18 if max([len(rows) for rows in rows_of.values()] + [0]) <= 30 else 14
     parts, y = [], 6
     for m in measures:
         rows = rows_of[m]
@@ -296,7 +296,8 @@ def leaderboard(board, *, max_panels: int = MAX_PANELS) -> str:
                 parts.append(f'<circle class="mean" cx="{_f(sc(mean))}" cy="{_f(yy)}" r="3.5" '
                              f'fill="{color}"/>')
             parts.append(_text(x1 + 8, yy + 4, r.get("letters") or "", size=SMALL,
-                               extra='font-family="monospace"', cls="letters"))
+                               extra='font-family="monospace"', cls="letters",
+                               limit=MAX_LETTERS))
             parts.append("</g>")
         if not rows or all(_finite(r.get("mean")) is None for r in rows):
             parts.append(_nothing((x0 + x1) / 2, (top + bottom) / 2))
