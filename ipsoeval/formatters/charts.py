@@ -331,7 +331,7 @@ def differences(tests, diffs: dict, *, max_panels: int = MAX_PANELS) -> str:
         seen.add(key)
         rows.append(r)
     rows = rows[:max_panels]
-    level = tests.params.get("ci_level", 0.95)
+    level = tests.params.get("ci_level") or 0.95
     cols = 1 if len(rows) <= 1 else (2 if len(rows) <= 4 else 3)
     width = {1: WIDTH, 2: 1000, 3: 1120}[cols]
     pw, ph = width / cols, 270
