@@ -46,6 +46,7 @@ TABLE_IDS = {"leaderboard": ("leaderboard", "pairs", "resolution"), "sigtest": (
 
 Progress = Callable[[int, int], None]
 
+
 @dataclass
 class Options:
     samples: int = 10_000
