@@ -30,8 +30,7 @@ import re
 from ipsoeval.ids import shown
 
 __all__ = ["leaderboard", "differences", "forest", "breakdown", "nice_ticks", "nice_step",
-           "Scale", "MAX_PANELS",
-           "WIDTH"]
+           "tick_label", "Scale", "MAX_PANELS", "WIDTH"]
 
 MAX_PANELS = 12
 WIDTH = 760                    # one-column charts; the page's column is about 1150 px
