@@ -415,15 +415,14 @@ def forest(effects, pooled, *, max_panels: int = MAX_PANELS) -> str:
     estimates as diamonds spanning their CIs, and the prediction interval
     dotted."""
     rows = list(pooled.records)[:max_panels]
-    per = {id(p): [e for e in effects.records if e["run"] == p["run"]
-                   and e["measure"] == p["measure"]] for p in rows}
-    labels = [f"{e['collection']} (n={e['n']})" for es in per.values() for e in es]
+    per = [[e for e in effects.records if e["run"] == p["run"] and e["measure"] == p["measure"]]
+           for p in rows]
+    labels = [f"{e['collection']} (n={e['n']})" for es in per for e in es]
     left = 12 + _labels_width(labels + ["random effects"])
     x0, x1 = left, WIDTH - 20
     row_h = 24
     parts, y = [], 6
-    for p in rows:
-        es = per[id(p)]
+    for p, es in zip(rows, per):
         tau2, i2 = _finite(p.get("tau2")), _finite(p.get("i2"))
         title = (f"{p['run']} − {p['baseline']}, {p['measure']} ({p['effect']}): "
                  f"τ² {'undefined' if tau2 is None else f'{tau2:.3g}'}, "
