@@ -1343,9 +1343,8 @@ HELP = {
             '  differences of chosen pairs with their tests, the outcomes breakdown of the\n'
             '  best run against the baseline (Lin et al. 2021) and the permissible tests of\n'
             "  each measure's scale.  The page loads nothing from the network; its tables\n"
-            '  hold the same numbers as ipsoeval leaderboard, sigtest and breakdown.\n'
-            "  Charts need matplotlib (pip install 'ipsoeval[plot]'); without it the page\n"
-            '  has the tables and the heat map, and a warning says so.\n'
+            '  hold the same numbers as ipsoeval leaderboard, sigtest and breakdown.  The\n'
+            '  charts are SVG drawn by ipsoeval itself (no plotting library needed).\n'
             '\n'
             'Options:\n'
             '  -m, --measure MEASURE           Measure to rank and compare runs by, e.g.\n'
@@ -2709,8 +2708,8 @@ HELP = {
             '  map, the per-topic differences of chosen pairs with their tests, the outcomes breakdown of the\n'
             "  best run against the baseline (Lin et al. 2021) and the permissible tests of each measure's\n"
             '  scale.  The page loads nothing from the network; its tables hold the same numbers as ipsoeval\n'
-            "  leaderboard, sigtest and breakdown.  Charts need matplotlib (pip install 'ipsoeval[plot]');\n"
-            '  without it the page has the tables and the heat map, and a warning says so.\n'
+            '  leaderboard, sigtest and breakdown.  The charts are SVG drawn by ipsoeval itself (no plotting\n'
+            '  library needed).\n'
             '\n'
             'Options:\n'
             '  -m, --measure MEASURE           Measure to rank and compare runs by, e.g. nDCG@10, AP\n'
