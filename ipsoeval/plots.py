@@ -10,7 +10,6 @@ is drawn from a notebook.
 from __future__ import annotations
 
 import os
-import re
 
 import numpy as np
 
@@ -63,28 +62,6 @@ def _save(fig, path: str) -> None:
         fig.savefig(path, metadata={"Software": "ipsoeval"} if path.endswith(".png") else None)
     except OSError as exc:
         raise InputError(f"cannot write to {path}: {exc.strerror or exc}") from None
-
-
-def svg(fig) -> str:
-    """The figure as an SVG element to inline in HTML: text as text (no
-    embedded or linked fonts), no XML prolog, DOCTYPE or metadata, the same
-    bytes for the same figure (fixed hash salt, no date)."""
-    import io
-
-    import matplotlib
-    _shown_ids(fig)
-    buf = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ipsoeval",
-                                "svg.image_inline": True}):
-        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None,
-                                                 "Format": None, "Type": None})
-    text = buf.getvalue()
-    start = text.find("<svg")
-    text = text[start:] if start >= 0 else text
-    # namespace declarations are implied in HTML (and are the only URLs in it)
-    head, sep, rest = text.partition(">")
-    head = re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", head)
-    return re.sub(r"<metadata>.*?</metadata>\s*", "", head + sep + rest, flags=re.S)
 
 
 def _grid(fig, n: int):

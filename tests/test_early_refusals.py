@@ -44,6 +44,10 @@ CASES = {
     "interval-map listing": (["interval-map", "-M", "79", "-m", "AP", "-q", "--values",
                               "--analyze", "--name", "r1", "--name", "r2", "--name", "r3",
                               Q, A, B, A], "2^30 runs, too many to list"),
+    # issue 25: AP@33's value-set pass ranks 6.9e9 candidate values, minutes of work
+    "interval-map AP@33": (["interval-map", "-m", "AP@33", Q, A], "minutes of work"),
+    "interval-map -N 36 -m AP": (["interval-map", "-N", "36", "-m", "AP", "-q", Q, A, B],
+                                 "53,361,945,606 candidate values"),
     # split at the last colon instead of refused, after the runs were read
     "report --pair A:B:C": (["report", "-m", "AP", "--pair", "A:B:C", Q, A, B],
                             "more than one ':'"),
@@ -96,3 +100,45 @@ def test_eval_trec_layout_note_still_comes_on_success(tmp_path):
     code, out, err = _run(["eval", "-q", "--format", "trec", "-m", "P@5", Q, A, B], tmp_path)
     assert code == 0 and out
     assert "in the trec layout, per-topic lines do not name their run" in err
+
+
+def test_ap_pass_estimate():
+    """The candidate values of AP's value-set pass, counted by brute force
+    over all 2^N runs (prefix sums and suffix values per number c of relevant
+    documents in the prefix), bound |M(U)| from above; AP@30 and AP@32 are
+    mapped, AP@33 refused (also through the API's phi_values)."""
+    import math
+
+    import numpy as np
+
+    from ipsoeval.analyses.interval_map import valuesets as iv
+    from ipsoeval.analyses.interval_map.ap import MAX_PAIRS, APSystem, ap_keys, check_pass
+    from ipsoeval.errors import UsageError
+
+    for N in range(1, 13):
+        L, h = math.lcm(*range(1, N + 1)), N // 2
+        pre: dict[int, set] = {}
+        suf: dict[int, set] = {}
+        for bits in range(1 << N):
+            rel = [(bits >> (N - 1 - i)) & 1 for i in range(N)]
+            c = sum(rel[:h])
+            cnt, s_pre = 0, 0
+            for i in range(h):
+                cnt += rel[i]
+                s_pre += rel[i] * cnt * (L // (i + 1))
+            s_suf, cnt = 0, c
+            for i in range(h, N):
+                cnt += rel[i]
+                s_suf += rel[i] * cnt * (L // (i + 1))
+            pre.setdefault(c, set()).add(s_pre)
+            suf.setdefault(c, set()).add(s_suf)
+        brute = sum(len(pre[c]) * len(suf[c]) for c in pre)
+        assert APSystem(N).pair_count() == brute, N
+        runs = ((np.arange(1 << N)[:, None] >> np.arange(N - 1, -1, -1)) & 1).astype(bool)
+        assert brute >= len(np.unique(ap_keys(N, runs)))
+    assert APSystem(30).pair_count() == 900_166_612          # the module doc's 9.0e8
+    check_pass(30)
+    check_pass(32)
+    assert APSystem(32).pair_count() <= MAX_PAIRS < APSystem(33).pair_count()
+    with pytest.raises(UsageError, match="minutes of work"):
+        iv.phi_values(iv.MapSpec("AP", 33, name="AP@33"), np.zeros((1, 33), np.int8))

@@ -59,7 +59,8 @@ def count_colors(path: Path, colors: dict[str, str], tol: int = 6) -> dict[str, 
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
-    pytest.importorskip("matplotlib", reason="the charts and the PNG reader need the plot extra")
+    pytest.importorskip("matplotlib", reason="the PNG reader of the screenshots needs the plot "
+                                             "extra")
     d = tmp_path_factory.mktemp("browser")
     qrels, runs = make_inputs(d)
     out = d / "report.html"
@@ -134,6 +135,12 @@ document.querySelectorAll("table").forEach(function (t) {
   var box = t.parentElement, r = t.getBoundingClientRect();
   out.push(t.id + " " + Math.ceil(r.right) + " " + box.scrollWidth + " " + box.clientWidth);
 });
+document.querySelectorAll("div.chart").forEach(function (c) {
+  var r = c.firstElementChild.getBoundingClientRect();
+  out.push((c.id || "chart") + " " + Math.ceil(r.right) + " " + c.scrollWidth + " " +
+           c.clientWidth + " " + Math.round(r.width) + " " +
+           c.firstElementChild.getAttribute("width"));
+});
 document.body.setAttribute("data-widths", out.join(";"));
 </script>"""
 
@@ -141,10 +148,9 @@ document.body.setAttribute("data-widths", out.join(";"));
 @pytest.mark.parametrize("qrels_kind", ["graded", "one-relevant"])
 def test_every_table_fits_a_1280_px_window(qrels_kind, tmp_path):
     """Issue 25: a 12-run report scrolls sideways nowhere at 1280 px -- neither
-    the page nor any table's box (sigtest's rows and the breakdown's were
+    the page nor any table's box nor any chart (sigtest's rows and the breakdown's were
     wider than the page).  With several relevant documents per topic the
     breakdown is left out, with one line saying why."""
-    pytest.importorskip("matplotlib", reason="the charts need the plot extra")
     qrels, runs = make_inputs(tmp_path, runs=12, topics=50)
     if qrels_kind == "one-relevant":
         qrels = one_relevant(qrels, tmp_path)
@@ -170,17 +176,23 @@ def test_every_table_fits_a_1280_px_window(qrels_kind, tmp_path):
     rows = [x.split() for x in m.group(1).split(";")]
     page_width, inner = int(rows[0][1]), int(rows[0][2])
     assert inner == WIDTH and page_width <= WIDTH, rows[0]
-    tables = rows[1:]
+    tables = [r for r in rows[1:] if not r[0].startswith("chart")]
     assert len(tables) >= 5
-    for tid, right, scroll, client in tables:
+    figures = {r[0] for r in rows[1:] if r[0].startswith("chart-")}
+    assert {"chart-leaderboard", "chart-differences"} <= figures, figures
+    assert ("chart-breakdown" in figures) == (qrels_kind == "one-relevant")
+    for tid, right, scroll, client, *drawn in rows[1:]:
         assert int(right) <= WIDTH, (tid, right)
         assert int(scroll) <= int(client), (tid, scroll, client)       # no inner scrolling
+        if drawn:                        # a chart is drawn at its own size (not shrunk)
+            assert abs(int(drawn[0]) - int(drawn[1])) <= 1, (tid, drawn)
 
 
 def test_collections_section_in_chromium(tmp_path):
     """report --manifest: the collections section (forest plot, cross-collection
     leaderboard) renders without console messages and draws the forest plot."""
-    pytest.importorskip("matplotlib", reason="the charts and the PNG reader need the plot extra")
+    pytest.importorskip("matplotlib", reason="the PNG reader of the screenshots needs the plot "
+                                             "extra")
     from conftest import ROOT
     ad = ROOT / "testdata" / "adhoc"
     out = tmp_path / "across.html"

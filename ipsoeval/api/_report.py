@@ -41,8 +41,8 @@ def report(res, *, measures=None, baseline: str | None = None, pairs=None, tests
     -- [(A, B), ...] or ["A:B", ...]; default the baseline and the best other
     run -- with sigtest's ``tests``, the outcomes breakdown of the best run
     against the baseline at cutoff ``k``, and the scale notes).  ``charts``:
-    draw the matplotlib charts (the ``plot`` extra; without it the page has
-    no charts and a warning says so)."""
+    draw the charts (SVG drawn by ipsoeval itself; False: the page has the
+    tables and the heat maps only)."""
     from ipsoeval import engine
     from ipsoeval.analyses import report as rp
     from ipsoeval.formatters import html
@@ -66,10 +66,8 @@ def report(res, *, measures=None, baseline: str | None = None, pairs=None, tests
     for rep in comp.reports.values():
         for t in rep.tables:
             t.params.update({k_: v for k_, v in res.params.items() if k_ not in t.params})
-    figures = rp.figures(comp) if charts and rp.charts_available() else {}
+    figures = rp.figures(comp) if charts else {}
     warnings = list(notes) + [w for w in comp.warnings if w not in notes]
-    if charts and not figures:
-        warnings.append(rp.CHARTS_MISSING)
     _warn(warnings)
     page = html.render(comp.reports, figures, title=title, meta=comp.meta(),
                        notes=comp.notes, warnings=warnings)

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from ipsoeval._version import __version__
+from ipsoeval._version import __version__, version_line
 from ipsoeval.cli.environment import quiet_stdout
 from ipsoeval.errors import (
     EXIT_INPUT,
@@ -241,19 +241,10 @@ def run_cli(group: click.Group, args, prog_name: str, extra: dict) -> int:
         return EXIT_INTERNAL
 
 
-def _core_note() -> str:
-    """Which reading core this install has: the compiled one, or the pure-Python
-    path of an install built without a C compiler (setup.py says so then)."""
-    import importlib.util
-    if importlib.util.find_spec("ipsoeval._core") is not None:
-        return "compiled core"
-    return "pure-Python core: built without a C compiler, reading is slower"
-
-
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"],
                                               "max_content_width": 100})
 @click.version_option(__version__, "-V", "--version", prog_name="ipsoeval",
-                      message=f"%(prog)s, version %(version)s ({_core_note()})")
+                      message=version_line())
 @click.option("--debug", is_flag=True, help="Show a traceback for internal errors.")
 @click.pass_context
 def cli(ctx, debug):

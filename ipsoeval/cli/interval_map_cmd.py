@@ -93,6 +93,7 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_q
         # usage errors before reading files; no cutoff and no -N: N = 30
         plain.append(interval_map.at_cutoff(m, length, default_N=30))
     interval_map.check_listings(plain, options)      # too long a listing: before reading
+    interval_map.check_work(plain, options)          # minutes of mapping: likewise
     aligned = opt.load_aligned(qrels, runs, align_opts)
     report = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
     for rs in report.tables:

@@ -99,9 +99,8 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
     breakdown of the best run against the baseline (Lin et al. 2021) and
     the permissible tests of each measure's scale.  The page loads nothing
     from the network; its tables hold the same numbers as ipsoeval
-    leaderboard, sigtest and breakdown.  Charts need matplotlib (pip install
-    'ipsoeval[plot]'); without it the page has the tables and the heat map,
-    and a warning says so.
+    leaderboard, sigtest and breakdown.  The charts are SVG drawn by ipsoeval
+    itself (no plotting library needed).
     """
     from ipsoeval import engine
     from ipsoeval.analyses import report as rp
@@ -123,7 +122,6 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
         raise UsageError(f"report compares runs: it needs QRELS and at least two runs "
                          f"(got {len(runs)})")
     requested = engine.requested(measures)
-    charts = rp.charts_available()
     aligned = opt.load_aligned(qrels, runs, align_opts)
     options.baseline = validate.baseline(baseline, aligned.runs, runs)
     options.check(list(aligned.runs))
@@ -146,10 +144,8 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
     for rep in comp.reports.values():
         for t in rep.tables:
             t.params.update(align_opts.as_params())
-    figures = rp.figures(comp) if charts else {}
+    figures = rp.figures(comp)
     warnings = list(comp.warnings)
-    if not charts:
-        warnings.append(rp.CHARTS_MISSING)
     meta = dict(comp.meta(), commands=_commands(qrels, runs, list(aligned.runs), comp, options))
     page = html.render(comp.reports, figures, title=title, meta=meta, notes=comp.notes,
                        warnings=warnings)
@@ -175,13 +171,10 @@ def _nuggets(ctx, files, measures, baseline, options, nuggets_format, align_opts
         raise UsageError(f"report compares runs: the nugget files hold {len(ts.runs)} run(s)")
     options.baseline = validate.baseline(baseline, ts.runs)
     options.check(list(ts.runs))
-    charts = rp.charts_available()
     comp = rp.compose_scores(ts, options, names,
                              progress=opt.progress("report: leaderboard and pair tests", ctx))
-    figures = rp.figures(comp) if charts else {}
+    figures = rp.figures(comp)
     warnings = list(comp.warnings)
-    if not charts:
-        warnings.append(rp.CHARTS_MISSING)
     q = shlex.quote
     fl = " ".join(q(f) for f in files)
     ms = " ".join(f"-m {q(m)}" for m in names)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import html
 import json
 import math
-import re
 
 from ipsoeval.formatters.values import plain, scalar
 from ipsoeval.ids import shown
@@ -282,19 +281,11 @@ def _legend(alpha: float) -> str:
         + f'<span style="background:{NO_VALUE}"></span>undefined</p>')
 
 
-def _prefix_ids(svg: str, prefix: str) -> str:
-    """Give an SVG's ids (and the references to them) a prefix, so several
-    matplotlib figures can share one page."""
-    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', svg)
-    svg = re.sub(r'url\(#([^)]+)\)', lambda m: f'url(#{prefix}{m.group(1)})', svg)
-    return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}{m.group(1)}"', svg)
-
-
 def _figure(figures: dict[str, str], name: str) -> str:
     svg = figures.get(name)
     if not svg:
         return ""
-    return f'<div class="chart" id="chart-{_e(name)}">{_prefix_ids(svg, f"{name}-")}</div>'
+    return f'<div class="chart" id="chart-{_e(name)}">{svg}</div>'
 
 
 def _data_block(reports: dict[str, Report], meta: dict) -> str:
@@ -311,7 +302,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
            meta: dict, notes: list[str] = (), warnings: list[str] = ()) -> str:
     """The page.  ``reports``: leaderboard, sigtest, scales and, when it ran,
     breakdown; ``figures``: SVG strings by name (leaderboard, differences,
-    breakdown; any may be missing); ``meta``: best, baseline, measure,
+    breakdown, forest; any may be missing; :mod:`ipsoeval.formatters.charts`
+    writes them, with no element id); ``meta``: best, baseline, measure,
     measures, pairs, runs, topics, alpha, and optionally ``commands`` (the
     command lines giving the same tables)."""
     board = reports["leaderboard"]

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
-from scipy import sparse, special
+from scipy import special
 
 from ipsoeval.analyses.bootstrap import TESTS
 from ipsoeval.analyses.bootstrap.resample import tie_tolerance
@@ -216,6 +216,11 @@ def _wilcoxon_groups(d: np.ndarray, h: np.ndarray, order, srt, progress_step=Non
     """Signed-rank p-values for data with few distinct |d| per pair: the
     counts of each (pair, |d| value, sign) group in the first half of every
     split are one sparse product with the split matrix."""
+    # here: scipy.sparse loads scipy's array-API layer (about 0.25 s of CPU
+    # without scipy.special), which leaderboard and report, importing this
+    # module through bootstrap.report, never use
+    from scipy import sparse
+
     P, n = d.shape
     S = h.shape[1]
     row, tp, first, G = _signed_rank_groups(d, order, srt)

@@ -39,6 +39,24 @@ MAX_N = 36          # N * lcm(1..N) << SHIFT must fit in 63 bits
 SHIFT = 6           # low bits of a packed key: the number of relevant documents
 MASK = (1 << SHIFT) - 1
 THREADS = 1         # worker threads of a pass (see _run_slices)
+# candidate values (pairs) one pass may rank: AP@32 3.5e9 (about 45 s of CPU on
+# the project's machine, quiet; AP@30 9.0e8 takes 11 s) passes, AP@33 6.9e9
+# (minutes) and above are refused before any input is read (issue 25)
+MAX_PAIRS = 4_000_000_000
+
+
+def check_pass(N: int, name: str = "") -> None:
+    """UsageError when the value-set pass of AP@N would rank more than
+    MAX_PAIRS candidate values (or N exceeds MAX_N): at most 0.4 s to tell
+    (the tables of AP@36), nothing to do while 2^N, a bound on the pairs, is
+    below the limit."""
+    if (1 << N) <= MAX_PAIRS:
+        return
+    pairs = APSystem(N).pair_count()
+    if pairs > MAX_PAIRS:
+        raise UsageError(f"{name or f'AP@{N}'}: the exact value set at N={N} means ranking "
+                         f"{pairs:,} candidate values, minutes of work (at most "
+                         f"{MAX_PAIRS:,}); use a smaller cutoff or -N")
 
 
 def ap_keys(N: int, rel: np.ndarray) -> np.ndarray:
@@ -114,6 +132,11 @@ class APSystem:
         mult = np.diff(np.append(idx, len(key)))
         k = key[idx]
         return k >> SHIFT, k & MASK, mult
+
+    def pair_count(self) -> int:
+        """Candidate values a pass of :meth:`rank_distinct` ranks: the pairs
+        of A_c and B_c over every c (9.0e8 at N = 30)."""
+        return sum(len(self._A(c)[0]) * len(self._B(c)[0]) for c in range(self.h + 1))
 
     # -- counting runs (ties min/max/mid) ----------------------------------------
     def count_runs(self, keys: np.ndarray, caps: np.ndarray):

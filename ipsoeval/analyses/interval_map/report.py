@@ -152,6 +152,15 @@ def check_listings(measures, opts: Options) -> None:
             iv.check_listing(iv.MapSpec(m.family, int(m.cutoff), name=m.name))
 
 
+def check_work(measures, opts: Options) -> None:
+    """Before reading any input: mappings that would take minutes (AP at a
+    large N), refused in well under a second (issue 25)."""
+    for measure in measures:
+        m = at_cutoff(measure, opts.N)
+        if m.family == "AP" and m.cutoff is not None:
+            iv.check_work(iv.MapSpec("AP", int(m.cutoff), name=m.name))
+
+
 def _plan(aligned: Aligned, measure, opts: Options) -> _Plan:
     m = at_cutoff(measure, opts.N)
     N = int(m.cutoff)

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ipsoeval.analyses.interval_map.ap import APSystem, ap_keys
+from ipsoeval.analyses.interval_map.ap import APSystem, ap_keys, check_pass
 from ipsoeval.analyses.interval_map.cache import RankMemo
 from ipsoeval.analyses.interval_map.closed_forms import FAMILIES as CLOSED
 from ipsoeval.analyses.interval_map.closed_forms import closed_form, closed_listing
@@ -45,8 +45,8 @@ from ipsoeval.analyses.interval_map.enumerate import EnumSystem, check_enum_list
 from ipsoeval.analyses.interval_map.groups import GroupSystem
 from ipsoeval.errors import UsageError
 
-__all__ = ["DEFAULT_MAX_MEMORY", "TIES", "MapSpec", "PhiResult", "check_budget", "format_bytes",
-           "method_of", "parse_size", "phi_values", "value_listing"]
+__all__ = ["DEFAULT_MAX_MEMORY", "TIES", "MapSpec", "PhiResult", "check_budget", "check_work",
+           "format_bytes", "method_of", "parse_size", "phi_values", "value_listing"]
 
 
 def method_of(spec: MapSpec, capped: bool) -> str:
@@ -68,6 +68,14 @@ def method_of(spec: MapSpec, capped: bool) -> str:
     if capped:
         return "enum"
     return "group"
+
+
+def check_work(spec: MapSpec) -> None:
+    """UsageError when mapping ``spec`` would take minutes: AP's value-set
+    pass beyond :data:`.ap.MAX_PAIRS` candidate values (issue 25; the other
+    methods are bounded by --max-memory or the enumeration limit)."""
+    if spec.family == "AP":
+        check_pass(spec.N, spec.name)
 
 
 def phi_values(spec: MapSpec, levels: np.ndarray, caps: np.ndarray | None = None,
@@ -142,6 +150,7 @@ def _ap(spec: MapSpec, levels, caps, ties: str, progress: Progress, use_cache: b
         warnings: list) -> PhiResult:
     """AP: answers from the cache, the rest in one pass over the value set."""
     N = spec.N
+    check_work(spec)
     keys = ap_keys(N, levels > 0)
     nu = [universe_size(spec, int(k)) for k in caps]
     memo = RankMemo.open(f"AP|N={N}", use_cache)

@@ -35,7 +35,7 @@ from ipsoeval.results import Report, ResultSet
 
 __all__ = ["Options", "Composite", "compose", "compose_scores", "figures", "parse_pair", "estimate_seconds",
            "SCALE_COLUMNS",
-           "MAX_PAIRS", "TABLE_IDS", "CHARTS_MISSING", "charts_available", "add_collections"]
+           "MAX_PAIRS", "TABLE_IDS", "add_collections"]
 
 COMMAND = "report"
 MAX_PAIRS = 6            # per-topic difference panels: pairs x measures, at most 12 drawn
@@ -45,9 +45,6 @@ TABLE_IDS = {"leaderboard": ("leaderboard", "pairs", "resolution"), "sigtest": (
              "breakdown": ("summary",), "scales": ("scales",)}
 
 Progress = Callable[[int, int], None]
-
-CHARTS_MISSING = ("no charts: they need matplotlib (pip install 'ipsoeval[plot]'); the page "
-                  "has the tables and the heat map")
 
 
 @dataclass
@@ -329,39 +326,35 @@ def add_collections(comp: Composite, collections, measures, queries: str = "qrel
     comp.reports["across"] = rep
 
 
-def charts_available() -> bool:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def figures(comp: Composite, *, max_panels: int = 12) -> dict[str, str]:
-    """The page's charts as inline SVG (the ``plot`` extra): ``leaderboard``
-    (means, CIs, letters), ``differences`` (per-topic B − A of each chosen
-    pair, sorted) and ``breakdown`` (outcome shares).  Empty when matplotlib
-    is missing."""
-    if not charts_available():
-        return {}
-    from ipsoeval import plots
+    """The page's charts as inline SVG (:mod:`ipsoeval.formatters.charts`):
+    ``leaderboard`` (means, CIs, letters), ``differences`` (per-topic B − A
+    of each chosen pair, sorted), ``forest`` (across collections, with
+    ``--manifest``) and ``breakdown`` (outcome shares), each where its table
+    has rows."""
+    from ipsoeval.formatters import charts
 
-    out = {"leaderboard": plots.svg(plots.leaderboard_figure(
-        comp.reports["leaderboard"].table("leaderboard")))}
+    out = {"leaderboard": charts.leaderboard(comp.reports["leaderboard"].table("leaderboard"),
+                                             max_panels=max_panels)}
     tests = comp.reports["sigtest"].table("tests")
     if tests.records:
-        # the t test's row of each pair carries the mean difference and its CI
-        t_rows = [r for r in tests.records if r["test"] == "t"] or tests.records
-        shown = ResultSet("sigtest", tests.columns, t_rows, params=tests.params, id="tests")
-        out["differences"] = plots.svg(plots.sigtest_figure(shown, comp.diffs,
-                                                            max_panels=max_panels))
+        # per pair and measure one row, in the table's order: the t test's (the
+        # mean difference and its t interval), else the first (a measure on an
+        # ordinal scale has no t row by default: its panel stays)
+        rows: dict = {}
+        for r in tests.records:
+            key = (r["run_a"], r["run_b"], r["measure"])
+            if key not in rows or (r["test"] == "t" and rows[key]["test"] != "t"):
+                rows[key] = r
+        shown = ResultSet("sigtest", tests.columns, list(rows.values()), params=tests.params,
+                          id="tests")
+        out["differences"] = charts.differences(shown, comp.diffs, max_panels=max_panels)
     if "across" in comp.reports and comp.reports["across"].table("pooled").records:
         rep = comp.reports["across"]
-        out["forest"] = plots.svg(plots.forest_figure(rep.table("effects"), rep.table("pooled"),
-                                                      max_panels=max_panels))
+        out["forest"] = charts.forest(rep.table("effects"), rep.table("pooled"),
+                                      max_panels=max_panels)
     if "breakdown" in comp.reports and comp.reports["breakdown"].table("summary").records:
-        out["breakdown"] = plots.svg(plots.breakdown_figure(
-            comp.reports["breakdown"].table("summary")))
+        out["breakdown"] = charts.breakdown(comp.reports["breakdown"].table("summary"))
     return out
 
 
