@@ -97,7 +97,7 @@ def _ndtri_lower(p: float) -> float:
         r = q * q
         x = ((((((_A[0] * r + _A[1]) * r + _A[2]) * r + _A[3]) * r + _A[4]) * r + _A[5]) * q
              / (((((_B[0] * r + _B[1]) * r + _B[2]) * r + _B[3]) * r + _B[4]) * r + 1.0))
-    if p >= 0.02425:
+    if p >= 0.25:
         # Newton on erf(z) = 2p − 1 (exact for p ≥ ¼, and erf is accurate near 0)
         r = 2.0 * p - 1.0
         z = x * _SQRTH
