@@ -205,7 +205,7 @@ def _log_beta_front(a: float, b: float, x: float, y: float) -> float:
     if max(a, b) < 8.0:
         lx = math.log(x) if x <= y else math.log1p(-y)
         ly = math.log(y) if y < x else math.log1p(-x)
-        return a * lx + b * ly - _lbeta(a, b)
+        return a * lx + b * ly - _cached(("lbeta", a, b), lambda: _lbeta(a, b))
     # a log(x/x0) + b log(y/y0) with x0 = a/c, y0 = b/c.  With u = x/x0 − 1,
     # v = y/y0 − 1 we have a u + b v = 0, so the sum is
     # a·(log1p(u) − u) + b·(log1p(v) − v), two non-positive terms.
@@ -219,7 +219,8 @@ def _log_beta_front(a: float, b: float, x: float, y: float) -> float:
         u = -b * v / a
         lv = math.log(y) + math.log(c / b) - v if abs(v) > 0.5 else _log1pmx(v)
         lu = _log1pmx(u)
-    return a * lu + b * lv + _lgamma_rest(c) - _lgamma_rest(a) - _lgamma_rest(b)
+    g = _cached(("g", a, b), lambda: _lgamma_rest(c) - _lgamma_rest(a) - _lgamma_rest(b))
+    return a * lu + b * lv + g
 
 
 _FPMIN = 1e-300
@@ -271,13 +272,39 @@ def _betacf(a: float, b: float, x: float, y: float) -> float:
 _SINHC = tuple(1.0 / math.factorial(2 * n + 1) for n in range(40))   # sinh(z)/z in z²
 
 
+_CACHE: dict = {}     # per-parameter constants (a command uses a few df values)
+
+
+def _cached(key, compute):
+    v = _CACHE.get(key)
+    if v is None:
+        if len(_CACHE) > 4096:
+            _CACHE.clear()
+        v = _CACHE[key] = compute()
+    return v
+
+
+def _sinhc_power(b: float) -> list[float]:
+    """γ_k / 4^k, k < 40: (sinh z/z)^(b−1) = Σ γ_k z^2k (Miller's recurrence
+    for a power of a series: k γ_k = Σ_(n=1..k) (b·n − k) c_n γ_(k−n))."""
+    def compute():
+        gam = [1.0]
+        for k in range(1, 40):
+            gk = 0.0
+            for n in range(1, k + 1):
+                gk += (b * n - k) * _SINHC[n] * gam[k - n]
+            gam.append(gk / k)
+        return [g / 4.0 ** k for k, g in enumerate(gam)]
+    return _cached(("sinhc", b), compute)
+
+
 def _ibeta_large_a(a: float, b: float, x: float, y: float) -> float | None:
     """I_x(a, b) for a large, b moderate, x near 1 (None where it does not apply).
 
     With x = e^−ξ and T = a + (b−1)/2, substituting t = e^−s gives
     B(a,b)·I_x(a,b) = ∫_ξ^∞ e^(−Ts) s^(b−1) g(s) ds, g(s) = (sinh(s/2)/(s/2))^(b−1),
     and expanding the even function g in powers of s,
-    I_x = s^(b−1)… = y^(b−1) e^(−y) T^(−b) / B(a,b) · Σ_k γ_k (ξ/2)^2k h(b+2k),
+    I_x = y^(b−1) e^(−y) T^(−b) / B(a,b) · Σ_k γ_k (ξ/2)^2k h(b+2k),
     where Tξ = y, h(α) = Γ(α, y) e^y y^(1−α) obeys h(α+1) = α h(α)/y + 1, and
     γ_k are the coefficients of (sinh z/z)^(b−1) in z² (J. C. P. Miller's
     power recurrence).  This is the expansion behind DiDonato & Morris's
@@ -297,26 +324,21 @@ def _ibeta_large_a(a: float, b: float, x: float, y: float) -> float | None:
         return None
     h0 = yy * v if upper else yy * (math.exp(-lf) - v)     # h(b) = Q(b,y)·y/front
     beta = b - 1.0
-    gam = [1.0]
+    coef = _sinhc_power(b)
     psi = h0                  # ψ_j = h(b+j)·ξ^j: ψ_(j+1) = (b+j) ψ_j / T + ξ^(j+1)
     pw = 1.0
     alpha = b
     total = h0
     for k in range(1, 40):
-        gk = 0.0
-        for n in range(1, k + 1):
-            gk += ((beta + 1.0) * n - k) * _SINHC[n] * gam[k - n]
-        gk /= k
-        gam.append(gk)
         for _ in range(2):
             pw *= xi
             psi = alpha * psi / t + pw
             alpha += 1.0
-        term = gk * psi / 4.0 ** k
+        term = coef[k] * psi
         total += term
         if abs(term) <= 1e-17 * abs(total):
             break
-    le = beta * math.log(yy) - yy - b * math.log(t) - _lbeta(a, b)
+    le = beta * math.log(yy) - yy - b * math.log(t) - _cached(("lbeta", a, b), lambda: _lbeta(a, b))
     return math.exp(le + math.log(total))
 
 
