@@ -322,3 +322,15 @@ def test_vectorized_versions_broadcast_like_ufuncs():
     assert dist.np_ndtr(np.array([])).shape == (0,)
     np.testing.assert_array_equal(dist.np_bdtr(np.array([0, 3, 5]), 5, 0.5),
                                   [dist.bdtr(k, 5.0, 0.5) for k in (0.0, 3.0, 5.0)])
+
+
+def test_sign_test_tails_are_correctly_rounded():
+    # p = 1/2, n ≤ 300: the exact sum over 2^n, rounded once (scipy's value for
+    # small n; the breakdown golden's p = 0.5 must not come out 0.4999999999999998)
+    for n in range(0, 90):
+        for k in range(0, n + 1):
+            low = Fraction(sum(math.comb(n, j) for j in range(0, k + 1)), 2 ** n)
+            assert dist.bdtr(float(k), float(n), 0.5) == float(low), (k, n)
+            assert dist.bdtrc(float(k), float(n), 0.5) == float(1 - low), (k, n)
+    assert dist.bdtr(150.0, 300.0, 0.5) == float(
+        Fraction(sum(math.comb(300, j) for j in range(151)), 2 ** 300))

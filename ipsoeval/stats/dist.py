@@ -787,6 +787,20 @@ def _bdtr_domain(k: float, n: float, p: float) -> tuple[float, float] | None:
     return None
 
 
+def _half_binom(k: int, n: int, upper: bool) -> float:
+    """P(X ≤ k) (or P(X > k)) for X ~ Binomial(n, ½), n ≤ 300: the exact sum
+    Σ C(n, j) over the shorter side, divided by 2^n — Python's int / int is
+    correctly rounded, so this is the correctly rounded probability (the sign
+    test's p-value, bit for bit what scipy gives for small n)."""
+    lo, hi = (k + 1, n) if upper else (0, k)
+    if hi - lo > n // 2:                     # sum the complement, subtract exactly
+        total = 2 ** n - sum(math.comb(n, j) for j in range(0, lo)) \
+            - sum(math.comb(n, j) for j in range(hi + 1, n + 1))
+    else:
+        total = sum(math.comb(n, j) for j in range(lo, hi + 1))
+    return total / 2 ** n
+
+
 def bdtr(k: float, n: float, p: float) -> float:
     """P(X ≤ ⌊k⌋) for X ~ Binomial(n, p): I_{1−p}(n − k, k + 1)."""
     if _bdtr_domain(k, n, p) is not None:
@@ -800,6 +814,8 @@ def bdtr(k: float, n: float, p: float) -> float:
         return 1.0
     if p == 1.0:
         return 0.0
+    if p == 0.5 and n <= 300.0 and n == math.floor(n):
+        return _half_binom(int(k), int(n), False)
     if k == 0.0:
         return math.exp(n * math.log1p(-p))
     return _ibeta(n - k, k + 1.0, 1.0 - p, p)[0]
@@ -820,6 +836,8 @@ def bdtrc(k: float, n: float, p: float) -> float:
         return 0.0
     if p == 1.0:
         return 1.0
+    if p == 0.5 and n <= 300.0 and n == math.floor(n):
+        return _half_binom(int(k), int(n), True)
     if k == 0.0:
         return -math.expm1(n * math.log1p(-p))
     return _ibeta(n - k, k + 1.0, 1.0 - p, p)[1]
