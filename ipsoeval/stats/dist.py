@@ -17,6 +17,11 @@ Methods (all from the mathematics; sources in each docstring):
   1986; Press et al., *Numerical Recipes*, 3rd ed., §6.4), with the
   symmetry I_x(a, b) = 1 − I_{1−x}(b, a) so that the fraction always
   converges fast, and its complement computed directly, not as 1 − I;
+  for a ≥ 30 and x near 1 (Student t with large df, F with a large
+  denominator df), where the fraction loses digits, by its expansion in
+  incomplete gamma functions (see ``_ibeta_large_a``);
+* binomial tails at p = ½ for n ≤ 300 (the sign test) as exact integer
+  sums over 2^n, correctly rounded;
 * the regularized incomplete gamma P(a, x) by its power series and Q(a, x)
   by Legendre's continued fraction (Abramowitz & Stegun 6.5.29, 6.5.31);
 * the factors x^a y^b / B(a, b) and x^a e^(−x) / Γ(a) in front of both
@@ -29,8 +34,17 @@ Methods (all from the mathematics; sources in each docstring):
   (Acklam's rational approximation for the normal, the tail asymptotics or
   the Wilson–Hilferty cube, A&S 26.4.17), safeguarded by bisection.
 
+Accuracy (tests/test_dist.py): relative error ≤ 1e-13 against scipy.special
+or, where scipy is off by more (it is, e.g., for bdtr in the tails, stdtrit
+for small df and p ≤ 1e-100, fdtrc at tiny x), against mpmath at 50 digits;
+below 1e-100 the bound is |ln v|·4e-16 (v = exp(E) with |E| > 230, whose
+rounding alone is |E|·1.1e-16).
+
 Array versions (``np_ndtr`` …) apply the scalar function elementwise and
-broadcast like a ufunc; numpy is imported only when one is called.
+broadcast like a ufunc; numpy is imported only when one is called.  That is
+fast enough for every caller: p-values per comparison; the largest, the
+bootstrap's split-half (100 splits × 780 pairs × 2 halves), takes
+2–20 µs per Student t value.
 """
 
 from __future__ import annotations
