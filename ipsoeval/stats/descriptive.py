@@ -13,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
 
-from ipsoeval.stats import paired
+from ipsoeval.stats import dist, paired
 
 
 @dataclass
@@ -75,5 +74,5 @@ def mean_ci(x, level: float = 0.95):
         else:
             dev = x - mean[..., None]
             sd = np.sqrt((dev * dev).sum(axis=-1) / (nf - 1.0))
-            half = special.stdtrit(nf - 1.0, 0.5 + level / 2.0) * sd / np.sqrt(nf)
+            half = dist.stdtrit(nf - 1.0, 0.5 + level / 2.0) * sd / np.sqrt(nf)
     return mean, mean - half, mean + half

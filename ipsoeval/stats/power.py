@@ -35,7 +35,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special
+
+from ipsoeval.stats import dist
 
 # The distributions as scipy.stats computes them (t.ppf(q, df) is
 # stdtrit(df, q), f.ppf(q, d1, d2) is fdtri(d1, d2, q); the noncentral tails
@@ -43,11 +44,11 @@ from scipy import special
 # scipy.stats, which costs a second: the same numbers.
 
 def _t_ppf(q: float, df: float) -> float:
-    return special.stdtrit(df, q)
+    return dist.np_stdtrit(df, q)
 
 
 def _f_ppf(q: float, d1: float, d2: float) -> float:
-    return special.fdtri(d1, d2, q)
+    return dist.np_fdtri(d1, d2, q)
 
 
 def _nct_sf(x: float, df: float, nc: float) -> float:
@@ -121,7 +122,7 @@ def ci_half_width(n, variance: float, alpha: float = 0.05) -> float:
         return math.nan
     sd_t = math.sqrt(2.0 * variance)
     e_sd = sd_t * math.sqrt(2.0 / (n - 1.0)) * math.exp(
-        special.gammaln(n / 2.0) - special.gammaln((n - 1.0) / 2.0))
+        dist.gammaln(n / 2.0) - dist.gammaln((n - 1.0) / 2.0))
     return float(_t_ppf(1.0 - alpha / 2.0, n - 1.0) * e_sd / math.sqrt(n))
 
 
