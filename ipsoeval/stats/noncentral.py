@@ -158,6 +158,10 @@ def _nct_sf_integral(t: float, nu: float, delta: float) -> float:
         y = ny
     curv = -dL(y)[1]
     L0 = L(y)
+    if L0 < -750.0:
+        # the integrand's top is below 1e-325 on a span of a few hundred:
+        # the value is below the doubles' range
+        return 0.0
 
 
     def geometric_tail(direction: float):
@@ -170,39 +174,82 @@ def _nct_sf_integral(t: float, nu: float, delta: float) -> float:
             prev[0] = term
             return term == 0.0 or (r < 1.0 and term * r / (1.0 - r) <= 1e-17 * total)
         return stop
-    return math.exp(L0) * _halving_trapezoid(L, y, min(0.5 / math.sqrt(curv), 0.25), L0,
+    return math.exp(L0) * _integrate(L, y, min(0.5 / math.sqrt(curv), 0.25), L0,
                                              geometric_tail)
 
 
-def _halving_trapezoid(L, y0: float, h: float, L0: float, make_stop) -> float:
-    """∫ exp(L(y) − L0) dy by the trapezoidal rule on the grid y0 + kh, summed
-    outward from y0 on each side until ``make_stop()``'s test says the rest
-    is negligible; h is halved (reusing the sums) until two successive values
-    agree to 1e-14.  The error of the rule falls like exp(−c/h) for these
-    analytic integrands (Trefethen & Weideman 2014, §5), so the last halving
-    leaves about the square of that."""
-    def one_pass(offset: float) -> float:
-        total = math.exp(L(y0) - L0) if offset == 0.0 else 0.0
-        for direction in (1.0, -1.0):
-            stop = make_stop(direction)
-            k = 0.0 if offset else 1.0
-            while True:
-                yk = y0 + direction * (k + offset) * h
-                term = math.exp(L(yk) - L0)
-                total += term
-                if stop(yk, term, total):
-                    break
-                k += 1.0
-        return total
+def _gauss_legendre(n: int) -> tuple[list[float], list[float]]:
+    """Nodes and weights of the n-point Gauss–Legendre rule on [−1, 1]
+    (Newton's iteration on P_n from Chebyshev starting points)."""
+    xs, ws = [], []
+    for i in range(1, n + 1):
+        x = math.cos(math.pi * (i - 0.25) / (n + 0.5))
+        for _ in range(100):
+            p0, p1 = 1.0, x
+            for k in range(2, n + 1):
+                p0, p1 = p1, ((2 * k - 1) * x * p1 - (k - 1) * p0) / k
+            dp = n * (x * p1 - p0) / (x * x - 1.0)
+            dx = p1 / dp
+            x -= dx
+            if abs(dx) < 1e-16:
+                break
+        xs.append(x)
+        ws.append(2.0 / ((1.0 - x * x) * dp * dp))
+    return xs, ws
 
-    s = one_pass(0.0) * h
-    for _ in range(12):
-        new = 0.5 * (s + one_pass(0.5) * h)
-        h *= 0.5
-        if abs(new - s) <= 1e-14 * new:
-            return new
-        s = new
-    return s
+
+_GL = _gauss_legendre(10)
+
+
+def _integrate(L, y0: float, h: float, L0: float, make_stop) -> float:
+    """∫ exp(L(y) − L0) dy over the real line.  A trapezoidal pass on the grid
+    y0 + kh, outward on each side until ``make_stop()``'s test says the rest
+    is negligible, finds the span and the size of the integral; adaptive
+    10-point Gauss–Legendre on that span (a panel is split in two until the
+    halves agree with the whole to 1e-16 of the integral) gives the value,
+    so that a steep stretch (the edge of Φc(ts − δ) for large t) costs only
+    the panels around it."""
+    ends = []
+    total = math.exp(L(y0) - L0)
+    for direction in (1.0, -1.0):
+        stop = make_stop(direction)
+        k = 1.0
+        while True:
+            yk = y0 + direction * k * h
+            term = math.exp(L(yk) - L0)
+            total += term
+            if stop(yk, term, total):
+                break
+            k += 1.0
+        ends.append(yk)
+    hi, lo = ends
+    if not total > 0.0:
+        return 0.0
+    tol = 1e-16 * total * h
+    xs, ws = _GL
+
+    def panel(a: float, b: float) -> float:
+        c, r = 0.5 * (a + b), 0.5 * (b - a)
+        return r * math.fsum(w * math.exp(L(c + r * x) - L0) for x, w in zip(xs, ws))
+
+    out = []
+    n = max(1, int(math.ceil((hi - lo) / (4.0 * h))))
+    width = (hi - lo) / n
+    stack = [(lo + i * width, lo + (i + 1) * width, None) for i in range(n)]
+    while stack:
+        a, b, whole = stack.pop()
+        if whole is None:
+            whole = panel(a, b)
+        m = 0.5 * (a + b)
+        left, right = panel(a, m), panel(m, b)
+        # agreement to 1e-16 of the integral, or to rounding of the panel itself
+        diff = abs(left + right - whole)
+        if diff <= tol or diff <= 1e-15 * abs(whole) or b - a < 1e-12 * max(1.0, abs(a)):
+            out.append(left + right)
+        else:
+            stack.append((a, m, left))
+            stack.append((m, b, right))
+    return math.fsum(out)
 
 
 def nct_sf(t: float, df: float, nc: float) -> float:
@@ -262,7 +309,7 @@ def _nct_sf_integral_neg(t: float, nu: float, delta: float) -> float:
             return log_term + math.log(r / (1.0 - r)) <= lim
         return stop
     h = min(0.25, 0.5 / math.sqrt(2.0 * nu))
-    return math.exp(L0) * _halving_trapezoid(L, 0.0, h, L0, monotone_tail)
+    return math.exp(L0) * _integrate(L, 0.0, h, L0, monotone_tail)
 
 
 # --- noncentral F ---------------------------------------------------------------
