@@ -4,8 +4,9 @@
 scipy nor rich (the analysis packages declare their option constants without
 their numerical modules); sigtest, ppi, power, leaderboard and meta never
 load scipy.stats, which costs about a second to import.  Where a function of
-scipy.stats was replaced by the scipy.special function it calls, the numbers
-are checked here to be the very same floats.  Speed itself is measured by
+scipy.stats was replaced by our own (ipsoeval.stats.dist), the numbers are
+checked here to agree with scipy.stats' to 1e-13 relative (1e-12 for the
+quantiles, where scipy's own error reaches 1e-13).  Speed itself is measured by
 ``make bench`` (the ``small-study`` case), not here.
 """
 
@@ -90,6 +91,32 @@ def test_meta_does_not_load_scipy_stats(tmp_path):
     assert json.loads(out.read_text())
 
 
+def test_sigtest_ppi_meta_load_no_scipy_at_all(tmp_path):
+    """Their distribution functions are ipsoeval.stats.dist's (import scipy.special
+    alone costs 0.45 s of CPU).  (The leaderboard's Tukey HSD still reaches
+    scipy.special through stats.ptukey.)"""
+    runs = []
+    for i, src in enumerate((BM25, NEURAL, BM25)):
+        dst = tmp_path / f"run{i}.txt"
+        dst.write_text(open(src).read().replace(" bm25", f" r{i}").replace(" neural", f" r{i}"))
+        runs.append(str(dst))
+    calls = [
+        ["sigtest", "-m", "nDCG@10", "-o", str(tmp_path / "s.tsv"), QRELS, *runs],
+        ["sigtest", "-m", "AP", "--test", "sign", "--test", "wilcoxon", "--test", "ranksum",
+         "-o", str(tmp_path / "s2.tsv"), QRELS, BM25, NEURAL],
+        ["ppi", "-m", "P@5", "--human", str(TESTDATA / "ppi" / "human.qrels"),
+         "--auto", str(TESTDATA / "ppi" / "auto.qrels"), "-o", str(tmp_path / "p.tsv"),
+         BM25, NEURAL],
+        ["meta", "-m", "AP", "-m", "P@5", "-o", str(tmp_path / "m.tsv"), QRELS, *runs],
+    ]
+    loaded = _modules_after(calls, tmp_path)
+    for args, mods in zip(calls, loaded):
+        assert not [m for m in mods if m.split(".")[0] == "scipy"], \
+            f"ipsoeval {args[0]} imported {[m for m in mods if m.startswith('scipy')][:5]}"
+    for name in ("s", "s2", "p", "m"):
+        assert (tmp_path / f"{name}.tsv").stat().st_size > 0
+
+
 # --- the replaced scipy.stats calls give the same floats ---------------------------
 
 def test_ppi_tails_are_scipy_stats_own():
@@ -101,12 +128,13 @@ def test_ppi_tails_are_scipy_stats_own():
         d, se, p = ppi.welch_t(a, b)
         va, vb = a.var(axis=-1, ddof=1) / n, b.var(axis=-1, ddof=1) / (n + 1)
         df = (va + vb) ** 2 / (va ** 2 / (n - 1) + vb ** 2 / n)
-        assert np.array_equal(p, 2.0 * stats.t.sf(np.abs(d) / se, df))
+        np.testing.assert_allclose(p, 2.0 * stats.t.sf(np.abs(d) / se, df), rtol=1e-13, atol=0)
     for alpha in (0.5, 0.1, 0.05, 0.01, 1e-6):
-        assert ppi._z(alpha) == float(stats.norm.isf(alpha / 2.0))
+        assert ppi._z(alpha) == pytest.approx(float(stats.norm.isf(alpha / 2.0)), rel=1e-15)
     y = rng.normal(0.0, 1.0, (300, 12))
     ci = ppi.classical_mean(y, alpha=0.05)
-    assert np.array_equal(ci.p_value, 2.0 * stats.norm.sf(np.abs(ci.estimate) / ci.se))
+    np.testing.assert_allclose(ci.p_value, 2.0 * stats.norm.sf(np.abs(ci.estimate) / ci.se),
+                               rtol=1e-13, atol=0)
 
 
 def test_power_distributions_are_scipy_stats_own():
@@ -118,14 +146,15 @@ def test_power_distributions_are_scipy_stats_own():
         d1, d2, lam = float(rng.integers(1, 20)), float(rng.integers(2, 400)), \
             float(rng.uniform(0, 40))
         q, x = float(rng.uniform(0.5, 0.999)), float(rng.uniform(0, 6))
-        assert power._t_ppf(q, df) == stats.t.ppf(q, df)
-        assert power._f_ppf(q, d1, d2) == stats.f.ppf(q, d1, d2)
+        assert power._t_ppf(q, df) == pytest.approx(stats.t.ppf(q, df), rel=1e-12)
+        assert power._f_ppf(q, d1, d2) == pytest.approx(stats.f.ppf(q, d1, d2), rel=1e-12)
         assert float(power._nct_sf(x, df, nc)) == float(stats.nct.sf(x, df, nc))
         assert float(power._ncf_sf(x, d1, d2, lam)) == float(stats.ncf.sf(x, d1, d2, lam))
     # the public functions, as they were written on scipy.stats
-    assert power.t_power(50, 0.05, 0.01) == float(
+    assert power.t_power(50, 0.05, 0.01) == pytest.approx(float(
         stats.nct.sf(stats.t.ppf(0.975, 49.0), 49.0, np.sqrt(50) * 0.05 / np.sqrt(0.02))
-        + stats.nct.sf(stats.t.ppf(0.975, 49.0), 49.0, -np.sqrt(50) * 0.05 / np.sqrt(0.02)))
+        + stats.nct.sf(stats.t.ppf(0.975, 49.0), 49.0, -np.sqrt(50) * 0.05 / np.sqrt(0.02))),
+        rel=1e-12)
 
 
 def test_ptukey_bounds_are_scipy_chi2_quantiles():

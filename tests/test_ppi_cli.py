@@ -185,9 +185,16 @@ def test_tiny_case_exact_output(tiny):
     assert got[("y", "ppi")] == pytest.approx(1 / 3 + (0 - 1 + 1 - 1 + 1 - 0) / 3)
     assert got[("x", "human")] == pytest.approx(2 / 3)
     assert got[("y", "auto")] == pytest.approx(3 / 6)
-    assert out == (
-        "run\tmeasure\tmethod\ttopics\tmean\tse\tci_low\tci_high\twidth\tlambda\n"
-        + "".join(f"{line}\n" for line in TINY_EXPECTED))
+    # ppi_py's numbers; ours agree to the last bit or two (the normal quantile
+    # is ours, ipsoeval.stats.dist.ndtri, not scipy's)
+    lines = out.splitlines()
+    assert lines[0] == "run\tmeasure\tmethod\ttopics\tmean\tse\tci_low\tci_high\twidth\tlambda"
+    assert len(lines) == len(TINY_EXPECTED) + 1
+    for line, want in zip(lines[1:], TINY_EXPECTED):
+        cells, wcells = line.split("\t"), want.split("\t")
+        assert cells[:4] == wcells[:4] and len(cells) == len(wcells)
+        for c, w in zip(cells[4:], wcells[4:]):
+            assert c == w or float(c) == pytest.approx(float(w), rel=1e-14, abs=0), (line, want)
 
 
 TINY_EXPECTED = [   # human: ppi_py.classical_mean_ci; ppi: ppi_py.ppi_mean_ci(lam=1)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
+
+from ipsoeval.stats import dist
 
 
 @dataclass
@@ -47,7 +48,7 @@ def paired_summary(a, b, level: float = 0.95) -> PairedSummary:
         var = (dev * dev).sum(axis=-1) / (nf - 1.0)
         var = np.where(n >= 2, var, np.nan)
         sd = np.sqrt(var)
-        tcrit = np.where(n >= 2, special.stdtrit(np.maximum(nf - 1.0, 1.0), 0.5 + level / 2.0), np.nan)
+        tcrit = np.where(n >= 2, dist.np_stdtrit(np.maximum(nf - 1.0, 1.0), 0.5 + level / 2.0), np.nan)
         half = tcrit * sd / np.sqrt(nf)
         effect = np.where(sd > 0, diff / sd, np.nan)
     wins = ((d > 0) & ok).sum(axis=-1)
@@ -70,5 +71,5 @@ def mean_ci(x, level: float = 0.95):
         else:
             dev = x - mean[..., None]
             sd = np.sqrt((dev * dev).sum(axis=-1) / (nf - 1.0))
-            half = special.stdtrit(nf - 1.0, 0.5 + level / 2.0) * sd / np.sqrt(nf)
+            half = dist.stdtrit(nf - 1.0, 0.5 + level / 2.0) * sd / np.sqrt(nf)
     return mean, mean - half, mean + half

@@ -41,7 +41,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special
+
+from ipsoeval.stats import dist
 
 EFFECTS = ("md", "smd")
 METHODS = ("reml", "dl", "pm")
@@ -159,7 +160,7 @@ def random_effects(y, v, tau2_value) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _norm_p(z: float) -> float:
-    return float(special.erfc(abs(z) / math.sqrt(2.0))) if math.isfinite(z) else math.nan
+    return dist.erfc(abs(z) / math.sqrt(2.0)) if math.isfinite(z) else math.nan
 
 
 def pool(y, v, method: str = "reml", alpha: float = 0.05) -> dict:
@@ -172,7 +173,7 @@ def pool(y, v, method: str = "reml", alpha: float = 0.05) -> dict:
     keep = ~np.isnan(y)
     y, v = y[keep], v[keep]
     k = int(y.size)
-    crit = float(special.ndtri(1.0 - alpha / 2.0))
+    crit = dist.ndtri(1.0 - alpha / 2.0)
     out = {"k": k}
     if k == 0:
         return {**out, **{key: math.nan for key in _KEYS}}
@@ -185,7 +186,7 @@ def pool(y, v, method: str = "reml", alpha: float = 0.05) -> dict:
     z = mu / se
     fe_z = fe_mu / fe_se
     if k >= 3:
-        tq = float(special.stdtrit(k - 2, 1.0 - alpha / 2.0))
+        tq = dist.stdtrit(float(k - 2), 1.0 - alpha / 2.0)
         half = tq * math.sqrt(t2 + se * se)
         pi = (mu - half, mu + half)
     else:
@@ -194,7 +195,7 @@ def pool(y, v, method: str = "reml", alpha: float = 0.05) -> dict:
                p_value=_norm_p(z), tau2=t2,
                i2=max(0.0, (q - df) / q) if df > 0 and q > 0 else (0.0 if df > 0 else math.nan),
                q=q if df > 0 else math.nan, q_df=df,
-               q_p_value=float(special.chdtrc(df, q)) if df > 0 else math.nan,
+               q_p_value=dist.chdtrc(float(df), float(q)) if df > 0 else math.nan,
                pi_low=pi[0], pi_high=pi[1], fe_estimate=fe_mu, fe_se=fe_se,
                fe_ci_low=fe_mu - crit * fe_se, fe_ci_high=fe_mu + crit * fe_se, fe_z=fe_z,
                fe_p_value=_norm_p(fe_z))

@@ -30,7 +30,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special
+from scipy import optimize
+
+from ipsoeval.stats import dist
 
 
 @dataclass
@@ -170,7 +172,7 @@ def _system_test(beta, cov, df2):
         F = float(lb @ np.linalg.solve(L @ cov @ L.T, lb)) / (p - 1)
     except np.linalg.LinAlgError:
         return math.nan, float(df2), math.nan
-    return F, float(df2), float(special.fdtrc(p - 1, df2, F))
+    return F, float(df2), dist.fdtrc(float(p - 1), float(df2), float(F))
 
 
 def contrasts(fit: MixedFit, pairs) -> list[tuple[float, float, float, float]]:
@@ -181,6 +183,6 @@ def contrasts(fit: MixedFit, pairs) -> list[tuple[float, float, float, float]]:
         var = float(fit.cov[i, i] + fit.cov[j, j] - 2.0 * fit.cov[i, j])
         se = math.sqrt(max(var, 0.0))
         z = diff / se if se > 0 else math.nan
-        p = float(special.erfc(abs(z) / math.sqrt(2.0))) if math.isfinite(z) else math.nan
+        p = dist.erfc(abs(z) / math.sqrt(2.0)) if math.isfinite(z) else math.nan
         out.append((diff, se, z, p))
     return out

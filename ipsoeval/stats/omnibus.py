@@ -21,9 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import special
 
-from ipsoeval.stats import ptukey
+from ipsoeval.stats import dist
 from ipsoeval.stats._rank import average_ranks
 
 DESIGNS = ("anova", "kruskal", "anova2", "friedman")
@@ -49,7 +48,7 @@ def complete(X) -> np.ndarray:
 
 def _f_sf(F, d1, d2):
     with np.errstate(invalid="ignore"):
-        return float(special.fdtrc(d1, d2, F)) if np.isfinite(F) else (0.0 if F > 0 else np.nan)
+        return dist.fdtrc(float(d1), float(d2), float(F)) if np.isfinite(F) else (0.0 if F > 0 else np.nan)
 
 
 def _f_test(ss_effect: float, ss_error: float, d1: float, d2: float, n: int, k: int,
@@ -113,7 +112,7 @@ def kruskal(X) -> OmnibusResult:
     corr = 1.0 - float(tie) / (N ** 3 - N)
     with np.errstate(divide="ignore", invalid="ignore"):
         H = H / corr
-    p = float(special.chdtrc(k - 1.0, H)) if np.isfinite(H) else np.nan
+    p = dist.chdtrc(k - 1.0, float(H)) if np.isfinite(H) else np.nan
     return OmnibusResult(float(H), p, (k - 1.0,), n, k,
                          {"mean_ranks": R / n, "rank_var": N * (N + 1.0) / 12.0 * corr})
 
@@ -129,7 +128,7 @@ def friedman(X) -> OmnibusResult:
     chi = 12.0 / (n * k * (k + 1.0)) * (R ** 2).sum() - 3.0 * n * (k + 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         chi = chi / corr
-    p = float(special.chdtrc(k - 1.0, chi)) if np.isfinite(chi) else np.nan
+    p = dist.chdtrc(k - 1.0, float(chi)) if np.isfinite(chi) else np.nan
     return OmnibusResult(float(chi), p, (k - 1.0,), n, k,
                          {"mean_ranks": R / n, "rank_var": k * (k + 1.0) / 12.0 * corr})
 
@@ -178,6 +177,7 @@ def tukey_hsd(X, design: str = "anova", omnibus: OmnibusResult | None = None) ->
         stat = np.where(centre[None, :] == centre[:, None], np.nan, stat)
     p = np.full((k, k), np.nan)
     iu = np.triu_indices(k, 1)
+    from ipsoeval.stats import ptukey  # here: it imports scipy.special
     p[iu] = ptukey.sf(np.abs(stat[iu]), k, df)
     p.T[iu] = p[iu]
     np.fill_diagonal(p, 1.0)

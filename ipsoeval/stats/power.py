@@ -44,11 +44,11 @@ from ipsoeval.stats import dist, noncentral
 
 
 def _t_ppf(q: float, df: float) -> float:
-    return dist.stdtrit(df, q)
+    return dist.np_stdtrit(df, q)
 
 
 def _f_ppf(q: float, d1: float, d2: float) -> float:
-    return dist.fdtri(d1, d2, q)
+    return dist.np_fdtri(d1, d2, q)
 
 
 def _nct_sf(x: float, df: float, nc: float) -> float:
@@ -168,7 +168,7 @@ def ci_half_width(n, variance: float, alpha: float = 0.05) -> float:
         return math.nan
     sd_t = math.sqrt(2.0 * variance)
     e_sd = sd_t * math.sqrt(2.0 / (n - 1.0)) * math.exp(
-        math.lgamma(n / 2.0) - math.lgamma((n - 1.0) / 2.0))
+        dist.gammaln(n / 2.0) - dist.gammaln((n - 1.0) / 2.0))
     return float(_t_ppf(1.0 - alpha / 2.0, n - 1.0) * e_sd / math.sqrt(n))
 
 

@@ -33,7 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
+
+from ipsoeval.stats import dist
 
 __all__ = ["MeanCI", "lambda_hat", "ppi_mean", "classical_mean", "welch_t"]
 
@@ -56,14 +57,14 @@ class MeanCI:
 # called without scipy.stats, whose import costs a second.
 
 def _z(alpha: float) -> float:
-    return float(-special.ndtri(alpha / 2.0))
+    return -dist.ndtri(alpha / 2.0)
 
 
 def _finish(est, se, alpha: float, lam) -> MeanCI:
     z = _z(alpha)
     with np.errstate(divide="ignore", invalid="ignore"):
         stat = np.abs(est) / se
-        p = 2.0 * special.ndtr(-stat)
+        p = 2.0 * dist.np_ndtr(-stat)
     p = np.where(se > 0, p, np.where(est == 0, 1.0, 0.0))
     p = np.where(np.isnan(se) | np.isnan(est), np.nan, p)
     return MeanCI(est, se, est - z * se, est + z * se, p, lam)
@@ -141,6 +142,6 @@ def welch_t(a, b):
     se = np.sqrt(va + vb)
     with np.errstate(divide="ignore", invalid="ignore"):
         df = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
-        p = 2.0 * special.stdtr(df, -(np.abs(d) / se))
+        p = 2.0 * dist.np_stdtr(df, -(np.abs(d) / se))
     p = np.where(se > 0, p, np.where(d == 0, 1.0, 0.0))
     return d, se, p

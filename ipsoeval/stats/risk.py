@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ipsoeval.stats import dist
+
 __all__ = ["RiskResult", "reward", "urisk", "trisk", "zrisk", "georisk"]
 
 
@@ -67,9 +69,8 @@ def trisk(run, baseline, alpha: float) -> RiskResult:
     if n >= 2:
         s = float(z.std(ddof=1))
         if s > 0:
-            from scipy.stats import t as student
             t = u / (s / np.sqrt(n))
-            p = float(2.0 * student.sf(abs(t), n - 1))
+            p = 2.0 * dist.stdtr(n - 1.0, -abs(float(t)))
     return RiskResult(n=n, urisk=u, trisk=float(t), p_value=p, wins=int((d > 0).sum()),
                       ties=int((d == 0).sum()), losses=int((d < 0).sum()))
 
@@ -94,7 +95,6 @@ def zrisk(x, alpha: float) -> np.ndarray:
 
 def georisk(x, alpha: float) -> np.ndarray:
     """GeoRisk_α of every run: √(mean score × Φ(ZRisk_α / c))."""
-    from scipy.special import ndtr
     x = np.asarray(x, dtype=np.float64)
     c = x.shape[1]
-    return np.sqrt(x.mean(axis=1) * ndtr(zrisk(x, alpha) / c))
+    return np.sqrt(x.mean(axis=1) * dist.np_ndtr(zrisk(x, alpha) / c))

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from scipy import special
 
+from ipsoeval.stats import dist
 from ipsoeval.stats._blas import single_thread
 from ipsoeval.stats._null import rank_sum_counts, signed_rank_counts
 from ipsoeval.stats._rank import average_ranks, snapped_difference
@@ -116,10 +116,10 @@ def _run_paired(core: Core, a, b, **kw) -> TestResult:
 
 def _normal_p(z: np.ndarray, alternative: str) -> np.ndarray:
     if alternative == "less":
-        return special.ndtr(z)
+        return dist.np_ndtr(z)
     if alternative == "greater":
-        return special.ndtr(-z)
-    return 2.0 * special.ndtr(-np.abs(z))
+        return dist.np_ndtr(-z)
+    return 2.0 * dist.np_ndtr(-np.abs(z))
 
 
 # ---------------------------------------------------------------- paired t
@@ -138,11 +138,11 @@ def _t_core(A, B, alternative):
             t = np.full(rows, np.nan)
     df = float(n - 1)
     if alternative == "less":
-        p = special.stdtr(df, t)
+        p = dist.np_stdtr(df, t)
     elif alternative == "greater":
-        p = special.stdtr(df, -t)
+        p = dist.np_stdtr(df, -t)
     else:
-        p = 2.0 * special.stdtr(df, -np.abs(t))
+        p = 2.0 * dist.np_stdtr(df, -np.abs(t))
     p = np.where(np.isnan(t), np.nan, p)
     return t, p, n, "t", {"df": np.full(rows, df), "mean": mean, "sd": sd}
 
@@ -254,8 +254,8 @@ def _sign_core(A, B, alternative):
     m = (d != 0).sum(axis=1)
     kf = k.astype(np.float64)
     with np.errstate(invalid="ignore"):
-        less = np.where(m > 0, special.bdtr(k, m, 0.5), 1.0)
-        greater = np.where(k > 0, special.bdtrc(np.maximum(k - 1, 0), m, 0.5), 1.0)
+        less = np.where(m > 0, dist.np_bdtr(k, m, 0.5), 1.0)
+        greater = np.where(k > 0, dist.np_bdtrc(np.maximum(k - 1, 0), m, 0.5), 1.0)
     if alternative == "less":
         p = less
     elif alternative == "greater":
@@ -301,7 +301,7 @@ def _ranksum_core(A, B, alternative):
     if exact.any():
         idx = np.flatnonzero(exact)
         counts = rank_sum_counts(n1, n2)
-        tail = np.cumsum(counts[::-1])[::-1] / special.comb(n1 + n2, n1, exact=False)
+        tail = np.cumsum(counts[::-1])[::-1] / dist.comb(n1 + n2, n1)
         u = U[idx].astype(np.int64)
         p[idx] = tail[np.clip(u, 0, tail.size - 1)]
         method[idx] = "exact"
@@ -313,7 +313,7 @@ def _ranksum_core(A, B, alternative):
         with np.errstate(divide="ignore", invalid="ignore"):
             s = np.sqrt(n1 * n2 / 12.0 * ((nn + 1) - tie[idx] / (nn * (nn - 1))))
             z = (U[idx] - mu - 0.5) / s
-        p[idx] = special.ndtr(-z)
+        p[idx] = dist.np_ndtr(-z)
         method[idx] = "asymptotic"
     p = np.clip(p * f, 0.0, 1.0)
     return U1, p, n1 + n2, method, {}

@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from scipy import special
 
 from ipsoeval.analyses import validate
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import Report, ResultSet
+from ipsoeval.stats import dist
 from ipsoeval.stats import meta_analysis as ma
 
 __all__ = ["Options", "CollectionScores", "analyse", "EFFECT_COLUMNS", "POOLED_COLUMNS",
@@ -202,7 +202,7 @@ def _pool_rows(run, base, measure, ys, vs, options, warnings) -> dict:
 
 def _effects(collections, runs, base, measure, options, warnings):
     """Rows of the effects table and the pooled rows, for one measure."""
-    crit = float(special.ndtri(1.0 - options.alpha / 2.0))
+    crit = dist.ndtri(1.0 - options.alpha / 2.0)
     eff_rows: list[dict] = []
     pooled: list[dict] = []
     per_run: dict[str, list[tuple[int, float, float]]] = {r: [] for r in runs if r != base}
@@ -359,7 +359,7 @@ def _leaderboard(collections, runs, measure, hib, options, warnings, progress, r
     rank_low = np.quantile(br, lo_q, axis=0, method="inverted_cdf")
     rank_high = np.quantile(br, hi_q, axis=0, method="inverted_cdf")
     pooled_sd = boot.std(axis=0, ddof=1) if B > 1 else np.full(R, np.nan)
-    crit = float(special.ndtri(1.0 - options.alpha / 2.0))
+    crit = dist.ndtri(1.0 - options.alpha / 2.0)
     if progress is not None:
         progress(C + 1, C + 1)
     rank = _rank(pooled, sign)
@@ -441,7 +441,7 @@ def _mixed(collections, runs, measure, options, warnings):
     fit = mixed.fit(y, s, t, tcol, p)
     if not fit.converged:
         warnings.append(f"{measure}: the mixed model's REML fit did not converge fully")
-    crit = float(special.ndtri(1.0 - options.alpha / 2.0))
+    crit = dist.ndtri(1.0 - options.alpha / 2.0)
     nobs = np.bincount(s, minlength=p)
     se = np.sqrt(np.maximum(np.diag(fit.cov), 0.0))
     est_rows = [{"run": r, "measure": measure, "estimate": _f(fit.beta[i]), "se": _f(se[i]),

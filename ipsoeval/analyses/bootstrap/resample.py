@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
-from scipy import special
 
+from ipsoeval.stats import dist
 from ipsoeval.stats._blas import single_thread
 
 # Trials drawn per batch: bounds memory to BATCH x topics counts (float64).
@@ -263,14 +263,14 @@ def bootstrap_ci(x: np.ndarray, trial_means: np.ndarray, level: float = 0.95,
             tol = tie_tolerance(x)
         below = (tm < theta[None, :] - tol).sum(axis=0)
         at_or_below = (tm <= theta[None, :] + tol).sum(axis=0)
-        z0 = special.ndtri((below + at_or_below) / (2.0 * B))
+        z0 = dist.np_ndtri((below + at_or_below) / (2.0 * B))
         a = jackknife_acceleration(x)
-        za = special.ndtri(alpha)
+        za = dist.ndtri(alpha)
         with np.errstate(invalid="ignore", divide="ignore"):
             n1 = z0 + za
-            p1 = special.ndtr(z0 + n1 / (1.0 - a * n1))
+            p1 = dist.np_ndtr(z0 + n1 / (1.0 - a * n1))
             n2 = z0 - za
-            p2 = special.ndtr(z0 + n2 / (1.0 - a * n2))
+            p2 = dist.np_ndtr(z0 + n2 / (1.0 - a * n2))
     else:
         raise ValueError(f"unknown CI method {method!r}")
     low = quantile_linear(srt, p1)

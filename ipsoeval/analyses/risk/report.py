@@ -71,9 +71,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
     """The Report of ``risk``: ``matrices`` maps a measure's name to its
     (runs, topics) scores (NaN = undefined); ``lower_better`` names the
     measures where a smaller value is better (refused)."""
-    from scipy.stats import t as student
-
-    from ipsoeval.stats import risk
+    from ipsoeval.stats import dist, risk
 
     options.check(runs)
     refuse_lower_better(set(lower_better or ()) & set(matrices))
@@ -97,7 +95,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
                 if j == base:
                     continue
                 res = risk.trisk(x[j], x[base], a)
-                crit = float(student.isf(options.alpha / 2, n - 1)) if n >= 2 else np.nan
+                crit = -dist.stdtrit(n - 1.0, options.alpha / 2) if n >= 2 else np.nan
                 urows.append({
                     "run": r, "baseline": runs[base], "measure": name, "risk_alpha": a,
                     "n": n, "mean": _f(x[j].mean()) if n else None,
