@@ -1,7 +1,7 @@
 """Topic set size design (Sakai 2016, "Topic set size design", IRJ 19(3)).
 
 Three designs, each from one variance estimate σ² of a measure's per-topic
-scores, with exact distributions (scipy's noncentral t and F) where Sakai's
+scores, with exact distributions (noncentral t and F) where Sakai's
 Excel tools use normal approximations (their n may therefore be 1 lower or
 higher than ours near the boundary):
 
@@ -36,12 +36,12 @@ import math
 
 import numpy as np
 
-from ipsoeval.stats import dist
+from ipsoeval.stats import dist, noncentral
 
-# The distributions as scipy.stats computes them (t.ppf(q, df) is
-# stdtrit(df, q), f.ppf(q, d1, d2) is fdtri(d1, d2, q); the noncentral tails
-# are the ufuncs scipy.stats' nct.sf and ncf.sf call), without importing
-# scipy.stats, which costs a second: the same numbers.
+# The distributions: the central quantiles from ipsoeval.stats.dist (t.ppf(q,
+# df) = stdtrit(df, q), f.ppf(q, d1, d2) = fdtri(d1, d2, q)), the noncentral
+# tails from ipsoeval.stats.noncentral; no scipy.
+
 
 def _t_ppf(q: float, df: float) -> float:
     return dist.np_stdtrit(df, q)
@@ -52,22 +52,68 @@ def _f_ppf(q: float, d1: float, d2: float) -> float:
 
 
 def _nct_sf(x: float, df: float, nc: float) -> float:
-    try:
-        from scipy.special._ufuncs import _nct_sf
-    except ImportError:                 # another scipy: its public route
-        from scipy import stats
-        return stats.nct.sf(x, df, nc)
-    with np.errstate(over="ignore"):
-        return np.clip(_nct_sf(x, df, nc), 0, 1)
+    return noncentral.nct_sf(x, df, nc)
 
 
 def _ncf_sf(x: float, d1: float, d2: float, nc: float) -> float:
-    try:
-        from scipy.special._ufuncs import _ncf_sf
-    except ImportError:
-        from scipy import stats
-        return stats.ncf.sf(x, d1, d2, nc)
-    return _ncf_sf(x, d1, d2, nc)
+    return noncentral.ncf_sf(x, d1, d2, nc)
+
+
+def brentq(f, a: float, b: float, xtol: float = 2e-12, rtol: float = 8.9e-16,
+           maxiter: int = 100) -> float:
+    """A zero of f in [a, b] (f(a), f(b) of opposite signs, else ValueError)
+    by Brent's method (R. P. Brent, *Algorithms for Minimization without
+    Derivatives*, 1973, ch. 4, procedure *zero*): inverse quadratic or secant
+    steps kept inside the bracket, bisection whenever they would not shrink
+    it fast enough.  Stops when the bracket's half-width is at most
+    (xtol + rtol·|x|)/2, the tolerance of scipy.optimize.brentq."""
+    fa, fb = f(a), f(b)
+    if math.isnan(fa) or math.isnan(fb) or fa * fb > 0.0:
+        raise ValueError("f(a) and f(b) must have opposite signs")
+    if fa == 0.0:
+        return a
+    if fb == 0.0:
+        return b
+    c, fc = a, fa
+    d = e = b - a
+    for _ in range(maxiter):
+        if (fb > 0.0) == (fc > 0.0):
+            # the zero lies between a and b: c takes a's place
+            c, fc = a, fa
+            d = e = b - a
+        if abs(fc) < abs(fb):
+            # b is the best estimate so far
+            a, b, c = b, c, b
+            fa, fb, fc = fb, fc, fb
+        tol = 0.5 * (xtol + rtol * abs(b))
+        m = 0.5 * (c - b)
+        if abs(m) <= tol or fb == 0.0:
+            return b
+        if abs(e) < tol or abs(fa) <= abs(fb):
+            d = e = m                           # bisection
+        else:
+            s = fb / fa
+            if a == c:                          # secant
+                p, q = 2.0 * m * s, 1.0 - s
+            else:                               # inverse quadratic interpolation
+                q, r = fa / fc, fb / fc
+                p = s * (2.0 * m * q * (q - r) - (b - a) * (r - 1.0))
+                q = (q - 1.0) * (r - 1.0) * (s - 1.0)
+            if p > 0.0:
+                q = -q
+            else:
+                p = -p
+            if 2.0 * p < 3.0 * m * q - abs(tol * q) and p < abs(0.5 * e * q):
+                e, d = d, p / q                 # the interpolation is accepted
+            else:
+                d = e = m
+        a, fa = b, fb
+        b += d if abs(d) > tol else (tol if m > 0.0 else -tol)
+        fb = f(b)
+        if math.isnan(fb):
+            raise ValueError("f is NaN inside the bracket")
+    return b
+
 
 MAX_TOPICS = 10_000_000
 
@@ -176,10 +222,8 @@ def _invert(f, target: float) -> float:
         if v >= target:
             break
         hi *= 2.0
-    from scipy import optimize  # here: only the inversions need it
     try:
-        return float(optimize.brentq(lambda d: f(d) - target, 0.0, hi, xtol=1e-14,
-                                     rtol=1e-12))
+        return brentq(lambda d: f(d) - target, 0.0, hi, xtol=1e-14, rtol=1e-12)
     except ValueError:          # NaN inside the bracket
         return math.nan
 
