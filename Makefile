@@ -66,11 +66,9 @@ demo: $(VENV)/.installed-demo  ## install the runtime and the plot extra, then r
 
 # the suite on TEST_JOBS processes (pytest-xdist), each test file in one of them
 # (a module's fixtures -- the examples' sandbox, the Ray cluster, the built
-# wheel -- are made once), the files in their order (xdist's default sends the
-# files with fewest tests last: the bench smoke test and the wheel's build ran
-# alone at the end); TEST_JOBS=0 runs it in this process
+# wheel -- are made once); TEST_JOBS=0 runs it in this process
 TEST_JOBS ?= 2
-PYTEST    = $(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
+PYTEST    = $(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile
 
 test: $(VENV)/.installed  ## install, then run the test suite (tests marked slow only in CI, CI=true)
 	$(PYTEST)
