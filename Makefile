@@ -64,11 +64,17 @@ demo: $(VENV)/.installed-demo  ## install the runtime and the plot extra, then r
 	@echo '$$ ipsoeval ppi --nuggets ... (human assignments on 8 topics, LLM on all 20: PPI++)'
 	@$(IPSO) ppi --nuggets --format table -m nugget_vital_strict --human $(TD)/nuggets/human.tsv --auto $(TD)/nuggets/auto.jsonl
 
+# the suite on TEST_JOBS processes (pytest-xdist), each test file in one of them
+# (a module's fixtures -- the examples' sandbox, the Ray cluster, the built
+# wheel -- are made once); TEST_JOBS=0 runs it in this process
+TEST_JOBS ?= 2
+PYTEST    = $(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile
+
 test: $(VENV)/.installed  ## install, then run the test suite (tests marked slow only in CI, CI=true)
-	$(PY) -m pytest -q
+	$(PYTEST)
 
 test-all: $(VENV)/.installed  ## the whole test suite, slow tests included (as CI runs it)
-	$(PY) -m pytest -q --run-slow
+	$(PYTEST) --run-slow
 
 FUZZ_N    ?= 100000
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)

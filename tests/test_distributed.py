@@ -30,10 +30,12 @@ MS = TESTDATA / "msmarco"
 MS_RUNS = sorted(str(p) for p in MS.glob("*.run.xz"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def ray_cluster():
-    """A local Ray cluster of 2 CPUs for the session (no dashboard, no usage
-    statistics, loopback only); --engine ray uses it as it is."""
+    """A local Ray cluster of 2 CPUs for this module (no dashboard, no usage
+    statistics, loopback only); --engine ray uses it as it is.  Shut down when
+    the module ends: its idle workers and daemons would otherwise take CPU for
+    the rest of the session."""
     if ray is None:
         pytest.skip("Ray is not installed (pip install 'ipsoeval[ray]')")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,

@@ -179,6 +179,10 @@ def sandbox(tmp_path_factory):
 def _run(kind: str, text: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
                COLUMNS="100", IR_DATASETS_HOME=str(cwd / ".irds"),
+               # one interval-map cache for every example, as for a user running
+               # a page's examples in turn: the N = 30 value sets of AP are
+               # enumerated once, not by each of the three examples that map it
+               IPSOEVAL_CACHE_DIR=str(cwd / ".cache"),
                # an irds: example never downloads here: a closed local proxy, one try
                HTTPS_PROXY="http://127.0.0.1:9", HTTP_PROXY="http://127.0.0.1:9",
                https_proxy="http://127.0.0.1:9", http_proxy="http://127.0.0.1:9",
