@@ -1212,6 +1212,21 @@ def _np_fallback(fn, columns, out, plain):
     return out
 
 
+def _np_ndtr(columns):
+    import numpy as np
+    (x,) = columns
+    out = np.empty_like(x)
+    plain = ~np.isnan(x)
+    z = x[plain] * _SQRTH
+    near = np.abs(z) < _SQRTH
+    r = np.empty_like(z)
+    r[near] = 0.5 + 0.5 * _np_map(math.erf, z[near])
+    y = 0.5 * _np_map(math.erfc, np.abs(z[~near]))
+    r[~near] = np.where(z[~near] > 0, 1.0 - y, y)
+    out[plain] = r
+    return _np_fallback(ndtr, columns, out, plain)
+
+
 def _np_stdtr(columns):
     import numpy as np
     df, t = columns
@@ -1311,7 +1326,7 @@ def vectorize(fn, kernel=None):
     return apply
 
 
-np_ndtr = vectorize(ndtr)
+np_ndtr = vectorize(ndtr, _np_ndtr)
 np_ndtri = vectorize(ndtri)
 np_erfc = vectorize(erfc)
 np_gammaln = vectorize(gammaln)
