@@ -334,3 +334,20 @@ def test_sign_test_tails_are_correctly_rounded():
             assert dist.bdtrc(float(k), float(n), 0.5) == float(1 - low), (k, n)
     assert dist.bdtr(150.0, 300.0, 0.5) == float(
         Fraction(sum(math.comb(300, j) for j in range(151)), 2 ** 300))
+
+
+def test_binomial_tails_infinite_k_or_n_are_nan_and_return():
+    """n = inf or k = +inf is outside the binomial's domain: NaN, as
+    scipy.special gives, at once (n = inf used to loop forever in the
+    log1p - x series); k = -inf is a k below 0, as in scipy."""
+    import numpy as np
+    from scipy import special
+
+    assert math.isnan(dist.bdtr(-math.inf, 5.0, 0.3)) and dist.bdtrc(-math.inf, 5.0, 0.3) == 1.0
+    for k, n in [(1.0, math.inf), (math.inf, 5.0), (0.0, math.inf)]:
+        for f in ("bdtr", "bdtrc"):
+            assert math.isnan(getattr(dist, f)(k, n, 0.5))
+            assert math.isnan(getattr(dist, f)(k, n, 0.3))
+            assert np.isnan(getattr(special, f)(k, n, 0.3))
+    got = dist.np_bdtrc(np.ones(100), np.full(100, math.inf), 0.3)
+    assert np.isnan(got).all()

@@ -800,7 +800,9 @@ def fdtri(d1: float, d2: float, p: float) -> float:
 # ------------------------------------------------------------------ binomial
 
 def _bdtr_domain(k: float, n: float, p: float) -> tuple[float, float] | None:
-    if _isnan(k, n, p) or p < 0.0 or p > 1.0 or n < 0.0:
+    # n = inf or k = +inf is outside the domain (NaN, as scipy.special); the
+    # series of an infinite n would not end
+    if _isnan(k, n, p) or p < 0.0 or p > 1.0 or n < 0.0 or n == _INF or k == _INF:
         return _NAN, _NAN
     return None
 
