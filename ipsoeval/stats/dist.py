@@ -825,8 +825,10 @@ def bdtr(k: float, n: float, p: float) -> float:
     """P(X ≤ ⌊k⌋) for X ~ Binomial(n, p): I_{1−p}(n − k, k + 1)."""
     if _bdtr_domain(k, n, p) is not None:
         return _NAN
+    if k < 0.0:
+        return _NAN
     k = math.floor(k)
-    if k < 0.0 or k > n:
+    if k > n:
         return _NAN
     if k == n:
         return 1.0
@@ -845,9 +847,9 @@ def bdtrc(k: float, n: float, p: float) -> float:
     """P(X > ⌊k⌋) for X ~ Binomial(n, p): I_p(k + 1, n − k)."""
     if _bdtr_domain(k, n, p) is not None:
         return _NAN
-    k = math.floor(k)
     if k < 0.0:
         return 1.0
+    k = math.floor(k)
     if k > n:
         return _NAN
     if k == n:
