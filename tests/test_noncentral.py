@@ -216,3 +216,78 @@ def test_inversions_are_scipys_brentq(n, var, alpha, target, m):
     ref = optimize.brentq(lambda d: f(d) - target, 0.0, hi, xtol=1e-14, rtol=1e-12)
     assert abs(ours - ref) <= 2 * (1e-14 + 1e-12 * ref)
     assert f(ours) == pytest.approx(target, abs=1e-9)
+
+
+# --- the two-sided power of the t-test as one noncentral F tail ---------------
+
+def _t_power_parts(n, delta, var, alpha):
+    df = n - 1.0
+    nc = math.sqrt(n) * delta / math.sqrt(2.0 * var)
+    crit = power._t_ppf(1.0 - alpha / 2.0, df)
+    return df, nc, crit
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 12, 50, 121, 400, 3000, 100_000])
+@pytest.mark.parametrize("nc_target", [1e-8, 1e-3, 0.4, 1.5, 2.8, 4.0, 8.0, 20.0, 28.0])
+@pytest.mark.parametrize("alpha", [0.001, 0.05, 0.2])
+def test_t_power_is_both_noncentral_t_tails(n, nc_target, alpha):
+    """P(|T'| >= c) computed as the noncentral F(1, df, nc²) tail at c² is the
+    sum of the two noncentral t tails (each checked against Boost and mpmath
+    above) and Boost's own F tail (mpmath where Boost fails) to 1e-12, on both sides of the
+    noncentrality (nc² = 800) where t_power switches to the two t integrals.
+    (The F series is the more accurate of the two: at df 1, nc 29, t 12.7
+    nct_sf is 4e-12 off mpmath, the F tail 4e-14.)"""
+    var = 0.02
+    delta = nc_target * math.sqrt(2.0 * var) / math.sqrt(n)
+    df, nc, crit = _t_power_parts(n, delta, var, alpha)
+    ours = power.t_power(n, delta, var, alpha)
+    both_tails = noncentral.nct_sf(crit, df, nc) + noncentral.nct_sf(crit, df, -nc)
+    assert _rel(ours, both_tails) <= REL
+    ref = float(ufuncs._ncf_sf(1.0, df, nc * nc, crit * crit))
+    if not _rel(ours, ref) <= REL:
+        # Boost's F tail is 1 at some small nc² (1e-6 with df 1): mpmath decides
+        ref = mp_ncf_sf(crit * crit, 1.0, df, nc * nc)
+    assert _rel(ours, ref) <= REL
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 5000), st.floats(1e-4, 28.0), st.sampled_from([0.001, 0.01, 0.05, 0.1]))
+def test_t_power_is_both_noncentral_t_tails_anywhere(n, nc_target, alpha):
+    var = 0.05
+    delta = nc_target * math.sqrt(2.0 * var) / math.sqrt(n)
+    df, nc, crit = _t_power_parts(n, delta, var, alpha)
+    both_tails = noncentral.nct_sf(crit, df, nc) + noncentral.nct_sf(crit, df, -nc)
+    assert _rel(power.t_power(n, delta, var, alpha), both_tails) <= REL
+
+
+def test_t_power_takes_the_f_series_below_the_switch(monkeypatch):
+    """Up to nc² = 800 no noncentral t integral is evaluated (the F series is
+    several times cheaper there); beyond, the two t tails are."""
+    calls = []
+    real = noncentral.nct_sf
+    monkeypatch.setattr(noncentral, "nct_sf", lambda *a: calls.append(a) or real(*a))
+    var = 0.02
+    for n in (2, 10, 50, 500):
+        for nc in (0.5, 3.0, 28.0):
+            power.t_power(n, nc * math.sqrt(2.0 * var) / math.sqrt(n), var)
+    assert calls == []
+    delta = 29.0 * math.sqrt(2.0 * var) / math.sqrt(50)
+    p = power.t_power(50, delta, var)
+    assert len(calls) == 2
+    df, nc, crit = _t_power_parts(50, delta, var, 0.05)
+    assert p == noncentral.nct_sf(crit, df, nc) + noncentral.nct_sf(crit, df, -nc)
+
+
+def test_critical_values_are_computed_once_per_df(monkeypatch):
+    """The inversions ask for one critical value per (alpha, df), however many
+    powers they evaluate."""
+    from ipsoeval.stats import dist
+    calls = []
+    real_t, real_f = dist.np_stdtrit, dist.np_fdtri
+    monkeypatch.setattr(dist, "np_stdtrit", lambda *a: calls.append(a) or real_t(*a))
+    monkeypatch.setattr(dist, "np_fdtri", lambda *a: calls.append(a) or real_f(*a))
+    power._t_ppf.cache_clear()
+    power._f_ppf.cache_clear()
+    power.t_detectable(37, 0.02, 0.05, 0.8)
+    power.anova_detectable(37, 4, 0.02, 0.05, 0.8)
+    assert sorted(calls) == sorted([(36.0, 0.975), (3.0, 144.0, 0.95)])

@@ -12,7 +12,8 @@ higher than ours near the boundary):
   two independent errors remain).  With effect size Δ_t = δ/σ_t and n topics
   the two-sided test at α has power
   P(|T'| ≥ t_{1−α/2}(n−1)), T' ~ noncentral t(n−1, √n·Δ_t)
-  (= statsmodels' ``TTestPower`` with ``effect_size=δ/σ_t``).
+  (= statsmodels' ``TTestPower`` with ``effect_size=δ/σ_t``), computed as
+  P(F' ≥ t²_{1−α/2}(n−1)), F' ~ noncentral F(1, n−1, n·Δ_t²) (T'² is F').
 - **one-way ANOVA over m systems** (:func:`anova_power`,
   :func:`anova_topics`): δ is the minimum detectable range (best − worst
   system mean); the least favourable configuration (two systems δ apart, the
@@ -32,6 +33,7 @@ requirement, or None when no n up to :data:`MAX_TOPICS` does.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -43,12 +45,16 @@ from ipsoeval.stats import dist, noncentral
 # tails from ipsoeval.stats.noncentral; no scipy.
 
 
+# The critical values depend on (α, df) only: the root finders in _invert and
+# the curve ask for the same few again and again, so they are kept.
+@functools.lru_cache(maxsize=4096)
 def _t_ppf(q: float, df: float) -> float:
-    return dist.np_stdtrit(df, q)
+    return float(dist.np_stdtrit(df, q))
 
 
+@functools.lru_cache(maxsize=4096)
 def _f_ppf(q: float, d1: float, d2: float) -> float:
-    return dist.np_fdtri(d1, d2, q)
+    return float(dist.np_fdtri(d1, d2, q))
 
 
 def _nct_sf(x: float, df: float, nc: float) -> float:
@@ -117,6 +123,10 @@ def brentq(f, a: float, b: float, xtol: float = 2e-12, rtol: float = 8.9e-16,
 
 MAX_TOPICS = 10_000_000
 
+# t_power uses the noncentral F series up to this noncentrality nc^2, the two
+# noncentral t integrals beyond (the series' length grows as nc^2/2).
+_NCF_MAX_LAMBDA = 800.0
+
 
 def residual_variance(X) -> tuple[float, int, int]:
     """(V_E, runs, topics) of the two-way ANOVA without replication on X (runs ×
@@ -143,8 +153,15 @@ def t_power(n, delta: float, variance: float, alpha: float = 0.05) -> float:
     df = n - 1.0
     nc = math.sqrt(n) * abs(delta) / math.sqrt(2.0 * variance)
     crit = _t_ppf(1.0 - alpha / 2.0, df)
-    # the lower tail P(T' <= -crit; nc) as P(T' >= crit; -nc): scipy's nct.cdf
-    # returns NaN for some far lower tails (df 3, nc 8) where the sf form does not
+    # P(T' >= c) + P(T' <= -c) = P(T'^2 >= c^2), and T'^2 ~ noncentral F(1, df,
+    # nc^2) (Johnson, Kotz & Balakrishnan vol. 2, ch. 31: the square of a
+    # noncentral t); ncf_sf's series has positive terms only and costs about
+    # nc^2/2 + a few terms, several times less than the two nct_sf integrals
+    # while nc^2/2 stays below some hundreds (the cost of the integrals does not
+    # grow with nc).  Both forms agree to ~1e-15 (tests/test_power.py).
+    if nc * nc <= _NCF_MAX_LAMBDA:
+        return float(_ncf_sf(crit * crit, 1.0, df, nc * nc))
+    # the lower tail P(T' <= -crit; nc) as P(T' >= crit; -nc)
     return float(_nct_sf(crit, df, nc) + _nct_sf(crit, df, -nc))
 
 
