@@ -960,6 +960,18 @@ def _address_space() -> int:
         return 0
 
 
+def _served_quick(args: list) -> bool:
+    """The console entry's quick paths (eval's and sigtest's), in its order;
+    True when one served the call."""
+    from ipsoeval.reading.quick import quick_eval
+    if quick_eval(args):
+        return True
+    if args[:1] == ["sigtest"]:
+        from ipsoeval.analyses.sigtest.quick import quick_sigtest
+        return bool(quick_sigtest(args))
+    return False
+
+
 def _child(case: Case, workdir: str, mem_bytes: int) -> None:
     code = 71
     try:
@@ -987,7 +999,13 @@ def _child(case: Case, workdir: str, mem_bytes: int) -> None:
         sys.argv = ["ipsoeval", *case.args]
         from ipsoeval.cli import cli
         try:
-            code = cli.main(args=case.args, prog_name="ipsoeval", standalone_mode=False)
+            # as the console entry (ipsoeval._quick) does: the quick paths
+            # first (a served call has exited 0 or raised SystemExit), then
+            # the full program with whatever they declined
+            if _served_quick(list(case.args)):
+                code = 0
+            else:
+                code = cli.main(args=case.args, prog_name="ipsoeval", standalone_mode=False)
         except SystemExit as exc:       # what the interpreter would do
             c = exc.code
             code = c if isinstance(c, int) else (0 if c is None else 1)
