@@ -237,3 +237,48 @@ def test_help_lists_the_commands_as_click_would(width):
     formatter = ctx.make_formatter()
     click.Group.format_commands(cli, ctx, formatter)
     assert formatter.getvalue() in got
+
+
+# --- modules the small study's statistics commands do without (issue 25) -----------
+
+# loaded by nothing those paths need: socket (only --engine ray connects),
+# ipsoeval.plots (only --plot), numpy.ma (np.unique imports it: ~10 ms),
+# rich and the table formatter (the output is TSV)
+NOT_NEEDED = ("socket", "ipsoeval.plots", "numpy.ma", "rich", "ipsoeval.formatters.table")
+DRIVER_NAMED = """
+import json, sys
+from ipsoeval.cli import main
+try:
+    main(json.loads(sys.argv[1]))
+except SystemExit:
+    pass
+sys.stderr.write('\\n' + json.dumps(sorted(m for m in sys.modules
+                                           if m in %r or m.startswith('rich.'))) + '\\n')
+""" % (NOT_NEEDED,)
+
+
+def _three_runs(tmp_path) -> list[str]:
+    runs = []
+    for i, src in enumerate((BM25, NEURAL, BM25)):
+        dst = tmp_path / f"run{i}.txt"
+        dst.write_text(open(src).read().replace(" bm25", f" r{i}").replace(" neural", f" r{i}"))
+        runs.append(str(dst))
+    return runs
+
+
+@pytest.mark.parametrize("command", ["leaderboard", "meta", "ppi"])
+def test_statistics_commands_leave_out_what_they_do_not_use(command, tmp_path):
+    runs = _three_runs(tmp_path)
+    out = str(tmp_path / "out.tsv")
+    args = {
+        "leaderboard": ["leaderboard", "-m", "AP", "--samples", "200", "-o", out, QRELS, *runs],
+        "meta": ["meta", "-m", "AP", "-m", "P@5", "-o", out, QRELS, *runs],
+        "ppi": ["ppi", "-m", "P@5", "--human", str(TESTDATA / "ppi" / "human.qrels"),
+                "--auto", str(TESTDATA / "ppi" / "auto.qrels"), "-o", out, BM25, NEURAL],
+    }[command]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
+    p = subprocess.run([sys.executable, "-c", DRIVER_NAMED, json.dumps(args)],
+                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert json.loads(p.stderr.strip().splitlines()[-1]) == [], f"ipsoeval {command}"
+    assert os.path.getsize(out) > 0
