@@ -243,8 +243,10 @@ def test_help_lists_the_commands_as_click_would(width):
 
 # loaded by nothing those paths need: socket (only --engine ray connects),
 # ipsoeval.plots (only --plot), numpy.ma (np.unique imports it: ~10 ms),
-# rich and the table formatter (the output is TSV)
-NOT_NEEDED = ("socket", "ipsoeval.plots", "numpy.ma", "rich", "ipsoeval.formatters.table")
+# rich and the table formatter (the output is TSV), concurrent.futures and
+# logging (ipsoeval.parallel runs plain threads: ~10 ms)
+NOT_NEEDED = ("socket", "ipsoeval.plots", "numpy.ma", "rich", "ipsoeval.formatters.table",
+              "concurrent.futures", "logging")
 DRIVER_NAMED = """
 import json, sys
 from ipsoeval.cli import main
@@ -276,7 +278,7 @@ def test_statistics_commands_leave_out_what_they_do_not_use(command, tmp_path):
         "ppi": ["ppi", "-m", "P@5", "--human", str(TESTDATA / "ppi" / "human.qrels"),
                 "--auto", str(TESTDATA / "ppi" / "auto.qrels"), "-o", out, BM25, NEURAL],
     }[command]
-    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80", IPSOEVAL_THREADS="2")
     p = subprocess.run([sys.executable, "-c", DRIVER_NAMED, json.dumps(args)],
                        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
