@@ -283,4 +283,11 @@ def test_statistics_commands_leave_out_what_they_do_not_use(command, tmp_path):
                        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
     assert json.loads(p.stderr.strip().splitlines()[-1]) == [], f"ipsoeval {command}"
+    if command == "leaderboard":    # one measure's scores (MeasureInput) without bootstrap's analysis
+        p = subprocess.run([sys.executable, "-c", DRIVER_NAMED.replace(
+            repr(NOT_NEEDED), repr(("ipsoeval.analyses.bootstrap.report",
+                                    "ipsoeval.analyses.bootstrap.splithalf"))),
+            json.dumps(args)], capture_output=True, text=True, env=env, cwd=tmp_path,
+            timeout=300)
+        assert json.loads(p.stderr.strip().splitlines()[-1]) == [], p.stderr[-2000:]
     assert os.path.getsize(out) > 0
