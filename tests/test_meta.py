@@ -415,3 +415,27 @@ def test_ties_are_found_as_np_unique_finds_them():
         assert _tied(v) == (np.unique(v).size < v.size), v
     assert math.isnan(tau_ap([0.1, 0.2, 0.2], [0.3, 0.1, 0.2]))     # a tie: empty
     assert not math.isnan(tau_ap([0.1, 0.2, 0.3], [0.3, 0.1, 0.2]))
+
+
+def test_no_calibration_run_when_the_tests_are_surely_quick(monkeypatch):
+    """The estimate's timed run (CALIBRATION_SAMPLES resamples) is left out
+    when even MIN_CELL_RATE -- 29x below the slowest rate measured -- would
+    finish under ESTIMATE_AFTER_SECONDS; the report is the same bytes."""
+    from ipsoeval.analyses.meta import report as mr
+    mats = _matrices(seed=3, topics=30)
+    opts = meta.Options(tests=("randomization",), samples=5000, splits=5)
+    calls = []
+    real = mr.registry.run
+
+    def spy(name, *a, **k):
+        calls.append(k.get("samples"))
+        return real(name, *a, **k)
+    monkeypatch.setattr(mr.registry, "run", spy)
+    seen = []
+    quiet = meta.run(RUNS5, mats, opts, estimate=lambda s, what: seen.append(s))
+    assert mr.CALIBRATION_SAMPLES not in calls and not seen
+    calls.clear()
+    monkeypatch.setattr(mr, "MIN_CELL_RATE", 1.0)          # a machine this slow: timed
+    timed = meta.run(RUNS5, mats, opts, estimate=lambda s, what: seen.append(s))
+    assert calls[0] == mr.CALIBRATION_SAMPLES             # (announced only past 10 s)
+    assert [t.records for t in quiet.tables] == [t.records for t in timed.tables]

@@ -52,6 +52,11 @@ MAX_SAMPLES = 100_000_000
 MAX_SPLITS = 10_000_000
 CALIBRATION_SAMPLES = 1000
 ESTIMATE_AFTER_SECONDS = 10.0
+# resampled (pair, topic) cells per second, slower than any machine: the
+# randomization and bootstrap tests ran 2.9e8 to 4.8e9 on the bench machine
+# (66 pairs x 50 or 2,000 topics); below ESTIMATE_AFTER_SECONDS at this rate
+# the calibration run (~20 ms for 12 runs x 50 topics) is left out
+MIN_CELL_RATE = 1.0e7
 
 
 @dataclass
@@ -134,6 +139,9 @@ def _estimate(matrices, pairs_a, pairs_b, options: Options) -> float:
     if not resampling or options.samples <= CALIBRATION_SAMPLES:
         return 0.0
     M = next(iter(matrices.values()))
+    cells = len(pairs_a) * M.shape[1] * options.samples * len(resampling) * len(matrices)
+    if cells < MIN_CELL_RATE * ESTIMATE_AFTER_SECONDS:
+        return 0.0                  # surely under ESTIMATE_AFTER_SECONDS: no timed run
     t0 = time.perf_counter()
     registry.run(resampling[0], M[pairs_a], M[pairs_b], samples=CALIBRATION_SAMPLES,
                  seed=options.seed)
