@@ -237,3 +237,58 @@ def test_help_lists_the_commands_as_click_would(width):
     formatter = ctx.make_formatter()
     click.Group.format_commands(cli, ctx, formatter)
     assert formatter.getvalue() in got
+
+
+# --- modules the small study's statistics commands do without (issue 25) -----------
+
+# loaded by nothing those paths need: socket (only --engine ray connects),
+# ipsoeval.plots (only --plot), numpy.ma (np.unique imports it: ~10 ms),
+# rich and the table formatter (the output is TSV), concurrent.futures and
+# logging (ipsoeval.parallel runs plain threads: ~10 ms), the codecs of
+# compressed input (the inputs are plain text: ~4 ms)
+NOT_NEEDED = ("socket", "ipsoeval.plots", "numpy.ma", "rich", "ipsoeval.formatters.table",
+              "concurrent.futures", "logging", "gzip", "bz2", "lzma")
+DRIVER_NAMED = """
+import json, sys
+from ipsoeval.cli import main
+try:
+    main(json.loads(sys.argv[1]))
+except SystemExit:
+    pass
+sys.stderr.write('\\n' + json.dumps(sorted(m for m in sys.modules
+                                           if m in %r or m.startswith('rich.'))) + '\\n')
+""" % (NOT_NEEDED,)
+
+
+def _three_runs(tmp_path) -> list[str]:
+    runs = []
+    for i, src in enumerate((BM25, NEURAL, BM25)):
+        dst = tmp_path / f"run{i}.txt"
+        dst.write_text(open(src).read().replace(" bm25", f" r{i}").replace(" neural", f" r{i}"))
+        runs.append(str(dst))
+    return runs
+
+
+@pytest.mark.parametrize("command", ["leaderboard", "meta", "ppi"])
+def test_statistics_commands_leave_out_what_they_do_not_use(command, tmp_path):
+    """To standard output (-o imports tempfile, whose shutil imports bz2 and lzma)."""
+    runs = _three_runs(tmp_path)
+    args = {
+        "leaderboard": ["leaderboard", "-m", "AP", "--samples", "200", QRELS, *runs],
+        "meta": ["meta", "-m", "AP", "-m", "P@5", QRELS, *runs],
+        "ppi": ["ppi", "-m", "P@5", "--human", str(TESTDATA / "ppi" / "human.qrels"),
+                "--auto", str(TESTDATA / "ppi" / "auto.qrels"), BM25, NEURAL],
+    }[command]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80", IPSOEVAL_THREADS="2")
+    p = subprocess.run([sys.executable, "-c", DRIVER_NAMED, json.dumps(args)],
+                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert json.loads(p.stderr.strip().splitlines()[-1]) == [], f"ipsoeval {command}"
+    if command == "leaderboard":    # one measure's scores (MeasureInput) without bootstrap's analysis
+        p = subprocess.run([sys.executable, "-c", DRIVER_NAMED.replace(
+            repr(NOT_NEEDED), repr(("ipsoeval.analyses.bootstrap.report",
+                                    "ipsoeval.analyses.bootstrap.splithalf"))),
+            json.dumps(args)], capture_output=True, text=True, env=env, cwd=tmp_path,
+            timeout=300)
+        assert json.loads(p.stderr.strip().splitlines()[-1]) == [], p.stderr[-2000:]
+    assert p.stdout.count("\n") > 1

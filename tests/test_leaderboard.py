@@ -90,6 +90,24 @@ def test_same_bytes_whatever_the_threads_and_sample_count(threads, monkeypatch):
     assert randhsd.ranges(X, 77, 11).tobytes() == ref[:77].tobytes()   # a prefix
 
 
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_units_of_work_do_not_change_the_samples(threads, monkeypatch):
+    """Small samples go to the threads in units of many samples (a unit of 32
+    samples of 12 runs x 50 topics is shorter than a thread hand-off); the
+    bytes are those of the scalar reference, whatever the unit."""
+    assert randhsd.block_size(50, 12) > randhsd.BLOCK            # the leaderboard's case
+    assert randhsd.block_size(5000, 100) == randhsd.BLOCK        # large: unchanged
+    X = np.random.default_rng(8).random((4, 6))
+    monkeypatch.setenv("IPSOEVAL_THREADS", threads)
+    monkeypatch.setattr(randhsd, "_UNIT_WORK", 24 * 50)          # 50 samples a unit
+    assert randhsd.block_size(6, 4) == 50
+    got = randhsd.ranges(X, 130, 9)                              # 50 + 50 + 30
+    assert got.tobytes() == slow_ranges(X, 130, 9).tobytes()
+    seen = []
+    randhsd.ranges(X, 130, 9, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(0, 130), (50, 130), (100, 130), (130, 130)]
+
+
 def test_compiled_and_numpy_paths_agree_in_the_analysis(monkeypatch):
     X = np.random.default_rng(2).random((5, 25))
     opts = lb.Options(samples=300, seed=3)

@@ -136,6 +136,17 @@ def test_names_are_declared_once():
         register(Family("Other", "x", "ordinal", _judged_nonrel,
                         trec_plain=TrecName("map", 5)))
     assert "Other" not in FAMILIES
+    # unregistering frees its trec_eval names (kept in a set, not rebuilt per family)
+    register(Family("Other", "x", "ordinal", _judged_nonrel, trec_plain=TrecName("other_x", 5)))
+    try:
+        with pytest.raises(ValueError, match="trec_eval name 'other_x'"):
+            register(Family("Other2", "x", "ordinal", _judged_nonrel,
+                            trec_plain=TrecName("other_x", 5)))
+    finally:
+        unregister("Other")
+    register(Family("Other2", "x", "ordinal", _judged_nonrel, trec_plain=TrecName("other_x", 5)))
+    unregister("Other2")
+    assert "Other2" not in FAMILIES
 
 
 def test_each_kernel_lives_with_its_declaration():

@@ -401,3 +401,41 @@ def test_cli_progress_bar_on_a_terminal_is_erased():
     _, plain, plain_err = invoke(["meta", "-m", "RR@10", "--test", "t", "--splits", "5",
                                   *FILES])
     assert out == plain and "meta: tests" not in plain_err  # and only on a terminal
+
+
+def test_ties_are_found_as_np_unique_finds_them():
+    """meta's tie check (tau_ap empty, the tie warning) without np.unique
+    (which imports numpy.ma): the same answer as np.unique on every array."""
+    from ipsoeval.analyses.meta.report import _tied
+    rng = np.random.default_rng(4)
+    cases = [np.array([0.0, -0.0]), np.array([1.0]), np.array([]), np.array([np.inf, np.inf]),
+             np.array([0.3, 0.1, 0.2]), np.array([0.1 + 0.2, 0.3])]
+    cases += [rng.integers(0, 6, size=rng.integers(1, 9)).astype(float) / 4 for _ in range(200)]
+    for v in cases:
+        assert _tied(v) == (np.unique(v).size < v.size), v
+    assert math.isnan(tau_ap([0.1, 0.2, 0.2], [0.3, 0.1, 0.2]))     # a tie: empty
+    assert not math.isnan(tau_ap([0.1, 0.2, 0.3], [0.3, 0.1, 0.2]))
+
+
+def test_no_calibration_run_when_the_tests_are_surely_quick(monkeypatch):
+    """The estimate's timed run (CALIBRATION_SAMPLES resamples) is left out
+    when even MIN_CELL_RATE -- 29x below the slowest rate measured -- would
+    finish under ESTIMATE_AFTER_SECONDS; the report is the same bytes."""
+    from ipsoeval.analyses.meta import report as mr
+    mats = _matrices(seed=3, topics=30)
+    opts = meta.Options(tests=("randomization",), samples=5000, splits=5)
+    calls = []
+    real = mr.registry.run
+
+    def spy(name, *a, **k):
+        calls.append(k.get("samples"))
+        return real(name, *a, **k)
+    monkeypatch.setattr(mr.registry, "run", spy)
+    seen = []
+    quiet = meta.run(RUNS5, mats, opts, estimate=lambda s, what: seen.append(s))
+    assert mr.CALIBRATION_SAMPLES not in calls and not seen
+    calls.clear()
+    monkeypatch.setattr(mr, "MIN_CELL_RATE", 1.0)          # a machine this slow: timed
+    timed = meta.run(RUNS5, mats, opts, estimate=lambda s, what: seen.append(s))
+    assert calls[0] == mr.CALIBRATION_SAMPLES             # (announced only past 10 s)
+    assert [t.records for t in quiet.tables] == [t.records for t in timed.tables]

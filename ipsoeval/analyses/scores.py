@@ -57,7 +57,7 @@ def _with_params(report, ts: TopicScores):
 def _measure_inputs(ts: TopicScores, measures) -> list:
     """Each selected measure's (runs, topics) scores with its direction and scale:
     the input of bootstrap and leaderboard."""
-    from ipsoeval.analyses.bootstrap.report import MeasureInput
+    from ipsoeval.analyses.bootstrap.resample import MeasureInput
     return [MeasureInput(m, np.array(ts.matrices[m], dtype=np.float64),
                          ts.higher_is_better[m], ts.scales[m]) for m in select(ts, measures)]
 

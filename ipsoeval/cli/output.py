@@ -29,7 +29,7 @@ from ipsoeval.formatters import (
     resolve,
     table_list,
 )
-from ipsoeval.writing import _output_error, write_output
+from ipsoeval.writing import _output_error, mkstemp, write_output
 
 __all__ = ["format_option", "warnings_option", "concrete_format", "emit", "warn", "note",
            "flush_warnings", "check_output", "write_output", "write_stdout", "quiet_stdout"]
@@ -516,8 +516,7 @@ def check_output(path: str) -> None:
         shown = os.path.dirname(path) if not os.path.islink(path) else d
         raise _output_error(path, f"no such directory {shown or '.'}")
     try:                       # the only sure test (root, read-only mounts, /proc)
-        import tempfile  # here: --help does not need it
-        fd, probe = tempfile.mkstemp(prefix=".ipsoeval-", dir=d)
+        fd, probe = mkstemp(".ipsoeval-", d)
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:

@@ -7,6 +7,8 @@ import click
 
 
 def _check(ctx, param, value):
+    if value is None:               # no --plot: ipsoeval.plots is not imported
+        return value
     from ipsoeval import plots
     plots.check(value)
     return value

@@ -15,7 +15,6 @@ caller) is used as it is and left open.
 from __future__ import annotations
 
 import os
-import socket
 from collections import deque
 
 from ipsoeval.errors import InputError, UsageError
@@ -72,6 +71,8 @@ def _reachable(address: str) -> None:
     hp = _host_port(address)
     if hp is None:
         return
+    import socket  # here only: the local engine's commands never connect
+
     try:
         with socket.create_connection(hp, timeout=CONNECT_TIMEOUT):
             pass

@@ -20,7 +20,6 @@ Every table here comes from the families' declarations
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import math
 import re
 
@@ -574,6 +573,7 @@ def did_you_mean(text: str, pool: list[str]) -> str:
             return " (one measure per -m: " + " ".join(f"-m {p!r}" for p in parts) + ")"
     sug = suggestions(text)
     if not sug:
+        import difflib  # here: only a misspelt name needs it
         hits = difflib.get_close_matches(text, pool, n=1, cutoff=0.6)
         if not hits:
             low = {p.lower(): p for p in pool}

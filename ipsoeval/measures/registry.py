@@ -13,28 +13,31 @@ from ipsoeval.measures.family import FAMILIES, Family, TrecName
 
 NICKNAME_NAMES = ("official", "all_trec", "set")
 _index: dict | None = None
+_taken: set[str] = set()    # the trec_eval names of the registered families
 
 
 def register(fam: Family) -> Family:
     """Add a family (its names must be new); returns it."""
-    taken = {n for f in FAMILIES.values() for n in _trec_names(f)}
     if fam.name in FAMILIES:
         raise ValueError(f"measure family {fam.name!r} is declared twice")
     for n in _trec_names(fam):
-        if n in taken:
+        if n in _taken:
             raise ValueError(f"trec_eval name {n!r} of {fam.name} is declared twice")
     for t in (fam.trec_plain, fam.trec):
         for nick in (t.nicknames if t else ()):
             if nick not in NICKNAME_NAMES:
                 raise ValueError(f"{fam.name}: unknown trec_eval nickname {nick!r}")
     FAMILIES[fam.name] = fam
+    _taken.update(_trec_names(fam))
     _reset()
     return fam
 
 
 def unregister(name: str) -> None:
     """Remove a family (for tests of :func:`register`)."""
-    FAMILIES.pop(name, None)
+    fam = FAMILIES.pop(name, None)
+    if fam is not None:
+        _taken.difference_update(_trec_names(fam))
     _reset()
 
 

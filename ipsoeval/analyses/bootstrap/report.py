@@ -31,6 +31,7 @@ from ipsoeval import reading
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.bootstrap import resample as br
 from ipsoeval.analyses.bootstrap import splithalf as sh
+from ipsoeval.analyses.bootstrap.resample import MeasureInput
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_id
 from ipsoeval.results import Report, ResultSet
@@ -249,16 +250,6 @@ class _Phases:
 
 
 # ------------------------------------------------------------ main analysis
-
-@dataclass
-class MeasureInput:
-    """One measure's per-topic scores (runs × topics), NaN = undefined."""
-
-    name: str
-    scores: np.ndarray
-    higher_is_better: bool = True
-    scale: str | None = None
-
 
 def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
             options: Options, progress: Progress | None = None,

@@ -46,6 +46,18 @@ TIE_RTOL = 1e-10
 Progress = Callable[[int, int], None]
 
 
+@dataclass
+class MeasureInput:
+    """One measure's per-topic scores (runs × topics), NaN = undefined (the
+    input of bootstrap and leaderboard; here, not in :mod:`.report`, so that
+    leaderboard does without bootstrap's analysis modules)."""
+
+    name: str
+    scores: np.ndarray
+    higher_is_better: bool = True
+    scale: str | None = None
+
+
 def tie_tolerance(scores: np.ndarray) -> float:
     """Absolute tolerance under which two means count as equal."""
     finite = np.abs(scores[np.isfinite(scores)])

@@ -35,7 +35,7 @@ from typing import Callable
 import numpy as np
 
 from ipsoeval.analyses import validate
-from ipsoeval.analyses.bootstrap.report import MeasureInput  # one measure's scores, shared
+from ipsoeval.analyses.bootstrap.resample import MeasureInput  # one measure's scores, shared
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats.scales import permissible_route

@@ -52,6 +52,11 @@ MAX_SAMPLES = 100_000_000
 MAX_SPLITS = 10_000_000
 CALIBRATION_SAMPLES = 1000
 ESTIMATE_AFTER_SECONDS = 10.0
+# resampled (pair, topic) cells per second, slower than any machine: the
+# randomization and bootstrap tests ran 2.9e8 to 4.8e9 on the bench machine
+# (66 pairs x 50 or 2,000 topics); below ESTIMATE_AFTER_SECONDS at this rate
+# the calibration run (~20 ms for 12 runs x 50 topics) is left out
+MIN_CELL_RATE = 1.0e7
 
 
 @dataclass
@@ -94,9 +99,16 @@ def tau_ap(x, y) -> float:
     if x.shape != y.shape:
         raise ValueError(f"x and y differ in length ({x.size} vs {y.size})")
     if (x.size < 2 or np.isnan(x).any() or np.isnan(y).any()
-            or np.unique(x).size < x.size or np.unique(y).size < y.size):
+            or _tied(x) or _tied(y)):
         return math.nan
     return float(rankcorr.tau_ap(y, x))
+
+
+def _tied(v: np.ndarray) -> bool:
+    """Whether two values of ``v`` (no NaN) are equal: ``np.unique(v).size <
+    v.size`` without np.unique, which imports numpy.ma (~10 ms)."""
+    s = np.sort(v)
+    return bool((s[1:] == s[:-1]).any())
 
 def parse_tests(values) -> tuple[str, ...]:
     return tuple(registry.parse(values, allowed=TESTS, command="meta"))
@@ -127,6 +139,9 @@ def _estimate(matrices, pairs_a, pairs_b, options: Options) -> float:
     if not resampling or options.samples <= CALIBRATION_SAMPLES:
         return 0.0
     M = next(iter(matrices.values()))
+    cells = len(pairs_a) * M.shape[1] * options.samples * len(resampling) * len(matrices)
+    if cells < MIN_CELL_RATE * ESTIMATE_AFTER_SECONDS:
+        return 0.0                  # surely under ESTIMATE_AFTER_SECONDS: no timed run
     t0 = time.perf_counter()
     registry.run(resampling[0], M[pairs_a], M[pairs_b], samples=CALIBRATION_SAMPLES,
                  seed=options.seed)
@@ -259,7 +274,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
                     kt = rankcorr.kendall_tau_b(x[ok], y[ok], snap=False)
             ab, ba = tau_ap(x[ok], y[ok]), tau_ap(y[ok], x[ok])
             for nm, v in ((a, x[ok]), (b, y[ok])):
-                if np.unique(v).size < v.size:
+                if _tied(v):
                     tied.add(nm)
             corr.append({"measure_a": a, "measure_b": b, "runs": int(ok.sum()),
                          "kendall_tau": _f(kt), "tau_ap_ab": _f(ab), "tau_ap_ba": _f(ba),

@@ -303,8 +303,8 @@ def _writable(path: str) -> bool:
     if not os.path.isdir(d):
         return False
     try:                                    # check_output's probe: the only sure test
-        import tempfile
-        fd, probe = tempfile.mkstemp(prefix=".ipsoeval-", dir=d)
+        from ipsoeval.writing import mkstemp
+        fd, probe = mkstemp(".ipsoeval-", d)
         os.close(fd)
         os.unlink(probe)
     except OSError:
