@@ -16,7 +16,8 @@ Outside this package, code reads through
 - ``nuggets`` (:mod:`ipsoeval.reading.nuggets`) for nugget assignment files of
   generated answers: :func:`~ipsoeval.reading.nuggets.read_nuggets` into a
   ``NuggetJudgments``;
-- :mod:`ipsoeval.reading.quick` for the console script's quick path only;
+- :mod:`ipsoeval.reading.quick` for the console script's quick paths only (eval's, and
+  sigtest's through :func:`~ipsoeval.reading.quick.topic_scores`);
 - :mod:`ipsoeval.reading.core` for the compiled extension itself (its
   version check and ``IPSOEVAL_CORE``), which the randomised Tukey HSD of
   :mod:`ipsoeval.stats.randhsd` uses too.

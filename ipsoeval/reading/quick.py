@@ -146,6 +146,38 @@ def quick_eval(args) -> bool:
     return True
 
 
+def measure_requests(names):
+    """The common families' requests for the ``-m`` names (or None when one
+    is not theirs): :func:`ipsoeval.reading.quick_measures.requested`, for
+    callers above reading (sigtest's quick path)."""
+    from ipsoeval.reading.quick_measures import requested
+    return requested(names)
+
+
+def core_spec(req) -> tuple:
+    """The compiled core's (code, cutoff or 0, relevance level) of a request."""
+    from ipsoeval.reading.quick_measures import FAMILIES
+    fam, k, rel = req.key
+    return (FAMILIES[fam][0], k or 0, 1 if rel is None else rel)
+
+
+def topic_scores(reqs, qrels: str, runs: list, extra: tuple = ()):
+    """Per-topic scores of ``reqs`` (and the ``extra`` core specs) by the
+    compiled core, read and aligned as eval's quick path does: ``(specs,
+    topics, per_run)`` (per run: name, the scores as doubles topic-major in
+    ``specs``' order, info), or None where the core or the input declines."""
+    from ipsoeval.reading.core import CORE
+    if CORE is None or getattr(CORE, "eval_measures", None) is None:
+        return None
+    specs, tcuts = _specs(reqs)
+    specs += [s for s in extra if s not in specs]
+    if len(specs) > 64 or len(tcuts) > 64:   # the core's limit (G_MAX)
+        return None
+    got = _evaluate(CORE.eval_measures, (os.fsencode(qrels),), [os.fsencode(p) for p in runs],
+                    _join_measures, (specs, tcuts, 0))
+    return None if got is None else (specs, got[0], got[1])
+
+
 def _specs(reqs):
     """The core's measures ((code, cutoff or 0, rel level), each once) and the
     rank cutoffs whose straddling tie groups it flags (ties.tie_cells' rule)."""

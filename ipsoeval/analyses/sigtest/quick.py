@@ -119,25 +119,16 @@ def quick_sigtest(args) -> bool:
                 return False
         except (ValueError, OSError):
             pass
-    from ipsoeval.reading.quick_measures import FAMILIES, requested
-    reqs = requested(opts["measures"])
+    from ipsoeval.reading import quick as core_scores
+    reqs = core_scores.measure_requests(opts["measures"])
     if not reqs or any(r.key[0] not in SCALES for r in reqs):
         return False
-    from ipsoeval.reading.core import CORE
-    if CORE is None or getattr(CORE, "eval_measures", None) is None:
-        return False
-    from ipsoeval.reading.quick import _evaluate, _join_measures, _specs
-    specs, tcuts = _specs(reqs)
-    if any(r.key[0] == "R" for r in reqs) and _NUM_REL not in specs:
-        specs.append(_NUM_REL)
-    if len(specs) > 64 or len(tcuts) > 64:   # the core's limit (G_MAX)
-        return False
     paths = opts["paths"]
-    got = _evaluate(CORE.eval_measures, (os.fsencode(paths[0]),),
-                    [os.fsencode(p) for p in paths[1:]], _join_measures, (specs, tcuts, 0))
+    extra = (_NUM_REL,) if any(r.key[0] == "R" for r in reqs) else ()
+    got = core_scores.topic_scores(reqs, paths[0], paths[1:], extra)
     if got is None:
         return False
-    topics, per_run = got
+    specs, topics, per_run = got
     try:
         runs = [name.decode("utf-8") for name, _, _ in per_run]
     except UnicodeDecodeError:
@@ -153,8 +144,8 @@ def quick_sigtest(args) -> bool:
     for r in reqs:
         if r.name in columns:
             continue
-        fam, k, rel = r.key
-        got = cells((FAMILIES[fam][0], k or 0, 1 if rel is None else rel))
+        fam = r.key[0]
+        got = cells(core_scores.core_spec(r))
         if any(v != v for row in got for v in row):      # NaN: the full path's omissions
             return False
         scale = SCALES[fam]
