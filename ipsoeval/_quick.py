@@ -65,16 +65,8 @@ def _print_stored(args: list[str]) -> bool:
                 return False
         except LookupError:
             return False
-    try:
-        out.write(text)
-        out.flush()
-    except BrokenPipeError:         # `ipsoeval --help | head -1`: a quiet exit
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, out.fileno())
-            os.close(devnull)
-        except (OSError, ValueError, AttributeError):
-            pass
+    from ipsoeval.stdio import write_stdout
+    write_stdout(text)              # `ipsoeval --help | head -1`: a quiet exit
     return True
 
 

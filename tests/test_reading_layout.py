@@ -24,6 +24,7 @@ ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", 
 # text, which the quick path prints as the full program does -- plain text, no
 # imports)
 ALLOWED_OUTSIDE = {"ipsoeval.errors", "ipsoeval.model", "ipsoeval.parallel", "ipsoeval._core",
+                   "ipsoeval.stdio",
                    "ipsoeval.measures", "ipsoeval.ids", "ipsoeval.labels",
                    "ipsoeval.tiewarn_text", "ipsoeval"}
 NO_NUMPY = ["core", "grammar", "opening", "quick_measures", "quick"]

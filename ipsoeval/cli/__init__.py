@@ -14,7 +14,6 @@ import sys
 import click
 
 from ipsoeval._version import __version__, version_line
-from ipsoeval.cli.environment import quiet_stdout
 from ipsoeval.errors import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -23,6 +22,7 @@ from ipsoeval.errors import (
     GateFailed,
     IpsoevalError,
 )
+from ipsoeval.stdio import quiet_stdout
 
 # subcommand name -> module (ipsoeval.cli.<module>, exporting `command`)
 COMMANDS = {

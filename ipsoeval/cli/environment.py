@@ -137,12 +137,3 @@ def get_env(ctx=None) -> Environment:
     return Environment()
 
 
-def quiet_stdout() -> None:
-    """Point standard output at /dev/null (after a closed pipe or a write
-    error), so that the exit is quiet."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):
-        pass

@@ -17,7 +17,7 @@ import sys
 
 import click
 
-from ipsoeval.cli.environment import get_env, quiet_stdout
+from ipsoeval.cli.environment import get_env
 from ipsoeval.cli.progress import clear_bars
 from ipsoeval.errors import GateFailed, InputError, UsageError
 from ipsoeval.formatters import (
@@ -29,6 +29,7 @@ from ipsoeval.formatters import (
     resolve,
     table_list,
 )
+from ipsoeval.stdio import quiet_stdout
 from ipsoeval.writing import _output_error, mkstemp, write_output
 
 __all__ = ["format_option", "warnings_option", "concrete_format", "emit", "warn", "note",

@@ -131,18 +131,9 @@ def quick_eval(args) -> bool:
     notes = tie_lines(notes, warnings_mode())
     if notes is None:                        # --warnings error (IPSOEVAL_WARNINGS) and a tie
         return False
-    try:
-        for note in notes:
-            sys.stderr.write(f"ipsoeval: warning: {note}\n")
-        sys.stderr.flush()
-    except (BrokenPipeError, OSError):
-        pass
-    try:
-        sys.stdout.buffer.write(out)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    from ipsoeval.stdio import warn_lines, write_stdout
+    warn_lines(notes)
+    write_stdout(out)
     return True
 
 

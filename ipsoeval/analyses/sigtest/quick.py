@@ -318,19 +318,10 @@ def _write(text, warnings, gate, xml=None, output=None, junit=None) -> bool:
                 write_output(junit, xml)
         except InputError:
             return False
-    try:
-        for line in warnings:
-            sys.stderr.write(f"ipsoeval: warning: {line}\n")
-        sys.stderr.flush()
-    except (BrokenPipeError, OSError):
-        pass
-    try:
-        if output is None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-    except BrokenPipeError:                 # `| head`: quiet, the gate still decides
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    from ipsoeval.stdio import warn_lines, write_stdout
+    warn_lines(warnings)
+    if output is None:
+        write_stdout(text)                  # `| head`: quiet, the gate still decides
     if gate is None:
         return True
     try:
