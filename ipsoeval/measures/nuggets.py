@@ -101,7 +101,7 @@ def scale_on(support: np.ndarray, importance: np.ndarray,
         return "interval", None
     what = "vital nuggets" if measure.vital_only else "nuggets"
     lo, hi = (int(n.min()), int(n.max())) if n.size else (0, 0)
-    return "ordinal", (f"{measure.name}: ordinal across topics: interval on one topic, but "
+    return "ordinal", (f"{measure.name} is ordinal across topics: interval on one topic, but "
                        f"the answers' numbers of {what} differ ({lo}..{hi}), so their scales "
                        f"differ (as recall, Ferrante et al. §3.4.2)")
 

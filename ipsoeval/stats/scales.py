@@ -68,7 +68,7 @@ def recall_scale(name: str, num_rel, nominal: str | None = "interval"):
     recall bases (R per topic): ordinal, and why, when they differ."""
     R = [int(r) for r in num_rel]
     if R and min(R) != max(R):
-        return "ordinal", (f"{name}: ordinal across topics: recall is interval on one "
+        return "ordinal", (f"{name} is ordinal across topics: recall is interval on one "
                            f"topic, but the topics' recall bases differ "
                            f"({min(R)}..{max(R)}), so their scales differ "
                            f"(Ferrante et al. §3.4.2)")
