@@ -29,7 +29,7 @@ from ipsoeval.formatters import (
     resolve,
     table_list,
 )
-from ipsoeval.stdio import quiet_stdout
+from ipsoeval.stdio import quiet_stdout, warn_lines
 from ipsoeval.writing import _output_error, mkstemp, write_output
 
 __all__ = ["format_option", "warnings_option", "concrete_format", "emit", "warn", "note",
@@ -381,12 +381,7 @@ def _print_warnings(lines) -> None:
     if not lines:
         return
     clear_bars()
-    try:
-        for line in lines:
-            sys.stderr.write(f"ipsoeval: warning: {line}\n")
-        sys.stderr.flush()
-    except (BrokenPipeError, OSError):
-        pass
+    warn_lines(lines)
 
 
 def take_warnings(obj: dict | None, more=()) -> list[str]:
