@@ -33,7 +33,7 @@ import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_id, id_sort_key
-from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned, Qrels, Run
+from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned, Qrels, Run, judged
 from ipsoeval.parallel import background, parallel_map
 from ipsoeval.reading import compiled
 from ipsoeval.reading.words import id_bytes, long_rows
@@ -541,7 +541,7 @@ def align(qrels: Qrels, runs: list[Run], *, queries: str = "intersection", rel_l
             c = pos < depth
             t_sorted, lab_sorted, pos, s_sorted = t_sorted[c], lab_sorted[c], pos[c], s_sorted[c]
         if judged_only:
-            j = lab_sorted >= 0             # judged (not UNJUDGED, not POOLED)
+            j = judged(lab_sorted)          # not UNJUDGED, not POOLED
             t_sorted, lab_sorted, s_sorted = t_sorted[j], lab_sorted[j], s_sorted[j]
             pos = _ranks(t_sorted)
         # same score as the document ranked above (every tie break: the tie warning)

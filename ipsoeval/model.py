@@ -18,6 +18,18 @@ UNJUDGED = np.int32(-(2**31) + 1)  # retrieved, but not in the qrels
 POOLED = np.int32(-(2**31) + 2)    # in the qrels with a negative label (pooled, not judged)
 
 
+def judged(labels: np.ndarray) -> np.ndarray:
+    """Which aligned labels are *judged*: in the qrels with a label >= 0.
+
+    The one rule behind ``-J`` and the measure parameter ``judged_only``
+    (trec_eval's form_res_rels keeps ``rel >= 0``; pytrec_eval and
+    ir_measures agree): a document missing from the qrels (``UNJUDGED``), one
+    with a negative qrels label (``POOLED``) and ``PAD`` are all dropped.
+    Codes under ``--labels gain|probability`` are >= 0, so judged.  The C
+    aligner (_core.c) applies the same test, ``label < 0`` dropped."""
+    return labels >= 0
+
+
 @dataclass
 class Qrels:
     """Relevance judgments, one row per (topic, docno).

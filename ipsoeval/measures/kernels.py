@@ -17,6 +17,7 @@ import numpy as np
 
 from ipsoeval.errors import UsageError
 from ipsoeval.model import PAD, UNJUDGED, Aligned
+from ipsoeval.model import judged as is_judged
 
 MIN_GEO_MEAN = 0.00001
 
@@ -185,12 +186,14 @@ def iprec_table(ctx: Context, level: int) -> tuple[np.ndarray, np.ndarray]:
 def judged_only_context(ctx: Context) -> Context:
     """A Context over the rankings with unjudged documents removed (ir_measures'
     judged_only, trec_eval -J applied after the -M cut): judged documents keep
-    their order and move up; n_ret becomes their count."""
+    their order and move up; n_ret becomes their count.  Judged is
+    :func:`ipsoeval.model.judged`, the rule -J applies: a document with a
+    negative qrels label is dropped too."""
     def make():
         import dataclasses
         al = ctx.al
         lab = al.labels
-        judged = lab > UNJUDGED                         # real labels (PAD < UNJUDGED)
+        judged = is_judged(lab)                 # the rule of -J: a label >= 0
         n = judged.sum(axis=2)
         depth = max(1, int(n.max()) if n.size else 1)
         out = np.full(lab.shape[:2] + (depth,), PAD, dtype=lab.dtype)

@@ -1,0 +1,112 @@
+"""One rule for "judged": ``-J`` and the measure parameter ``judged_only`` keep
+a document only when it is in the qrels with a label >= 0
+(ipsoeval.model.judged).  A negative qrels label (pooled, not judged) is
+dropped by both, as trec_eval's -J and pytrec_eval/ir_measures drop it.
+
+The outside reference is pytrec_eval (trec_eval's own code) through
+ir_measures, on the issue's example and on random qrels with negative labels."""
+
+import math
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ipsoeval.api as api
+from tests.conftest import invoke
+
+MEASURES = ["RR", "AP", "P@2", "Rprec", "nDCG", "R@3", "SetP", "SetAP", "SetF", "IPrec@0.1"]
+
+
+def _with_param(name: str) -> str:
+    """``P@2`` -> ``P(judged_only=True)@2``."""
+    base, _, cut = name.partition("@")
+    return f"{base}(judged_only=True)" + (f"@{cut}" if cut else "")
+
+
+QRELS = {"0": {"D0": -1, "D1": 1, "D3": 2, "D4": 1}}
+RUN = {"0": {"D0": .8, "D2": .7, "D1": .3, "D3": .4, "D4": .1}}
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _files(tmp_path, qrels, run):
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("".join(f"{t} 0 {d} {lab}\n" for t, docs in qrels.items()
+                         for d, lab in docs.items()))
+    r.write_text("".join(f"{t} Q0 {d} {i + 1} {s!r} r\n" for t, docs in run.items()
+                         for i, (d, s) in enumerate(docs.items())))
+    return str(q), str(r)
+
+
+def test_issue_example_param_equals_minus_J(tmp_path):
+    q, r = _files(tmp_path, QRELS, RUN)
+    param = api.evaluate(QRELS, RUN, [_with_param(m) for m in MEASURES]).mean()["run1"]
+    flag = api.evaluate(QRELS, RUN, MEASURES, judged_only=True).mean()["run1"]
+    for m in MEASURES:
+        assert param[_with_param(m)] == flag[m] == 1.0, m
+    code, out, _ = invoke(["eval", "-J", "-m", "RR", q, r])
+    assert code == 0 and out.split()[-1] == "1.0000"
+    code, out, _ = invoke(["eval", "-m", "RR(judged_only=True)", q, r])
+    assert code == 0 and out.split()[-1] == "1.0000"      # 0.5000 when -1 counted as judged
+
+
+def _pytrec(qrels, run, names):
+    irm = pytest.importorskip("ir_measures")
+    ms = [irm.parse_measure(_with_param(n)) for n in names]
+    qr = [irm.Qrel(t, d, lab) for t, docs in qrels.items() for d, lab in docs.items()]
+    rn = [irm.ScoredDoc(t, d, s) for t, docs in run.items() for d, s in docs.items()]
+    out = {}
+    for m in irm.pytrec_eval.iter_calc(ms, qr, rn):
+        out[(m.query_id, str(m.measure))] = m.value
+    return out
+
+
+def test_issue_example_is_pytrec_eval():
+    ref = _pytrec(QRELS, RUN, MEASURES)
+    got = api.evaluate(QRELS, RUN, [_with_param(m) for m in MEASURES])
+    for m in MEASURES:
+        assert got.matrix(_with_param(m))[0, 0] == pytest.approx(ref[("0", _with_param(m))],
+                                                                  abs=1e-12), m
+
+
+DOCS = [f"d{i}" for i in range(8)]
+
+
+@st.composite
+def _case(draw):
+    qrels, run = {}, {}
+    for t in ("1", "2"):
+        judged = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=8, unique=True))
+        labels = draw(st.lists(st.sampled_from([-1, -1, 0, 1, 2]), min_size=len(judged),
+                               max_size=len(judged)))
+        if not any(v > 0 for v in labels):
+            labels[0] = 1                    # a relevant document: every measure defined
+        qrels[t] = dict(zip(judged, labels))
+        ranked = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=8, unique=True))
+        run[t] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
+    return qrels, run
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_case())
+def test_negative_labels_param_equals_minus_J_equals_pytrec_eval(case):
+    qrels, run = case
+    param = api.evaluate(qrels, run, [_with_param(m) for m in MEASURES], queries="intersection")
+    flag = api.evaluate(qrels, run, MEASURES, judged_only=True, queries="intersection")
+    ref = _pytrec(qrels, run, MEASURES)
+    topics = param.topics
+    for m in MEASURES:
+        a, b = param.matrix(_with_param(m))[0], flag.matrix(m)[0]
+        assert a.tolist() == b.tolist(), m
+        for i, t in enumerate(topics):
+            want = ref.get((t, _with_param(m)))
+            if want is None or math.isnan(a[i]):
+                continue
+            assert a[i] == pytest.approx(want, abs=1e-12), (m, t)
