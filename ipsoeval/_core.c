@@ -1687,7 +1687,7 @@ static int eval_specs(const QrelsSide *S, const Gen *G, const int32_t *lab_out,
             case G_JUDGED: {                            /* judged.judged_at */
                 int64_t cnt = 0;
                 for (Py_ssize_t i = 0; i < lim; i++)
-                    cnt += lab[i] > UNJUDGED_LABEL;
+                    cnt += lab[i] >= 0;    /* model.judged: a label >= 0 */
                 out = lim ? (double)cnt / (double)lim : 0.0;
                 break;
             }

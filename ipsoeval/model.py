@@ -26,8 +26,19 @@ def judged(labels: np.ndarray) -> np.ndarray:
     ir_measures agree): a document missing from the qrels (``UNJUDGED``), one
     with a negative qrels label (``POOLED``) and ``PAD`` are all dropped.
     Codes under ``--labels gain|probability`` are >= 0, so judged.  The C
-    aligner (_core.c) applies the same test, ``label < 0`` dropped."""
+    aligner (_core.c) applies the same test, ``label < 0`` dropped.
+
+    Every measure that tells judged from unjudged documents uses this rule
+    (and :func:`unjudged`): ``Judged@k``, the residuals ``RBPresid``,
+    ``rbp_resid`` and the C/W/L ``*resid`` (a negative label is an unknown
+    gain there, 1 in the best case), ``--bounds``.  docs/conventions.md,
+    "Negative labels"."""
     return labels >= 0
+
+
+def unjudged(labels: np.ndarray) -> np.ndarray:
+    """Retrieved documents that are not :func:`judged` (``PAD`` excluded)."""
+    return (labels < 0) & (labels != PAD)
 
 
 @dataclass

@@ -110,3 +110,41 @@ def test_negative_labels_param_equals_minus_J_equals_pytrec_eval(case):
             if want is None or math.isnan(a[i]):
                 continue
             assert a[i] == pytest.approx(want, abs=1e-12), (m, t)
+
+
+# --- every measure that tells judged from unjudged uses the same rule -------------------
+# A document with a negative qrels label is then, for them, exactly a document missing
+# from the qrels: the values are those on the qrels without its line.
+
+JUDGEDNESS = ["RBPresid", "RBPresid@3", "rbp_resid", "Judged@3", "Judged@10", "Unjudged@5",
+              "INSTresid(max_rel=2)", "INSQresid(max_rel=2)", "BPMresid(max_rel=2)@5",
+              "SDCGresid(max_rel=2)@5", "NERR10resid(max_rel=2)", "INST(max_rel=2)"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_case())
+def test_negative_label_is_unjudged_for_every_residual(case):
+    qrels, run = case
+    dropped = {t: {d: v for d, v in docs.items() if v >= 0} for t, docs in qrels.items()}
+    a = api.evaluate(qrels, run, JUDGEDNESS)
+    b = api.evaluate(dropped, run, JUDGEDNESS)
+    for m in JUDGEDNESS:
+        assert a.matrix(m)[0].tolist() == pytest.approx(b.matrix(m)[0].tolist(), abs=1e-12), m
+
+
+def test_issue_example_residuals_agree(tmp_path):
+    """D0 (label -1) at rank 1 is unjudged for RBPresid and INSTresid alike."""
+    qrels = {"0": {"D0": -1, "D1": 1, "D3": 2, "D4": 1}}
+    dropped = {"0": {"D1": 1, "D3": 2, "D4": 1}}
+    ms = ["RBPresid", "INSTresid(max_rel=2)", "Judged@2"]
+    a, b = api.evaluate(qrels, RUN, ms), api.evaluate(dropped, RUN, ms)
+    for m in ms:
+        assert a.matrix(m)[0, 0] == pytest.approx(b.matrix(m)[0, 0], abs=1e-15), m
+    assert a.matrix("Judged@2")[0, 0] == 0.0
+
+
+def test_quick_path_judged_follows_the_rule(tmp_path):
+    q, r = _files(tmp_path, QRELS, RUN)
+    code, out, _ = invoke(["eval", "-m", "Judged@2", "-m", "Judged@5", q, r])
+    assert code == 0
+    assert [line.split()[-1] for line in out.splitlines()] == ["0.0000", "0.6000"]

@@ -72,7 +72,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ipsoeval.model import PAD, POOLED, UNJUDGED, Aligned
+from ipsoeval.model import PAD, Aligned
+from ipsoeval.model import unjudged as unjudged_labels
 
 KINDS = ("uniform", "prefix", "sorted", "exhaustive", "none")
 MAX_CANDIDATES = 20000          # completions searched per ranking (sorted, exhaustive)
@@ -88,7 +89,7 @@ def levels(al: Aligned) -> np.ndarray:
 def unjudged_mask(al: Aligned) -> np.ndarray:
     """bool (R, T, D): retrieved documents whose label is unknown."""
     lab = al.labels
-    return (lab == UNJUDGED) | (lab == POOLED)
+    return unjudged_labels(lab)
 
 
 def _gain_order(al: Aligned, m, lv: np.ndarray) -> np.ndarray:

@@ -64,7 +64,8 @@ import numpy as np
 
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import kernels as K
-from ipsoeval.model import POOLED, UNJUDGED
+from ipsoeval.model import judged
+from ipsoeval.model import unjudged as unjudged_labels
 
 MAX_ORDERS = 100_000        # orders enumerated per topic (per group: per group); beyond: sampled
 DEFAULT_SAMPLES = 1000      # Monte Carlo draws beyond MAX_ORDERS (--samples where a command has it)
@@ -294,14 +295,14 @@ def t_rbp(ctx, m):
 
 
 def t_judged(ctx, m):
-    e = group_mean(ctx, ctx.al.labels > UNJUDGED)
+    e = group_mean(ctx, judged(ctx.al.labels))
     den = np.minimum(ctx.al.n_ret, m.k).astype(np.float64)
     return K.safe_div(_top(e, m.k).sum(axis=2), den)
 
 
 def t_unjudged(ctx, m):
     lab = ctx.al.labels
-    e = group_mean(ctx, (lab == UNJUDGED) | (lab == POOLED))
+    e = group_mean(ctx, unjudged_labels(lab))
     return _top(e, m.k).sum(axis=2) / float(m.k)
 
 

@@ -31,7 +31,7 @@ from ipsoeval.errors import UsageError
 from ipsoeval.measures import kernels as K
 from ipsoeval.measures.family import Family
 from ipsoeval.measures.params import Bad, Param, Value, _persistence
-from ipsoeval.model import PAD, UNJUDGED
+from ipsoeval.model import judged
 
 MAX_N = 1000          # cwl_eval's ranking depth (max_n)
 
@@ -92,7 +92,7 @@ def _gains(ctx: K.Context, m, best: bool, r: int) -> np.ndarray:
     else:
         val = np.maximum(lab, 0).astype(np.float64)       # negative (pooled) labels: 0
     g = (np.clip(val, lo, hi) - lo) / float(hi - lo)
-    unknown = (lab == UNJUDGED) | (lab == PAD)
+    unknown = ~judged(lab)              # not in the qrels, a negative label, or padding
     g = np.where(unknown, 1.0 if best else 0.0, g)
     T_, D = g.shape
     if D < MAX_N:
@@ -201,7 +201,8 @@ def _families():
                           other_names=(name.lower(),)))
         rname = name + "resid"
         out.append(Family(rname, f"{name}'s residual (cwl_eval -r): its value with unjudged "
-                          f"and padded items at gain 1, minus its value", "ordinal",
+                          f"(not in the qrels, or label < 0) and padded items at gain 1, "
+                          f"minus its value", "ordinal",
                           _resid_kernel(cfun), cutoff=cutoff, params=params,
                           respell=_require_max_rel(rname), higher_is_better=False,
                           example=rname + "(max_rel=3)" + ("@10" if cutoff == "required" else ""),

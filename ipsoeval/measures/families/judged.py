@@ -8,7 +8,8 @@ from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
 from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName
-from ipsoeval.model import POOLED, UNJUDGED
+from ipsoeval.model import judged
+from ipsoeval.model import unjudged as unjudged_labels
 
 
 def judged_at(ctx: K.Context, m) -> np.ndarray:
@@ -16,7 +17,7 @@ def judged_at(ctx: K.Context, m) -> np.ndarray:
     min(k, documents retrieved); 0 for an empty ranking."""
     k = m.k
     lab = ctx.al.labels[:, :, :k]
-    cnt = np.count_nonzero(lab > UNJUDGED, axis=2).astype(np.float64)
+    cnt = np.count_nonzero(judged(lab), axis=2).astype(np.float64)
     den = np.minimum(ctx.al.n_ret, k).astype(np.float64)
     return K.safe_div(cnt, den)
 
@@ -24,7 +25,7 @@ def judged_at(ctx: K.Context, m) -> np.ndarray:
 def unjudged(ctx: K.Context, m) -> np.ndarray:
     k = m.k
     lab = ctx.al.labels[:, :, :k]
-    cnt = np.count_nonzero((lab == UNJUDGED) | (lab == POOLED), axis=2)
+    cnt = np.count_nonzero(unjudged_labels(lab), axis=2)
     return cnt / float(k)
 
 

@@ -11,7 +11,7 @@ from ipsoeval.measures import kernels as K
 from ipsoeval.measures import ties as TI
 from ipsoeval.measures.family import Family, TrecName, TrecParams
 from ipsoeval.measures.params import PERSISTENCE, REL
-from ipsoeval.model import POOLED, UNJUDGED
+from ipsoeval.model import unjudged as unjudged_labels
 
 
 def rbp(ctx: K.Context, m) -> np.ndarray:
@@ -24,7 +24,7 @@ def rbp(ctx: K.Context, m) -> np.ndarray:
 def rbp_resid(ctx: K.Context, m) -> np.ndarray:
     p, k = float(m.get("p")), m.k
     lab = ctx.al.labels
-    unj = (lab == UNJUDGED) | (lab == POOLED)
+    unj = unjudged_labels(lab)
     w = (1.0 - p) * p ** np.arange(ctx.depth, dtype=np.float64)
     part = K.seq_sum(np.where(unj, w, 0.0), k)
     if k is None:
@@ -49,7 +49,7 @@ def rbp_resid_trec(ctx: K.Context, m) -> np.ndarray:
     p = K.gain_pairs(m)[1].get("p", 0.9)
     lab = ctx.al.labels
     D = lab.shape[2]
-    unj = (lab == UNJUDGED) | (lab == POOLED)
+    unj = unjudged_labels(lab)
     pw = K.powers(p, D)
     s = K.seq_sum(np.where(unj, pw[:D], 0.0), None)
     tail = pw[ctx.al.n_ret]
@@ -75,7 +75,7 @@ FAMILIES = (
            cutoff="optional", params=(PERSISTENCE, REL), scale_of=_interval_at_half,
            other_names=("rbp",), bounds="uniform", expected=E.e_rbp, ties=TI.t_rbp),
     Family("RBPresid", "RBP residual: p^k plus (1-p) sum p^(i-1) over unjudged documents "
-           "in the top k", "ordinal", rbp_resid, cutoff="optional", params=(PERSISTENCE,), bounds="none", expected=E.label_independent, ties=TI.per_group),
+           "(not in the qrels, or label < 0) in the top k", "ordinal", rbp_resid, cutoff="optional", params=(PERSISTENCE,), bounds="none", expected=E.label_independent, ties=TI.per_group),
     Family("rbp", "trec_eval's rank-biased precision: (1-p) sum gain_i p^(i-1), p = 0.9, "
            "graded gains (the label, or level=gain pairs), per topic scaled to [0, 1] "
            "when outside it", "ordinal", rbp_trec, trec_plain=TrecName("rbp", 54, ("all_trec",)),
@@ -83,7 +83,8 @@ FAMILIES = (
                                   "trec_eval p=P,LEVEL=GAIN,..."),
            example="rbp.p=0.8", bounds="sorted", ties=TI.per_group),
     Family("rbp_resid", "trec_eval's RBP residual: p^n + (1-p) sum p^(i-1) over the "
-           "unjudged retrieved documents, 0 when none is unjudged; p = 0.9", "ordinal",
+           "unjudged retrieved documents (not in the qrels, or label < 0), 0 when none is "
+           "unjudged; p = 0.9", "ordinal",
            rbp_resid_trec, higher_is_better=False,
            trec_plain=TrecName("rbp_resid", 55, ("all_trec",)),
            trec_params=TrecParams(lambda raw, o: _check(raw, o, resid=True), "trec_eval p=P"),
