@@ -171,6 +171,9 @@ def evaluate(aligned: Aligned, measures, *, text_ok: bool = False) -> Scores:
     unique: dict[str, Measure] = {}
     for r in reqs:
         unique.setdefault(r.measure.name, r.measure)
+    for m in unique.values():           # inputs a measure refuses: before any scoring
+        if m.fam.check is not None:
+            m.fam.check(ctx, m)
     # arrays most measures share, computed once before the measures run side by side
     if aligned.labels.size and aligned.label_mode != "probability":
         ctx.rel_positions(aligned.rel_level)

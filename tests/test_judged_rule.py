@@ -148,3 +148,35 @@ def test_quick_path_judged_follows_the_rule(tmp_path):
     code, out, _ = invoke(["eval", "-m", "Judged@2", "-m", "Judged@5", q, r])
     assert code == 0
     assert [line.split()[-1] for line in out.splitlines()] == ["0.0000", "0.6000"]
+
+
+# --- gdeval's nDCG refuses a gain above 4, as gdeval (and ERR) do -----------------------
+
+def test_exp_log2_ndcg_refuses_label_5_with_a_hint(tmp_path):
+    q, r = _files(tmp_path, {"0": {"D0": 5, "D1": 1}}, RUN)
+    code, out, err = invoke(["eval", "-m", "P@5", "-m", "nDCG(dcg='exp-log2')@10", q, r])
+    assert code == 2 and out == ""
+    assert "found label 5" in err and "--gains 1:1,5:4" in err and "gdeval" in err
+    code, out, _ = invoke(["eval", "--gains", "1:1,5:4", "-m", "nDCG(dcg='exp-log2')@10", q, r])
+    assert code == 0
+    ok, _ = _files(tmp_path, {"0": {"D0": 4, "D1": 1}}, RUN)
+    code, out, _ = invoke(["eval", "-m", "nDCG(dcg='exp-log2')@10", ok, r])
+    assert code == 0
+    with pytest.raises(Exception, match="at most 4"):
+        api.evaluate({"0": {"D0": 5.0}}, RUN, ["nDCG(dcg='exp-log2')"], labels="gain")
+
+
+def test_refusals_come_before_any_scoring(monkeypatch):
+    """The engine runs every measure's check before the first one is scored."""
+    from ipsoeval.measures.family import Measure
+    called = []
+    real = Measure.compute
+
+    def spy(self, aligned, ctx=None):
+        called.append(self.name)
+        return real(self, aligned, ctx)
+    monkeypatch.setattr(Measure, "compute", spy)
+    for bad in (["P@5", "ERR@10"], ["P@5", "nDCG(dcg='exp-log2')@10"]):
+        with pytest.raises(Exception, match="ERR needs gmax|at most 4"):
+            api.evaluate({"0": {"D0": 5, "D1": 1}}, RUN, bad)
+    assert called == []

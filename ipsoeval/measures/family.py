@@ -93,6 +93,9 @@ class Family:
     ties: Callable | None = None
     ties_note: str = ""                  # which forms are closed, for ``ipsoeval measures``
     subtopics: bool = False              # reads diversity qrels (qid subtopic docno judgment)
+    # check(ctx, measure): refuses inputs the measure is not defined on (UsageError),
+    # called by the engine for every measure asked for before any is scored
+    check: Callable | None = None
     param_names: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):

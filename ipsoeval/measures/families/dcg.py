@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ipsoeval.errors import InputError
+from ipsoeval.errors import InputError, UsageError
 from ipsoeval.measures import expected as E
 from ipsoeval.measures import kernels as K
 from ipsoeval.measures import ties as TI
@@ -65,6 +65,33 @@ def _exp_gains(g: np.ndarray) -> np.ndarray:
         raise InputError(f"dcg='exp-log2' needs gains up to 1023 (2^gain - 1 overflows; "
                          f"found gain {float(g.max()):g})")
     return np.where(g > 0, np.exp2(np.maximum(g, 0.0)) - 1.0, 0.0)
+
+
+# gdeval.pl, whose nDCG this is, refuses a judgment above 4 (its MAX_JUDGMENT)
+GDEVAL_MAX_GAIN = 4
+
+
+def check_exp_gains(ctx: K.Context, m) -> None:
+    """nDCG(dcg='exp-log2') takes gdeval's gains, 0..4, as ERR does with its
+    gmax: a larger one is refused before scoring, with the way out."""
+    if m.param("dcg") != "exp-log2":
+        return
+    ideal = ctx.ideal()
+    top = float(ideal.max()) if ideal.size else 0.0
+    if top <= GDEVAL_MAX_GAIN:
+        return
+    al = ctx.al
+    shown = int(top) if top.is_integer() else top
+    what = "label" if al.label_mode == "integer" and not al.gain_map else "gain"
+    hint = "scale the gains to 0..4"
+    if what == "label":                  # --gains names every label it keeps
+        levels = sorted({int(v) for j in al.judged_labels for v in j.tolist() if v > 0})
+        pairs = ",".join(f"{v}:{min(v, GDEVAL_MAX_GAIN)}" for v in levels)
+        hint = ("map the labels to gains 0..4 with --gains" +
+                (f" (e.g. --gains {pairs})" if len(levels) <= 8 else ""))
+    raise UsageError(f"{m.name} is gdeval's nDCG, whose gains are at most "
+                     f"{GDEVAL_MAX_GAIN} (found {what} {shown}); {hint}, or use nDCG "
+                     f"(trec_eval's linear gains)")
 
 
 def dcg_exp(ctx: K.Context, k: int | None) -> np.ndarray:
@@ -220,7 +247,8 @@ FAMILIES = (
            params=(JK_BASE, DCG, JUDGED_ONLY),
            trec_plain=TrecName("ndcg", 23, ("all_trec",)),
            trec=TrecName("ndcg_cut", 26, ("all_trec",), (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
-           trec_params=PAIRS, other_names=("ndcg", "ndcgcut"), bounds="sorted", expected=E.e_ndcg, expected_note="b=, dcg= and LEVEL=GAIN forms: Monte Carlo", ties=TI.t_ndcg, ties_note="dcg=, LEVEL=GAIN: enumeration"),
+           trec_params=PAIRS, other_names=("ndcg", "ndcgcut"), bounds="sorted", expected=E.e_ndcg, expected_note="b=, dcg= and LEVEL=GAIN forms: Monte Carlo", ties=TI.t_ndcg, ties_note="dcg=, LEVEL=GAIN: enumeration",
+           check=check_exp_gains),
     Family("DCG", "discounted cumulative gain: sum of gain/log2(rank+1), or with b= the "
            "Jarvelin-Kekalainen form (no discount before rank b, log_b(rank) after)",
            "ordinal", dcg, cutoff="optional", params=(JK_BASE, DCG, JUDGED_ONLY),

@@ -11,6 +11,21 @@ from ipsoeval.measures.family import Family
 from ipsoeval.measures.params import GMAX
 
 
+def check_gmax(ctx: K.Context, m) -> None:
+    """A grade above gmax would make R_i > 1: refused (before scoring), with the
+    gmax that fits."""
+    gmax = int(m.get("gmax"))
+    if ctx.al.label_mode == "gain":       # --labels gain: the real labels are the grades
+        vals = ctx.al.label_values
+        top = float(vals.max()) if len(vals) else 0.0
+    else:
+        top = max((int(j.max()) for j in ctx.al.judged_labels if len(j)), default=0)
+    if top > gmax:
+        shown = int(top) if float(top).is_integer() else top
+        raise UsageError(f"ERR needs gmax >= the largest label (found label {shown}); "
+                         f"use ERR(gmax={int(np.ceil(top))})")
+
+
 def err(ctx: K.Context, m) -> np.ndarray:
     """R_i = (2^g_i - 1) / 2^gmax with g the label (0 if negative or unjudged),
     ERR = Σ R_i / i · Π_{j<i} (1 - R_j)."""
@@ -18,17 +33,11 @@ def err(ctx: K.Context, m) -> np.ndarray:
     lab = ctx.al.labels
     if k is not None:
         lab = lab[:, :, :k]
-    if ctx.al.label_mode == "gain":       # --labels gain: the real labels are the grades
-        vals = ctx.al.label_values
-        top = float(vals.max()) if len(vals) else 0.0
+    check_gmax(ctx, m)
+    if ctx.al.label_mode == "gain":
         grade = ctx.al.gains(lab)
     else:
-        top = max((int(j.max()) for j in ctx.al.judged_labels if len(j)), default=0)
         grade = np.where(lab > 0, lab, 0).astype(np.float64)
-    if top > gmax:
-        shown = int(top) if float(top).is_integer() else top
-        raise UsageError(f"ERR needs gmax >= the largest label (found label {shown}); "
-                         f"use ERR(gmax={int(np.ceil(top))})")
     rr = (np.exp2(grade) - 1.0) / 2.0 ** gmax
     D = lab.shape[2]
     if D == 0:
@@ -42,5 +51,5 @@ FAMILIES = (
     Family("ERR", "expected reciprocal rank (Chapelle et al. 2009) as gdeval/ir_measures: "
            "sum R_i/i prod_{j<i}(1-R_j), R = (2^label - 1)/2^gmax, gmax = 4",
            "ordinal", err, cutoff="optional", params=(GMAX,), example="ERR@20",
-           other_names=("err",), bounds="uniform", ties=TI.per_group),
+           other_names=("err",), bounds="uniform", ties=TI.per_group, check=check_gmax),
 )
