@@ -273,9 +273,20 @@ def _process_chunk(buf, lo, hi, name, spec, check):
                         "real": "label is not a finite number",
                         "int": "label is not an integer",
                         "rank": "rank is not an integer"}[kind]
-                raise _ChunkError(int(lines[i]), f"{what} ({_text(buf, int(st[i]), int(ln[i]))!r})")
+                text = _text(buf, int(st[i]), int(ln[i]))
+                raise _ChunkError(int(lines[i]), f"{what} ({text!r})"
+                                  + header_hint(text, int(lines[i]), kind))
             out[f] = vals
     return out, lines, nlines
+
+
+def header_hint(text: str, line: int, kind: str) -> str:
+    """The hint for a column name where a number belongs on line 1: a header
+    line, which trec_eval's formats do not have."""
+    if line != 1 or not text.isidentifier() or text.lower() in ("inf", "infinity", "nan"):
+        return ""
+    files = "runs" if kind in ("float", "rank") else "qrels"
+    return f"; is line 1 a header? TREC {files} have none"
 
 
 def parse_blocks(blocks, name: str, spec: dict, check, what: str):
