@@ -114,16 +114,48 @@ def _duplicates(words: np.ndarray, topic: np.ndarray, lines: np.ndarray, path: s
     hs = np.sort(h)
     if not (hs[1:] == hs[:-1]).any():
         return
-    order = np.argsort(h, kind="stable")
+    # equal hashes side by side, each run of them in line order: a docno's second
+    # line follows its first; the error names the earliest second line in the file
+    order = np.lexsort((lines, h))
     hs = h[order]
     same = np.flatnonzero(hs[1:] == hs[:-1])
-    for s in same:
-        i, j = order[s], order[s + 1]
-        if topic[i] == topic[j] and np.array_equal(words[i], words[j]):
-            a, b = sorted((int(lines[i]), int(lines[j])))
-            raise InputError(
-                f"duplicate docno {_text(words[i])!r} in topic {names[int(topic[i])]!r} "
-                f"(also at line {a})", path=path, line=b)
+    i, j = order[same], order[same + 1]
+    real = (topic[i] == topic[j]) & (words[i] == words[j]).all(axis=1)
+    if not real.any():
+        return
+    i, j = i[real], j[real]
+    k = int(np.argmin(np.maximum(lines[i], lines[j])))
+    a, b = sorted((int(lines[i[k]]), int(lines[j[k]])))
+    raise InputError(
+        f"duplicate docno {_text(words[i[k]])!r} in topic {names[int(topic[i[k]])]!r} "
+        f"(also at line {a})" + _diversity_hint(path, a, b), path=path, line=b)
+
+
+def _diversity_hint(path: str, a: int, b: int) -> str:
+    """Two qrels lines for one docno whose column 2 differs look like diversity
+    qrels (qid subtopic docno judgment), which only a diversity measure reads."""
+    try:
+        from ipsoeval.reading.opening import iter_blocks
+        want, got, n = {a, b}, {}, 0
+        for block in iter_blocks(path):
+            rows = bytes(block).split(b"\n")
+            if rows and rows[-1] == b"":
+                rows.pop()
+            for line in rows:
+                n += 1
+                if n in want:
+                    got[n] = line.split()
+            if len(got) == 2 or n > b:
+                break
+    except Exception:        # stdin, a file gone: no hint, the error stands
+        return ""
+    cols = [got.get(x) for x in (a, b)]
+    if any(c is None or len(c) < 4 for c in cols) or cols[0][1] == cols[1][1]:
+        return ""
+    return (f"; column 2 differs ({cols[0][1].decode(errors='replace')!r}, "
+            f"{cols[1][1].decode(errors='replace')!r}): diversity qrels (qid subtopic docno "
+            f"judgment)? They are read as such only when a diversity measure is asked for "
+            f"(alpha_nDCG@k, ERR_IA@k, ...)")
 
 
 def strcmp_key(words: np.ndarray) -> list[np.ndarray]:

@@ -37,3 +37,46 @@ def test_a_bad_number_elsewhere_gets_no_header_hint(tmp_path):
     code, _, err = invoke(["eval", "-m", "P@5", str(q), str(r)])
     assert code != 0 and "r:3: score is not a finite number ('abc')" in err
     assert "header" not in err
+
+
+# --- diversity qrels read by an ordinary measure -----------------------------------------
+
+DIV = "1 1 x 0\n1 1 y 1\n1 1 d1 1\n1 2 d1 0\n" + "".join(
+    f"1 {s} z{i} 1\n" for i in range(200) for s in (1, 2))
+DIV_RUN = "1 Q0 d1 1 3 r\n1 Q0 y 2 2 r\n1 Q0 z7 3 1 r\n"
+
+
+def test_duplicate_docno_names_the_first_duplicate_lines(tmp_path):
+    q, r = tmp_path / "div.qrels", tmp_path / "r"
+    q.write_text(DIV)
+    r.write_text(DIV_RUN)
+    code, out, err = invoke(["eval", "-m", "nDCG@10", str(q), str(r)])
+    assert code == 3 and out == ""
+    assert "div.qrels:4: duplicate docno 'd1' in topic '1' (also at line 3)" in err
+    assert "column 2 differs ('1', '2'): diversity qrels" in err
+
+
+def test_duplicate_in_trec_qrels_gets_no_diversity_hint(tmp_path):
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text("1 0 a 1\n1 0 b 1\n1 0 c 1\n1 0 b 0\n1 0 a 0\n")
+    r.write_text(DIV_RUN)
+    code, _, err = invoke(["eval", "-m", "P@5", str(q), str(r)])
+    assert code == 3 and "q:4: duplicate docno 'b' in topic '1' (also at line 2)" in err
+    assert "diversity" not in err
+
+
+def test_ordinary_measure_beside_a_diversity_one_is_warned(tmp_path):
+    import ipsoeval.api as api
+    q, r = tmp_path / "div.qrels", tmp_path / "r"
+    q.write_text(DIV)
+    r.write_text(DIV_RUN)
+    code, out, err = invoke(["eval", "-m", "alpha_nDCG@20", "-m", "nDCG@10", str(q), str(r)])
+    assert code == 0 and "nDCG@10" in out
+    assert "nDCG@10 is not a diversity measure" in err and "largest judgment" in err
+    code, out, err = invoke(["eval", "-W", "error", "-m", "alpha_nDCG@20", "-m", "nDCG@10",
+                             str(q), str(r)])
+    assert code == 3 and out == ""
+    code, out, err = invoke(["eval", "-m", "alpha_nDCG@20", str(q), str(r)])
+    assert code == 0 and "diversity measure" not in err
+    with pytest.warns(UserWarning, match="nDCG@10 is not a diversity measure"):
+        api.evaluate(str(q), str(r), ["alpha_nDCG@20", "nDCG@10"])

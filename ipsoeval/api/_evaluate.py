@@ -260,6 +260,11 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
                               tie_break=tie_break, run_format=run_format, names=names,
                               name_from_file=name_from_file, labels=labels, samples=samples,
                               seed=seed, subtopics=subtopics)
+        if subtopics:
+            from ipsoeval.measures.names import diversity_collapse_warning
+            w = diversity_collapse_warning(measures or [])
+            if w and w not in aligned.warnings:
+                aligned.warnings.append(w)
         scores = _engine.evaluate(aligned, requested)
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
               "gains": None if labels != "integer" else _gains_text(aligned.gain_map),

@@ -179,6 +179,7 @@ def _load(qrels, runs, align_opts, *, quiet_missing: bool):
                      tie_break=o.tie_break, run_format=o.run_format, run_names=names,
                      labels=o.labels, samples=o.samples, seed=o.seed,
                      subtopics=opt.wants_subtopics())
+    opt.collapse_warning(al)
     for w in al.warnings:
         if "missing from the run" not in w:
             out_.warn(w)

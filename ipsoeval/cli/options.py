@@ -307,7 +307,21 @@ def aligned_and_warnings(qrels: str, runs, opts: AlignOptions, *, paired: bool =
                      tie_break=opts.tie_break, run_format=opts.run_format, run_names=names,
                      labels=opts.labels, samples=opts.samples, seed=opts.seed,
                      subtopics=wants_subtopics())
+    collapse_warning(al)
     return select(al, paired=paired)
+
+
+def collapse_warning(al) -> None:
+    """Add the warning for ordinary measures scored on diversity qrels
+    (:func:`ipsoeval.measures.names.diversity_collapse_warning`)."""
+    if al.subtopics is None:
+        return
+    ctx = click.get_current_context(silent=True)
+    args = ctx.params.get("measures") if ctx is not None else None
+    from ipsoeval.measures.names import diversity_collapse_warning
+    w = diversity_collapse_warning(args or [])
+    if w and w not in al.warnings:
+        al.warnings.append(w)
 
 
 def wants_subtopics() -> bool:

@@ -453,6 +453,32 @@ def needs_subtopics(args) -> bool:
         return False
 
 
+# measures whose value no label moves: nothing to say when the labels are collapsed
+_LABEL_FREE = ("runid", "NumQ", "NumRet")
+
+
+def diversity_collapse_warning(args) -> str | None:
+    """The warning for ordinary measures asked for beside a diversity one: the
+    qrels are then diversity qrels, and an ordinary measure sees each
+    document's largest judgment over its topic's subtopics (the same file
+    without a diversity measure is trec_eval's qrels, where a docno given for
+    two subtopics is a duplicate)."""
+    try:
+        reqs = expand_all(list(args))
+    except UsageError:
+        return None
+    div = [r.measure.name for r in reqs if r.measure.fam.subtopics]
+    plain = list(dict.fromkeys(r.measure.name for r in reqs if not r.measure.fam.subtopics
+                               and r.measure.family not in _LABEL_FREE))
+    if not div or not plain:
+        return None
+    one = len(plain) == 1
+    return (f"{', '.join(plain)} {'is not a diversity measure' if one else 'are not diversity measures'}: "
+            f"with {div[0]} the qrels are read as diversity qrels (qid subtopic docno "
+            f"judgment), and {'it takes' if one else 'they take'} each document's largest "
+            f"judgment over its topic's subtopics")
+
+
 def expand_all(args) -> list[Requested]:
     """All -m arguments (default: trec_eval's official set), de-duplicated, ordered.
 
