@@ -136,25 +136,83 @@ def _at(cum: np.ndarray, k: int) -> np.ndarray:
     return cum[..., min(k, n) - 1]
 
 
-def _ideal_ideal(A: np.ndarray, alpha: float, k: int, weight: np.ndarray) -> np.ndarray:
-    """(T,): ndeval's 'ideal ideal' through rank k: sum of S (1-alpha)^(i-1) w_i."""
+# The ideal ideal is summed a block of ranks at a time.  Its terms S (1-alpha)^(i-1) w_i
+# only decrease; once the next one is below half a unit in the last place of the sum,
+# adding it and every later one leaves the sum as it is (rounding to nearest), so the
+# work stops there, whatever k: the sum is at least S (its first term), so that happens
+# within 54 / -log2(1 - alpha) ranks (alpha-nDCG@1e9 costs what alpha-nDCG@5000 does).
+_II_BLOCK = 4096
+# ranks summed at most (alpha near 0 never underflows: the sum needs every rank to k)
+II_MAX_RANKS = 10_000_000
+
+
+def ideal_ideal_ranks(alpha: float, k: int, top: int = 1) -> int:
+    """The ranks :func:`_ideal_ideal` sums at most (``top``: the largest S)."""
+    q = 1.0 - alpha
+    if q <= 0.0:
+        return min(k, 1)
+    if q >= 1.0:
+        return k
+    # S q^(i-1) w_i < S 2^-54 <= half an ulp of the sum once i - 1 > 54 / -log2 q
+    need = int(np.ceil(55.0 / -np.log2(q))) + 1 + _II_BLOCK
+    return min(k, need)
+
+
+def _ideal_ideal(A: np.ndarray, alpha: float, k: int, weight_of) -> np.ndarray:
+    """(T,): ndeval's 'ideal ideal' through rank k: sum of S (1-alpha)^(i-1) w_i,
+    the factors and the sum taken one rank after the other, as written."""
+    if ideal_ideal_ranks(alpha, k, int(A.max()) if len(A) else 1) > II_MAX_RANKS:
+        raise UsageError(f"the ideal ideal through rank {k} with alpha {alpha:g} sums more "
+                         f"than {II_MAX_RANKS} ranks; use a smaller cutoff or a larger alpha")
     g = A.astype(np.float64)
-    terms = np.zeros((len(A), k))
-    for i in range(k):
-        terms[:, i] = g * weight[i]
-        g = g * (1.0 - alpha)
-    return np.cumsum(terms, axis=1)[:, -1]
+    total = np.zeros(len(A))
+    q = np.float64(1.0 - alpha)
+    done = 0
+    while done < k:
+        n = min(_II_BLOCK, k - done)
+        seq = np.empty((len(A), n + 1))
+        seq[:, 0] = g
+        seq[:, 1:] = q
+        seq = np.multiply.accumulate(seq, axis=1)     # g, g q, (g q) q, ...
+        terms = np.empty((len(A), n + 1))
+        terms[:, 0] = total
+        terms[:, 1:] = seq[:, :n] * weight_of(done, done + n)[None, :]
+        total = np.cumsum(terms, axis=1)[:, -1]
+        g = seq[:, n]
+        done += n
+        if done < k:             # the next term, the largest of the rest, moves no sum: final
+            nxt = g * weight_of(done, done + 1)[0]
+            if ((g == 0.0) | (nxt < np.spacing(total) / 2)).all():
+                break
+    return total
 
 
-def _dcg_discount(n: int) -> np.ndarray:
-    d = np.log(2.0) / np.log(np.arange(n, dtype=np.float64) + 2.0)
-    if n:
+def check_ideal_ideal(ctx: K.Context, m) -> None:
+    """Before scoring: a cutoff whose ideal ideal would sum more than II_MAX_RANKS
+    ranks (alpha near 0) is refused."""
+    if m.k is None or m.k < 2:
+        return
+    alpha = _alpha(m)
+    A, _ = _per_topic(ctx, m.level(ctx.al.rel_level))
+    top = int(A.max()) if len(A) else 1
+    if ideal_ideal_ranks(alpha, m.k, top) > II_MAX_RANKS:
+        raise UsageError(f"{m.name}: the ideal ideal (ndeval's divisor) through rank {m.k} "
+                         f"with alpha {alpha:g} sums more than {II_MAX_RANKS} ranks; use a "
+                         f"smaller cutoff or a larger alpha")
+
+
+def _dcg_discount(n: int, stop: int | None = None) -> np.ndarray:
+    """Ranks 1..n (or n+1..stop): 1 at rank 1, log(2)/log(rank + 1) after."""
+    a, b = (0, n) if stop is None else (n, stop)
+    d = np.log(2.0) / np.log(np.arange(a, b, dtype=np.float64) + 2.0)
+    if a == 0 and b > 0:
         d[0] = 1.0
     return d
 
 
-def _err_weight(n: int) -> np.ndarray:
-    return 1.0 / np.arange(1, n + 1, dtype=np.float64)
+def _err_weight(n: int, stop: int | None = None) -> np.ndarray:
+    a, b = (0, n) if stop is None else (n, stop)
+    return 1.0 / np.arange(a + 1, b + 1, dtype=np.float64)
 
 
 def _alpha(m) -> float:
@@ -174,7 +232,7 @@ def _cumulated(ctx, m, weight_of) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ig = _ideal_gains(ctx, level, alpha, k)
     ideal = _at(np.cumsum(ig * weight_of(ig.shape[1]), axis=1), k)
     if k >= 2:
-        ii = _ideal_ideal(A, alpha, k, weight_of(k))
+        ii = _ideal_ideal(A, alpha, k, weight_of)
         with np.errstate(divide="ignore", invalid="ignore"):
             run = run / ii[None, :]
             ideal = ideal / ii
@@ -281,17 +339,17 @@ _DIV = dict(subtopics=True, bounds="none")
 FAMILIES = (
     Family("alpha_nDCG", "alpha-nDCG (Clarke et al. 2008): novelty-discounted DCG over that of "
            "ndeval's greedy ideal ranking" + _NOTE, "ordinal", alpha_ndcg, cutoff="required",
-           params=(REL, ALPHA, JUDGED_ONLY), example="alpha_nDCG@20", other_names=("alpha-nDCG",), **_DIV),
+           params=(REL, ALPHA, JUDGED_ONLY), example="alpha_nDCG@20", other_names=("alpha-nDCG",), check=check_ideal_ideal, **_DIV),
     Family("alpha_DCG", "alpha-DCG (Clarke et al. 2008) as ndeval reports it: divided by the "
            "ideal ideal DCG for k >= 2" + _NOTE, "ordinal", alpha_dcg, cutoff="required",
-           params=(REL, ALPHA, JUDGED_ONLY), example="alpha_DCG@20", other_names=("alpha-DCG",), **_DIV),
+           params=(REL, ALPHA, JUDGED_ONLY), example="alpha_DCG@20", other_names=("alpha-DCG",), check=check_ideal_ideal, **_DIV),
     Family("ERR_IA", "intent-aware ERR (Chapelle et al. 2011) as ndeval: novelty gain / rank, "
            "divided by the ideal ideal for k >= 2" + _NOTE, "ordinal", err_ia,
            cutoff="required", params=(REL, JUDGED_ONLY), example="ERR_IA@20", other_names=("ERR-IA",),
-           **_DIV),
+           check=check_ideal_ideal, **_DIV),
     Family("nERR_IA", "ERR-IA over that of ndeval's greedy ideal ranking" + _NOTE, "ordinal",
            nerr_ia, cutoff="required", params=(REL, JUDGED_ONLY), example="nERR_IA@20",
-           other_names=("nERR-IA",), **_DIV),
+           other_names=("nERR-IA",), check=check_ideal_ideal, **_DIV),
     Family("NRBP", "novelty- and rank-biased precision (Clarke, Kolla & Vechtomova 2009): "
            "(1-(1-alpha)beta)/S sum of novelty gain x beta^(i-1), whole ranking" + _NOTE,
            "ordinal", nrbp, params=(REL, ALPHA, PATIENCE), **_DIV),
