@@ -53,12 +53,19 @@ def test_examples_never_sort_a_header_into_the_data():
         assert "NR > 1" in head or "tail -n +2" in head, (page, line)
 
 
-def test_eval_q_with_several_runs_in_the_trec_layout_warns(cli_invoke):
+def test_eval_q_with_several_runs_in_the_trec_layout_names_each_block(cli_invoke):
     qrels, run = ROOT / "testdata/adhoc/qrels.txt", ROOT / "testdata/adhoc/run-bm25.txt"
-    code, out, err = cli_invoke(["eval", "-q", "-m", "P@5", qrels, run, run])
-    assert code == 0 and "per-topic lines do not name their run" in err
+    run2 = ROOT / "testdata/adhoc/run-neural.txt"
+    code, out, err = cli_invoke(["eval", "-q", "-m", "P@5", "--format", "trec", qrels, run,
+                                 run2])
+    assert code == 0 and "do not name their run" not in err
+    lines = out.splitlines()
+    heads = [i for i, text in enumerate(lines) if text.startswith("runid")]
+    assert heads[0] == 0 and len(heads) == 2
+    assert lines[0].split("\t") == ["runid                 ", "all", "bm25"]
+    assert lines[heads[1]].split("\t")[2] == "neural"
     code, out, err = cli_invoke(["eval", "-q", "-m", "P@5", qrels, run])
-    assert code == 0 and err == ""
+    assert code == 0 and err == "" and "runid" not in out
     code, out, err = cli_invoke(["eval", "-q", "-m", "P@5", "--format", "tsv", qrels, run, run])
     assert code == 0 and err == ""
 

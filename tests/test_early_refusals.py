@@ -96,10 +96,10 @@ def test_eval_trec_layout_refusals_are_one_line(extra, what, tmp_path):
     assert out == ""
 
 
-def test_eval_trec_layout_note_still_comes_on_success(tmp_path):
+def test_eval_trec_layout_names_each_run_block(tmp_path):
     code, out, err = _run(["eval", "-q", "--format", "trec", "-m", "P@5", Q, A, B], tmp_path)
     assert code == 0 and out
-    assert "in the trec layout, per-topic lines do not name their run" in err
+    assert sum(line.startswith("runid") for line in out.splitlines()) == 2
 
 
 def test_ap_pass_estimate():

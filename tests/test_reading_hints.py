@@ -80,3 +80,38 @@ def test_ordinary_measure_beside_a_diversity_one_is_warned(tmp_path):
     assert code == 0 and "diversity measure" not in err
     with pytest.warns(UserWarning, match="nDCG@10 is not a diversity measure"):
         api.evaluate(str(q), str(r), ["alpha_nDCG@20", "nDCG@10"])
+
+
+# --- eval -q with several runs in the trec layout: one runid line heads each block ------
+
+def test_several_runs_q_blocks_split_by_runid(tmp_path):
+    from conftest import ROOT
+    q = ROOT / "testdata/adhoc/qrels.txt"
+    a, b = ROOT / "testdata/adhoc/run-bm25.txt", ROOT / "testdata/adhoc/run-neural.txt"
+    code, out, err = invoke(["eval", "-q", "--format", "trec", "-m", "P@5", "-m", "runid",
+                             str(q), str(a), str(b)])
+    assert code == 0
+    blocks, run = {}, None
+    for line in out.splitlines():
+        f = line.split("\t")
+        if f[0].strip() == "runid":
+            run = f[2]
+            assert run not in blocks          # the runid line is not repeated in a block
+            blocks[run] = []
+            continue
+        blocks[run].append(f)
+    assert list(blocks) == ["bm25", "neural"]
+    code, tsv, _ = invoke(["eval", "-q", "--format", "tsv", "-m", "P@5", str(q), str(a),
+                           str(b)])
+    rows = [r.split("\t") for r in tsv.splitlines()[1:]]
+    for run, lines in blocks.items():
+        want = [(qid, round(float(v), 4)) for r_, qid, m, v in rows if r_ == run]
+        assert [(f[1], float(f[2])) for f in lines] == want
+
+
+def test_one_run_q_is_trec_eval_byte_for_byte(tmp_path):
+    from conftest import ROOT
+    q, a = ROOT / "testdata/adhoc/qrels.txt", ROOT / "testdata/adhoc/run-bm25.txt"
+    code, out, _ = invoke(["eval", "-q", "--format", "trec", "-m", "P@5", str(q), str(a)])
+    assert code == 0 and not out.startswith("runid")
+    assert all(line.startswith("P@5") for line in out.splitlines())

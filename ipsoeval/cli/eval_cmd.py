@@ -122,10 +122,6 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, engine_name, rel_
                              f"{align_opts.run_format}")
         align_opts.run_format = "trec"
     version = trec_eval_version or "ipsoeval"
-    concrete = out_.concrete_format(ctx, fmt, output, pipe_default="trec")
-    if per_query and concrete == "trec" and len(runs) > 1:
-        out_.warn("in the trec layout, per-topic lines do not name their run (one block per "
-                  "run, in the order given); --format tsv has a run column")
     params = {"measures": list(measures), "per_query": per_query, "rel_format": rel_format,
               "zscores": zscores_file, "no_summary": no_summary,
               "trec_eval_version": trec_eval_version, **align_opts.as_params()}

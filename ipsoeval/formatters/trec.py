@@ -6,6 +6,11 @@ name printed (trec_eval's spelling); undefined values are left out.  A
 record with ``quoted`` true prints its text in single quotes (relstring).
 A result set with ``low`` and ``high`` columns (``eval --bounds``) prints
 them after each record's line as ``NAME_low`` and ``NAME_high`` lines.
+
+Several runs with per-topic lines (``eval -q``): each run's block starts with
+trec_eval's ``runid  all  NAME`` line (the run's own runid line, if asked for,
+moves there), so ``awk '$1 == "runid"'`` splits the blocks.  One run prints
+exactly trec_eval's lines.
 """
 
 from __future__ import annotations
@@ -36,7 +41,16 @@ def render(rs: ResultSet) -> str:
         raise UsageError(f"--format trec is not available for {rs.command} (use tsv, json or table)")
     out = []
     extra = [c for c in ("low", "high") if c in rs.columns]
+    runs = {rec.get("run") for rec in rs.records}
+    several = len(runs) > 1 and any(rec["qid"] != "all" for rec in rs.records)
+    current = object()
     for rec in rs.records:
+        if several:
+            if rec.get("run") != current:
+                current = rec.get("run")
+                out.append(line("runid", "all", current))
+            if rec["measure"] == "runid":
+                continue
         name = rec.get("label", rec["measure"])
         text = line(name, rec["qid"], rec["value"], rec.get("quoted", False))
         if text is not None:
