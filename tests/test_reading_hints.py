@@ -115,3 +115,25 @@ def test_one_run_q_is_trec_eval_byte_for_byte(tmp_path):
     code, out, _ = invoke(["eval", "-q", "--format", "trec", "-m", "P@5", str(q), str(a)])
     assert code == 0 and not out.startswith("runid")
     assert all(line.startswith("P@5") for line in out.splitlines())
+
+
+# --- a directory of runs: the default baseline is named --------------------------------
+
+def test_directory_default_baseline_is_named_in_a_note(tmp_path):
+    from conftest import ROOT
+    d = tmp_path / "runs"
+    d.mkdir()
+    for name in ("web-dense.run", "web-bm25.run"):
+        (d / name).write_bytes((ROOT / "testdata/across" / name).read_bytes())
+    q = str(ROOT / "testdata/across/web.qrels")
+    code, out, err = invoke(["sigtest", "-m", "P@5", q, str(d)])
+    assert code == 0 and out.splitlines()[1].startswith("bm25\tdense")
+    assert f"note: baseline: {d / 'web-bm25.run'} (the first run: the first file of {d}" in err
+    code, out, err = invoke(["sigtest", "-W", "error", "-m", "P@5", q, str(d)])
+    assert code == 0 and out                 # a note: never fatal
+    for extra in (["--baseline", "dense"], ["--all-pairs"]):
+        code, out, err = invoke(["sigtest", *extra, "-m", "P@5", q, str(d)])
+        assert code == 0 and "note: baseline" not in err
+    code, out, err = invoke(["sigtest", "-m", "P@5", q, str(d / "web-bm25.run"),
+                             str(d / "web-dense.run")])
+    assert code == 0 and "note: baseline" not in err

@@ -93,7 +93,9 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
         def wrapper(*args, **kw):
             if kw.get("runs"):      # issue 13: a directory as RUN = every run file in it
                 from ipsoeval.reading import expand_run_paths
-                kw["runs"] = tuple(expand_run_paths(kw["runs"]))
+                given = kw["runs"]
+                kw["runs"] = tuple(expand_run_paths(given))
+                _default_baseline_note(given, kw)
             _output_not_an_input(kw.get("output"), kw.get("qrels"), kw.get("runs") or ())
             complete = kw.pop("complete")
             queries = kw.pop("queries")
@@ -197,6 +199,23 @@ def per_query_option(f=None, *, help_text: str = "Per-topic rows instead of the 
     def deco(g):
         return click.option("-q", "--per-query", "per_query", is_flag=True, help=help_text)(g)
     return deco(f) if f is not None else deco
+
+
+def _default_baseline_note(given, kw) -> None:
+    """A directory's first file (in name order) becomes the default baseline of a
+    --baseline command: the note says which file, and how to choose."""
+    import os
+    if "baseline" not in kw or kw.get("baseline") is not None or kw.get("all_pairs"):
+        return
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or ctx.info_name == "bootstrap":    # its --baseline has no default
+        return
+    first = os.fspath(given[0]) if given else None
+    if first is None or first == "-" or not os.path.isdir(first) or not kw.get("runs"):
+        return
+    from ipsoeval.cli.output import note
+    note(f"baseline: {kw['runs'][0]} (the first run: the first file of {first} in name "
+         f"order); --baseline chooses another")
 
 
 def baseline_option(f=None, *, help_text: str = "Compare every other run against this run."):
