@@ -94,14 +94,19 @@ MEASURES_OK = ["P@5", "P@10", "nDCG@10", "AP", "RR@10", "RR", "map", "P.5,10", "
                # diversity measures: the qrels are read as qid subtopic docno judgment
                "alpha_nDCG@10", "ERR_IA@5", "nNRBP", "AP_IA", "StRecall@5", "P_IA@10",
                "alpha_DCG(alpha=0.3)@5", "nERR_IA@20", "NRBP(beta=0.8)",
-               "Compat", "Accuracy@10", "INST(max_rel=2)", "SDCG(max_rel=3)@10"]   # issue 27
+               "Compat", "Accuracy@10", "INST(max_rel=2)", "SDCG(max_rel=3)@10",   # issue 27
+               # diversity measures at huge cutoffs: the cost follows the rankings, not k
+               "alpha_nDCG@1000000000", "ERR_IA@100000000", "alpha_DCG@2147483647",
+               "nERR_IA@2147483647", "P_IA@1000000000", "StRecall@2147483647",
+               "alpha_nDCG(alpha=0.01)@2147483647", "nDCG(dcg='exp-log2')@10"]
 MEASURES_BAD = ["P.1e400", "P.inf", "P@0", "P@-1", "P@99999999999999999999", "", "RBP(p=2)",
                 "RBP(p=nan)@10", "P(rel=1,rel=2)", "nDCG@", "@", "RR@1e3", "AP@10x", "\x01",
                 "P@5\n", "ndcg_cut.0", "P.1.5", "P_1.5", "RBP(p=0.8,p=0.5)", "P@１",
                 "RBP(p=0.8)@100", "nope", "P(", "P()", "ESL(n=0)@10", "P@2147483648",
                 "P.5,,10", "P.", "P@5@5", "rbp_resid", "alpha_nDCG(alpha=2)@10", "ERR_IA",
                 "NRBP@10", "INST", "INST(min_rel=2,max_rel=1)",
-                "Compat(p=1)", "BPM(max_rel=2)"]
+                "Compat(p=1)", "BPM(max_rel=2)",
+                "alpha_DCG(alpha=0)@1000000000"]     # the ideal ideal over 1e9 ranks: refused
 # ppi estimates means over topics: mostly measures averaged over topics, some not
 MEASURES_PPI = ["P@5", "P@10", "nDCG@10", "AP", "RR@10", "R@10", "Success@5", "map", "P_5",
                 "RBP(p=0.8)@10", "DCG(b=2)@10", "ndcg_cut.10", "recip_rank", "Rprec", "official",
