@@ -180,3 +180,12 @@ def test_refusals_come_before_any_scoring(monkeypatch):
         with pytest.raises(Exception, match="ERR needs gmax|at most 4"):
             api.evaluate({"0": {"D0": 5, "D1": 1}}, RUN, bad)
     assert called == []
+
+
+@pytest.mark.parametrize("m", MEASURES)
+def test_cli_minus_J_equals_the_parameter(tmp_path, m):
+    q, r = _files(tmp_path, QRELS, RUN)
+    code, a, _ = invoke(["eval", "-J", "-m", m, q, r])
+    code2, b, _ = invoke(["eval", "-m", _with_param(m), q, r])
+    assert code == code2 == 0
+    assert a.split()[-1] == b.split()[-1] == "1.0000", m
