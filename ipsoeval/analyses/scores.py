@@ -28,7 +28,7 @@ def sigtest_scores(ts: TopicScores, options, measures=None):
     lower = {m for m in names if not ts.higher_is_better[m]}
     report = st.run(list(ts.runs), mats, scales, options, lower_better=lower,
                     topics=len(ts.topics))
-    return _with_params(report, ts)
+    return _with_params(report.note(*ts.notes_for(names)), ts)
 
 
 def bootstrap_scores(ts: TopicScores, options, measures=None, warn=None):
@@ -36,7 +36,7 @@ def bootstrap_scores(ts: TopicScores, options, measures=None, warn=None):
     from ipsoeval.analyses import bootstrap as bs
     report = bs.analyse(list(ts.runs), list(ts.topics), _measure_inputs(ts, measures),
                         options, warn=warn)
-    return _with_params(report, ts)
+    return _with_params(report.note(*ts.notes_for(select(ts, measures))), ts)
 
 
 def leaderboard_scores(ts: TopicScores, options, measures=None, progress=None):
@@ -44,6 +44,7 @@ def leaderboard_scores(ts: TopicScores, options, measures=None, progress=None):
     from ipsoeval.analyses import leaderboard as lb
     report = lb.analyse(list(ts.runs), len(ts.topics), _measure_inputs(ts, measures),
                         options, progress=progress)
+    report.note(*ts.notes_for(select(ts, measures)))
     return _with_params(report, ts)
 
 

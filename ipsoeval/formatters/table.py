@@ -717,9 +717,23 @@ class _Painter:
         return "".join(out)
 
 
+def _note_lines(notes, width: int) -> list[Line]:
+    """The report's notes under the last table: ``note: TEXT``, wrapped to
+    ``width`` with the continuation lines indented under the text."""
+    out: list[Line] = []
+    for n in notes:
+        text = _clean(str(n))
+        body = max(width - 2 - len("note: "), 10)
+        for i, (s, e) in enumerate(_wrap(text, body, " ")):
+            lead = "  note: " if i == 0 else " " * (2 + len("note: "))
+            out.append([(lead, ""), (text[s:e], "italic")])
+    return out
+
+
 def render(sets: list[ResultSet], *, width: int | None = None, color: bool = False,
-           color_system: str = "standard") -> str:
-    """The tables of ``sets`` laid out for ``width`` columns (default 80)."""
+           color_system: str = "standard", notes=()) -> str:
+    """The tables of ``sets`` laid out for ``width`` columns (default 80),
+    the report's ``notes`` under the last."""
     width = max(int(width or DEFAULT_WIDTH), 20)
     painter = _Painter(color, color_system)
     out: list[str] = []
@@ -737,4 +751,6 @@ def render(sets: list[ResultSet], *, width: int | None = None, color: bool = Fal
             lines += _draw_block(block, grid.nrows, width)
             lines.append([])
             out.extend(painter.line(ln) for ln in lines)
+    if notes:
+        out.extend(painter.line(ln) for ln in _note_lines(notes, width) + [[]])
     return "\n".join(out) + ("\n" if out else "")

@@ -70,6 +70,13 @@ class TopicScores:
     notes: list[str] = field(default_factory=list)      # format statements
     warnings: list[str] = field(default_factory=list)
     params: dict = field(default_factory=dict)
+    # measure -> why its scale on these scores is not the nominal one: a note
+    # of the report of any analysis asked for that measure (and of no other)
+    scale_notes: dict[str, str] = field(default_factory=dict)
+
+    def notes_for(self, measures) -> list[str]:
+        """The scale notes of ``measures`` (names), in their order."""
+        return [self.scale_notes[m] for m in measures if m in self.scale_notes]
 
     @property
     def measures(self) -> list[str]:

@@ -378,6 +378,8 @@ def _with_runs(qa, qb, ia, ib, runs, measures, options, align, params, warnings,
         raise InputError("the runs were evaluated on different topics under the two qrels")
     sa = engine.evaluate(al_a, requested)
     sb = engine.evaluate(al_b, requested)
+    warnings.extend(w for w in engine.score_warnings(sa) + engine.score_warnings(sb)
+                    if w not in warnings)
     gains = align.get("gains")
     params.update({k: v for k, v in align.items() if k != "gains"})
     params["gains"] = gains if gains is None or isinstance(gains, str) else \

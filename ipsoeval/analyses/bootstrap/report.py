@@ -469,5 +469,9 @@ def run(scores, options: Options, progress: Progress | None = None,
         x[~mask] = np.nan                    # topics a run lacks (--queries intersection)
         inputs.append(MeasureInput(meas.name, x, higher_is_better(meas),
                                    measure_scale(meas, scores.aligned)[0]))
-    return analyse(list(scores.runs), list(scores.topics), inputs, options,
-                   progress=progress, warn=warn)
+    from ipsoeval.engine import score_warnings, with_score_warnings
+    if warn is not None:             # bootstrap's warnings go out as they come
+        for w in score_warnings(scores):
+            warn(w)
+    return with_score_warnings(analyse(list(scores.runs), list(scores.topics), inputs,
+                                       options, progress=progress, warn=warn), scores)

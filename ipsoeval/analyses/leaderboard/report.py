@@ -203,6 +203,7 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
     if not measures:
         raise UsageError("leaderboard needs a measure")
     warnings: list[str] = []
+    notes: list[str] = []         # what a measure's scale implies: not a warning
     rows: list[dict] = []
     pairs: list[dict] = []
     summary: list[dict] = []
@@ -218,7 +219,7 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
         scale = m.scale
         if registry_permissible(scale) is False:
             route = permissible_route(m.name, scale, len(runs))
-            warnings.append(f"{m.name}: its scale is {scale}; the tests compare means, which "
+            notes.append(f"{m.name}: its scale is {scale}; the tests compare means, which "
                             f"needs an interval scale (results marked permissible = false)"
                             + (f"; permissible: {route}" if route else ""))
     if progress is not None:
@@ -267,7 +268,7 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
                   table_hints={"digits": 4}),
     ]
     return Report(COMMAND, tables, primary="leaderboard", warnings=warnings,
-                  display=["leaderboard", "resolution"])
+                  display=["leaderboard", "resolution"], notes=notes)
 
 
 def registry_permissible(scale: str | None) -> bool | None:
@@ -290,4 +291,7 @@ def run(scores, options: Options, progress: Progress | None = None) -> Report:
         x[~mask] = np.nan                  # topics a run lacks (--queries intersection)
         inputs.append(MeasureInput(meas.name, x, bool(meas.higher_is_better),
                                    measure_scale(meas, scores.aligned)[0]))
-    return analyse(list(scores.runs), len(scores.topics), inputs, options, progress=progress)
+    from ipsoeval.engine import with_score_warnings
+    return with_score_warnings(
+        analyse(list(scores.runs), len(scores.topics), inputs, options, progress=progress),
+        scores)

@@ -330,6 +330,9 @@ def run_aligned(aligned, measures, options: Options, progress=None, estimate=Non
     """Evaluate ``measures`` on ``aligned`` and run :func:`run`."""
     from ipsoeval.analyses.power.report import evaluated
     options.check()
-    mats, higher, scales = evaluated(aligned, measures)
-    return run(list(aligned.runs), mats, options, higher_is_better=higher, scales=scales,
-               progress=progress, estimate=estimate)
+    found: list[str] = []
+    mats, higher, scales = evaluated(aligned, measures, found)
+    out = run(list(aligned.runs), mats, options, higher_is_better=higher, scales=scales,
+              progress=progress, estimate=estimate)
+    out.warnings[:0] = [w for w in found if w not in out.warnings]
+    return out

@@ -60,14 +60,14 @@ def topic_scores(j: NuggetJudgments, measures=None, warnings=None):
     from ipsoeval.reading.scores import TopicScores
     sel = select(measures)
     mats = matrices(j, [m.name for m in sel])
-    scales, notes = {}, []
+    scales, why = {}, {}
     for m in sel:
-        scales[m.name], why = nm.scale_on(j.support, j.importance, m)
-        if why:
-            notes.append(why)
+        scales[m.name], w = nm.scale_on(j.support, j.importance, m)
+        if w:
+            why[m.name] = w
     ts = TopicScores(runs=list(j.runs), topics=list(j.topics), matrices=mats,
                      scales=scales, higher_is_better={m.name: True for m in sel},
-                     notes=notes, warnings=list(warnings or []) + failed_warnings(j))
+                     warnings=list(warnings or []) + failed_warnings(j), scale_notes=why)
     ts.params = {"scores": list(j.paths), **_params(j)}
     return ts
 

@@ -182,7 +182,7 @@ def compose_scores(ts, options: Options, measures=None,
                        ci=options.ci)
     board = leaderboard_scores(ts, lopts, measures=names, progress=_phase(progress, 0.0, 0.8))
     mats = {m: np.asarray(ts.matrices[m], dtype=np.float64) for m in names}
-    why = {m: next((n for n in ts.notes if n.startswith(f"{m}: ")), None) for m in names}
+    why = {m: ts.scale_notes.get(m) for m in names}
     lower = {m for m in names if not ts.higher_is_better[m]}
     return _compose(runs, len(ts.topics), board, names, mats,
                     {m: ts.scales[m] for m in names}, why, lower, options, progress,
@@ -196,7 +196,7 @@ def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
     from ipsoeval.analyses import validate
 
     warnings: list[str] = list(board.warnings)
-    notes: list[str] = []
+    notes: list[str] = list(board.notes)          # the measures' scales (leaderboard's)
     first = measures[0]
     baseline = validate.baseline(options.baseline, runs) if options.baseline is not None \
         else runs[0]       # the CLI and the API resolve a FILE to its run name first

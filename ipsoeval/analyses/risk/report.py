@@ -143,4 +143,5 @@ def run_scores(scores, options: Options) -> Report:
         mats[m.name] = scores.matrix(m.name)
         if not m.higher_is_better:
             lower.add(m.name)
-    return run(runs, mats, options, lower_better=lower)
+    from ipsoeval.engine import with_score_warnings
+    return with_score_warnings(run(runs, mats, options, lower_better=lower), scores)
