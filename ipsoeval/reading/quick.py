@@ -191,9 +191,8 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
     the same records under the canonical names, without runid), and the tie
     warnings (ties.tie_notes' rule and text)."""
     from ipsoeval.reading.quick_measures import FAMILIES
-    from ipsoeval.tiewarn_text import tie_note
     topics, per_run = got
-    T, n, F = len(topics), len(specs), 1 + len(tcuts)
+    T, n = len(topics), len(specs)
     qids = [t.decode() for t in topics]
     cols = []                       # per req: (label, column, kind, per topic)
     for r in reqs:
@@ -226,21 +225,46 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
                     s += vals[e * n + col]
                 v = s if kind == "int" else s / T
             text.append(pre + line(label, "all", v, kind))
-        hit, names = [False] * T, []
-        for r in reqs:
-            fam, k, _ = r.key
-            if not FAMILIES[fam][4]:
-                continue
-            j = 0 if k is None else 1 + tcuts.index(k)
-            moved = False
-            for e in range(T):
-                if flags[e * F + j]:
-                    hit[e] = moved = True
-            if moved:
-                names.append(r.name)
-        if any(hit):
-            notes.append(tie_note(run, sum(hit), names))
+        note = _tie_note(reqs, tcuts, T, run, flags)
+        if note is not None:
+            notes.append(note)
     return "".join(text).encode(), notes
+
+
+def _tie_note(reqs, tcuts, T, run, flags):
+    """One run's tie warning from the core's flags (per topic, 1 + len(tcuts)
+    of them: a tie group holding two different labels anywhere, then one
+    straddling each cutoff), by ties.tie_notes' rule and text; None when
+    no requested measure moves."""
+    from ipsoeval.reading.quick_measures import FAMILIES
+    from ipsoeval.tiewarn_text import tie_note
+    F = 1 + len(tcuts)
+    hit, names = [False] * T, []
+    for r in reqs:
+        fam, k, _ = r.key
+        if not FAMILIES[fam][4]:
+            continue
+        j = 0 if k is None else 1 + tcuts.index(k)
+        moved = False
+        for e in range(T):
+            if flags[e * F + j]:
+                hit[e] = moved = True
+        if moved:
+            names.append(r.name)
+    return tie_note(run, sum(hit), names) if any(hit) else None
+
+
+def tie_notes(reqs, topics, per_run) -> list:
+    """The tie warnings of :func:`topic_scores`' runs (eval's, ties.tie_notes'
+    rule and text), one per run whose tie order moves a requested measure."""
+    _, tcuts = _specs(reqs)
+    out = []
+    for name, _, flags in per_run:
+        note = _tie_note(reqs, tcuts, len(topics), name.decode("utf-8", "surrogateescape"),
+                         flags)
+        if note is not None:
+            out.append(note)
+    return out
 
 
 def _line(label, qid, v, kind) -> str:
