@@ -28,10 +28,9 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.analyses.scores import ipso_scores
-        rep, notes = ipso_scores(ts, alpha=alpha, measures=_names(measures),
-                                 all_pairs=all_pairs,
-                                 correct=correct, baseline=baseline)
-        return _report(rep, warnings=notes, params=dict(ts.params))
+        rep, _ = ipso_scores(ts, alpha=alpha, measures=_names(measures),
+                             all_pairs=all_pairs, correct=correct, baseline=baseline)
+        return _report(rep, warnings=list(ts.warnings), params=dict(ts.params))
     if len(res.runs) < 2:
         raise UsageError(f"ipso needs at least two runs (got {len(res.runs)})")
     cutoff = k if k is not None else 10

@@ -7,6 +7,10 @@ writes it and applies the report's gate;
 collected, one line per kind (:mod:`ipsoeval.warntext`), when the output is
 about to be written -- or, under ``--warnings error``, refuses with the first
 (exit 3, nothing written).  A command that fails prints its error alone.
+A report's notes (``Report.notes``: a scale, the test chosen) are no
+warnings: the formatters render them with the output, and nothing here
+holds them back or makes them fatal (docs/conventions.md, "Warnings and
+notes").  :func:`note` is a third thing: a line about the run itself.
 """
 
 from __future__ import annotations

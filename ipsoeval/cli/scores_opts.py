@@ -173,7 +173,6 @@ def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, 
     report, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
                                 all_pairs=all_pairs, correct=correct,
                                 baseline=_baseline(baseline, ts))
-    _note(notes[-1])
     out_.emit(ctx, report, fmt, output, pipe_default="tsv")
 
 

@@ -399,8 +399,8 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
         if not common:
             raise InputError("--queries intersection: no topic is common to all runs",
                              path=run_file[runs[-1]])
-        if len(common) < len(union):
-            notes.append(f"--queries intersection: {len(union) - len(common)} topic(s) missing "
+        if len(common) < len(union):         # topics left out: a warning, as aligning's
+            warnings.append(f"--queries intersection: {len(union) - len(common)} topic(s) missing "
                          f"from at least one run left out; the analysis uses the "
                          f"{len(common)} topic(s) common to all {len(runs)} runs")
         topics = sorted(common, key=id_sort_key)

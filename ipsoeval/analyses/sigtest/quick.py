@@ -20,8 +20,11 @@ is imported, for the calls of shell one-liners and CI checks:
 
 Per-topic scores come from the core (``_core.eval_measures``, as eval's quick
 path, :mod:`ipsoeval.reading.quick`), which declines any unusual input (a
-topic in one file and not the other, compressed files, anything the full
-program warns about); each comparison's numbers from
+topic in one file and not the other, compressed files, anything else the
+full program warns about) but tied scores: their warning is eval's, from
+the core's tie flags (:func:`ipsoeval.reading.quick.tie_notes`), as every
+command gives it (engine.score_warnings); a measure's scale is a note of
+the report (json's ``notes``), never a warning; each comparison's numbers from
 :mod:`ipsoeval.stats.paired`, which the full program's vectorised tests call
 too; the options' checks, the pairs, the warning texts and the gate from
 :mod:`ipsoeval.analyses.sigtest.common`, the TSV from
