@@ -96,9 +96,6 @@ def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, basel
         aligned = opt.load_aligned(qrels, runs, align_opts)
         options.baseline = validate.baseline(baseline, aligned.runs, runs)
         scores = engine.evaluate(aligned, requested)
-    from ipsoeval.measures.expected import monte_carlo_notes
-    for note in monte_carlo_notes(scores):       # --labels probability
-        out_.warn(note)
     progress = opt.progress("bootstrap: resampling topics"
                             + (", split-half tests" if split_half else ""), ctx)
     report = bootstrap.run(scores, options, progress=progress)
