@@ -356,5 +356,16 @@ def run(human_scores, auto_scores, options: Options, *, human_name: str | None =
         check_measure(meas)
         inputs.append(MeasureInput(meas.name, human_scores.matrix(meas.name),
                                    auto_scores.matrix(meas.name)))
-    return analyse(runs, list(human_scores.topics), list(auto_scores.topics), inputs, options,
-                   human_name=human_name, auto_name=auto_name, warn=warn)
+    # the scores' own warnings (ties the order moves ...), as every command
+    # gives them, each qrels named as the alignment's warnings name it
+    from ipsoeval.engine import score_warnings
+    found = list(dict.fromkeys(
+        [f"{w} (human qrels)" for w in score_warnings(human_scores)]
+        + [f"{w} (auto qrels)" for w in score_warnings(auto_scores)]))
+    if warn is not None:
+        for w in found:
+            warn(w)
+    out = analyse(runs, list(human_scores.topics), list(auto_scores.topics), inputs, options,
+                  human_name=human_name, auto_name=auto_name, warn=warn)
+    out.warnings[:0] = [w for w in found if w not in out.warnings]
+    return out
