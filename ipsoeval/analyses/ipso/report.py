@@ -228,12 +228,15 @@ def serp_strings(aligned, k: int, binary: bool) -> np.ndarray:
 
 # ----------------------------------------------------------------- metrics
 
-def _measure_scores(aligned, names: list[str]):
-    """{name: (canonical, scale, (R, T) scores)} computed by the engine."""
+def _measure_scores(aligned, names: list[str], warnings: list | None = None):
+    """{name: (canonical, scale, (R, T) scores)} computed by the engine;
+    ``warnings`` extended with the scores' own (engine.score_warnings)."""
     from ipsoeval import engine
     from ipsoeval.measures import parse_measure
     measures = [parse_measure(n) for n in names]
     scores = engine.evaluate(aligned, measures)
+    if warnings is not None:
+        warnings.extend(engine.score_warnings(scores))
     from ipsoeval.stats.scales import measure_scale
     return {n: (m.name, measure_scale(m, aligned)[0], np.asarray(scores.matrix(m), dtype=np.float64))
             for n, m in zip(names, measures)}
@@ -352,7 +355,8 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
             params["samples"] = opts.samples
             params["seed"] = opts.seed
 
-    scores = _measure_scores(aligned, opts.measures) if opts.measures else {}
+    warnings: list[str] = []            # the metric tests' scores: ties the order moves
+    scores = _measure_scores(aligned, opts.measures, warnings) if opts.measures else {}
     metric_p = {}
     for name, (_, _, S) in scores.items():
         for test in opts.tests:
@@ -374,7 +378,8 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
                                    binary=gain_desc.startswith("binary")))
     if enumerate_ks is not None:
         results.append(enumerate_table(enumerate_ks))
-    return Report(COMMAND, results, primary="topics" if opts.per_query else "pairs")
+    return Report(COMMAND, results, primary="topics" if opts.per_query else "pairs",
+                  warnings=warnings)
 
 
 def corrected(fp, fn, depths, metric_p: dict, method: str):
