@@ -221,10 +221,7 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
             elif kind == "count":
                 v = T
             else:
-                s = 0.0
-                for e in range(T):          # sequential, as np.add.accumulate
-                    s += vals[e * n + col]
-                v = s if kind == "int" else s / T
+                v = _all_value(vals, n, col, T, kind)
             text.append(pre + line(label, "all", v, kind))
         hit, names = [False] * T, []
         for r in reqs:
@@ -241,6 +238,17 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
         if any(hit):
             notes.append(tie_note(run, sum(hit), names))
     return "".join(text).encode(), notes
+
+
+def _all_value(vals, n, col, T, kind) -> float:
+    """The 'all' line's value of column ``col`` of a run's per-topic values
+    (``vals``: T topics x n columns, topic-major): the total over topics for
+    summed counts (kind "int"), else the run's mean over topics -- summed in
+    sequence, as np.add.accumulate in the full program's Measure.aggregate."""
+    s = 0.0
+    for e in range(T):
+        s += vals[e * n + col]
+    return s if kind == "int" else s / T
 
 
 def _line(label, qid, v, kind) -> str:
