@@ -16,6 +16,11 @@
  *   stream_columns()  a run held in columns (an Arrow record batch's buffers:
  *                dictionary indices, string offsets and bytes, integers)
  *                read and aligned in the same pass as stream_feed()'s lines.
+ *   eval_official(), eval_measures()  eval's quick path without numpy: each
+ *                run file read 1 MiB at a time and scored topic by topic
+ *                (quick_run(): align_topic() and the measures on each topic
+ *                once its last line is read; quick_buffers() reports the
+ *                largest buffers held).
  *
  * All accept only input they are sure about (valid-input-only): anything
  * else is reported as "rejected" and the caller (ipsoeval/reading/compiled.py) falls

@@ -7,7 +7,10 @@ done in C (README "Speed"):
 
 * ``eval [--format trec] QRELS RUN...`` (trec_eval's official measures):
   ``_core.eval_official`` reads, aligns and scores each run and prints
-  trec_eval's lines;
+  trec_eval's lines -- a block of the file at a time, each topic scored once
+  its last line is read, so memory follows the longest topic, not the run
+  (a topic whose rows are not together: the whole file, merged as the full
+  program merges it);
 * with ``-m``/``--measure`` naming measures of the common families (P, R,
   AP, nDCG, RR, Success, Judged, bpref, Rprec, ERR, the counts; in
   trec_eval's spellings or the canonical ones, as
