@@ -177,3 +177,33 @@ def test_a_duplicate_docno_names_both_lines(tmp_path):
     assert p.returncode != 0 and p.stdout == ""
     assert p.stderr == (f"ipsoeval: error: {r}:39001: duplicate docno '{first}' in topic '0' "
                         "(also at line 11)\n")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_a_run_through_a_named_pipe(tmp_path):
+    """A run written into a named pipe in small pieces (reads come back
+    short): the same values as from the file, read with the same bounded
+    buffers."""
+    import threading
+    q, r = write_files(tmp_path, topics=120, docs=300)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    data = r.read_bytes()
+
+    def writer():
+        with open(fifo, "wb", buffering=0) as f:
+            for i in range(0, len(data), 65537):
+                f.write(data[i:i + 65537])
+
+    core = _fast._core
+    specs = [(3, 0, 1), (4, 10, 1), (5, 10, 1)]
+    want = core.eval_measures(os.fsencode(q), [os.fsencode(r)], specs, [10])
+    t = threading.Thread(target=writer)
+    t.start()
+    core.quick_buffers()
+    try:
+        got = core.eval_measures(os.fsencode(q), [os.fsencode(fifo)], specs, [10])
+    finally:
+        t.join()
+    assert got is not None and got == want
+    assert core.quick_buffers() == (BLOCK, ROWS)
