@@ -38,7 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -1871,12 +1873,12 @@ typedef struct {
     int32_t *idx, *set, *ord, *labk, *lab;
     uint8_t *tie;
     double *disc, *smax, *table, *ideal;
-    uint8_t *seen;              /* per qrels topic: its rows were read */
+    uint8_t *seen;              /* per qrels topic: its rows were read (shared by the parts) */
     Py_ssize_t nseen;
     int judged;
     long long n_mixed, num_ret, num_rel, num_rel_ret;
     long mask;
-    double *vals;               /* per evaluated topic: G's values (the caller's array) or the
+    double *vals;               /* per evaluated topic (the caller's): G's values or the
                                  * official ones (T x NMEAS) */
     uint8_t *flags;
     unsigned char *tag;         /* the last row's tag */
@@ -1897,9 +1899,6 @@ static void quick_free(QuickRun *Q)
     free(Q->smax);
     free(Q->table);
     free(Q->ideal);
-    free(Q->seen);
-    if (!Q->G)
-        free(Q->vals);
     free(Q->tag);
 }
 
@@ -1950,9 +1949,8 @@ static int quick_topic(QuickRun *Q, Py_ssize_t r0, Py_ssize_t c)
                     S->P.Wq, S->rep, (const uint64_t *)P->qw + r0 * P->Wq, P->Wq, &slot);
     if (qc < 0)
         return -1;              /* a run topic not in the qrels: a warning */
-    if (Q->seen[qc])
-        return 1;
-    Q->seen[qc] = 1;
+    if (__atomic_exchange_n(&Q->seen[qc], 1, __ATOMIC_RELAXED))
+        return 1;               /* (claimed once: parts read side by side share seen) */
     Q->nseen++;
     got = align_topic(&Q->X, (const uint64_t *)P->dw + r0 * P->Wd, P->Wd,
                       (const double *)P->num + r0, Q->idx, c, qc, 1, Q->set, Q->ord, Q->labk,
@@ -2044,19 +2042,12 @@ static int quick_widen(QuickRun *Q, int q, Py_ssize_t W2)
     return 0;
 }
 
-/* One plain TREC run file read a block at a time and scored topic by topic,
- * into Q (set up by the caller: S, G, vals and flags for G); what is
- * accepted and the numbers are eval_one_run's.  0 ok, -1 declined, 1 a topic
- * whose rows are not in one block of lines (eval_one_run then serves: the
- * full program merges such a topic's rows). */
-static int quick_run(QuickRun *Q, const char *path, long long depth, Text *out)
+/* Q's buffers and the alignment's options (Q->S, G, seen, vals and flags set
+ * by the caller).  0, or -1 out of memory. */
+static int quick_setup(QuickRun *Q, long long depth)
 {
     const QrelsSide *S = Q->S;
     Parse *P = &Q->P;
-    FILE *f = NULL;
-    unsigned char *buf = NULL;
-    size_t bcap = QUICK_BLOCK, have = 0;
-    int eof = 0, first = 1, rc = -1;
     uint64_t tmask = (uint64_t)S->size - 1;
     int tshift = 64;
     while (((uint64_t)1 << (64 - tshift)) < (uint64_t)S->size)
@@ -2078,24 +2069,43 @@ static int quick_run(QuickRun *Q, const char *path, long long depth, Text *out)
     P->qw = calloc((size_t)Q->cap, 8);
     P->dw = calloc((size_t)Q->cap, 8);
     P->num = malloc((size_t)Q->cap * 8);
-    Q->seen = calloc((size_t)S->T, 1);
     Q->ideal = malloc(sizeof(double) * (size_t)(Q->maxq + 1));
-    if (!Q->G)
-        Q->vals = calloc((size_t)S->T * NMEAS, sizeof(double));
+    if (!P->qw || !P->dw || !P->num || !Q->ideal || quick_scratch(Q))
+        return -1;
+    return 0;
+}
+
+/* Bytes [lo, hi) of a plain TREC run file (hi < 0: to its end; lo: the start
+ * of a line, and of a topic), read a block at a time and scored topic by
+ * topic into Q; what is accepted and the numbers are eval_one_run's.  first:
+ * the range starts the file (an empty, compressed or table file declines).
+ * 0 ok, -1 declined, 1 a topic whose rows are not in one block of lines. */
+static int quick_read(QuickRun *Q, const char *path, long long lo, long long hi_, int first)
+{
+    Parse *P = &Q->P;
+    FILE *f = NULL;
+    unsigned char *buf = NULL;
+    size_t bcap = QUICK_BLOCK, have = 0;
+    long long left = hi_ < 0 ? -1 : hi_ - lo;
+    int eof = 0, rc = -1;
     buf = malloc(bcap);
-    if (!P->qw || !P->dw || !P->num || !Q->seen || !Q->ideal || !Q->vals || !buf ||
-        quick_scratch(Q) || !(f = fopen(path, "rb")))
+    if (!buf || !(f = fopen(path, "rb")) || (lo > 0 && fseeko(f, (off_t)lo, SEEK_SET)))
         goto done;
     for (;;) {
         size_t hi;
         while (!eof && have < bcap) {
-            size_t got = fread(buf + have, 1, bcap - have, f);
+            size_t want = bcap - have, got;
+            if (left >= 0 && (long long)want > left)
+                want = (size_t)left;
+            got = want ? fread(buf + have, 1, want, f) : 0;
             if (got == 0) {
                 if (ferror(f))
                     goto done;
                 eof = 1;
             }
             have += got;
+            if (left >= 0)
+                left -= (long long)got;
         }
         if (first) {        /* empty, compressed or a table: the full program reads it */
             if (have == 0 || not_plain(buf, have))
@@ -2150,27 +2160,191 @@ static int quick_run(QuickRun *Q, const char *path, long long depth, Text *out)
         if (eof)
             break;
     }
-    if (P->row > Q->t0) {
-        int r = quick_topic(Q, Q->t0, P->row - Q->t0);
-        if (r) {
-            rc = r;
-            goto done;
-        }
-    }
-    /* no rows; a qrels topic not in the run, or no retrieved document in the
-     * qrels: the full program warns */
-    if (!Q->rows || !Q->tag || Q->nseen != S->T || !Q->judged)
-        goto done;
-    if (!Q->G && official_text(S->T, Q->vals, Q->num_ret, Q->num_rel, Q->num_rel_ret, Q->tag,
-                               Q->tag_l, out))
-        goto done;
-    rc = 0;
+    rc = P->row > Q->t0 ? quick_topic(Q, Q->t0, P->row - Q->t0) : 0;
 done:
     if (f)
         fclose(f);
     free(buf);
     Q->peak[0] = (Py_ssize_t)bcap;
     Q->peak[1] = Q->cap;
+    return rc;
+}
+
+/* The start of the first line after the first line start past off whose
+ * first field differs from the line before it (a topic boundary of a run
+ * grouped by topic, found as topic_cut finds it), or size: none within 64 MiB,
+ * or a read error. */
+static long long quick_cut(const char *path, long long off, long long size)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 1 << 16;
+    unsigned char *w = NULL;
+    long long res = size;
+    if (!f || fseeko(f, (off_t)off, SEEK_SET))
+        goto done;
+    for (;;) {
+        unsigned char *b = realloc(w, cap);
+        size_t want = (long long)cap < size - off ? cap : (size_t)(size - off), got, hi;
+        int end;
+        if (!b)
+            break;
+        w = b;
+        if (fseeko(f, (off_t)off, SEEK_SET))
+            break;
+        got = fread(w, 1, want, f);
+        end = got < cap;                         /* the file's end is in the window */
+        {
+            const unsigned char *last = memrchr(w, '\n', got);
+            hi = end ? got : (last ? (size_t)(last - w) + 1 : 0);
+        }
+        {
+            const unsigned char *nl = memchr(w, '\n', hi), *prev = NULL;
+            size_t p = nl ? (size_t)(nl - w) + 1 : hi, plen = 0;
+            while (p < hi) {
+                const unsigned char *e0 = memchr(w + p, '\n', hi - p);
+                size_t e = e0 ? (size_t)(e0 - w) : hi, a = p, z;
+                while (a < e && (w[a] == ' ' || w[a] == '\t'))
+                    a++;
+                z = a;
+                while (z < e && w[z] > 32)
+                    z++;
+                if (prev && (z - a != plen || memcmp(prev, w + a, plen))) {
+                    res = off + (long long)p;
+                    goto done;
+                }
+                prev = w + a;
+                plen = z - a;
+                p = e + 1;
+            }
+        }
+        if (end || cap >= ((size_t)1 << 26))
+            break;
+        cap *= 2;
+    }
+done:
+    if (f)
+        fclose(f);
+    free(w);
+    return res;
+}
+
+typedef struct {
+    QuickRun Q;
+    const char *path;
+    long long lo, hi;
+    int rc;
+} QuickPart;
+
+static void *quick_part(void *arg)
+{
+    QuickPart *X = (QuickPart *)arg;
+    X->rc = X->rc ? X->rc : quick_read(&X->Q, X->path, X->lo, X->hi, X->lo == 0);
+    return NULL;
+}
+
+#define QUICK_PARTS_MAX 16
+#define QUICK_PART_BYTES (8LL << 20)   /* a file this size or larger is read in parts */
+
+/* One plain TREC run file scored topic by topic (quick_read), in up to
+ * `parts` ranges cut at topic boundaries and read side by side, as the full
+ * program's reader cuts a large file: values into vals (G: G's, else the
+ * official ones, T x NMEAS) and flags, the official text appended to out,
+ * the run's name (its last row's tag, malloc'ed) into *name.  0 ok, -1
+ * declined, 1 a topic whose rows are not in one block of lines (eval_one_run
+ * then serves: the full program merges such a topic's rows). */
+static int quick_file(const QrelsSide *S, const Gen *G, const char *path, long long depth,
+                      int parts, double *vals, uint8_t *flags, Text *out, char **name,
+                      Py_ssize_t *name_len, long long *n_mixed, long *cut_mask, Py_ssize_t *peak)
+{
+    QuickPart X[QUICK_PARTS_MAX];
+    pthread_t th[QUICK_PARTS_MAX];
+    int started[QUICK_PARTS_MAX] = {0};
+    long long cuts[QUICK_PARTS_MAX + 1];
+    int k = 1, rc = 0;
+    uint8_t *seen = calloc((size_t)S->T, 1);
+    if (!seen)
+        return -1;
+    cuts[0] = 0;
+    if (parts > 1) {
+        struct stat sb;
+        if (parts > QUICK_PARTS_MAX)
+            parts = QUICK_PARTS_MAX;
+        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= QUICK_PART_BYTES) {
+            long long size = (long long)sb.st_size;
+            for (int i = 1; i < parts; i++) {
+                long long c = quick_cut(path, size * i / parts, size);
+                if (c > cuts[k - 1] && c < size)
+                    cuts[k++] = c;
+            }
+        }
+    }
+    cuts[k] = -1;                                /* the last part: to the end */
+    memset(X, 0, sizeof(QuickPart) * (size_t)k);
+    for (int i = 0; i < k; i++) {
+        X[i].Q.S = S;
+        X[i].Q.G = G;
+        X[i].Q.seen = seen;
+        X[i].Q.vals = vals;
+        X[i].Q.flags = flags;
+        X[i].path = path;
+        X[i].lo = cuts[i];
+        X[i].hi = cuts[i + 1];
+        X[i].rc = quick_setup(&X[i].Q, depth) ? -1 : 0;
+    }
+    for (int i = 1; i < k; i++)
+        started[i] = pthread_create(&th[i], NULL, quick_part, &X[i]) == 0;
+    for (int i = 1; i < k; i++)
+        if (!started[i])
+            quick_part(&X[i]);
+    quick_part(&X[0]);
+    for (int i = 1; i < k; i++)
+        if (started[i])
+            pthread_join(th[i], NULL);
+    {
+        QuickRun *L = NULL;      /* the last part with rows: its last tag is the run's */
+        Py_ssize_t nseen = 0, rows = 0;
+        long long nm = 0, num_ret = 0, num_rel = 0, num_rel_ret = 0;
+        long mask = 0;
+        int judged = 0, again = 0;
+        for (int i = 0; i < k; i++) {
+            QuickRun *Q = &X[i].Q;
+            if (X[i].rc < 0)
+                rc = -1;
+            again |= X[i].rc == 1;
+            nseen += Q->nseen;
+            rows += Q->rows;
+            judged |= Q->judged;
+            nm += Q->n_mixed;
+            mask |= Q->mask;
+            num_ret += Q->num_ret;
+            num_rel += Q->num_rel;
+            num_rel_ret += Q->num_rel_ret;
+            if (Q->rows)
+                L = Q;
+            for (int j = 0; j < 2; j++)
+                if (Q->peak[j] > peak[j])
+                    peak[j] = Q->peak[j];
+        }
+        if (rc == 0 && again)
+            rc = 1;
+        /* no rows; a qrels topic not in the run, or no retrieved document in the
+         * qrels: the full program warns */
+        if (rc == 0 && (!L || !L->tag || nseen != S->T || !judged))
+            rc = -1;
+        if (rc == 0 && !G && official_text(S->T, vals, num_ret, num_rel, num_rel_ret, L->tag,
+                                           L->tag_l, out))
+            rc = -1;
+        if (rc == 0) {
+            *name = (char *)L->tag;
+            *name_len = L->tag_l;
+            L->tag = NULL;
+            *n_mixed = nm;
+            *cut_mask = mask;
+        }
+    }
+    for (int i = 0; i < k; i++)
+        quick_free(&X[i].Q);
+    free(seen);
     return rc;
 }
 
@@ -2192,53 +2366,42 @@ static PyObject *py_quick_buffers(PyObject *self, PyObject *args)
     return res;
 }
 
-/* Each run of paths read and scored topic by topic (quick_run; eval_one_run on
- * the whole file when a topic's rows are not in one block of lines), G:
- * eval_measures' measures, their values and tie flags into vals[k] and
- * flags[k], allocated here; else the official ones' text into out; its name
- * copied into names[k]; then the check that no run name repeats (the full
- * program tells such runs apart).  peak: the largest buffers quick_run held
- * (bytes, rows).  0, or -1: declined.  Runs without the GIL. */
+/* Each run of paths read and scored topic by topic (quick_file, in up to
+ * `parts` parts read side by side; eval_one_run on the whole file when a
+ * topic's rows are not in one block of lines), G: eval_measures' measures,
+ * their values and tie flags into vals[k] and flags[k], allocated here; else
+ * the official ones' text into out; its name copied into names[k]; then the
+ * check that no run name repeats (the full program tells such runs apart).
+ * peak: the largest buffers one part held (bytes, rows).  0, or -1: declined.
+ * Runs without the GIL. */
 static int eval_runs(const QrelsSide *S, char **paths, Py_ssize_t N, Text *out, char **names,
                      Py_ssize_t *name_lens, long long *n_mixed, long *cut_mask,
                      long long depth, const Gen *G, double **vals, uint8_t **flags,
-                     Py_ssize_t *peak)
+                     Py_ssize_t *peak, int parts)
 {
     for (Py_ssize_t k = 0; k < N; k++) {
-        QuickRun Q;
         int rc;
+        long long nmix = 0;
+        long mask = 0;
+        double *ov = NULL;      /* the official measures per topic */
         if (G) {
             vals[k] = malloc(sizeof(double) * (size_t)(S->T * G->n));
             flags[k] = malloc((size_t)(S->T * (1 + G->ntc)));
             if (!vals[k] || !flags[k])
                 return -1;
+        } else if (!(ov = calloc((size_t)S->T * NMEAS, sizeof(double)))) {
+            return -1;
         }
-        memset(&Q, 0, sizeof(Q));
-        Q.S = S;
-        Q.G = G;
-        if (G) {
-            Q.vals = vals[k];
-            Q.flags = flags[k];
+        rc = quick_file(S, G, paths[k], depth, parts, G ? vals[k] : ov, G ? flags[k] : NULL,
+                        out, &names[k], &name_lens[k], &nmix, &mask, peak);
+        free(ov);
+        if (rc == 0 && n_mixed) {
+            n_mixed[k] = nmix;
+            cut_mask[k] = mask;
         }
-        rc = quick_run(&Q, paths[k], depth, out);
-        for (int i = 0; i < 2; i++)
-            if (Q.peak[i] > peak[i])
-                peak[i] = Q.peak[i];
-        if (rc == 0) {
-            names[k] = (char *)Q.tag;
-            name_lens[k] = Q.tag_l;
-            Q.tag = NULL;
-            if (n_mixed) {
-                n_mixed[k] = Q.n_mixed;
-                cut_mask[k] = Q.mask;
-            }
-        }
-        quick_free(&Q);
         if (rc == 1) {          /* topics interleaved: the whole file, as before */
             Py_ssize_t len;
             const unsigned char *nm;
-            long long nmix = 0;
-            long mask = 0;
             unsigned char *buf = read_plain(paths[k], &len);
             int bad = !buf || eval_one_run(S, buf, len, out, &nm, &name_lens[k], &nmix, &mask,
                                            depth, G, G ? vals[k] : NULL, G ? flags[k] : NULL) ||
@@ -2279,8 +2442,10 @@ static int names_utf8(char **names, const Py_ssize_t *name_lens, Py_ssize_t N)
     return 1;
 }
 
-/* eval_official(qrels_path, [run_path, ...][, depth]) -> (bytes, info) or None
- * (depth: the documents kept per topic, -M; 0, the default: all).  The
+/* eval_official(qrels_path, [run_path, ...][, depth[, parts]]) -> (bytes, info) or None
+ * (depth: the documents kept per topic, -M; 0, the default: all; parts: a run
+ * file of 8 MiB or more is read in up to this many parts side by side, cut at
+ * topic boundaries; 1, the default: in one).  The
  * bytes: trec_eval's layout of the official measures, one block per run
  * (exactly what `ipsoeval eval --format trec` prints on stdout); info, per
  * run: (run name bytes, topics with a tie group holding two different labels,
@@ -2293,7 +2458,9 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
 {
     PyObject *qpath, *runs;
     long long depth = 0;
-    if (!PyArg_ParseTuple(args, "O!O!|L", &PyBytes_Type, &qpath, &PyList_Type, &runs, &depth))
+    int parts = 1;
+    if (!PyArg_ParseTuple(args, "O!O!|Li", &PyBytes_Type, &qpath, &PyList_Type, &runs, &depth,
+                          &parts))
         return NULL;
     if (depth < 0) {
         PyErr_SetString(PyExc_ValueError, "depth must be >= 0");
@@ -2321,7 +2488,7 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     Py_ssize_t qlen = 0;
     if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0)
         ok = eval_runs(&S, paths, N, &out, names, name_lens, n_mixed, cut_mask, depth, NULL,
-                       NULL, NULL, peak) == 0;
+                       NULL, NULL, peak, parts) == 0;
     else
         ok = 0;
     free(qbuf);
@@ -2369,9 +2536,10 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
 }
 
 /* eval_measures(qrels_path, [run_path, ...], [(code, k, rel), ...], [tie cutoff, ...]
- *               [, depth]) -> (topics, [(run name, values, flags), ...]) or None.  The measures of
- * G_* codes (k 0: no cutoff; rel, the relevance level), per run and topic:
- * depth: the documents kept per topic (-M; 0, the default: all);
+ *               [, depth[, parts]]) -> (topics, [(run name, values, flags), ...]) or None.
+ * The measures of G_* codes (k 0: no cutoff; rel, the relevance level), per run and topic:
+ * depth: the documents kept per topic (-M; 0, the default: all); parts: as
+ * eval_official's;
  * topics, the ids (bytes) in the evaluated order; values, float64 bytes
  * (topics x measures, row-major); flags, bytes (topics x (1 + tie cutoffs)):
  * a tie group holding two different labels, then such a group straddling
@@ -2382,8 +2550,9 @@ static PyObject *py_eval_measures(PyObject *self, PyObject *args)
 {
     PyObject *qpath, *runs, *specs, *tcuts;
     long long depth = 0;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!|L", &PyBytes_Type, &qpath, &PyList_Type, &runs,
-                          &PyList_Type, &specs, &PyList_Type, &tcuts, &depth))
+    int parts = 1;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!|Li", &PyBytes_Type, &qpath, &PyList_Type, &runs,
+                          &PyList_Type, &specs, &PyList_Type, &tcuts, &depth, &parts))
         return NULL;
     if (depth < 0) {
         PyErr_SetString(PyExc_ValueError, "depth must be >= 0");
@@ -2451,7 +2620,7 @@ static PyObject *py_eval_measures(PyObject *self, PyObject *args)
                 if (((const int64_t *)S.P.num)[i] > G_ERR_GMAX)
                     ok = 0;
         ok = ok && eval_runs(&S, paths, N, &out, names, name_lens, NULL, NULL, G.depth, &G,
-                             vals, flags, peak) == 0;
+                             vals, flags, peak, parts) == 0;
     } else {
         ok = 0;
     }
@@ -3682,7 +3851,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
 
 /* Bumped whenever a function's arguments or results change: a stale build
  * (an editable install not rebuilt after a pull) is then not used at all. */
-#define CORE_API 10
+#define CORE_API 11
 
 PyMODINIT_FUNC PyInit__core(void)
 {

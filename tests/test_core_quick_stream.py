@@ -207,3 +207,34 @@ def test_a_run_through_a_named_pipe(tmp_path):
         t.join()
     assert got is not None and got == want
     assert core.quick_buffers() == (BLOCK, ROWS)
+
+
+def test_a_large_run_read_in_parts_side_by_side(tmp_path, monkeypatch):
+    """A run of 8 MiB or more is cut at topic boundaries into parts read side
+    by side (as the full program's reader cuts it): the same values and text
+    with 1 to 16 parts, and a topic whose rows are not together -- in one
+    part or across two -- still merged as the full program does."""
+    q, r = write_files(tmp_path, topics=700, docs=500)
+    assert r.stat().st_size >= 8 << 20
+    core = _fast._core
+    specs = [(3, 0, 1), (4, 10, 1), (5, 10, 1), (11, 0, 1)]
+    args = (os.fsencode(q), [os.fsencode(r)], specs, [10], 0)
+    want = core.eval_measures(*args)
+    off = core.eval_official(os.fsencode(q), [os.fsencode(r)], 0)
+    assert want is not None and off is not None
+    for parts in (2, 3, 4, 16):
+        assert core.eval_measures(*args, parts) == want
+        assert core.eval_official(os.fsencode(q), [os.fsencode(r)], 0, parts) == off
+    monkeypatch.setenv("IPSOEVAL_THREADS", "3")
+    same_as_full(["eval", *MEASURES, q, r])
+
+    lines = r.read_text().splitlines(keepends=True)
+    for t in ("350", "699", "0"):       # the middle, the last, the first topic
+        mine = [ln for ln in lines if ln.startswith(t + " ")]
+        rest = [ln for ln in lines if not ln.startswith(t + " ")]
+        moved = tmp_path / f"moved{t}"
+        moved.write_text("".join(mine[:250] + rest + mine[250:]))
+        for parts in (1, 3):
+            got = core.eval_measures(os.fsencode(q), [os.fsencode(moved)], specs, [10], 0, parts)
+            assert got == want
+        same_as_full(["eval", *MEASURES, q, moved])

@@ -287,12 +287,28 @@ def _join_measures(outs):
     return outs[0][0], per_run
 
 
+PART_BYTES = 8 << 20     # as the core's QUICK_PART_BYTES and reading.compiled.PART_BYTES
+
+
+def _parts(runs: list) -> int:
+    """The parts the core may read a run file in, side by side, cut at topic
+    boundaries: one per CPU the process may use (as the full program's reader
+    cuts a large file) when a file has PART_BYTES or more, else 1."""
+    try:
+        if not any(os.stat(p).st_size >= PART_BYTES for p in runs):
+            return 1
+    except OSError:                    # the core declines, or the full program says why
+        return 1
+    from ipsoeval.parallel import in_worker, workers
+    return 1 if in_worker() else workers()
+
+
 def _evaluate(fn, head: tuple, runs: list, join, tail: tuple = ()):
     """fn(*head, runs, *tail) (the core's eval_official or eval_measures), or
     None: the runs in contiguous groups, one thread each (the C pass releases
     the GIL), joined by ``join`` (None: declined)."""
     if len(runs) < 4:                  # (ipsoeval.parallel imports threading)
-        return fn(*head, runs, *tail)
+        return fn(*head, runs, *tail, _parts(runs))
     from ipsoeval.parallel import workers
     k = min(workers(), len(runs) // 2)
     if k <= 1:
