@@ -305,8 +305,9 @@ def _parts(runs: list) -> int:
 
 def _evaluate(fn, head: tuple, runs: list, join, tail: tuple = ()):
     """fn(*head, runs, *tail) (the core's eval_official or eval_measures), or
-    None: the runs in contiguous groups, one thread each (the C pass releases
-    the GIL), joined by ``join`` (None: declined)."""
+    None: up to three runs in one call, each large file in parts read side by
+    side (:func:`_parts`); more in contiguous groups, one thread each (the C
+    pass releases the GIL), joined by ``join`` (None: declined)."""
     if len(runs) < 4:                  # (ipsoeval.parallel imports threading)
         return fn(*head, runs, *tail, _parts(runs))
     from ipsoeval.parallel import workers
