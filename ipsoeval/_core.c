@@ -1856,11 +1856,11 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
 #define QUICK_BLOCK (1 << 20)   /* bytes read at a time (more when one line is longer) */
 #define QUICK_ROWS 4096         /* rows held at first (more when one topic is longer) */
 
-/* The largest read buffer (bytes) and row buffer (rows) one run of
- * eval_official or eval_measures held since quick_buffers() was last called:
- * what bounds the quick path's memory, whatever the run's length.  Written
- * with the GIL held. */
-static Py_ssize_t quick_peak[2];
+/* The largest read buffer (bytes) and row buffer (rows) one part of a run of
+ * eval_official or eval_measures held, and the most parts a run was read in,
+ * since quick_buffers() was last called: what bounds the quick path's memory,
+ * whatever the run's length.  Written with the GIL held. */
+static Py_ssize_t quick_peak[3];
 
 /* A run being read and scored topic by topic: only the open topic's rows are
  * held, and each topic's values are computed once its last line is read. */
@@ -2172,59 +2172,72 @@ done:
 
 /* The start of the first line after the first line start past off whose
  * first field differs from the line before it (a topic boundary of a run
- * grouped by topic, found as topic_cut finds it), or size: none within 64 MiB,
- * or a read error. */
+ * grouped by topic, found as topic_cut finds it), or size: none within 64 MiB
+ * of off, a line longer than a block, or a read error.  Reads a block at a
+ * time. */
 static long long quick_cut(const char *path, long long off, long long size)
 {
     FILE *f = fopen(path, "rb");
-    size_t cap = 1 << 16;
-    unsigned char *w = NULL;
-    long long res = size;
-    if (!f || fseeko(f, (off_t)off, SEEK_SET))
+    unsigned char *w = malloc(QUICK_BLOCK), *prev = NULL;
+    size_t plen = 0, pcap = 0;
+    int skip = 1;                       /* the line off falls in */
+    long long pos = off, res = size;
+    if (!f || !w)
         goto done;
-    for (;;) {
-        unsigned char *b = realloc(w, cap);
-        size_t want = (long long)cap < size - off ? cap : (size_t)(size - off), got, hi;
+    while (pos < size && pos - off < (64LL << 20)) {
+        size_t got, hi, p = 0;
         int end;
-        if (!b)
-            break;
-        w = b;
-        if (fseeko(f, (off_t)off, SEEK_SET))
-            break;
-        got = fread(w, 1, want, f);
-        end = got < cap;                         /* the file's end is in the window */
+        if (fseeko(f, (off_t)pos, SEEK_SET))
+            goto done;
+        got = fread(w, 1, QUICK_BLOCK, f);
+        end = pos + (long long)got >= size || got < QUICK_BLOCK;
         {
             const unsigned char *last = memrchr(w, '\n', got);
             hi = end ? got : (last ? (size_t)(last - w) + 1 : 0);
         }
-        {
-            const unsigned char *nl = memchr(w, '\n', hi), *prev = NULL;
-            size_t p = nl ? (size_t)(nl - w) + 1 : hi, plen = 0;
-            while (p < hi) {
-                const unsigned char *e0 = memchr(w + p, '\n', hi - p);
-                size_t e = e0 ? (size_t)(e0 - w) : hi, a = p, z;
-                while (a < e && (w[a] == ' ' || w[a] == '\t'))
-                    a++;
-                z = a;
-                while (z < e && w[z] > 32)
-                    z++;
-                if (prev && (z - a != plen || memcmp(prev, w + a, plen))) {
-                    res = off + (long long)p;
-                    goto done;
-                }
-                prev = w + a;
-                plen = z - a;
-                p = e + 1;
-            }
+        if (hi == 0)
+            goto done;
+        if (skip) {
+            const unsigned char *nl = memchr(w, '\n', hi);
+            if (!nl)
+                goto done;
+            p = (size_t)(nl - w) + 1;
+            skip = 0;
         }
-        if (end || cap >= ((size_t)1 << 26))
+        while (p < hi) {
+            const unsigned char *e0 = memchr(w + p, '\n', hi - p);
+            size_t e = e0 ? (size_t)(e0 - w) : hi, a = p, z;
+            while (a < e && (w[a] == ' ' || w[a] == '\t'))
+                a++;
+            z = a;
+            while (z < e && w[z] > 32)
+                z++;
+            if (prev && (z - a != plen || memcmp(prev, w + a, plen))) {
+                res = pos + (long long)p;
+                goto done;
+            }
+            if (z - a + 1 > pcap) {
+                unsigned char *b2 = realloc(prev, z - a + 1);
+                if (!b2)
+                    goto done;
+                prev = b2;
+                pcap = z - a + 1;
+            }
+            if (!prev && !(prev = malloc(1)))
+                goto done;
+            memcpy(prev, w + a, z - a);
+            plen = z - a;
+            p = e + 1;
+        }
+        pos += (long long)hi;
+        if (end)
             break;
-        cap *= 2;
     }
 done:
     if (f)
         fclose(f);
     free(w);
+    free(prev);
     return res;
 }
 
@@ -2325,6 +2338,8 @@ static int quick_file(const QrelsSide *S, const Gen *G, const char *path, long l
                 if (Q->peak[j] > peak[j])
                     peak[j] = Q->peak[j];
         }
+        if (k > peak[2])
+            peak[2] = k;
         if (rc == 0 && again)
             rc = 1;
         /* no rows; a qrels topic not in the run, or no retrieved document in the
@@ -2351,18 +2366,19 @@ static int quick_file(const QrelsSide *S, const Gen *G, const char *path, long l
 /* A call's largest buffers into quick_peak; with the GIL. */
 static void quick_note_peak(const Py_ssize_t *peak)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (peak[i] > quick_peak[i])
             quick_peak[i] = peak[i];
 }
 
-/* quick_buffers() -> (bytes, rows): the largest read buffer and row buffer one
- * run of eval_official or eval_measures held since the last call (then
- * forgotten): they bound the memory of a run's reading, whatever its length. */
+/* quick_buffers() -> (bytes, rows, parts): the largest read buffer and row
+ * buffer one part of a run of eval_official or eval_measures held, and the
+ * most parts a run was read in, since the last call (then forgotten): the
+ * buffers bound the memory of a run's reading, whatever its length. */
 static PyObject *py_quick_buffers(PyObject *self, PyObject *args)
 {
-    PyObject *res = Py_BuildValue("(nn)", quick_peak[0], quick_peak[1]);
-    quick_peak[0] = quick_peak[1] = 0;
+    PyObject *res = Py_BuildValue("(nnn)", quick_peak[0], quick_peak[1], quick_peak[2]);
+    quick_peak[0] = quick_peak[1] = quick_peak[2] = 0;
     return res;
 }
 
@@ -2372,7 +2388,8 @@ static PyObject *py_quick_buffers(PyObject *self, PyObject *args)
  * their values and tie flags into vals[k] and flags[k], allocated here; else
  * the official ones' text into out; its name copied into names[k]; then the
  * check that no run name repeats (the full program tells such runs apart).
- * peak: the largest buffers one part held (bytes, rows).  0, or -1: declined.
+ * peak: the largest buffers one part held (bytes, rows), the most parts.
+ * 0, or -1: declined.
  * Runs without the GIL. */
 static int eval_runs(const QrelsSide *S, char **paths, Py_ssize_t N, Text *out, char **names,
                      Py_ssize_t *name_lens, long long *n_mixed, long *cut_mask,
@@ -2481,7 +2498,7 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     }
     QrelsSide S;
     Text out = {NULL, 0, 0};
-    Py_ssize_t peak[2] = {0, 0};
+    Py_ssize_t peak[3] = {0, 0, 0};
     memset(&S, 0, sizeof(S));
     Py_BEGIN_ALLOW_THREADS
     unsigned char *qbuf = NULL;
@@ -2607,7 +2624,7 @@ static PyObject *py_eval_measures(PyObject *self, PyObject *args)
     }
     QrelsSide S;
     Text out = {NULL, 0, 0};
-    Py_ssize_t peak[2] = {0, 0};
+    Py_ssize_t peak[3] = {0, 0, 0};
     memset(&S, 0, sizeof(S));
     Py_ssize_t T = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -3839,7 +3856,7 @@ static PyMethodDef methods[] = {
     {"eval_measures", py_eval_measures, METH_VARARGS,
      "Requested measures of runs per topic and their tie flags, or None (declined)."},
     {"quick_buffers", py_quick_buffers, METH_NOARGS,
-     "The largest buffers (bytes, rows) eval_official/eval_measures held for a run."},
+     "The largest buffers (bytes, rows) eval_official/eval_measures held, and parts."},
     {"hsd_ranges", py_hsd_ranges, METH_VARARGS,
      "Ranges of the run means under within-topic permutations (randomised Tukey HSD)."},
     {NULL, NULL, 0, NULL},

@@ -61,11 +61,11 @@ def test_quick_buffers_are_bounded_by_a_topic_not_the_run(tmp_path):
     core = _fast._core
     core.quick_buffers()                        # forget earlier calls
     assert core.eval_measures(os.fsencode(q), [os.fsencode(r)], [(3, 0, 1)], []) is not None
-    nbytes, rows = core.quick_buffers()
-    assert nbytes == BLOCK and rows == ROWS
-    assert core.quick_buffers() == (0, 0)
+    nbytes, rows, parts = core.quick_buffers()
+    assert nbytes == BLOCK and rows == ROWS and parts == 1
+    assert core.quick_buffers() == (0, 0, 0)
     assert core.eval_official(os.fsencode(q), [os.fsencode(r)]) is not None
-    assert core.quick_buffers() == (BLOCK, ROWS)
+    assert core.quick_buffers() == (BLOCK, ROWS, 1)
     for fmt in ([], ["--format", "tsv"]):
         same_as_full(["eval", *MEASURES, *fmt, q, r])
     same_as_full(["eval", q, r])
@@ -83,7 +83,7 @@ def test_a_topic_longer_than_the_row_buffer(tmp_path):
     q.write_text(q.read_text() + "".join("99" + ln[1:] for ln in q2.read_text().splitlines(True)))
     _fast._core.quick_buffers()
     same_as_full(["eval", *MEASURES, "-q", q, r])
-    assert _fast._core.quick_buffers() == (BLOCK, 4 * ROWS)
+    assert _fast._core.quick_buffers() == (BLOCK, 4 * ROWS, 1)
     same_as_full(["eval", q, r])
 
 
@@ -206,7 +206,7 @@ def test_a_run_through_a_named_pipe(tmp_path):
     finally:
         t.join()
     assert got is not None and got == want
-    assert core.quick_buffers() == (BLOCK, ROWS)
+    assert core.quick_buffers() == (BLOCK, ROWS, 1)
 
 
 def test_a_large_run_read_in_parts_side_by_side(tmp_path, monkeypatch):
@@ -222,8 +222,10 @@ def test_a_large_run_read_in_parts_side_by_side(tmp_path, monkeypatch):
     want = core.eval_measures(*args)
     off = core.eval_official(os.fsencode(q), [os.fsencode(r)], 0)
     assert want is not None and off is not None
+    core.quick_buffers()
     for parts in (2, 3, 4, 16):
         assert core.eval_measures(*args, parts) == want
+        assert core.quick_buffers() == (BLOCK, ROWS, parts)   # each part: one block
         assert core.eval_official(os.fsencode(q), [os.fsencode(r)], 0, parts) == off
     monkeypatch.setenv("IPSOEVAL_THREADS", "3")
     same_as_full(["eval", *MEASURES, q, r])
