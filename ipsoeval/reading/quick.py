@@ -7,7 +7,10 @@ done in C (README "Speed"):
 
 * ``eval [--format trec] QRELS RUN...`` (trec_eval's official measures):
   ``_core.eval_official`` reads, aligns and scores each run and prints
-  trec_eval's lines;
+  trec_eval's lines -- a block of the file at a time, each topic scored once
+  its last line is read, so memory follows the longest topic, not the run
+  (a topic whose rows are not together: the whole file, merged as the full
+  program merges it);
 * with ``-m``/``--measure`` naming measures of the common families (P, R,
   AP, nDCG, RR, Success, Judged, bpref, Rprec, ERR, the counts; in
   trec_eval's spellings or the canonical ones, as
@@ -220,10 +223,7 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
             elif kind == "count":
                 v = T
             else:
-                s = 0.0
-                for e in range(T):          # sequential, as np.add.accumulate
-                    s += vals[e * n + col]
-                v = s if kind == "int" else s / T
+                v = _all_value(vals, n, col, T, kind)
             text.append(pre + line(label, "all", v, kind))
         note = _tie_note(reqs, tcuts, T, run, flags)
         if note is not None:
@@ -265,6 +265,15 @@ def tie_notes(reqs, topics, per_run) -> list:
         if note is not None:
             out.append(note)
     return out
+def _all_value(vals, n, col, T, kind) -> float:
+    """The 'all' line's value of column ``col`` of a run's per-topic values
+    (``vals``: T topics x n columns, topic-major): the total over topics for
+    summed counts (kind "int"), else the run's mean over topics -- summed in
+    sequence, as np.add.accumulate in the full program's Measure.aggregate."""
+    s = 0.0
+    for e in range(T):
+        s += vals[e * n + col]
+    return s if kind == "int" else s / T
 
 
 def _line(label, qid, v, kind) -> str:
@@ -300,12 +309,29 @@ def _join_measures(outs):
     return outs[0][0], per_run
 
 
+PART_BYTES = 8 << 20     # as the core's QUICK_PART_BYTES and reading.compiled.PART_BYTES
+
+
+def _parts(runs: list) -> int:
+    """The parts the core may read a run file in, side by side, cut at topic
+    boundaries: one per CPU the process may use (as the full program's reader
+    cuts a large file) when a file has PART_BYTES or more, else 1."""
+    try:
+        if not any(os.stat(p).st_size >= PART_BYTES for p in runs):
+            return 1
+    except OSError:                    # the core declines, or the full program says why
+        return 1
+    from ipsoeval.parallel import in_worker, workers
+    return 1 if in_worker() else workers()
+
+
 def _evaluate(fn, head: tuple, runs: list, join, tail: tuple = ()):
     """fn(*head, runs, *tail) (the core's eval_official or eval_measures), or
-    None: the runs in contiguous groups, one thread each (the C pass releases
-    the GIL), joined by ``join`` (None: declined)."""
+    None: up to three runs in one call, each large file in parts read side by
+    side (:func:`_parts`); more in contiguous groups, one thread each (the C
+    pass releases the GIL), joined by ``join`` (None: declined)."""
     if len(runs) < 4:                  # (ipsoeval.parallel imports threading)
-        return fn(*head, runs, *tail)
+        return fn(*head, runs, *tail, _parts(runs))
     from ipsoeval.parallel import workers
     k = min(workers(), len(runs) // 2)
     if k <= 1:
