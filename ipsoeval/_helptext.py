@@ -140,7 +140,8 @@ HELP = {
             '                                  else trec; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -168,7 +169,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -255,7 +257,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -383,7 +386,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -511,7 +515,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -656,7 +661,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -786,7 +792,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -895,7 +902,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -994,7 +1002,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1103,7 +1112,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1208,7 +1218,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1322,7 +1333,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1437,7 +1449,8 @@ HELP = {
             '                                  pairs, e.g. 0:0,1:1,2:3 (default: the label,\n'
             '                                  0 for labels <= 0).\n'
             '  -o, --output FILE               Write the page to FILE (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  -W, --warnings [default|all|error|ignore]\n'
             '                                  Warnings: default, one line per kind (runs\n'
             '                                  merged); all, one per run; error, the first\n'
@@ -1474,7 +1487,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1558,7 +1572,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1655,7 +1670,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1779,7 +1795,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else trec; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1802,7 +1818,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1872,7 +1888,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1970,7 +1986,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2065,7 +2081,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2177,7 +2193,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2278,7 +2294,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2362,7 +2378,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2439,7 +2455,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2523,7 +2539,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2604,7 +2620,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2693,7 +2709,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2782,7 +2798,7 @@ HELP = {
             '  --gains MAP                     Gains for graded measures as LABEL:GAIN pairs, e.g. 0:0,1:1,2:3\n'
             '                                  (default: the label, 0 for labels <= 0).\n'
             '  -o, --output FILE               Write the page to FILE (only when everything succeeded) instead\n'
-            '                                  of standard output.\n'
+            "                                  of standard output ('-': standard output).\n"
             '  -W, --warnings [default|all|error|ignore]\n'
             '                                  Warnings: default, one line per kind (runs merged); all, one per\n'
             '                                  run; error, the first is an error (exit 3, nothing written);\n'
@@ -2811,7 +2827,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2876,7 +2892,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2950,7 +2966,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'

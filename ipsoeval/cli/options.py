@@ -108,6 +108,7 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
                 run_format=kw.pop("run_format"), names=kw.pop("name"),
                 name_from_file=kw.pop("name_from_file"), labels=kw.pop("labels"),
                 samples=kw.get("samples") if label_samples else None, seed=kw.get("seed"))
+            _baseline_before_reading(kw)
             if rankings and kw["align_opts"].tie_break == "expected":
                 raise UsageError(f"{rankings} reads the rankings themselves, rank by rank: "
                                  f"--tie-break expected (an expectation of measure values) "
@@ -161,6 +162,18 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
         return wrapper
 
     return deco
+
+
+def _baseline_before_reading(kw) -> None:
+    """--baseline against --name, before any file is read: with one --name per
+    RUN the run names are known without reading the runs (with --scores or
+    --nuggets a file may hold several runs; the reading checks it)."""
+    base, names, runs = kw.get("baseline"), kw["align_opts"].names, kw.get("runs") or ()
+    if base is None or not names or kw.get("scores") or kw.get("nuggets") \
+            or len(names) != len(runs):
+        return
+    from ipsoeval.analyses import validate
+    validate.baseline(base, list(names), list(runs))
 
 
 class MeasureType(click.ParamType):

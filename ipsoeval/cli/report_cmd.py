@@ -20,12 +20,6 @@ from ipsoeval.stats import registry
 ANNOUNCE_SECONDS = 10.0
 
 
-def _check_output(ctx, param, value):
-    if value is not None:
-        out_.check_output(value)
-    return value
-
-
 def _pairs(ctx, param, value):
     from ipsoeval.analyses.report import parse_pair
     return tuple(parse_pair(v) for v in value)
@@ -86,9 +80,10 @@ def announce(secs: float, what: str) -> None:
                    "against --baseline, or the manifest's first run, and the "
                    "cross-collection leaderboard; the same tables as ipsoeval across).")
 @opt.alignment_options()
-@click.option("-o", "--output", metavar="FILE", default=None, callback=_check_output,
+@click.option("-o", "--output", metavar="FILE", default=None,
+              callback=out_.check_output_option,
               help="Write the page to FILE (only when everything succeeded) instead of "
-                   "standard output.")
+                   "standard output ('-': standard output).")
 @out_.warnings_option
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, alpha, ci,

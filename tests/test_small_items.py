@@ -1,0 +1,126 @@
+"""Small CLI defects met in a trial and by fuzzing: each gives a clear error
+before any work or the documented behaviour."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, TESTDATA, invoke
+
+AD = TESTDATA / "adhoc"
+Q, A, B = str(AD / "qrels.txt"), str(AD / "run-bm25.txt"), str(AD / "run-neural.txt")
+SC = ROOT / "tests" / "data" / "scores"
+SA, SB = str(SC / "bm25.treceval-q.txt"), str(SC / "neural.treceval-q.txt")
+MANIFEST = str(TESTDATA / "across" / "manifest.tsv")
+
+
+def one_error(code, err, status=2):
+    lines = err.strip().splitlines()
+    assert code == status, err
+    assert len(lines) == 1 and lines[0].startswith("ipsoeval: error: "), err
+    return lines[0]
+
+
+def run(args, cwd=None):
+    r = subprocess.run([sys.executable, "-m", "ipsoeval", *map(str, args)], cwd=cwd,
+                       capture_output=True, text=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+# --- -o -: standard output ------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["eval", Q, A, "-m", "P@10"],
+    ["sigtest", Q, A, B, "-m", "P@10"],                       # the quick path
+    ["sigtest", Q, A, B, "-m", "P@10", "--format", "json"],   # the full program
+    ["leaderboard", Q, A, B, "-m", "P@10", "--samples", "50"],
+    ["report", Q, A, B, "-m", "P@10", "--samples", "50"],
+    ["nuggets", str(TESTDATA / "nuggets" / "auto.jsonl")],
+])
+def test_dash_output_is_standard_output(args, tmp_path):
+    code, out, err = run([*args, "-o", "-", "-W", "ignore"], cwd=tmp_path)
+    assert code == 0, err
+    assert out.strip()
+    assert not (tmp_path / "-").exists()
+
+
+# --- --baseline checked first, alone ----------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["risk", "--scores", SA, SB, "-m", "AP", "--baseline", "nope"],
+    ["sigtest", "--scores", SA, SB, "-m", "AP", "--baseline", "nope"],
+    ["sigtest", "--scores", SA, SB, "--baseline", "nope"],        # no -m: still the baseline
+    ["bootstrap", "--scores", SA, SB, "-m", "AP", "--baseline", "nope"],
+])
+def test_scores_bad_baseline_is_the_only_line(args):
+    code, out, err = invoke(args)
+    line = one_error(code, err)
+    assert "--baseline 'nope'" in line and out == ""
+
+
+def test_scores_missing_measure_is_the_only_line():
+    code, out, err = invoke(["risk", "--scores", SA, SB])
+    assert "Missing option '-m'" in one_error(code, err) and out == ""
+
+
+@pytest.fixture
+def no_reading(monkeypatch):
+    import ipsoeval.cli.options as cli_options
+    import ipsoeval.reading.manifest as manifest
+    import ipsoeval.reading.scores as scores
+
+    def boom(*a, **k):
+        raise AssertionError("the inputs were read before the check")
+
+    for name in ("load_aligned", "load_scores"):
+        monkeypatch.setattr(cli_options, name, boom)
+    monkeypatch.setattr(scores, "read_scores", boom)
+    monkeypatch.setattr(manifest, "read_manifest", boom)
+
+
+@pytest.mark.parametrize("args", [
+    ["risk", Q, A, B, "-m", "AP", "--name", "x", "--name", "y", "--baseline", "nope"],
+    ["sigtest", Q, A, B, "-m", "AP", "--name", "x", "--name", "y", "--baseline", "nope"],
+    ["risk", "--scores", SA, SB, "-m", "AP", "--name", "x", "--name", "y",
+     "--baseline", "nope"],
+    ["sigtest", "--scores", SA, SB, "-m", "AP", "--name", "x", "--name", "y",
+     "--baseline", "nope"],
+])
+def test_baseline_against_names_before_reading(args, no_reading):
+    code, out, err = invoke(args)
+    assert "--baseline 'nope'" in one_error(code, err) and out == ""
+
+
+def test_baseline_as_a_file_with_names_still_works():
+    code, out, _ = invoke(["risk", Q, A, B, "-m", "AP", "--name", "x", "--name", "y",
+                           "--baseline", B, "-W", "ignore"])
+    assert code == 0 and "\ty\t" in out.splitlines()[1]
+
+
+# --- across --table checked before reading ---------------------------------------------------
+
+def test_across_unknown_table_before_reading(no_reading):
+    code, out, err = invoke(["across", MANIFEST, "-m", "AP", "--table", "nope"])
+    line = one_error(code, err)
+    assert "no table 'nope'" in line and "contrasts" in line and out == ""
+
+
+def test_across_table_list_without_reading(no_reading):
+    code, out, err = invoke(["across", MANIFEST, "-m", "AP", "--table", "list"])
+    assert code == 0, err
+    ids = [x.split("\t")[0] for x in out.splitlines()]
+    assert ids == ["pooled", "effects", "leaderboard", "notes", "collection_means", "mixed",
+                   "mixed_model", "contrasts"]
+
+
+def test_across_table_catalogue_is_the_reports():
+    from ipsoeval.cli.output import TABLES
+    code, out, err = invoke(["across", MANIFEST, "-m", "AP", "--format", "json",
+                             "--samples", "20", "-W", "ignore"])
+    assert code == 0, err
+    import json
+    tables = json.loads(out)["tables"]
+    assert [(t[0], t[1]) for t in TABLES["across"]] == \
+        [(k, v["description"]) for k, v in tables.items()]
