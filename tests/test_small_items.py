@@ -124,3 +124,23 @@ def test_across_table_catalogue_is_the_reports():
     tables = json.loads(out)["tables"]
     assert [(t[0], t[1]) for t in TABLES["across"]] == \
         [(k, v["description"]) for k, v in tables.items()]
+
+
+# --- nugget measure names are exact -----------------------------------------------------------
+
+NUG = str(TESTDATA / "nuggets" / "auto.jsonl")
+
+
+@pytest.mark.parametrize("args, meant", [
+    (["nuggets", NUG, "-m", "NUGGET_ALL"], "nugget_all"),
+    (["nuggets", NUG, "-m", "nugget-vital"], "nugget_vital"),
+    (["nuggets", NUG, "-m", "nugget_vital_strikt"], "nugget_vital_strict"),
+    (["sigtest", "--nuggets", NUG, "-m", "Nugget_all"], "nugget_all"),
+])
+def test_nugget_names_are_exact(args, meant, no_reading, monkeypatch):
+    import ipsoeval.reading.nuggets as rn
+    monkeypatch.setattr(rn, "read_nuggets", lambda *a, **k: (_ for _ in ()).throw(
+        AssertionError("read before the check")))
+    code, out, err = invoke(args)
+    line = one_error(code, err)
+    assert f"did you mean {meant!r}" in line and out == ""

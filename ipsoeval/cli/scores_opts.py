@@ -103,7 +103,9 @@ def load(files, align_opts, scores_format: str, scores_scale, *, baseline=None,
     files = [f for f in files if f is not None]
     _baseline_first(baseline, files, align_opts.names)
     if scores_format.startswith("nuggets:"):      # --nuggets: the nugget scores
-        from ipsoeval.analyses.nuggets import topic_scores
+        from ipsoeval.analyses.nuggets import select, topic_scores
+        if measures:                              # the names are known before reading
+            select([str(m) for m in measures])
         from ipsoeval.reading.nuggets import read_nuggets
         ts = topic_scores(read_nuggets(files, scores_format.partition(":")[2]))
     else:

@@ -33,8 +33,8 @@ def select(measures=None) -> list:
     for name in measures:
         m = nm.lookup(name)
         if m is None:
-            raise UsageError(f"unknown nugget measure {name!r} (nugget assignments give "
-                             f"{', '.join(nm.NAMES)})")
+            raise UsageError(f"unknown nugget measure {name!r}{nm.did_you_mean(name)} "
+                             f"(nugget assignments give {', '.join(nm.NAMES)})")
         if m not in out:
             out.append(m)
     return out
