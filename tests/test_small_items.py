@@ -144,3 +144,36 @@ def test_nugget_names_are_exact(args, meant, no_reading, monkeypatch):
     code, out, err = invoke(args)
     line = one_error(code, err)
     assert f"did you mean {meant!r}" in line and out == ""
+
+
+# --- an empty interval-map cache entry is a miss; no EOFError reaches click ------------------
+
+def test_empty_cache_entry_is_recomputed(tmp_path):
+    import os
+    env = dict(os.environ, IPSOEVAL_CACHE_DIR=str(tmp_path / "cache"))
+    args = [sys.executable, "-m", "ipsoeval", "interval-map", "-m", "AP@12", Q, A, "-W",
+            "ignore"]
+    first = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert first.returncode == 0, first.stderr
+    entries = list((tmp_path / "cache").rglob("*.npz"))
+    assert len(entries) == 1
+    entries[0].write_bytes(b"")                     # what a full disk leaves
+    again = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout and again.stdout.strip()
+    assert entries[0].stat().st_size > 0            # rewritten whole
+    third = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert third.returncode == 0 and third.stdout == first.stdout
+
+
+def test_eoferror_is_an_internal_error_not_an_interrupt(monkeypatch):
+    import ipsoeval.cli.options as cli_options
+    from ipsoeval.errors import EXIT_INTERNAL
+
+    def eof(*a, **k):
+        raise EOFError("No data left in file")
+
+    monkeypatch.setattr(cli_options, "load_aligned", eof)
+    code, out, err = invoke(["risk", Q, A, B, "-m", "AP"])
+    assert code == EXIT_INTERNAL, err
+    assert "internal error" in err and "interrupted" not in err and out == ""
