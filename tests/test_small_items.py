@@ -177,3 +177,26 @@ def test_eoferror_is_an_internal_error_not_an_interrupt(monkeypatch):
     code, out, err = invoke(["risk", Q, A, B, "-m", "AP"])
     assert code == EXIT_INTERNAL, err
     assert "internal error" in err and "interrupted" not in err and out == ""
+
+
+# --- interval-map: a long value-set pass is announced, on a pipe too ---------------------------
+
+def test_long_value_set_pass_is_announced_on_a_pipe(tmp_path, monkeypatch):
+    from ipsoeval.analyses.interval_map import ap
+    monkeypatch.setenv("IPSOEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    # AP@20's pass (979,461 candidate values) made to look as long as AP@30's
+    monkeypatch.setattr(ap, "SECONDS_PER_PAIR", 14.0 / 979_461)
+    code, out, err = invoke(["interval-map", "-m", "AP@20", Q, A, "-W", "ignore"])
+    assert code == 0, err
+    assert err.splitlines() == ["ipsoeval: note: interval-map: AP@20 value set: about 14 s "
+                                "(computed once, then cached; a smaller -N or cutoff is "
+                                "faster)"]
+    # cached: no pass, nothing to announce
+    code, out2, err = invoke(["interval-map", "-m", "AP@20", Q, A, "-W", "ignore"])
+    assert code == 0 and out2 == out and err == ""
+
+
+def test_pass_estimate_is_the_measured_order():
+    from ipsoeval.analyses.interval_map.ap import APSystem
+    assert 5 < APSystem(30).pass_seconds() < 60           # 11 s quiet, 20-40 s loaded
+    assert APSystem(20).pass_seconds() < 1
