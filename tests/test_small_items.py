@@ -200,3 +200,33 @@ def test_pass_estimate_is_the_measured_order():
     from ipsoeval.analyses.interval_map.ap import APSystem
     assert 5 < APSystem(30).pass_seconds() < 60           # 11 s quiet, 20-40 s loaded
     assert APSystem(20).pass_seconds() < 1
+
+
+# --- parameters and degrees of freedom print as the numbers they are -------------------------
+
+def _column(table: str, name: str) -> list[str]:
+    lines = table.splitlines()
+    head = next(i for i, x in enumerate(lines) if f" {name} " in f" {x} ")
+    j = lines[head].split().index(name)
+    return [x.split()[j] for x in lines[head + 2:] if x.strip() and not x.startswith("  part")
+            and len(x.split()) == len(lines[head].split())]
+
+
+def test_risk_alpha_prints_as_given_in_the_table():
+    code, out, err = invoke(["risk", Q, A, B, "-m", "AP", "--risk-alpha", "0.5,1,5",
+                             "--format", "table", "-W", "ignore"], width=200)
+    assert code == 0, err
+    first = out.split("\n\n\n")[0] if "\n\n\n" in out else out
+    assert _column(first, "risk_alpha")[:3] == ["0.5", "1", "5"], out
+    assert "1.0000" not in out and "5.0000" not in out
+    code, md, _ = invoke(["risk", Q, A, B, "-m", "AP", "--format", "markdown", "-W", "ignore"])
+    assert "| 1 |" in md and "| 5 |" in md and "1.0000" not in md
+
+
+def test_f_degrees_of_freedom_print_as_integers():
+    code, out, err = invoke(["across", MANIFEST, "-m", "AP", "--table", "mixed_model",
+                             "--format", "table", "--samples", "20", "-W", "ignore"], width=200)
+    assert code == 0, err
+    assert _column(out, "f_df1") == ["2"] and _column(out, "f_df2") == ["193"], out
+    # the other floats keep their digits
+    assert _column(out, "f_statistic") == ["4.4720"]
