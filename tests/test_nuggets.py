@@ -336,9 +336,11 @@ def test_agree_on_support_labels_equals_references():
         reliability_data=np.array([a, b], dtype=float), level_of_measurement="ordinal"),
         rel=1e-9)
     conf = doc["tables"]["confusion"]["records"]
+    # the support labels by name, in their order (not the codes 0/1/2)
+    assert [r["label_a"] for r in conf[::3]] == list(level)
     for rec in conf:
         assert rec["count"] == sum(1 for x, y in zip(a, b)
-                                   if x == rec["label_a"] and y == rec["label_b"])
+                                   if x == level[rec["label_a"]] and y == level[rec["label_b"]])
     rank = {r["measure"]: r for r in doc["tables"]["rankings"]["records"]}
     assert set(rank) == set(NAMES)
     assert all(r["topics"] == 8 and r["runs"] == 4 for r in rank.values())

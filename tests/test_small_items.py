@@ -230,3 +230,13 @@ def test_f_degrees_of_freedom_print_as_integers():
     assert _column(out, "f_df1") == ["2"] and _column(out, "f_df2") == ["193"], out
     # the other floats keep their digits
     assert _column(out, "f_statistic") == ["4.4720"]
+
+
+def test_agree_nuggets_confusion_names_the_support_labels():
+    human, auto = TESTDATA / "nuggets" / "human.tsv", TESTDATA / "nuggets" / "auto.jsonl"
+    code, out, err = invoke(["agree", "--nuggets", human, auto, "--table", "confusion",
+                             "--format", "table", "-W", "ignore"], width=120)
+    assert code == 0, err
+    for name in ("b=not_support", "b=partial_support", "b=support"):
+        assert name in out
+    assert "b=0" not in out and "b=2" not in out

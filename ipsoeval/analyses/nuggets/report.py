@@ -14,7 +14,7 @@ import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.measures import nuggets as nm
-from ipsoeval.model import NuggetJudgments
+from ipsoeval.model import SUPPORT_LEVELS, NuggetJudgments
 from ipsoeval.results import Report, ResultSet
 
 __all__ = ["COLUMNS", "LABEL_NAMES", "select", "matrices", "topic_scores", "scores_report",
@@ -212,7 +212,7 @@ def agree_report(a: NuggetJudgments, b: NuggetJudgments, measures, options, *,
     if sh.counts["shared"] == 0:
         raise InputError(f"{params['qrels_a']} and {params['qrels_b']} share no assigned "
                          f"nugget of the same run, topic and nugget")
-    tables = label_tables(sh, params, warnings)
+    tables = label_tables(sh, params, warnings, names=SUPPORT_LEVELS)
     runs = [r for r in a.runs if r in b.runs]
     if len(runs) >= 2:
         topics = [t for t in a.topics if t in set(b.topics)]
