@@ -78,6 +78,10 @@ def _check_align(align_opts) -> None:
                          "to runs and qrels, not to --scores (--queries and --name do)")
 
 
+TWO_RUNS = ("risk", "sigtest", "ipso")      # commands that compare runs: two at least
+ONE_MEASURE = ("risk", "sigtest", "interval-map")   # without -m: the scores' only measure
+
+
 def _baseline_first(baseline, files, names) -> None:
     """--baseline checked before any file is read where the run names are known
     without reading: given by --name (a FILE argument as the baseline waits
@@ -120,8 +124,13 @@ def load(files, align_opts, scores_format: str, scores_scale, *, baseline=None,
         ts.runs = list(align_opts.names)
     if baseline is not None:
         _baseline(baseline, ts)
-    if command is not None and not measures and len(ts.measures) != 1:
+    if command in ONE_MEASURE and not measures and len(ts.measures) != 1:
         measures_or_only(ts, measures, command)
+    if command in TWO_RUNS and len(ts.runs) < 2:  # as the analysis would say, before the notes
+        raise UsageError(f"{command} needs at least two runs (the scores hold {len(ts.runs)})")
+    if measures and not scores_format.startswith("nuggets:"):
+        from ipsoeval.reading.scores import select
+        select(ts, list(measures))                # a -m the scores lack
     for n in ts.notes:
         _note(n)
     for w in ts.warnings:
@@ -183,7 +192,8 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
     check_stdin_once([*files, *(bootstrap.subset_path(q) for q in queries_files)])
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
     options.check()
-    ts = load(files, align_opts, scores_format, scores_scale, baseline=options.baseline)
+    ts = load(files, align_opts, scores_format, scores_scale, baseline=options.baseline,
+              measures=measures)
     options.baseline = _baseline(options.baseline, ts)
     report = bootstrap_scores(ts, options, measures=list(measures) or None)
     if plot:
@@ -196,7 +206,8 @@ def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, 
              fmt, output, *, correct: str = "none", baseline: str | None = None):
     from ipsoeval.analyses.scores import ipso_scores
 
-    ts = load(files, align_opts, scores_format, scores_scale, baseline=baseline)
+    ts = load(files, align_opts, scores_format, scores_scale, baseline=baseline,
+              measures=measures, command="ipso")
     report, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
                                 all_pairs=all_pairs, correct=correct,
                                 baseline=_baseline(baseline, ts))
