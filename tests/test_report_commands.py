@@ -96,6 +96,9 @@ def _check_every_line(cwd: Path, page: str) -> set[str]:
                 rows = [r for r in rows if r["run_b"] == b]
             assert rows
             sig_rows += rows
+        elif cmd == "across":
+            for tid, t in reports["across"]["tables"].items():
+                _same(out["tables"][tid]["records"], t["records"], f"across.{tid}")
         elif cmd == "breakdown":
             b = comment.rpartition(" = ")[2]
             rows = [r for r in out["tables"]["summary"]["records"] if r["run_b"] == b]
@@ -148,3 +151,14 @@ def test_nuggets_every_line_runs(tmp_path):
     page = _report(tmp_path, ["--nuggets", "auto nuggets.jsonl", "-m", "nugget_vital_strict",
                               "-m", "nugget_all", "--samples", "300"])
     assert _check_every_line(tmp_path, page) == {"leaderboard", "sigtest"}
+
+
+def test_manifest_section_has_its_across_line(tmp_path):
+    src = ROOT / "testdata" / "across"
+    for f in src.iterdir():
+        if f.suffix in (".run", ".qrels", ".tsv"):
+            shutil.copy(f, tmp_path / f.name)
+    page = _report(tmp_path, ["web.qrels", "web-bm25.run", "web-dense.run", "web-hybrid.run",
+                              "-m", "AP", "--samples", "200", "--manifest", "manifest.tsv"])
+    assert any(x.startswith("ipsoeval across manifest.tsv") for x in _printed(page))
+    assert _check_every_line(tmp_path, page) == {"leaderboard", "sigtest", "across"}

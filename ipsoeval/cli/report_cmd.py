@@ -142,8 +142,10 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
             t.params.update(align_opts.as_params())
     figures = rp.figures(comp)
     warnings = list(comp.warnings)
-    meta = dict(comp.meta(), commands=_commands(qrels, runs, list(aligned.runs), comp, options,
-                                            align_opts))
+    cmds = _commands(qrels, runs, list(aligned.runs), comp, options, align_opts)
+    if "across" in comp.reports:
+        cmds.append(_across_line(manifest, measures, comp, align_opts))
+    meta = dict(comp.meta(), commands=cmds)
     page = html.render(comp.reports, figures, title=title, meta=meta, notes=comp.notes,
                        warnings=warnings)
     out_.flush_warnings(ctx, warnings)
@@ -211,6 +213,17 @@ def _test_args(options) -> list[str]:
 def _line(argv: list[str], comment: str | None = None) -> str:
     text = shlex.join(argv)
     return f"{text}   # {comment}" if comment else text
+
+
+def _across_line(manifest, measures, comp, align_opts) -> str:
+    """The across command line of the collections section (its baseline, seed,
+    alpha and samples as add_collections chose them)."""
+    p = comp.reports["across"].tables[0].params
+    return _line(["ipsoeval", "across", manifest,
+                  *[a for m in measures for a in ("-m", str(m))],
+                  "--baseline", str(p["baseline"]), "--samples", str(p["samples"]),
+                  "--seed", str(p["seed"]), "--alpha", _num(p["alpha"]),
+                  "--queries", align_opts.queries])
 
 
 def _commands(qrels, runs, aligned_runs, comp, options, align_opts=None) -> list[str]:
