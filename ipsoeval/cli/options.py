@@ -165,15 +165,19 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
 
 
 def _baseline_before_reading(kw) -> None:
-    """--baseline against --name, before any file is read: with one --name per
-    RUN the run names are known without reading the runs (with --scores or
-    --nuggets a file may hold several runs; the reading checks it)."""
-    base, names, runs = kw.get("baseline"), kw["align_opts"].names, kw.get("runs") or ()
-    if base is None or not names or kw.get("scores") or kw.get("nuggets") \
-            or len(names) != len(runs):
+    """--baseline against the run names, before any file is read, where they
+    are known without reading the runs: one --name per RUN, or
+    --name-from-file (with --scores or --nuggets a file may hold several runs;
+    the reading checks it)."""
+    base, opts, runs = kw.get("baseline"), kw["align_opts"], list(kw.get("runs") or ())
+    if base is None or not runs or kw.get("scores") or kw.get("nuggets") \
+            or (opts.names and len(opts.names) != len(runs)):
+        return
+    names = run_names(runs, opts)
+    if names is None or "-" in runs:
         return
     from ipsoeval.analyses import validate
-    validate.baseline(base, list(names), list(runs))
+    validate.baseline(base, names, runs)
 
 
 class MeasureType(click.ParamType):
