@@ -119,6 +119,39 @@ def _field_types(n, imp, asg, what: str, name: str, line: int) -> None:
         raise InputError(f"{what} without an 'assignment' string", path=name, line=line)
 
 
+_IMP = {**IMPORTANCE_CODE, FAILED: IMPORTANCE_CODE["okay"]}       # failed: okay
+_SUP = {**SUPPORT_CODE, FAILED: SUPPORT_CODE["not_support"]}       # failed: not_support
+
+
+def _whole(ans: _Answer, nuggets: list) -> bool:
+    """Fill ``ans`` from a record's nuggets a column at a time (list
+    comprehensions: a few microseconds a nugget) when every nugget is valid;
+    False, ``ans`` untouched, when one is not (the caller's loop, nugget by
+    nugget, then raises the error that names it).  The same values as the
+    loop's :meth:`_Answer.add`."""
+    if not all(type(n) is dict for n in nuggets):
+        return False
+    texts = [n.get("text") for n in nuggets]
+    if not all(type(t) is str and t and not t.isspace() for t in texts):
+        return False
+    ids = [n["nugget_id"] if "nugget_id" in n else n.get("id") for n in nuggets]
+    keys = [k if type(k) is str else t if k is None else str(k) for k, t in zip(ids, texts)]
+    imps = [n.get("importance") for n in nuggets]
+    asgs = [n.get("assignment") for n in nuggets]
+    if not (all(type(x) is str and x in _IMP for x in imps)
+            and all(type(x) is str and x in _SUP for x in asgs)):
+        return False
+    seen = set(keys)
+    if len(seen) != len(keys):
+        return False
+    ans.keys, ans.seen = keys, seen
+    ans.importance = [_IMP[x] for x in imps]
+    ans.support = [_SUP[x] for x in asgs]
+    ans.failed_imp = [x == FAILED for x in imps]
+    ans.failed = [x == FAILED for x in asgs]
+    return True
+
+
 def _jsonl(text: str, name: str, run_default: str):
     for i, raw in enumerate(text.split("\n"), 1):
         if not raw.strip():
@@ -137,7 +170,10 @@ def _jsonl(text: str, name: str, run_default: str):
             raise InputError(f"record of topic {qid!r} without nuggets (a non-empty "
                              f"'nuggets' list)", path=name, line=i)
         ans = _Answer(run, qid, name, i)
-        add = ans.add
+        if _whole(ans, nuggets):
+            yield ans
+            continue
+        add = ans.add               # a nugget is refused: the one by one loop says which
         for k, n in enumerate(nuggets, 1):
             # the common record takes the first branch of each test; the
             # messages are built only for a record that is refused
