@@ -140,7 +140,8 @@ HELP = {
             '                                  else trec; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -168,7 +169,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -255,7 +257,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -383,7 +386,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -511,7 +515,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -656,7 +661,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -786,7 +792,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -895,7 +902,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -994,7 +1002,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1103,7 +1112,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1208,7 +1218,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1322,7 +1333,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1362,7 +1374,9 @@ HELP = {
             '  --test NAME                     Tests of the chosen pairs: t, wilcoxon,\n'
             '                                  sign, ranksum, randomization, bootstrap\n'
             '                                  (repeatable or comma-separated).  [default:\n'
-            '                                  t, wilcoxon, sign, randomization]\n'
+            '                                  as sigtest, per measure, the test its scale\n'
+            '                                  permits: t (interval, ratio), sign\n'
+            '                                  (ordinal)]\n'
             '  --samples N                     Samples of the randomised Tukey HSD and of\n'
             "                                  the pairs' randomization and bootstrap\n"
             '                                  tests.  [default: 10000; x>=1]\n'
@@ -1435,7 +1449,8 @@ HELP = {
             '                                  pairs, e.g. 0:0,1:1,2:3 (default: the label,\n'
             '                                  0 for labels <= 0).\n'
             '  -o, --output FILE               Write the page to FILE (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  -W, --warnings [default|all|error|ignore]\n'
             '                                  Warnings: default, one line per kind (runs\n'
             '                                  merged); all, one per run; error, the first\n'
@@ -1472,7 +1487,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1556,7 +1572,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1653,7 +1670,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1777,7 +1795,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else trec; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1800,7 +1818,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1870,7 +1888,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1968,7 +1986,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2063,7 +2081,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2175,7 +2193,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2276,7 +2294,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2360,7 +2378,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2437,7 +2455,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2521,7 +2539,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2602,7 +2620,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2691,7 +2709,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2723,7 +2741,8 @@ HELP = {
             '                                  and the best other run]\n'
             '  --test NAME                     Tests of the chosen pairs: t, wilcoxon, sign, ranksum,\n'
             '                                  randomization, bootstrap (repeatable or comma-separated).\n'
-            '                                  [default: t, wilcoxon, sign, randomization]\n'
+            '                                  [default: as sigtest, per measure, the test its scale permits: t\n'
+            '                                  (interval, ratio), sign (ordinal)]\n'
             "  --samples N                     Samples of the randomised Tukey HSD and of the pairs'\n"
             '                                  randomization and bootstrap tests.  [default: 10000; x>=1]\n'
             '  --seed INTEGER RANGE            Seed of the random generator (same seed, same output).\n'
@@ -2779,7 +2798,7 @@ HELP = {
             '  --gains MAP                     Gains for graded measures as LABEL:GAIN pairs, e.g. 0:0,1:1,2:3\n'
             '                                  (default: the label, 0 for labels <= 0).\n'
             '  -o, --output FILE               Write the page to FILE (only when everything succeeded) instead\n'
-            '                                  of standard output.\n'
+            "                                  of standard output ('-': standard output).\n"
             '  -W, --warnings [default|all|error|ignore]\n'
             '                                  Warnings: default, one line per kind (runs merged); all, one per\n'
             '                                  run; error, the first is an error (exit 3, nothing written);\n'
@@ -2808,7 +2827,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2873,7 +2892,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2947,7 +2966,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'

@@ -108,6 +108,7 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
                 run_format=kw.pop("run_format"), names=kw.pop("name"),
                 name_from_file=kw.pop("name_from_file"), labels=kw.pop("labels"),
                 samples=kw.get("samples") if label_samples else None, seed=kw.get("seed"))
+            _baseline_before_reading(kw)
             if rankings and kw["align_opts"].tie_break == "expected":
                 raise UsageError(f"{rankings} reads the rankings themselves, rank by rank: "
                                  f"--tie-break expected (an expectation of measure values) "
@@ -161,6 +162,22 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
         return wrapper
 
     return deco
+
+
+def _baseline_before_reading(kw) -> None:
+    """--baseline against the run names, before any file is read, where they
+    are known without reading the runs: one --name per RUN, or
+    --name-from-file (with --scores or --nuggets a file may hold several runs;
+    the reading checks it)."""
+    base, opts, runs = kw.get("baseline"), kw["align_opts"], list(kw.get("runs") or ())
+    if base is None or not runs or kw.get("scores") or kw.get("nuggets") \
+            or (opts.names and len(opts.names) != len(runs)):
+        return
+    names = run_names(runs, opts)
+    if names is None or "-" in runs:
+        return
+    from ipsoeval.analyses import validate
+    validate.baseline(base, names, runs)
 
 
 class MeasureType(click.ParamType):

@@ -147,6 +147,23 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("urisk", "per run, measure and risk alpha: URisk, TRisk and its p-value against "
                   "the baseline", ""),
         ("zrisk", "per run, measure and risk alpha: ZRisk and GeoRisk over all the runs", "")),
+    "across": (
+        ("pooled", "each run's effect against the baseline pooled over the collections: "
+                   "random effects (tau^2 by --method), fixed effect beside, Q, I^2, "
+                   "prediction interval", ""),
+        ("effects", "each run's effect against the baseline on each collection, with its "
+                    "weights", ""),
+        ("leaderboard", "pooled ranking with bootstrap rank intervals (topics resampled "
+                        "within each collection), beside the mean of means and the mean "
+                        "rank", ""),
+        ("notes", "where the mean of means and the mean rank rank the runs differently "
+                  "from the pooled estimate", ""),
+        ("collection_means", "each run's mean and rank on each collection", ""),
+        ("mixed", "REML estimate of each run's mean in the linear mixed model", ""),
+        ("mixed_model", "variance components and the system test of the linear mixed model",
+         ""),
+        ("contrasts", "every pair of runs in the mixed model, Wald z, p corrected by "
+                      "--correct", "")),
 }
 TABLE_IDS = {cmd: tuple(t[0] for t in tables) for cmd, tables in TABLES.items()}
 
@@ -349,9 +366,9 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
                          help="Print table ID of the report instead of its primary table "
                               "(tsv, jsonl, json, table); 'list' lists the ids.")(g)
         g = click.option("-o", "--output", metavar="FILE", default=None,
-                         callback=_check_output_option,
+                         callback=check_output_option,
                          help="Write to this file (only when everything succeeded) instead "
-                              "of standard output.")(g)
+                              "of standard output ('-': standard output).")(g)
         g = click.option("--format", "fmt", type=click.Choice(accepted), default="auto",
                          show_default=True, callback=_remember_format,
                          help=f"Output format; auto = table on a terminal, else "
@@ -487,7 +504,11 @@ def _write(ctx, env, output, text: str) -> None:
 # target can be written is checked when the option is parsed, before any
 # input is read.
 
-def _check_output_option(ctx, param, value):
+def check_output_option(ctx, param, value):
+    """Every command's -o callback: ``-`` is standard output (as no -o), any
+    other FILE is checked now, before any input is read."""
+    from ipsoeval.writing import output_path
+    value = output_path(value)
     if value is not None:
         check_output(value)
     ctx.meta[_OUT_KEY] = value

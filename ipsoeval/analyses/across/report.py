@@ -498,8 +498,10 @@ def analyse(collections: list[CollectionScores], measures: list[str], options: O
               "collections": [c.name for c in collections]}
 
     def t(id_, cols, recs, title, desc):
+        # degrees of freedom are whole numbers: 2, not 2.0000
+        hints = {"exact": [c for c in ("f_df1", "f_df2") if c in cols]}
         return ResultSet(COMMAND, cols, recs, params=dict(params), title=title, id=id_,
-                         description=desc)
+                         description=desc, table_hints=hints if hints["exact"] else {})
 
     tables = [
         t("pooled", POOLED_COLUMNS, pooled, "Pooled effects against the baseline",

@@ -30,7 +30,7 @@ separately under A and under B over all pairs and measures.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -118,8 +118,14 @@ def _f(x) -> float | None:
 
 # --- the labels -------------------------------------------------------------------
 
-def label_tables(shared, params: dict, warnings: list[str]) -> list[ResultSet]:
+def label_tables(shared, params: dict, warnings: list[str],
+                 names: Sequence[str] | None = None) -> list[ResultSet]:
+    """The agreement and confusion tables; ``names``: the name of each label
+    code (the nugget support labels), shown instead of the code."""
     from ipsoeval.stats import agreement as ag
+
+    def label(x):
+        return names[int(x)] if names is not None else int(x)
 
     a, b = shared.label_a, shared.label_b
     n = int(a.size)
@@ -135,7 +141,7 @@ def label_tables(shared, params: dict, warnings: list[str]) -> list[ResultSet]:
     undefined = [r["statistic"] for r in records if r["value"] is None]
     if n and undefined:
         warnings.append(f"{', '.join(undefined)} undefined: every shared judgment has the "
-                        f"same label ({int(a[0])}); reported as empty")
+                        f"same label ({label(a[0])}); reported as empty")
     agreement = ResultSet(
         command="agree", columns=list(AGREEMENT_COLUMNS), records=records,
         params={**params, "statistics": dict(STATISTICS)},
@@ -145,23 +151,23 @@ def label_tables(shared, params: dict, warnings: list[str]) -> list[ResultSet]:
                     "(one row per statistic)",
         table_hints={"digits": 4})
     la, lb, counts = ag.confusion(a, b)
-    crec = [{"label_a": int(x), "label_b": int(y), "count": int(counts[i, j])}
+    crec = [{"label_a": label(x), "label_b": label(y), "count": int(counts[i, j])}
             for i, x in enumerate(la.tolist()) for j, y in enumerate(lb.tolist())]
     confusion = ResultSet(
         command="agree", columns=list(CONFUSION_COLUMNS), records=crec, params=dict(params),
         title="Confusion matrix of the shared judgments", id="confusion",
         description="count of shared judgments per (label under A, label under B); every "
                     "label each qrels uses, zero counts included")
-    confusion.view = _confusion_view(la, lb, counts, params)
+    confusion.view = _confusion_view(la, lb, counts, params, label)
     return [agreement, confusion]
 
 
-def _confusion_view(la, lb, counts, params) -> ResultSet:
-    cols = ["label_a"] + [f"b={int(y)}" for y in lb.tolist()]
+def _confusion_view(la, lb, counts, params, label=int) -> ResultSet:
+    cols = ["label_a"] + [f"b={label(y)}" for y in lb.tolist()]
     records = []
     for i, x in enumerate(la.tolist()):
-        row = {"label_a": int(x)}
-        row.update({f"b={int(y)}": int(counts[i, j]) for j, y in enumerate(lb.tolist())})
+        row = {"label_a": label(x)}
+        row.update({f"b={label(y)}": int(counts[i, j]) for j, y in enumerate(lb.tolist())})
         records.append(row)
     return ResultSet(command="agree", columns=cols, records=records, params=params,
                      title=f"Confusion matrix: rows = label under {_who(params, 'a')}, "

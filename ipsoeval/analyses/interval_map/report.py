@@ -290,6 +290,9 @@ def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | N
         if progress is not None:
             progress(label, done, total)
 
+    if getattr(progress, "announce", None) is not None:     # the estimate of a long pass
+        prog.announce = progress.announce
+
     if spec.family == "generic":
         lv = plan.measure.level(aligned.rel_level)
         groups: dict = {}

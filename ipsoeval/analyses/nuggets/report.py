@@ -14,7 +14,7 @@ import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.measures import nuggets as nm
-from ipsoeval.model import NuggetJudgments
+from ipsoeval.model import SUPPORT_LEVELS, NuggetJudgments
 from ipsoeval.results import Report, ResultSet
 
 __all__ = ["COLUMNS", "LABEL_NAMES", "select", "matrices", "topic_scores", "scores_report",
@@ -33,8 +33,8 @@ def select(measures=None) -> list:
     for name in measures:
         m = nm.lookup(name)
         if m is None:
-            raise UsageError(f"unknown nugget measure {name!r} (nugget assignments give "
-                             f"{', '.join(nm.NAMES)})")
+            raise UsageError(f"unknown nugget measure {name!r}{nm.did_you_mean(name)} "
+                             f"(nugget assignments give {', '.join(nm.NAMES)})")
         if m not in out:
             out.append(m)
     return out
@@ -212,7 +212,7 @@ def agree_report(a: NuggetJudgments, b: NuggetJudgments, measures, options, *,
     if sh.counts["shared"] == 0:
         raise InputError(f"{params['qrels_a']} and {params['qrels_b']} share no assigned "
                          f"nugget of the same run, topic and nugget")
-    tables = label_tables(sh, params, warnings)
+    tables = label_tables(sh, params, warnings, names=SUPPORT_LEVELS)
     runs = [r for r in a.runs if r in b.runs]
     if len(runs) >= 2:
         topics = [t for t in a.topics if t in set(b.topics)]

@@ -30,6 +30,8 @@ __all__ = ["Options", "URISK_COLUMNS", "ZRISK_COLUMNS", "DEFAULT_RISK_ALPHAS", "
 
 URISK_COLUMNS = ["run", "baseline", "measure", "risk_alpha", "n", "mean", "mean_baseline",
                  "wins", "ties", "losses", "urisk", "trisk", "p_value", "significant"]
+# risk_alpha is a parameter (1, 5, 0.5): printed as given, not as 1.0000
+EXACT = {"exact": ["risk_alpha"]}
 ZRISK_COLUMNS = ["run", "measure", "risk_alpha", "n", "mean", "zrisk", "georisk"]
 DEFAULT_RISK_ALPHAS = (1.0, 5.0)
 
@@ -117,16 +119,17 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
     view_cols = ["run", "measure", "risk_alpha", "urisk", "trisk",
                  "p_value", "significant"]
     view = ResultSet("risk", view_cols, [{c: r[c] for c in view_cols} for r in urows],
-                     title=f"URisk and TRisk against {runs[base]} (Dinçer et al. 2014)")
+                     title=f"URisk and TRisk against {runs[base]} (Dinçer et al. 2014)",
+                     table_hints=EXACT)
     tables = [
         ResultSet("risk", URISK_COLUMNS, urows, params=dict(params), id="urisk", view=view,
                   title="URisk and TRisk against the baseline (Dinçer et al. 2014)",
                   description="per run, measure and risk alpha: URisk, TRisk and its p-value "
-                              "against the baseline"),
+                              "against the baseline", table_hints=EXACT),
         ResultSet("risk", ZRISK_COLUMNS, zrows, params=dict(params), id="zrisk",
                   title="ZRisk and GeoRisk over all runs (Dinçer et al. 2016)",
                   description="per run, measure and risk alpha: ZRisk and GeoRisk over all "
-                              "the runs"),
+                              "the runs", table_hints=EXACT),
     ]
     return Report("risk", tables, warnings=warnings, params=params)
 

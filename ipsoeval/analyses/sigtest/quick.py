@@ -112,7 +112,8 @@ def quick_sigtest(args) -> bool:
     if opts is None or not opts["measures"] or len(opts["paths"]) < 3 \
             or "-" in opts["paths"]:
         return False
-    output, junit = opts["output"], opts["junit"]
+    from ipsoeval.writing import output_path
+    output, junit = output_path(opts["output"]), opts["junit"]
     if any(p is not None and not _writable(p) for p in (output, junit)) \
             or (junit is not None and opts["fail_if"] is None):
         return False
