@@ -139,7 +139,7 @@ def test_run_far_ahead_is_first_in_every_trial():
     first = res[0].records[0]
     assert first["run"] == "r2" and first["leaderboard_rank"] == 1
     assert first["p_top"] == 1.0 and first["expected_rank"] == 1.0
-    assert (first["rank_low"], first["rank_high"]) == (1, 1)
+    assert (first["rank_ci_low"], first["rank_ci_high"]) == (1, 1)
     assert sum(r["p_top"] for r in res[0].records) == 1.0
 
 

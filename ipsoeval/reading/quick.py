@@ -190,6 +190,7 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
     aggregated as Measure.aggregate does) or the tsv table (formatters.tsv:
     the same records under the canonical names, without runid), and the tie
     warnings (ties.tie_notes' rule and text)."""
+    from ipsoeval.mean import mean
     from ipsoeval.reading.quick_measures import FAMILIES
     from ipsoeval.tiewarn_text import tie_note
     topics, per_run = got
@@ -220,9 +221,11 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
                 v = run
             elif kind == "count":
                 v = T
+            elif tsv and kind != "int":     # the one mean (ipsoeval.mean)
+                v = mean([vals[e * n + col] for e in range(T)]) if T else 0.0
             else:
                 s = 0.0
-                for e in range(T):          # sequential, as np.add.accumulate
+                for e in range(T):          # sequential: trec_eval's digits (trec layout)
                     s += vals[e * n + col]
                 v = s if kind == "int" else s / T
             text.append(pre + line(label, "all", v, kind))

@@ -161,12 +161,13 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False, alternative: str = "two
         "n_b_only": int(np.count_nonzero(~has_a & has_b)),
         "n_both": int(np.count_nonzero(both)),
     }
+    from ipsoeval import mean as one_mean
     rr_a_all, rr_b_all = reciprocal(ra), reciprocal(rb)
     out: dict = {"n": n}
     if n:
-        out["mrr_a"] = float(rr_a_all.mean())
-        out["mrr_b"] = float(rr_b_all.mean())
-        out["mrr_diff"] = float((rr_b_all - rr_a_all).mean())
+        out["mrr_a"] = one_mean.mean(rr_a_all)
+        out["mrr_b"] = one_mean.mean(rr_b_all)
+        out["mrr_diff"] = one_mean.mean(rr_b_all - rr_a_all)
     else:
         out["mrr_a"] = out["mrr_b"] = out["mrr_diff"] = None
     out.update(counts)
@@ -177,8 +178,8 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False, alternative: str = "two
     esl_b = rb[both].astype(np.float64)
     rr_a, rr_b = rr_a_all[both], rr_b_all[both]
     if esl_a.size:
-        out["esl_a"], out["esl_b"] = float(esl_a.mean()), float(esl_b.mean())
-        out["rr_a"], out["rr_b"] = float(rr_a.mean()), float(rr_b.mean())
+        out["esl_a"], out["esl_b"] = one_mean.mean(esl_a), one_mean.mean(esl_b)
+        out["rr_a"], out["rr_b"] = one_mean.mean(rr_a), one_mean.mean(rr_b)
     else:
         out["esl_a"] = out["esl_b"] = out["rr_a"] = out["rr_b"] = None
     out["esl_wilcoxon_p_value"], out["esl_t_p_value"], esl_w_dir = _paired_tests(esl_a, esl_b, alternative)
@@ -324,6 +325,24 @@ def parse_verdict_test(text: str) -> str:
         return f"{quantity}-{name}"
     raise UsageError(f"--verdict-test must be one of {', '.join(VERDICT_TESTS)} "
                      f"(found {text!r})")
+
+
+def not_applicable(aligned) -> str | None:
+    """Why the outcomes breakdown does not apply to ``aligned`` (None when it
+    does): the one rule of every caller that applies it on its own
+    (``report``, :func:`ipsoeval.experiment`).  Lin et al. (2021, §6) separate
+    the outcomes by the rank of *the* relevant document, which needs one
+    relevant document per topic; and it counts relevant documents by integer
+    labels.  (``breakdown`` itself, asked for by name, runs with a warning.)"""
+    if aligned.label_mode != "integer":
+        return (f"no outcomes breakdown: it counts relevant documents by integer labels "
+                f"(--labels {aligned.label_mode})")
+    n_multi = int(np.count_nonzero(np.asarray(aligned.num_rel) > 1))
+    if n_multi:
+        return (f"no outcomes breakdown: {n_multi} of {len(aligned.topics)} topics have "
+                f"more than one relevant document, and the breakdown (Lin et al. 2021) "
+                f"assumes one per topic")
+    return None
 
 
 def first_relevant_from_engine(aligned, k: int) -> np.ndarray:
