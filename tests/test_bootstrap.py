@@ -491,7 +491,7 @@ def test_split_half_extremes():
 
 def test_split_half_result_set_and_table4_layout():
     x = rr_matrix(np.random.default_rng(15), 4, 200, effects=[0, .05, .1, .1])
-    res = analyse(x, split_half=5, aggregates=("mean", "median"), samples=20)
+    res = analyse(x, split_half=5, aggregates=("mean", "median"), samples=20, tests=b.TESTS)
     rs = res[2]
     assert rs.columns == b.SPLIT_COLUMNS
     assert [(r["test"], r["aggregate"]) for r in rs.records] == \

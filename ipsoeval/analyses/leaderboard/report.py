@@ -199,6 +199,7 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
     measure, best first), ``pairs`` (one row per pair of runs and measure, the
     better-placed run as A; diff = B − A) and ``resolution`` (one row per
     measure)."""
+    from ipsoeval.stats import registry
     options.check(list(runs))
     if not measures:
         raise UsageError("leaderboard needs a measure")
