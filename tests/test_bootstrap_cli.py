@@ -97,7 +97,11 @@ def test_split_half_rows_json():
 
 
 def test_split_half_default_tests():
+    # the default by scale (RR@10 is ordinal: the sign test), as every command's
     rows = tsv(run_ok("-m", "RR@10", "--split-half", "3", "--samples", "10", *FILES[:4]))
+    assert [r["test"] for r in rows] == ["sign"]
+    rows = tsv(run_ok("-m", "RR@10", "--split-half", "3", "--samples", "10", "--test",
+                      "sign,ranksum,wilcoxon,t", *FILES[:4]))
     assert [r["test"] for r in rows] == ["sign", "ranksum", "wilcoxon", "t"]
     assert {r["aggregate"] for r in rows} == {"mean"}
 
