@@ -15,6 +15,13 @@ p-values of one measure over the systems (``bonferroni``, ``holm``,
 ``fdr_bh``; statsmodels' names, as pt.Experiment takes them) and ``reject``
 compares them with ``correction_alpha``.  Columns are in the order the
 measures were given (pt.Experiment orders them as ir_measures returns them).
+
+PyTerrier's test is kept (a drop-in result), and a note says it is
+PyTerrier's choice, not the default by scale of every other command.  The
+breakdown applies by ``report``'s rule (one relevant document per topic,
+integer labels: :func:`ipsoeval.analyses.breakdown.not_applicable`); its
+verdict stands beside the two p-values it combines.  Notes are in
+``df.attrs["notes"]``.
 """
 
 from __future__ import annotations
@@ -103,8 +110,10 @@ def experiment(runs, qrels, measures, *, names=None, baseline=None, test: str = 
     from ipsoeval.results import _frame
     from ipsoeval.stats.corrections import adjust
 
-    if test not in TESTS:
-        raise UsageError(f"test must be one of {', '.join(TESTS)} (found {test!r})")
+    from ipsoeval.stats import registry
+    # the registry's vocabulary (names and aliases); PyTerrier's two tests only
+    test = registry.get(test, allowed=tuple(TESTS), option="test",
+                        command="experiment()").name
     if correction is not None and correction not in CORRECTIONS:
         raise UsageError(f"correction must be one of {', '.join(CORRECTIONS)} "
                          f"(found {correction!r})")
@@ -136,7 +145,6 @@ def experiment(runs, qrels, measures, *, names=None, baseline=None, test: str = 
     if baseline is None:
         return _frame(columns, recs)
     from ipsoeval.analyses.breakdown import not_applicable
-    from ipsoeval.stats import registry
     notes = [PT_TEST_NOTE.format(title=registry.get(TESTS[test]).title,
                                  choice=f"test={test!r}")]
 
