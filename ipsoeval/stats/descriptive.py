@@ -45,10 +45,11 @@ def paired_summary(a, b, level: float = 0.95) -> PairedSummary:
         # the one mean of every command (ipsoeval.mean), over the paired topics
         diff_shape = n.shape
         rows = int(np.prod(diff_shape)) if diff_shape else 1
-        okf = ok.reshape(rows, -1)
-        mean_a = np.asarray(one_mean.means(a.reshape(rows, -1), okf),
+        width = a.shape[-1] if a.ndim else 1
+        okf = ok.reshape(rows, width)
+        mean_a = np.asarray(one_mean.means(a.reshape(rows, width), okf),
                             dtype=np.float64).reshape(diff_shape)
-        mean_b = np.asarray(one_mean.means(b.reshape(rows, -1), okf),
+        mean_b = np.asarray(one_mean.means(b.reshape(rows, width), okf),
                             dtype=np.float64).reshape(diff_shape)
         diff = d.sum(axis=-1) / nf
         dev = np.where(ok, d - diff[..., None], 0.0)
@@ -76,8 +77,10 @@ def mean_ci(x, level: float = 0.95):
     nf = float(x.shape[-1])
     with np.errstate(divide="ignore", invalid="ignore"):
         # the one mean of every command (ipsoeval.mean)
-        mean = np.asarray(one_mean.means(x.reshape(-1, x.shape[-1])),
-                          dtype=np.float64).reshape(x.shape[:-1])
+        lead = x.shape[:-1]
+        rows = int(np.prod(lead)) if lead else 1
+        mean = np.asarray(one_mean.means(x.reshape(rows, x.shape[-1])),
+                          dtype=np.float64).reshape(lead)
         if x.shape[-1] < 2:
             half = np.full(mean.shape, np.nan)
         else:

@@ -70,9 +70,12 @@ def nanmean_rows(x: np.ndarray) -> np.ndarray:
     one mean of every command (:func:`ipsoeval.mean.means`)."""
     from ipsoeval import mean as one_mean
     x = np.asarray(x, dtype=np.float64)
-    got = one_mean.means(x.reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1),
-                         skip_nan=True)
-    return np.asarray(got, dtype=np.float64).reshape(x.shape[:-1])
+    if not x.ndim:
+        x = x.reshape(1)
+    lead = x.shape[:-1]
+    rows = int(np.prod(lead)) if lead else 1
+    got = one_mean.means(x.reshape(rows, x.shape[-1]), skip_nan=True)
+    return np.asarray(got, dtype=np.float64).reshape(lead)
 
 
 def resample_counts(rng: np.random.Generator, n: int, trials: int,
