@@ -125,6 +125,15 @@ def test_bootstrap_split_half_uses_the_default_by_scale():
     assert "P@10 is interval" in doc["params"]["test_note"]
 
 
+def test_ipso_metric_tests_use_the_default_by_scale():
+    code, out, err = invoke(["ipso", "-l", "1", QRELS, *RUNS3[:2], "-m", "nDCG@10", "-m",
+                             "P@10", "--format", "json"])
+    assert code == 0, err
+    doc = _json(out)
+    assert {r["measure"]: r["test"] for r in doc["results"]} == WANT
+    assert "nDCG@10 is ordinal" in doc["params"]["test_note"]
+
+
 def test_report_and_leaderboard_name_their_tests():
     res = ipsoeval.evaluate(QRELS, RUNS3, ["nDCG@10", "P@10"])
     page = ipsoeval.report(res, samples=200, charts=False)
