@@ -49,6 +49,12 @@ VERDICT_TESTS = {
     "rr-wilcoxon": ("rr_wilcoxon_p_value", "rr", "signed-rank"),
 }
 
+# the one sentence naming breakdown's tests: Lin et al. (2021) fix them
+TEST_NOTE = ("Tests: sign test on the topics only one run answers (outcome 2); Wilcoxon "
+             "signed-rank and paired t tests on ESL and RR where both answer (outcome 3); "
+             "verdict by {verdict} (Lin et al. 2021 §4-5 fix the tests, not the default "
+             "by scale).")
+
 VERDICT_BETTER = "better"
 VERDICT_BETTER_NO_HARM = "better (do no harm)"
 VERDICT_WORSE = "worse"
@@ -390,6 +396,7 @@ def run(aligned, options: Options | None = None, **kw) -> Report:
     ranks = first_relevant_from_engine(aligned, k)   # (R, T)
     params = {"k": k, "baseline": runs[base], "naive": naive, "correct": correct,
               "alpha": alpha, "alternative": opts.alternative, "verdict_test": verdict_test,
+              "test_note": TEST_NOTE.format(verdict=verdict_test),
               "rel_level": int(aligned.rel_level)}
 
     # the per-topic table
