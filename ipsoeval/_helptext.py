@@ -1370,7 +1370,8 @@ HELP = {
             '  --test NAME                     Tests of the chosen pairs: t, wilcoxon,\n'
             '                                  sign, ranksum, randomization, bootstrap\n'
             '                                  (repeatable or comma-separated).  [default:\n'
-            '                                  t, wilcoxon, sign, randomization]\n'
+            '                                  per measure, the test its scale permits: t\n'
+            '                                  (interval, ratio), sign (ordinal)]\n'
             '  --samples N                     Samples of the randomised Tukey HSD and of\n'
             "                                  the pairs' randomization and bootstrap\n"
             '                                  tests.  [default: 10000; x>=1]\n'
@@ -2736,7 +2737,8 @@ HELP = {
             '                                  and the best other run]\n'
             '  --test NAME                     Tests of the chosen pairs: t, wilcoxon, sign, ranksum,\n'
             '                                  randomization, bootstrap (repeatable or comma-separated).\n'
-            '                                  [default: t, wilcoxon, sign, randomization]\n'
+            '                                  [default: per measure, the test its scale permits: t (interval,\n'
+            '                                  ratio), sign (ordinal)]\n'
             "  --samples N                     Samples of the randomised Tukey HSD and of the pairs'\n"
             '                                  randomization and bootstrap tests.  [default: 10000; x>=1]\n'
             '  --seed INTEGER RANGE            Seed of the random generator (same seed, same output).\n'

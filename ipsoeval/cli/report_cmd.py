@@ -57,7 +57,7 @@ def announce(secs: float, what: str) -> None:
                    "sigtest does (repeatable, at most 6).  [default: the baseline and the "
                    "best other run]")
 @opt.test_option(allowed=registry.TWO_SAMPLE, command="report",
-                 default_text="t, wilcoxon, sign, randomization",
+                 default_text=opt.BY_SCALE_TEXT,
                  help_text="Tests of the chosen pairs")
 @opt.samples_option(default=10_000,
                     help_text="Samples of the randomised Tukey HSD and of the pairs' "
