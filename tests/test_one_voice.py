@@ -283,3 +283,23 @@ def test_two_rank_intervals_have_two_names():
     assert {"rank_ci_low", "rank_ci_high"} <= set(bs["results"][0])
     assert "rank_low" not in bs["results"][0]
     assert "95% percentile bootstrap interval of the rank" in bs["params"]["rank_note"]
+
+
+def test_registry_vectorised_p_values_are_the_scalar_ones():
+    """Split-half's vectorised p-values (the registry's from_sums) equal
+    stats.paired's scalar t and sign tests, comparison by comparison."""
+    from ipsoeval.stats import paired
+    rng = np.random.default_rng(11)
+    d = rng.integers(-4, 5, size=(200, 25)) / 4.0
+    n = np.full(200, 25.0)
+    p = registry.get("t").from_sums(n, d.sum(axis=1), (d * d).sum(axis=1))
+    for row, got in zip(d, p):
+        mean = math.fsum(row) / len(row)
+        sd = math.sqrt(math.fsum((x - mean) ** 2 for x in row) / (len(row) - 1))
+        want = paired.t_test(mean, sd, len(row))[1]
+        assert (math.isnan(want) and math.isnan(got)) or got == pytest.approx(want, rel=1e-9)
+    k = rng.integers(0, 60, size=300)
+    m = k + rng.integers(0, 60, size=300)
+    ps = registry.get("sign").from_sums(k, m)
+    for ki, mi, got in zip(k.tolist(), m.tolist(), ps.tolist()):
+        assert got == pytest.approx(paired.sign_p(ki, mi), rel=1e-12)
