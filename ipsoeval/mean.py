@@ -23,10 +23,22 @@ def _floats(values) -> list:
     return values.tolist() if hasattr(values, "tolist") else list(values)
 
 
+def _sum(xs: list) -> float:
+    """The correctly rounded sum, with IEEE's answers where math.fsum raises:
+    inf - inf is NaN, and a sum beyond the largest float is ±inf (fsum
+    overflows in between: halving every term is exact at that magnitude)."""
+    try:
+        return math.fsum(xs)
+    except ValueError:            # inf and -inf among the terms
+        return math.nan
+    except OverflowError:
+        return math.fsum(x * 0.5 for x in xs) * 2.0
+
+
 def mean(values) -> float:
     """fsum(values) / n; NaN for no values."""
     xs = _floats(values)
-    return math.fsum(xs) / len(xs) if xs else math.nan
+    return _sum(xs) / len(xs) if xs else math.nan
 
 
 def means(rows, mask=None, *, skip_nan: bool = False) -> list:
@@ -43,7 +55,7 @@ def means(rows, mask=None, *, skip_nan: bool = False) -> list:
             xs = [x for x, k in zip(xs, _floats(keep[i])) if k]
         if skip_nan:
             xs = [x for x in xs if x == x]
-        out.append(math.fsum(xs) / len(xs) if xs else math.nan)
+        out.append(_sum(xs) / len(xs) if xs else math.nan)
     return out
 
 

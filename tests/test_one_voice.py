@@ -264,6 +264,11 @@ def test_mean_helpers():
     xs = [0.1] * 10 + [1e16, 1.0, -1e16]
     assert one_mean.mean(xs) == math.fsum(xs) / len(xs)
     assert one_mean.trec_mean([0.1, 0.2, 0.3]) == (0.1 + 0.2 + 0.3) / 3
+    # where math.fsum raises, IEEE's answers (and the exact one when it is finite)
+    assert one_mean.mean([1e308, 1e308]) == math.inf
+    assert one_mean.mean([1e308, 1e308, -1e308]) == 1e308 / 3
+    assert math.isnan(one_mean.mean([math.inf, -math.inf]))
+    assert math.isnan(one_mean.mean([math.nan, 1.0]))
 
 
 # ------------------------------------------------------------ rank intervals
