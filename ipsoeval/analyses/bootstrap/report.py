@@ -366,7 +366,8 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
     results = [
         ResultSet(COMMAND, summary_cols, summary, params=params,
                   title=f"Leaderboard under {trials_txt} (seed {options.seed}); "
-                        f"{options.ci:.0%} {options.ci_method} CIs",
+                        f"{options.ci:.0%} {options.ci_method} CIs; rank_ci_low..rank_ci_high: "
+                        f"{options.ci:.0%} percentile interval of the rank",
                   id="leaderboard",
                   description="per run and measure: mean, leaderboard and expected rank, "
                               "percentile bootstrap interval of the rank (rank_ci_low.."

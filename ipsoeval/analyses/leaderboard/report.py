@@ -248,8 +248,9 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
     a = options.alpha
     tables = [
         ResultSet(COMMAND, list(COLUMNS), rows, params=params, id="leaderboard",
-                  title=f"Leaderboard: means with {options.ci:.0%} CIs; letters and rank "
-                        f"intervals from the randomised Tukey HSD ({options.samples:,} samples, "
+                  title=f"Leaderboard: means with {options.ci:.0%} CIs; letters and the ranks "
+                        f"consistent with the groups (rank_best..rank_worst) from the "
+                        f"randomised Tukey HSD ({options.samples:,} samples, "
                         f"alpha {a:g}); runs sharing a letter are not significantly different",
                   description="per run and measure, best first: mean, CI, rank, the ranks "
                               "consistent with the HSD groups (rank_best..rank_worst), "
