@@ -140,8 +140,7 @@ HELP = {
             '                                  else trec; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -169,8 +168,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -257,8 +255,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -290,7 +287,8 @@ HELP = {
             '  --test NAME                     Test of the -m measures: t, wilcoxon, sign,\n'
             '                                  ranksum, randomization, bootstrap\n'
             '                                  (repeatable or comma-separated).  [default:\n'
-            '                                  t]\n'
+            '                                  per measure, the test its scale permits: t\n'
+            '                                  (interval, ratio), sign (ordinal)]\n'
             '  --correct [none|bonferroni|holm|bh]\n'
             '                                  Multiple-comparison correction across every\n'
             '                                  p-value of the invocation (IPSO sign tests\n'
@@ -386,8 +384,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -515,8 +512,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -661,8 +657,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -709,7 +704,10 @@ HELP = {
             '                                  paper uses 100); prints the agreement rates.\n'
             '  --test NAME                     Tests for --split-half: sign, ranksum,\n'
             '                                  wilcoxon, t (repeatable or comma-separated).\n'
-            '                                  [default: all four]\n'
+            '                                  [default: per measure, the test its scale\n'
+            '                                  permits: t (interval, ratio), sign\n'
+            "                                  (ordinal); the paper's Table 4 compares all\n"
+            '                                  four: --test sign,ranksum,wilcoxon,t]\n'
             '  --aggregate LIST                Which run is better on a half, for --split-\n'
             '                                  half: mean, median or mean,median.\n'
             '                                  [default: mean]\n'
@@ -792,8 +790,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -902,8 +899,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -932,7 +928,9 @@ HELP = {
             '  --test NAME                     The paired test deciding which pairs of runs\n'
             '                                  differ significantly (one): t, wilcoxon,\n'
             '                                  sign, randomization, bootstrap (repeatable\n'
-            '                                  or comma-separated).  [default: t]\n'
+            '                                  or comma-separated).  [default: per measure,\n'
+            '                                  the test its scale permits: t (interval,\n'
+            '                                  ratio), sign (ordinal)]\n'
             '  --correct [none|bonferroni|holm|bh]\n'
             '                                  Multiple-comparison correction over all\n'
             '                                  pairs of runs and measures, under each qrels\n'
@@ -1002,8 +1000,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1112,8 +1109,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1218,8 +1214,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1246,7 +1241,9 @@ HELP = {
             '  --test NAME                     Test of the discriminative power: t,\n'
             '                                  wilcoxon, sign, ranksum, randomization,\n'
             '                                  bootstrap (repeatable or comma-separated).\n'
-            '                                  [default: t, randomization]\n'
+            '                                  [default: per measure, the test its scale\n'
+            '                                  permits: t (interval, ratio), sign\n'
+            '                                  (ordinal)]\n'
             '  --alpha FLOAT RANGE             Significance level.  [default: 0.05; 0<x<1]\n'
             '  --correct [none|bonferroni|holm|bh]\n'
             '                                  Correction over the run pairs of each\n'
@@ -1333,8 +1330,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1374,9 +1370,8 @@ HELP = {
             '  --test NAME                     Tests of the chosen pairs: t, wilcoxon,\n'
             '                                  sign, ranksum, randomization, bootstrap\n'
             '                                  (repeatable or comma-separated).  [default:\n'
-            '                                  as sigtest, per measure, the test its scale\n'
-            '                                  permits: t (interval, ratio), sign\n'
-            '                                  (ordinal)]\n'
+            '                                  per measure, the test its scale permits: t\n'
+            '                                  (interval, ratio), sign (ordinal)]\n'
             '  --samples N                     Samples of the randomised Tukey HSD and of\n'
             "                                  the pairs' randomization and bootstrap\n"
             '                                  tests.  [default: 10000; x>=1]\n'
@@ -1449,8 +1444,7 @@ HELP = {
             '                                  pairs, e.g. 0:0,1:1,2:3 (default: the label,\n'
             '                                  0 for labels <= 0).\n'
             '  -o, --output FILE               Write the page to FILE (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  -W, --warnings [default|all|error|ignore]\n'
             '                                  Warnings: default, one line per kind (runs\n'
             '                                  merged); all, one per run; error, the first\n'
@@ -1487,8 +1481,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1572,8 +1565,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1670,8 +1662,7 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            "                                  succeeded) instead of standard output ('-':\n"
-            '                                  standard output).\n'
+            '                                  succeeded) instead of standard output.\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1795,7 +1786,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else trec; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1818,7 +1809,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1888,7 +1879,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1913,7 +1904,8 @@ HELP = {
             '                                  RBP(p=0.8)@10, nDCG@10.  Repeatable.\n'
             '  --test NAME                     Test of the -m measures: t, wilcoxon, sign, ranksum,\n'
             '                                  randomization, bootstrap (repeatable or comma-separated).\n'
-            '                                  [default: t]\n'
+            '                                  [default: per measure, the test its scale permits: t (interval,\n'
+            '                                  ratio), sign (ordinal)]\n'
             '  --correct [none|bonferroni|holm|bh]\n'
             '                                  Multiple-comparison correction across every p-value of the\n'
             '                                  invocation (IPSO sign tests and metric tests).  [default: none]\n'
@@ -1986,7 +1978,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2081,7 +2073,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2193,7 +2185,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2232,7 +2224,9 @@ HELP = {
             '                                  splits of the topics (the paper uses 100); prints the agreement\n'
             '                                  rates.\n'
             '  --test NAME                     Tests for --split-half: sign, ranksum, wilcoxon, t (repeatable\n'
-            '                                  or comma-separated).  [default: all four]\n'
+            '                                  or comma-separated).  [default: per measure, the test its scale\n'
+            "                                  permits: t (interval, ratio), sign (ordinal); the paper's Table\n"
+            '                                  4 compares all four: --test sign,ranksum,wilcoxon,t]\n'
             '  --aggregate LIST                Which run is better on a half, for --split-half: mean, median or\n'
             '                                  mean,median.  [default: mean]\n'
             '  --alpha FLOAT RANGE             Significance level.  [default: 0.05; 0<x<1]\n'
@@ -2294,7 +2288,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2378,7 +2372,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2401,7 +2395,8 @@ HELP = {
             '                                  (repeatable; needed with runs; see `ipsoeval measures`).\n'
             '  --test NAME                     The paired test deciding which pairs of runs differ\n'
             '                                  significantly (one): t, wilcoxon, sign, randomization, bootstrap\n'
-            '                                  (repeatable or comma-separated).  [default: t]\n'
+            '                                  (repeatable or comma-separated).  [default: per measure, the\n'
+            '                                  test its scale permits: t (interval, ratio), sign (ordinal)]\n'
             '  --correct [none|bonferroni|holm|bh]\n'
             '                                  Multiple-comparison correction over all pairs of runs and\n'
             '                                  measures, under each qrels separately.  [default: none]\n'
@@ -2455,7 +2450,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2539,7 +2534,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2620,7 +2615,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2642,7 +2637,8 @@ HELP = {
             '                                  or more).\n'
             '  --test NAME                     Test of the discriminative power: t, wilcoxon, sign, ranksum,\n'
             '                                  randomization, bootstrap (repeatable or comma-separated).\n'
-            '                                  [default: t, randomization]\n'
+            '                                  [default: per measure, the test its scale permits: t (interval,\n'
+            '                                  ratio), sign (ordinal)]\n'
             '  --alpha FLOAT RANGE             Significance level.  [default: 0.05; 0<x<1]\n'
             '  --correct [none|bonferroni|holm|bh]\n'
             '                                  Correction over the run pairs of each measure and test.\n'
@@ -2709,7 +2705,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2741,8 +2737,8 @@ HELP = {
             '                                  and the best other run]\n'
             '  --test NAME                     Tests of the chosen pairs: t, wilcoxon, sign, ranksum,\n'
             '                                  randomization, bootstrap (repeatable or comma-separated).\n'
-            '                                  [default: as sigtest, per measure, the test its scale permits: t\n'
-            '                                  (interval, ratio), sign (ordinal)]\n'
+            '                                  [default: per measure, the test its scale permits: t (interval,\n'
+            '                                  ratio), sign (ordinal)]\n'
             "  --samples N                     Samples of the randomised Tukey HSD and of the pairs'\n"
             '                                  randomization and bootstrap tests.  [default: 10000; x>=1]\n'
             '  --seed INTEGER RANGE            Seed of the random generator (same seed, same output).\n'
@@ -2798,7 +2794,7 @@ HELP = {
             '  --gains MAP                     Gains for graded measures as LABEL:GAIN pairs, e.g. 0:0,1:1,2:3\n'
             '                                  (default: the label, 0 for labels <= 0).\n'
             '  -o, --output FILE               Write the page to FILE (only when everything succeeded) instead\n'
-            "                                  of standard output ('-': standard output).\n"
+            '                                  of standard output.\n'
             '  -W, --warnings [default|all|error|ignore]\n'
             '                                  Warnings: default, one line per kind (runs merged); all, one per\n'
             '                                  run; error, the first is an error (exit 3, nothing written);\n'
@@ -2827,7 +2823,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2892,7 +2888,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2966,7 +2962,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            "                                  standard output ('-': standard output).\n"
+            '                                  standard output.\n'
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'

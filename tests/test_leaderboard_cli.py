@@ -69,7 +69,7 @@ def test_scores_against_outside_references(score_file):
         assert p["significant"] == (want < 0.05)
     sig = {(p["run_a"], p["run_b"]): p["significant"] for p in doc["tables"]["pairs"]["records"]}
     assert sig == {("a", "b"): True, ("a", "c"): True, ("b", "c"): False}
-    assert [(r["letters"], r["top_group"], r["rank_low"], r["rank_high"]) for r in board] == \
+    assert [(r["letters"], r["top_group"], r["rank_best"], r["rank_worst"]) for r in board] == \
         [("a", True, 1, 1), ("b", False, 2, 3), ("b", False, 2, 3)]
     res = doc["tables"]["resolution"]["records"][0]
     assert (res["n_pairs"], res["n_separated"], res["resolution"], res["best"]) == \

@@ -50,7 +50,7 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     if test_list and not names:
         raise UsageError("tests apply to a measure: give measures too")
     options = ip.Options(k=cutoff, depths=depth_list, graded=graded or "prefix",
-                         measures=names, tests=test_list or ["t"], alpha=alpha,
+                         measures=names, tests=test_list, alpha=alpha,
                          alternative=alternative, correct=correct, baseline=baseline,
                          all_pairs=all_pairs,
                          per_query=per_query, samples=samples, seed=seed)

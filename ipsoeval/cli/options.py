@@ -237,6 +237,16 @@ def _parse_tests(allowed, command):
     return cb
 
 
+# what every --test's [default: ...] says when none is named: the one policy
+# (ipsoeval.stats.registry.DEFAULT_BY_SCALE)
+def _by_scale_text() -> str:
+    from ipsoeval.stats import registry
+    return registry.DEFAULT_TEXT
+
+
+BY_SCALE_TEXT = _by_scale_text()
+
+
 def test_option(f=None, *, allowed, command: str, default_text: str, help_text: str = "Test"):
     """--test NAME: registry names or aliases, repeatable or comma-separated."""
     def deco(g):

@@ -93,8 +93,9 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("flips", "per measure and test, significant pairs on the original and the "
                   "interval-mapped values and the decisions that flip", "with --scale both")),
     "bootstrap": (
-        ("leaderboard", "per run and measure: mean, leaderboard and expected rank, rank "
-                        "interval, share of trials at rank 1, CI of the mean", ""),
+        ("leaderboard", "per run and measure: mean, leaderboard and expected rank, "
+                        "percentile bootstrap interval of the rank (rank_ci_low.."
+                        "rank_ci_high), share of trials at rank 1, CI of the mean", ""),
         ("rank_probabilities", "per run, measure and rank (up to --top): the share of "
                                "trials with the run at that rank", ""),
         ("split_half", "per measure, test and aggregate: split-half agreement rates (%) of "
@@ -120,7 +121,8 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
                     "disappears: A only) or under both in opposite directions (flips)",
          "with runs")),
     "leaderboard": (
-        ("leaderboard", "per run and measure, best first: mean, CI, rank, rank interval, "
+        ("leaderboard", "per run and measure, best first: mean, CI, rank, the ranks "
+                        "consistent with the HSD groups (rank_best..rank_worst), "
                         "letters, whether in the top group", ""),
         ("pairs", "per pair of runs and measure: the randomised Tukey HSD p-value and "
                   "Tukey HSD's q and p-value", ""),

@@ -13,7 +13,6 @@ from ipsoeval.cli import output as out_
 from ipsoeval.cli.options import nuggets_format_option
 from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores
 from ipsoeval.errors import UsageError
-from ipsoeval.analyses.sigtest import DEFAULT_TEXT as sigtest_default
 from ipsoeval.stats import registry
 
 # an estimate of the resampling work is printed first when it is longer than this
@@ -52,7 +51,7 @@ def announce(secs: float, what: str) -> None:
                    "sigtest does (repeatable, at most 6).  [default: the baseline and the "
                    "best other run]")
 @opt.test_option(allowed=registry.TWO_SAMPLE, command="report",
-                 default_text=f"as sigtest, {sigtest_default}",
+                 default_text=opt.BY_SCALE_TEXT,
                  help_text="Tests of the chosen pairs")
 @opt.samples_option(default=10_000,
                     help_text="Samples of the randomised Tukey HSD and of the pairs' "

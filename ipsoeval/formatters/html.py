@@ -349,7 +349,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
 
     # leaderboard
     a('<section id="leaderboard"><h2>Leaderboard</h2>')
-    a('<p class="note">Means with t confidence intervals; letters and rank intervals from the '
+    a('<p class="note">Means with t confidence intervals; letters and the ranks consistent '
+      'with the groups (rank_best..rank_worst, not a bootstrap interval) from the '
       'randomised Tukey HSD over all pairs (runs sharing a letter are not significantly '
       'different; Carterette 2012, Sakai 2018, Piepho 2004).</p>')
     a(_figure(figures, "leaderboard"))

@@ -711,11 +711,15 @@ class _Painter:
             self.cache[name] = st
         return st
 
+    def _visible_blank(self, name: str) -> bool:
+        st = self.style(name)
+        return st is not None and bool(st.bgcolor or st.reverse or st.underline)
+
     def line(self, spans: Line) -> str:
         spans = list(spans)
-        while spans:                     # no trailing blanks (unless coloured)
+        while spans:     # no trailing blanks (unless they show: a background, reverse, underline)
             text, name = spans[-1]
-            if name and self.color:
+            if name and self.color and self._visible_blank(name):
                 break
             kept = text.rstrip(" ")
             if kept:

@@ -222,8 +222,10 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
                 v = run
             elif kind == "count":
                 v = T
+            elif tsv and kind != "int":     # the one mean (ipsoeval.mean)
+                v = mean([vals[e * n + col] for e in range(T)]) if T else 0.0
             else:
-                v = _all_value(vals, n, col, T, kind)
+                v = _all_value(vals, n, col, T, kind, tsv)
             text.append(pre + line(label, "all", v, kind))
         note = _tie_note(reqs, tcuts, T, run, flags)
         if note is not None:
@@ -265,11 +267,16 @@ def tie_notes(reqs, topics, per_run) -> list:
         if note is not None:
             out.append(note)
     return out
-def _all_value(vals, n, col, T, kind) -> float:
+def _all_value(vals, n, col, T, kind, tsv) -> float:
     """The 'all' line's value of column ``col`` of a run's per-topic values
     (``vals``: T topics x n columns, topic-major): the total over topics for
-    summed counts (kind "int"), else the run's mean over topics -- summed in
-    sequence, as np.add.accumulate in the full program's Measure.aggregate."""
+    summed counts (kind "int"); else the run's mean over topics -- in TSV the
+    one mean of every command (:func:`ipsoeval.mean.mean`, correctly
+    rounded), in the trec layout summed in sequence as trec_eval sums, so
+    its printed digits stay trec_eval's."""
+    if tsv and kind != "int":
+        from ipsoeval.mean import mean
+        return mean([vals[e * n + col] for e in range(T)]) if T else 0.0
     s = 0.0
     for e in range(T):
         s += vals[e * n + col]

@@ -69,7 +69,7 @@ STATISTICS = {
 
 @dataclass
 class Options:
-    test: str = DEFAULT_TEST
+    test: str | None = DEFAULT_TEST       # None: each measure's default by scale
     alpha: float = 0.05
     correct: str = "none"
     samples: int = 100_000
@@ -77,7 +77,8 @@ class Options:
     rbo_p: float = 0.9
 
     def check(self, runs: list[str] | None = None) -> None:
-        validate.tests([self.test], TESTS, "agree")
+        if self.test is not None:
+            validate.tests([self.test], TESTS, "agree")
         validate.correct(self.correct)
         validate.alpha(self.alpha)
         validate.samples(self.samples, MAX_SAMPLES)
@@ -91,7 +92,8 @@ class Options:
 
 def make_options(test=None, **kw) -> Options:
     """Validated Options; ``test`` is one name or alias of a paired test
-    (``--test``), default the paired t test."""
+    (``--test``), default each measure's test by scale
+    (:func:`ipsoeval.stats.registry.default_for`, as sigtest)."""
     names = registry.parse([test] if isinstance(test, str) else list(test or []),
                            allowed=TESTS, command="agree")
     if len(names) > 1:
@@ -177,7 +179,8 @@ def _confusion_view(la, lb, counts, params, label=int) -> ResultSet:
 # --- the runs ---------------------------------------------------------------------
 
 def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Options,
-                 params: dict, warnings: list[str], progress: Callable | None):
+                 params: dict, warnings: list[str], progress: Callable | None,
+                 scales: dict | None = None):
     from ipsoeval.analyses import sigtest
     from ipsoeval.stats import rankcorr as rc
 
@@ -190,12 +193,21 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
     means_rec, rank_rec, change_rec = [], [], []
     mats_a = {m.name: np.asarray(scores_a.matrix(m.name), dtype=np.float64) for m in measures}
     mats_b = {m.name: np.asarray(scores_b.matrix(m.name), dtype=np.float64) for m in measures}
-    sopts = sigtest.Options(tests=[options.test], all_pairs=True, correct=options.correct,
-                            alpha=options.alpha, samples=options.samples, seed=options.seed)
-    none_scales = {m.name: None for m in measures}
+    sopts = sigtest.Options(tests=[options.test] if options.test else [], all_pairs=True,
+                            correct=options.correct, alpha=options.alpha,
+                            samples=options.samples, seed=options.seed)
+    # the scale of each measure on these topics (as sigtest's): without --test
+    # it chooses the test, the one policy of every command
+    from ipsoeval.stats.scales import measure_scale
+    if scales is None:
+        scales = {m.name: measure_scale(m, scores_a.aligned)[0] for m in measures}
+    test_of = {m.name: options.test or registry.default_for(scales[m.name], TESTS)
+               for m in measures}
+    test_note = registry.describe_choice({m: (t, scales[m]) for m, t in test_of.items()},
+                                         given=options.test is not None)
     tests = {}
     for which, mats in (("A", mats_a), ("B", mats_b)):
-        rep = sigtest.run(list(runs), mats, none_scales, sopts, topics=topics)
+        rep = sigtest.run(list(runs), mats, scales, sopts, topics=topics)
         warnings.extend(f"under {_who(params, which.lower(), False)}: {w}"
                         for w in rep.warnings)
         tests[which] = {(r["run_a"], r["run_b"], r["measure"]): r
@@ -252,7 +264,7 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
                     continue
                 counts[change] += 1
                 change_rec.append({"run_a": runs[i], "run_b": runs[j], "measure": m.name,
-                                   "test": options.test, "change": change,
+                                   "test": test_of[m.name], "change": change,
                                    "diff_under_a": A["diff"],
                                    "p_adjusted_under_a": A["p_adjusted"],
                                    "diff_under_b": B["diff"],
@@ -260,11 +272,12 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
         rank_rec.append({"measure": m.name, "runs": n, "topics": topics,
                          "kendall_tau": _f(tau), "tau_ap_ref_a": _f(t_ra),
                          "tau_ap_ref_b": _f(t_rb), "tau_ap_sym": _f(sym), "rbo": _f(rbo),
-                         "test": options.test, **counts})
+                         "test": test_of[m.name], **counts})
         if progress is not None:
             progress(done, len(measures))
     rparams = {
-        **params, "test": options.test, "alternative": "two-sided", "alpha": options.alpha,
+        **params, "test": options.test or dict(test_of), "test_note": test_note,
+        "alternative": "two-sided", "alpha": options.alpha,
         "correction": options.correct,
         "correction_family": "all pairs of runs and measures, separately under QRELS_A and "
                              "under QRELS_B",
@@ -295,7 +308,8 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
         table_hints={"digits": 4})
     changes = ResultSet(
         command="agree", columns=list(CHANGE_COLUMNS), records=change_rec,
-        params={k: rparams[k] for k in ("test", "alpha", "correction", "correction_family",
+        params={k: rparams[k] for k in ("test", "test_note", "alpha", "correction",
+                                        "correction_family",
                                         "significant")} | dict(params),
         title="Pairs of runs whose significant difference changes (diff = B − A)",
         id="changes",

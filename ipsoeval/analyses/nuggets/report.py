@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ipsoeval import mean as one_mean
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.measures import nuggets as nm
 from ipsoeval.model import SUPPORT_LEVELS, NuggetJudgments
@@ -87,7 +88,7 @@ def scores_report(j: NuggetJudgments, measures=None, *, per_query: bool = False)
                                     "value": float(mats[m.name][i, t])})
         for m in sel:
             records.append({"run": run, "qid": "all", "measure": m.name,
-                            "value": float(np.mean(mats[m.name][i]))})
+                            "value": one_mean.mean(mats[m.name][i])})
     params = {"measures": [m.name for m in sel], "per_query": per_query,
               "runs": len(j.runs), "topics": len(j.topics), **_params(j)}
     rs = ResultSet(command="nuggets", columns=list(COLUMNS), records=records, params=params,
@@ -184,8 +185,8 @@ class _Scores:
     def matrix(self, name):
         return self.mats[name]
 
-    def aggregate(self, m):
-        return self.mats[m.name].mean(axis=1)
+    def aggregate(self, m):      # the one mean of every command
+        return np.asarray(one_mean.means(self.mats[m.name]), dtype=np.float64)
 
 
 def agree_report(a: NuggetJudgments, b: NuggetJudgments, measures, options, *,
@@ -228,8 +229,9 @@ def agree_report(a: NuggetJudgments, b: NuggetJudgments, measures, options, *,
         mb = {k: v[np.ix_(rb, ib)] for k, v in matrices(b, measures).items()}
         params["topics"] = len(topics)
         params["runs"] = list(runs)
+        scales = {m.name: nm.scale_on(a.support, a.importance, m)[0] for m in select(measures)}
         tables += _rank_tables(runs, len(topics), _Scores(ma), _Scores(mb), options, params,
-                               warnings, progress)
+                               warnings, progress, scales=scales)
     for t in tables:
         t.command = "agree"
     return Report("agree", tables, primary="agreement", warnings=warnings,

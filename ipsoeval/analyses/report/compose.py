@@ -242,15 +242,8 @@ def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
     if aligned is None:
         notes.append("no outcomes breakdown: it counts relevant documents in the rankings, "
                      "which per-topic scores do not have")
-    elif aligned.label_mode != "integer":
-        notes.append(f"no outcomes breakdown: it counts relevant documents by integer labels "
-                     f"(--labels {aligned.label_mode})")
-    elif int(np.count_nonzero(np.asarray(aligned.num_rel) > 1)):
-        # Lin et al. 2021: one relevant document per topic (MS MARCO)
-        n_multi = int(np.count_nonzero(np.asarray(aligned.num_rel) > 1))
-        notes.append(f"no outcomes breakdown: {n_multi} of {len(aligned.topics)} topics have "
-                     f"more than one relevant document, and the breakdown (Lin et al. 2021) "
-                     f"assumes one per topic")
+    elif bd.not_applicable(aligned):
+        notes.append(bd.not_applicable(aligned))
     else:
         brep = bd.run(aligned, bd.Options(k=options.k, baseline=baseline,
                                           correct=options.correct, alpha=options.alpha))

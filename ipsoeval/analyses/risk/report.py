@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ipsoeval import mean as one_mean
 from ipsoeval.analyses import validate
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
@@ -100,8 +101,8 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
                 crit = -dist.stdtrit(n - 1.0, options.alpha / 2) if n >= 2 else np.nan
                 urows.append({
                     "run": r, "baseline": runs[base], "measure": name, "risk_alpha": a,
-                    "n": n, "mean": _f(x[j].mean()) if n else None,
-                    "mean_baseline": _f(x[base].mean()) if n else None,
+                    "n": n, "mean": _f(one_mean.mean(x[j])) if n else None,
+                    "mean_baseline": _f(one_mean.mean(x[base])) if n else None,
                     "wins": res.wins, "ties": res.ties, "losses": res.losses,
                     "urisk": _f(res.urisk), "trisk": _f(res.trisk), "p_value": _f(res.p_value),
                     "significant": bool(abs(res.trisk) > crit) if np.isfinite(res.trisk) else None,
@@ -111,7 +112,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
                 g = risk.georisk(x, a)
             for j, r in enumerate(runs):
                 zrows.append({"run": r, "measure": name, "risk_alpha": a, "n": n,
-                              "mean": _f(x[j].mean()) if n else None,
+                              "mean": _f(one_mean.mean(x[j])) if n else None,
                               "zrisk": _f(z[j]) if n else None,
                               "georisk": _f(g[j]) if n else None})
     params = {"baseline": runs[base], "risk_alpha": list(options.risk_alphas),
