@@ -70,6 +70,10 @@ class Gate:
     cases: list = field(default_factory=list)
 
 
+# params whose text is also one of the report's notes
+NOTE_PARAMS = ("test_note", "rank_note")
+
+
 @dataclass
 class Report:
     command: str
@@ -93,6 +97,10 @@ class Report:
                 t.command = self.command
         if self.primary is None and self.tables:
             self.primary = self.tables[0].id
+        # the sentences naming the test chosen and what a rank interval is
+        # are notes wherever a command states them (its params)
+        for p in [self.params] + [t.params for t in self.tables]:
+            self.note(*(p.get(k) for k in NOTE_PARAMS))
 
     @property
     def ids(self) -> list[str]:
