@@ -3,8 +3,9 @@
 Runs every tool of every case (``bench/cases/*.py``; opt-in cases, whose
 data is large, only when named by ``--only``) as a separate, cold
 process, ``--repeat`` times (interleaved: tool A, tool B, ..., then again),
-and reports the median wall time and the peak memory of that child (its own
-``ru_maxrss`` from ``wait4``), ipsoeval's time as a ratio of each peer's, and
+and reports the median wall time and the median peak memory of that child
+(its own ``ru_maxrss`` from ``wait4``, with the range over the repetitions),
+ipsoeval's time as a ratio of each peer's, and
 whether ipsoeval meets the case's targets.  The table goes to standard output,
 the rows also to ``bench/results.tsv`` (rows of the cases run replace earlier
 rows of the same cases).  A tool that is not installed is skipped; a tool
@@ -39,7 +40,8 @@ DEFAULT_SEED = 42
 SUBJECT = "ipsoeval"
 PEERS = {"trec_eval", "te-rust", "pytrec_eval", "ranx"}   # other programs (not --smoke)
 COLUMNS = ["case", "tool", "status", "repeats", "median_s", "min_s", "max_s",
-           "cpu_s", "peak_mb", "ratio", "target", "verdict", "size", "seed", "when"]
+           "cpu_s", "peak_mb", "ratio", "target", "verdict", "size", "seed", "when",
+           "peak_min_mb", "peak_max_mb"]
 
 
 @dataclass
@@ -49,7 +51,7 @@ class Row:
     status: str  # "ok", "failed (exit N): ...", "not installed ..."
     walls: list[float]
     cpus: list[float] = field(default_factory=list)
-    peak_mb: float | None = None
+    peaks: list[float] = field(default_factory=list)   # MB, one per repetition
     ratio: float | None = None  # ipsoeval median / this tool's median
     target: str = ""
     verdict: str = ""
@@ -61,6 +63,13 @@ class Row:
     @property
     def cpu(self) -> float | None:
         return statistics.median(self.cpus) if self.cpus else None
+
+    @property
+    def peak_mb(self) -> float | None:
+        """The median peak resident memory over the repetitions (the whole
+        process: a median, as the times are, so that one repetition disturbed
+        by the machine does not decide)."""
+        return statistics.median(self.peaks) if self.peaks else None
 
 
 def load_cases() -> list[Case]:
@@ -115,7 +124,6 @@ def run_case(case: Case, args: argparse.Namespace) -> list[Row]:
         commands[name] = cmds
         rows[name] = Row(case.name, name, "ok", [])
 
-    peaks: dict[str, int] = {}
     for rep in range(args.repeat):
         for name, cmds in commands.items():
             row = rows[name]
@@ -136,15 +144,12 @@ def run_case(case: Case, args: argparse.Namespace) -> list[Row]:
                   file=sys.stderr, flush=True)
             if m.status != 0:
                 row.status = f"failed (exit {m.status}): {m.stderr_tail}"[:300]
-                row.walls, row.cpus = [], []
+                row.walls, row.cpus, row.peaks = [], [], []
                 continue
             row.walls.append(m.wall)
             row.cpus.append(m.cpu)
-            peaks[name] = max(peaks.get(name, 0), m.peak_kib)
+            row.peaks.append(m.peak_kib / 1024)
 
-    for name, row in rows.items():
-        if name in peaks:
-            row.peak_mb = peaks[name] / 1024
     judge(case, rows)
     return list(rows.values())
 
@@ -200,17 +205,18 @@ def fmt(x: float | None, spec: str) -> str:
 
 def print_table(rows: list[Row], descriptions: dict[str, str]) -> None:
     """Plain-text table; a tool that did not run gets its reason as a note."""
-    head = ["case", "tool", "median s", "cpu s", "cpu range", "peak MB", "ipso/tool",
-            "target", "verdict", "note"]
+    head = ["case", "tool", "median s", "cpu s", "cpu range", "peak MB", "peak range",
+            "ipso/tool", "target", "verdict", "note"]
     body = []
     for r in rows:
         spread = f"{min(r.cpus):.3f}-{max(r.cpus):.3f}" if r.cpus else "-"
+        pspread = f"{min(r.peaks):.0f}-{max(r.peaks):.0f}" if r.peaks else "-"
         body.append([r.case, r.tool, fmt(r.median, ".2f"), fmt(r.cpu, ".3f"), spread,
-                     fmt(r.peak_mb, ".0f"),
+                     fmt(r.peak_mb, ".0f"), pspread,
                      fmt(r.ratio, ".2f"), r.target, r.verdict,
                      "" if r.status == "ok" else r.status])
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
-    right = {2, 3, 4, 5, 6}
+    right = {2, 3, 4, 5, 6, 7}
 
     def line(cells: list[str]) -> str:
         return "  ".join(c.rjust(w) if i in right else c.ljust(w)
@@ -242,6 +248,8 @@ def write_results(rows: list[Row], args: argparse.Namespace) -> None:
         "min_s": fmt(min(r.walls) if r.walls else None, ".4f"),
         "max_s": fmt(max(r.walls) if r.walls else None, ".4f"),
         "cpu_s": fmt(r.cpu, ".4f"), "peak_mb": fmt(r.peak_mb, ".1f"), "ratio": fmt(r.ratio, ".4f"),
+        "peak_min_mb": fmt(min(r.peaks) if r.peaks else None, ".1f"),
+        "peak_max_mb": fmt(max(r.peaks) if r.peaks else None, ".1f"),
         "target": r.target, "verdict": r.verdict,
         "size": "quick" if args.quick else "full", "seed": args.seed,
         "when": when,

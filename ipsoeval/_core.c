@@ -16,6 +16,11 @@
  *   stream_columns()  a run held in columns (an Arrow record batch's buffers:
  *                dictionary indices, string offsets and bytes, integers)
  *                read and aligned in the same pass as stream_feed()'s lines.
+ *   eval_official(), eval_measures()  eval's quick path without numpy: each
+ *                run file read 1 MiB at a time and scored topic by topic
+ *                (quick_run(): align_topic() and the measures on each topic
+ *                once its last line is read; quick_buffers() reports the
+ *                largest buffers held).
  *
  * All accept only input they are sure about (valid-input-only): anything
  * else is reported as "rejected" and the caller (ipsoeval/reading/compiled.py) falls
@@ -33,7 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -1304,6 +1311,144 @@ typedef struct {
     long long depth;        /* documents kept per topic (-M), 0: all */
 } Gen;
 
+/* Whether a topic's ranked labels lab[0:nr] (tie flags tie: the same score as
+ * the rank above) hold a tie group with two different labels, whose order then
+ * moves a reported number (the full program's warning, ties.tie_notes); bit j
+ * of *mask is set when such a group straddles PCUT[j] (ranks k and k + 1 tied,
+ * 1-based). */
+static int mixed_ties(const int32_t *lab, const uint8_t *tie, Py_ssize_t nr, long *mask)
+{
+    int topic_mixed = 0;
+    Py_ssize_t g0 = 0;
+    while (g0 < nr) {
+        Py_ssize_t g1 = g0 + 1;
+        int mixed = 0;
+        while (g1 < nr && tie[g1]) {
+            if (lab[g1] != lab[g1 - 1])
+                mixed = 1;
+            g1++;
+        }
+        if (mixed) {            /* ranks g0+1..g1 (1-based) */
+            topic_mixed = 1;
+            for (int j = 0; j < 9; j++)
+                if (g0 < PCUT[j] && PCUT[j] < g1)
+                    *mask |= 1L << j;
+        }
+        g0 = g1;
+    }
+    return topic_mixed;
+}
+
+/* The official measures of qrels topic c, ranked labels lab[0:nr], into
+ * v[0:25], in trec_eval's order of operations; the relevant documents
+ * retrieved returned.  Scratch: smax (nr + 1 entries), table (nr + 2). */
+static Py_ssize_t official_topic(const QrelsSide *S, int32_t c, const int32_t *lab,
+                                 Py_ssize_t nr_, double *smax, double *table, double *v)
+{
+    int64_t Rt = S->numrel[c], Nt = S->numnonrel[c];
+    double ap = 0.0, bp = 0.0;
+    Py_ssize_t rel = 0, nonrel = 0, first = -1, rprec = 0;
+    int64_t cnt_at[9] = {0};
+    for (Py_ssize_t i = 0; i < nr_; i++) {
+        int32_t x = lab[i];
+        if (x >= 1) {
+            rel++;
+            if (first < 0)
+                first = i;
+            ap += (double)rel / (i + 1.0);
+            if (nonrel > 0) {
+                double denom = (double)(Nt < Rt ? Nt : Rt), frac = 0.0;
+                if (denom > 0)
+                    frac = (double)(nonrel < Rt ? nonrel : Rt) / denom;
+                bp += 1.0 - frac;
+            } else {
+                bp += 1.0;
+            }
+            if (i < (nr_ < Rt ? nr_ : Rt))
+                rprec++;
+            for (int k = 0; k < 9; k++)
+                if (i < PCUT[k])
+                    cnt_at[k]++;
+        } else if (x >= 0) {
+            nonrel++;
+        }
+        smax[i] = (double)rel / (i + 1.0);
+    }
+    for (Py_ssize_t i = nr_ - 2; i >= 0; i--)
+        if (smax[i + 1] > smax[i])
+            smax[i] = smax[i + 1];
+    {
+        Py_ssize_t j = 0;
+        for (Py_ssize_t i = 0; i < nr_; i++)
+            if (lab[i] >= 1)
+                table[++j] = smax[i];
+        table[0] = rel ? table[1] : 0.0;
+    }
+    v[0] = Rt ? ap / (double)Rt : 0.0;                       /* map */
+    v[1] = v[0];                                             /* gm_map */
+    v[2] = Rt ? (double)rprec / (double)Rt : 0.0;            /* Rprec */
+    v[3] = Rt ? bp / (double)Rt : 0.0;                       /* bpref */
+    v[4] = first >= 0 ? 1.0 / (first + 1.0) : 0.0;          /* recip_rank */
+    for (int k = 0; k < 11; k++) {                           /* iprec_at_recall */
+        double xr = RECALL_AT[k] * (double)Rt, f = floor(xr);
+        long long cpos = (long long)(xr - f >= 0.5 ? f + 1 : f);
+        v[5 + k] = (rel > 0 && cpos <= rel) ? table[cpos] : 0.0;
+    }
+    for (int k = 0; k < 9; k++)                              /* P */
+        v[16 + k] = (double)cnt_at[k] / (double)PCUT[k];
+    return rel;
+}
+
+/* trec_eval's block of one run from its topics' official measures (vals, T x
+ * NMEAS in the evaluated order) appended to out; 0, or -1 out of memory. */
+static int official_text(Py_ssize_t T, const double *vals, long long num_ret,
+                         long long num_rel, long long num_rel_ret, const unsigned char *tag,
+                         Py_ssize_t tag_l, Text *out)
+{
+    /* aggregates: sequential sums over topics, as trec_eval */
+    double agg[25];
+    for (int k = 0; k < 25; k++) {
+        double sum = 0.0;
+        for (Py_ssize_t e = 0; e < T; e++) {
+            double x = vals[e * NMEAS + k];
+            if (k == 1)
+                x = log(x > 0.00001 ? x : 0.00001);
+            sum += x;
+        }
+        agg[k] = sum / (double)T;
+        if (k == 1)
+            agg[k] = exp(agg[k]);
+    }
+    if (text_reserve(out, 4096 + (size_t)tag_l))
+        return -1;
+    {
+        char *o = out->buf + out->len;
+        o += sprintf(o, "%-22s\tall\t", "runid");
+        memcpy(o, tag, (size_t)tag_l);
+        o += tag_l;
+        *o++ = '\n';
+        o += sprintf(o, "%-22s\tall\t%lld\n", "num_q", (long long)T);
+        o += sprintf(o, "%-22s\tall\t%lld\n", "num_ret", num_ret);
+        o += sprintf(o, "%-22s\tall\t%lld\n", "num_rel", num_rel);
+        o += sprintf(o, "%-22s\tall\t%lld\n", "num_rel_ret", num_rel_ret);
+        static const char *names[] = {"map", "gm_map", "Rprec", "bpref", "recip_rank"};
+        for (int k = 0; k < 5; k++)
+            o += sprintf(o, "%-22s\tall\t%6.4f\n", names[k], agg[k]);
+        for (int k = 0; k < 11; k++) {
+            char nm[32];
+            sprintf(nm, "iprec_at_recall_%s", RECALL_NAME[k]);
+            o += sprintf(o, "%-22s\tall\t%6.4f\n", nm, agg[5 + k]);
+        }
+        for (int k = 0; k < 9; k++) {
+            char nm[32];
+            sprintf(nm, "P_%d", PCUT[k]);
+            o += sprintf(o, "%-22s\tall\t%6.4f\n", nm, agg[16 + k]);
+        }
+        out->len = (size_t)(o - out->buf);
+    }
+    return 0;
+}
+
 /* One run: its block of trec_eval's layout appended to out; 0 ok, -1 declined.
  * *n_mixed: the topics with a tie group holding two different labels (their
  * values depend on the tie order: the full program's warning, ties.tie_notes);
@@ -1367,29 +1512,8 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
              * PCUT[j] such a group straddles */
             long long nm = 0;
             long mask = 0;
-            for (Py_ssize_t t = 0; t < T; t++) {
-                const int32_t *lab = lab_out + seg[t];
-                const uint8_t *tie = tie_out + seg[t];
-                int topic_mixed = 0;
-                Py_ssize_t g0 = 0;
-                while (g0 < kept[t]) {
-                    Py_ssize_t g1 = g0 + 1;
-                    int mixed = 0;
-                    while (g1 < kept[t] && tie[g1]) {
-                        if (lab[g1] != lab[g1 - 1])
-                            mixed = 1;
-                        g1++;
-                    }
-                    if (mixed) {        /* ranks g0+1..g1 (1-based) */
-                        topic_mixed = 1;
-                        for (int j = 0; j < 9; j++)
-                            if (g0 < PCUT[j] && PCUT[j] < g1)
-                                mask |= 1L << j;
-                    }
-                    g0 = g1;
-                }
-                nm += topic_mixed;
-            }
+            for (Py_ssize_t t = 0; t < T; t++)
+                nm += mixed_ties(lab_out + seg[t], tie_out + seg[t], kept[t], &mask);
             *n_mixed = nm;
             *cut_mask = mask;
         }
@@ -1434,106 +1558,13 @@ static int eval_one_run(const QrelsSide *S, const unsigned char *s, Py_ssize_t l
         long long num_ret = 0, num_rel = 0, num_rel_ret = 0;
         for (Py_ssize_t e = 0; e < T; e++) {
             int32_t c = S->sorted[e];
-            const int32_t *lab = lab_out + seg[c];
-            Py_ssize_t nr_ = kept[c];
-            int64_t Rt = S->numrel[c], Nt = S->numnonrel[c];
-            double *v = vals + e * NMEAS;
-            double ap = 0.0, bp = 0.0;
-            Py_ssize_t rel = 0, nonrel = 0, first = -1, rprec = 0;
-            int64_t cnt_at[9] = {0};
-            for (Py_ssize_t i = 0; i < nr_; i++) {
-                int32_t x = lab[i];
-                if (x >= 1) {
-                    rel++;
-                    if (first < 0)
-                        first = i;
-                    ap += (double)rel / (i + 1.0);
-                    if (nonrel > 0) {
-                        double denom = (double)(Nt < Rt ? Nt : Rt), frac = 0.0;
-                        if (denom > 0)
-                            frac = (double)(nonrel < Rt ? nonrel : Rt) / denom;
-                        bp += 1.0 - frac;
-                    } else {
-                        bp += 1.0;
-                    }
-                    if (i < (nr_ < Rt ? nr_ : Rt))
-                        rprec++;
-                    for (int k = 0; k < 9; k++)
-                        if (i < PCUT[k])
-                            cnt_at[k]++;
-                } else if (x >= 0) {
-                    nonrel++;
-                }
-                smax[i] = (double)rel / (i + 1.0);
-            }
-            for (Py_ssize_t i = nr_ - 2; i >= 0; i--)
-                if (smax[i + 1] > smax[i])
-                    smax[i] = smax[i + 1];
-            {
-                Py_ssize_t j = 0;
-                for (Py_ssize_t i = 0; i < nr_; i++)
-                    if (lab[i] >= 1)
-                        table[++j] = smax[i];
-                table[0] = rel ? table[1] : 0.0;
-            }
-            num_ret += nr_;
-            num_rel += Rt;
-            num_rel_ret += rel;
-            v[0] = Rt ? ap / (double)Rt : 0.0;                       /* map */
-            v[1] = v[0];                                             /* gm_map */
-            v[2] = Rt ? (double)rprec / (double)Rt : 0.0;            /* Rprec */
-            v[3] = Rt ? bp / (double)Rt : 0.0;                       /* bpref */
-            v[4] = first >= 0 ? 1.0 / (first + 1.0) : 0.0;          /* recip_rank */
-            for (int k = 0; k < 11; k++) {                           /* iprec_at_recall */
-                double xr = RECALL_AT[k] * (double)Rt, f = floor(xr);
-                long long cpos = (long long)(xr - f >= 0.5 ? f + 1 : f);
-                v[5 + k] = (rel > 0 && cpos <= rel) ? table[cpos] : 0.0;
-            }
-            for (int k = 0; k < 9; k++)                              /* P */
-                v[16 + k] = (double)cnt_at[k] / (double)PCUT[k];
+            num_ret += kept[c];
+            num_rel += S->numrel[c];
+            num_rel_ret += official_topic(S, c, lab_out + seg[c], kept[c], smax, table,
+                                          vals + e * NMEAS);
         }
-        /* aggregates: sequential sums over topics, as trec_eval */
-        double agg[25];
-        for (int k = 0; k < 25; k++) {
-            double sum = 0.0;
-            for (Py_ssize_t e = 0; e < T; e++) {
-                double x = vals[e * NMEAS + k];
-                if (k == 1)
-                    x = log(x > 0.00001 ? x : 0.00001);
-                sum += x;
-            }
-            agg[k] = sum / (double)T;
-            if (k == 1)
-                agg[k] = exp(agg[k]);
-        }
-        /* the text */
-        if (text_reserve(out, 4096 + (size_t)R.tag_l))
+        if (official_text(T, vals, num_ret, num_rel, num_rel_ret, s + R.tag_s, R.tag_l, out))
             break;
-        {
-            char *o = out->buf + out->len;
-            o += sprintf(o, "%-22s\tall\t", "runid");
-            memcpy(o, s + R.tag_s, (size_t)R.tag_l);
-            o += R.tag_l;
-            *o++ = '\n';
-            o += sprintf(o, "%-22s\tall\t%lld\n", "num_q", (long long)T);
-            o += sprintf(o, "%-22s\tall\t%lld\n", "num_ret", num_ret);
-            o += sprintf(o, "%-22s\tall\t%lld\n", "num_rel", num_rel);
-            o += sprintf(o, "%-22s\tall\t%lld\n", "num_rel_ret", num_rel_ret);
-            static const char *names[] = {"map", "gm_map", "Rprec", "bpref", "recip_rank"};
-            for (int k = 0; k < 5; k++)
-                o += sprintf(o, "%-22s\tall\t%6.4f\n", names[k], agg[k]);
-            for (int k = 0; k < 11; k++) {
-                char nm[32];
-                sprintf(nm, "iprec_at_recall_%s", RECALL_NAME[k]);
-                o += sprintf(o, "%-22s\tall\t%6.4f\n", nm, agg[5 + k]);
-            }
-            for (int k = 0; k < 9; k++) {
-                char nm[32];
-                sprintf(nm, "P_%d", PCUT[k]);
-                o += sprintf(o, "%-22s\tall\t%6.4f\n", nm, agg[16 + k]);
-            }
-            out->len = (size_t)(o - out->buf);
-        }
         *name = s + R.tag_s;
         *name_len = R.tag_l;
         rc = 0;
@@ -1557,6 +1588,178 @@ static int cmp_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* The requested measures of qrels topic c, ranked labels lab[0:nr] (tie flags
+ * tie), into v[0:G->n]; its tie flags into fl[0:1 + G->ntc].  disc: at least
+ * max(nr, the topic's judgments) + 1 discounts; ideal: the topic's judgments.
+ * 0, or -1 (an unknown measure). */
+static int spec_topic(const QrelsSide *S, const Gen *G, int32_t c, const int32_t *lab,
+                      const uint8_t *tie, Py_ssize_t nr, const double *disc, double *ideal,
+                      double *v, uint8_t *fl)
+{
+    const int64_t *qlab = (const int64_t *)S->P.num;
+    const int F = 1 + G->ntc, n = G->n;
+    const int64_t q0 = S->qstart[c], q1 = S->qstart[c + 1];
+    memset(fl, 0, (size_t)F);
+    for (Py_ssize_t g0 = 0; g0 < nr;) {
+        Py_ssize_t g1 = g0 + 1;
+        int mixed = 0;
+        while (g1 < nr && tie[g1]) {
+            if (lab[g1] != lab[g1 - 1])
+                mixed = 1;
+            g1++;
+        }
+        if (mixed) {                /* ranks g0+1..g1 (1-based) */
+            fl[0] = 1;
+            for (int j = 0; j < G->ntc; j++)
+                if (g0 < G->tc[j] && G->tc[j] < g1)
+                    fl[1 + j] = 1;
+        }
+        g0 = g1;
+    }
+    Py_ssize_t nideal = -1;         /* the positive labels sorted descending, once */
+    for (int m = 0; m < n; m++) {
+        const long long L = G->rel[m], k = G->k[m];
+        const Py_ssize_t lim = (k > 0 && k < nr) ? (Py_ssize_t)k : nr;
+        int64_t Rt = 0, Nt = 0;
+        for (int64_t q = q0; q < q1; q++) {
+            int64_t x = qlab[S->qorder[q]];
+            if (x >= L)
+                Rt++;
+            else if (x >= 0)
+                Nt++;
+        }
+        double out = 0.0;
+        switch (G->code[m]) {
+        case G_P: {                                 /* precision.precision */
+            int64_t cnt = 0;
+            for (Py_ssize_t i = 0; i < lim; i++)
+                cnt += lab[i] >= L;
+            out = (double)cnt / (double)k;
+            break;
+        }
+        case G_R: {                                 /* recall.recall */
+            int64_t cnt = 0;
+            for (Py_ssize_t i = 0; i < lim; i++)
+                cnt += lab[i] >= L;
+            out = Rt ? (double)cnt / (double)Rt : 0.0;
+            break;
+        }
+        case G_AP: {                                /* average_precision */
+            double sum = 0.0;
+            int64_t j = 0;
+            for (Py_ssize_t i = 0; i < lim; i++)
+                if (lab[i] >= L) {
+                    j++;
+                    sum += (double)j / ((double)i + 1.0);
+                }
+            out = Rt ? sum / (double)Rt : 0.0;
+            break;
+        }
+        case G_NDCG: {                              /* dcg.ndcg_trec */
+            if (nideal < 0) {
+                nideal = 0;
+                for (int64_t q = q0; q < q1; q++) {
+                    int64_t x = qlab[S->qorder[q]];
+                    if (x > 0)
+                        ideal[nideal++] = (double)x;
+                }
+                qsort(ideal, (size_t)nideal, sizeof(double), cmp_desc);
+            }
+            double d = 0.0, id = 0.0;
+            for (Py_ssize_t i = 0; i < lim; i++)
+                if (lab[i] > 0)
+                    d += (double)lab[i] / disc[i];
+            Py_ssize_t il = (k > 0 && k < nideal) ? (Py_ssize_t)k : nideal;
+            for (Py_ssize_t i = 0; i < il; i++)
+                id += ideal[i] / disc[i];
+            out = id > 0 ? d / id : d;
+            break;
+        }
+        case G_RR:                                  /* first_relevant */
+        case G_SUCCESS: {
+            Py_ssize_t f = -1;
+            for (Py_ssize_t i = 0; i < lim; i++)
+                if (lab[i] >= L) {
+                    f = i;
+                    break;
+                }
+            if (G->code[m] == G_RR)
+                out = f >= 0 ? 1.0 / ((double)f + 1.0) : 0.0;
+            else
+                out = f >= 0 ? 1.0 : 0.0;
+            break;
+        }
+        case G_JUDGED: {                            /* judged.judged_at */
+            int64_t cnt = 0;
+            for (Py_ssize_t i = 0; i < lim; i++)
+                cnt += lab[i] >= 0;    /* model.judged: a label >= 0 */
+            out = lim ? (double)cnt / (double)lim : 0.0;
+            break;
+        }
+        case G_BPREF: {                             /* bpref.bpref */
+            double bp = 0.0;
+            int64_t nonrel = 0;
+            for (Py_ssize_t i = 0; i < nr; i++) {
+                int32_t x = lab[i];
+                if (x >= L) {
+                    if (nonrel > 0) {
+                        int64_t denom = Nt < Rt ? Nt : Rt;
+                        double frac = 0.0;
+                        if (denom > 0)
+                            frac = (double)(nonrel < Rt ? nonrel : Rt) / (double)denom;
+                        bp += 1.0 - frac;
+                    } else {
+                        bp += 1.0;
+                    }
+                } else if (x >= 0) {
+                    nonrel++;
+                }
+            }
+            out = Rt ? bp / (double)Rt : 0.0;
+            break;
+        }
+        case G_RPREC: {                             /* precision.r_precision */
+            int64_t cnt = 0, top = nr < Rt ? nr : Rt;
+            for (Py_ssize_t i = 0; i < top; i++)
+                cnt += lab[i] >= L;
+            out = Rt ? (double)cnt / (double)Rt : 0.0;
+            break;
+        }
+        case G_ERR: {                               /* err.err, gmax 4 */
+            double stay = 1.0, sum = 0.0;
+            for (Py_ssize_t i = 0; i < lim; i++) {
+                double grade = lab[i] > 0 ? (double)lab[i] : 0.0;
+                double rr = (exp2(grade) - 1.0) / 16.0;
+                sum += rr * stay / ((double)i + 1.0);
+                stay *= 1.0 - rr;
+            }
+            out = sum;
+            break;
+        }
+        case G_NUMRET:
+            out = (double)nr;
+            break;
+        case G_NUMREL:
+            out = (double)Rt;
+            break;
+        case G_NUMRELRET: {
+            int64_t cnt = 0;
+            for (Py_ssize_t i = 0; i < nr; i++)
+                cnt += lab[i] >= L;
+            out = (double)cnt;
+            break;
+        }
+        case G_NUMQ:
+            out = 1.0;
+            break;
+        default:
+            return -1;
+        }
+        v[m] = out;
+    }
+    return 0;
+}
+
 /* The requested measures of one run, per topic in the evaluated order: vals
  * (T x G->n, row-major), and flags (T x (1 + G->ntc)): [0] a tie group holding
  * two different labels, [1 + j] such a group straddles rank cutoff tc[j]
@@ -1568,7 +1771,6 @@ static int eval_specs(const QrelsSide *S, const Gen *G, const int32_t *lab_out,
                       double *vals, uint8_t *flags)
 {
     const Py_ssize_t T = S->T;
-    const int64_t *qlab = (const int64_t *)S->P.num;
     const int F = 1 + G->ntc, n = G->n;
     Py_ssize_t maxd = 1;
     for (Py_ssize_t t = 0; t < T; t++) {
@@ -1588,171 +1790,11 @@ static int eval_specs(const QrelsSide *S, const Gen *G, const int32_t *lab_out,
         disc[i] = log2((double)i + 2.0);
     for (Py_ssize_t e = 0; e < T; e++) {
         const int32_t c = S->sorted[e];
-        const int32_t *lab = lab_out + seg[c];
-        const uint8_t *tie = tie_out + seg[c];
-        const Py_ssize_t nr = kept[c];
-        const int64_t q0 = S->qstart[c], q1 = S->qstart[c + 1];
-        uint8_t *fl = flags + e * F;
-        double *v = vals + e * n;
-        memset(fl, 0, (size_t)F);
-        for (Py_ssize_t g0 = 0; g0 < nr;) {
-            Py_ssize_t g1 = g0 + 1;
-            int mixed = 0;
-            while (g1 < nr && tie[g1]) {
-                if (lab[g1] != lab[g1 - 1])
-                    mixed = 1;
-                g1++;
-            }
-            if (mixed) {                /* ranks g0+1..g1 (1-based) */
-                fl[0] = 1;
-                for (int j = 0; j < G->ntc; j++)
-                    if (g0 < G->tc[j] && G->tc[j] < g1)
-                        fl[1 + j] = 1;
-            }
-            g0 = g1;
-        }
-        Py_ssize_t nideal = -1;         /* the positive labels sorted descending, once */
-        for (int m = 0; m < n; m++) {
-            const long long L = G->rel[m], k = G->k[m];
-            const Py_ssize_t lim = (k > 0 && k < nr) ? (Py_ssize_t)k : nr;
-            int64_t Rt = 0, Nt = 0;
-            for (int64_t q = q0; q < q1; q++) {
-                int64_t x = qlab[S->qorder[q]];
-                if (x >= L)
-                    Rt++;
-                else if (x >= 0)
-                    Nt++;
-            }
-            double out = 0.0;
-            switch (G->code[m]) {
-            case G_P: {                                 /* precision.precision */
-                int64_t cnt = 0;
-                for (Py_ssize_t i = 0; i < lim; i++)
-                    cnt += lab[i] >= L;
-                out = (double)cnt / (double)k;
-                break;
-            }
-            case G_R: {                                 /* recall.recall */
-                int64_t cnt = 0;
-                for (Py_ssize_t i = 0; i < lim; i++)
-                    cnt += lab[i] >= L;
-                out = Rt ? (double)cnt / (double)Rt : 0.0;
-                break;
-            }
-            case G_AP: {                                /* average_precision */
-                double sum = 0.0;
-                int64_t j = 0;
-                for (Py_ssize_t i = 0; i < lim; i++)
-                    if (lab[i] >= L) {
-                        j++;
-                        sum += (double)j / ((double)i + 1.0);
-                    }
-                out = Rt ? sum / (double)Rt : 0.0;
-                break;
-            }
-            case G_NDCG: {                              /* dcg.ndcg_trec */
-                if (nideal < 0) {
-                    nideal = 0;
-                    for (int64_t q = q0; q < q1; q++) {
-                        int64_t x = qlab[S->qorder[q]];
-                        if (x > 0)
-                            ideal[nideal++] = (double)x;
-                    }
-                    qsort(ideal, (size_t)nideal, sizeof(double), cmp_desc);
-                }
-                double d = 0.0, id = 0.0;
-                for (Py_ssize_t i = 0; i < lim; i++)
-                    if (lab[i] > 0)
-                        d += (double)lab[i] / disc[i];
-                Py_ssize_t il = (k > 0 && k < nideal) ? (Py_ssize_t)k : nideal;
-                for (Py_ssize_t i = 0; i < il; i++)
-                    id += ideal[i] / disc[i];
-                out = id > 0 ? d / id : d;
-                break;
-            }
-            case G_RR:                                  /* first_relevant */
-            case G_SUCCESS: {
-                Py_ssize_t f = -1;
-                for (Py_ssize_t i = 0; i < lim; i++)
-                    if (lab[i] >= L) {
-                        f = i;
-                        break;
-                    }
-                if (G->code[m] == G_RR)
-                    out = f >= 0 ? 1.0 / ((double)f + 1.0) : 0.0;
-                else
-                    out = f >= 0 ? 1.0 : 0.0;
-                break;
-            }
-            case G_JUDGED: {                            /* judged.judged_at */
-                int64_t cnt = 0;
-                for (Py_ssize_t i = 0; i < lim; i++)
-                    cnt += lab[i] >= 0;    /* model.judged: a label >= 0 */
-                out = lim ? (double)cnt / (double)lim : 0.0;
-                break;
-            }
-            case G_BPREF: {                             /* bpref.bpref */
-                double bp = 0.0;
-                int64_t nonrel = 0;
-                for (Py_ssize_t i = 0; i < nr; i++) {
-                    int32_t x = lab[i];
-                    if (x >= L) {
-                        if (nonrel > 0) {
-                            int64_t denom = Nt < Rt ? Nt : Rt;
-                            double frac = 0.0;
-                            if (denom > 0)
-                                frac = (double)(nonrel < Rt ? nonrel : Rt) / (double)denom;
-                            bp += 1.0 - frac;
-                        } else {
-                            bp += 1.0;
-                        }
-                    } else if (x >= 0) {
-                        nonrel++;
-                    }
-                }
-                out = Rt ? bp / (double)Rt : 0.0;
-                break;
-            }
-            case G_RPREC: {                             /* precision.r_precision */
-                int64_t cnt = 0, top = nr < Rt ? nr : Rt;
-                for (Py_ssize_t i = 0; i < top; i++)
-                    cnt += lab[i] >= L;
-                out = Rt ? (double)cnt / (double)Rt : 0.0;
-                break;
-            }
-            case G_ERR: {                               /* err.err, gmax 4 */
-                double stay = 1.0, sum = 0.0;
-                for (Py_ssize_t i = 0; i < lim; i++) {
-                    double grade = lab[i] > 0 ? (double)lab[i] : 0.0;
-                    double rr = (exp2(grade) - 1.0) / 16.0;
-                    sum += rr * stay / ((double)i + 1.0);
-                    stay *= 1.0 - rr;
-                }
-                out = sum;
-                break;
-            }
-            case G_NUMRET:
-                out = (double)nr;
-                break;
-            case G_NUMREL:
-                out = (double)Rt;
-                break;
-            case G_NUMRELRET: {
-                int64_t cnt = 0;
-                for (Py_ssize_t i = 0; i < nr; i++)
-                    cnt += lab[i] >= L;
-                out = (double)cnt;
-                break;
-            }
-            case G_NUMQ:
-                out = 1.0;
-                break;
-            default:
-                free(disc);
-                free(ideal);
-                return -1;
-            }
-            v[m] = out;
+        if (spec_topic(S, G, c, lab_out + seg[c], tie_out + seg[c], kept[c], disc, ideal,
+                       vals + e * n, flags + e * F)) {
+            free(disc);
+            free(ideal);
+            return -1;
         }
     }
     free(disc);
@@ -1809,39 +1851,589 @@ static unsigned char *read_plain(const char *path, Py_ssize_t *len)
     return buf;
 }
 
-/* Each run of paths through eval_one_run (G: eval_measures' measures, their
- * values and tie flags into vals[k] and flags[k], allocated here; else the
- * official ones' text into out), its name copied into names[k]; then the
+/* ------------------------------- a run read a block at a time (eval_runs) */
+
+#define QUICK_BLOCK (1 << 20)   /* bytes read at a time (more when one line is longer) */
+#define QUICK_ROWS 4096         /* rows held at first (more when one topic is longer) */
+
+/* The largest read buffer (bytes) and row buffer (rows) one part of a run of
+ * eval_official or eval_measures held, and the most parts a run was read in,
+ * since quick_buffers() was last called: what bounds the quick path's memory,
+ * whatever the run's length.  Written with the GIL held. */
+static Py_ssize_t quick_peak[3];
+
+/* A run being read and scored topic by topic: only the open topic's rows are
+ * held, and each topic's values are computed once its last line is read. */
+typedef struct {
+    const QrelsSide *S;
+    const Gen *G;               /* eval_measures' measures, or NULL: the official ones */
+    TopicCtx X;
+    Parse P;                    /* the row buffer: the open topic's rows [t0, P.row) */
+    Py_ssize_t cap, t0, scan, maxq, rows;
+    int32_t *idx, *set, *ord, *labk, *lab;
+    uint8_t *tie;
+    double *disc, *smax, *table, *ideal;
+    uint8_t *seen;              /* per qrels topic: its rows were read (shared by the parts) */
+    Py_ssize_t nseen;
+    int judged;
+    long long n_mixed, num_ret, num_rel, num_rel_ret;
+    long mask;
+    double *vals;               /* per evaluated topic (the caller's): G's values or the
+                                 * official ones (T x NMEAS) */
+    uint8_t *flags;
+    unsigned char *tag;         /* the last row's tag */
+    Py_ssize_t tag_l;
+    Py_ssize_t peak[2];         /* the read buffer's bytes, the row buffer's rows */
+} QuickRun;
+
+static void quick_free(QuickRun *Q)
+{
+    parse_free(&Q->P);
+    free(Q->idx);
+    free(Q->set);
+    free(Q->ord);
+    free(Q->labk);
+    free(Q->lab);
+    free(Q->tie);
+    free(Q->disc);
+    free(Q->smax);
+    free(Q->table);
+    free(Q->ideal);
+    free(Q->tag);
+}
+
+/* The per-topic scratch for Q->cap rows; 0, or -1 out of memory. */
+static int quick_scratch(QuickRun *Q)
+{
+    Py_ssize_t cap = Q->cap, hs = 16, nd = (cap > Q->maxq ? cap : Q->maxq) + 2;
+    while (hs < 2 * cap + 2)
+        hs <<= 1;
+    free(Q->idx);
+    free(Q->set);
+    free(Q->ord);
+    free(Q->labk);
+    free(Q->lab);
+    free(Q->tie);
+    free(Q->disc);
+    free(Q->smax);
+    free(Q->table);
+    Q->idx = malloc(sizeof(int32_t) * (size_t)cap);
+    Q->set = malloc(sizeof(int32_t) * (size_t)hs);
+    Q->ord = malloc(sizeof(int32_t) * (size_t)cap);
+    Q->labk = malloc(sizeof(int32_t) * (size_t)cap);
+    Q->lab = malloc(sizeof(int32_t) * (size_t)cap);
+    Q->tie = malloc((size_t)cap);
+    Q->disc = malloc(sizeof(double) * (size_t)nd);
+    Q->smax = malloc(sizeof(double) * (size_t)(cap + 2));
+    Q->table = malloc(sizeof(double) * (size_t)(cap + 2));
+    if (!Q->idx || !Q->set || !Q->ord || !Q->labk || !Q->lab || !Q->tie || !Q->disc ||
+        !Q->smax || !Q->table)
+        return -1;
+    for (Py_ssize_t k = 0; k < cap; k++)
+        Q->idx[k] = (int32_t)k;
+    for (Py_ssize_t i = 0; i < nd; i++)         /* kernels.log2_discounts: C's log2 */
+        Q->disc[i] = log2((double)i + 2.0);
+    return 0;
+}
+
+/* Topic rows [r0, r0 + c) of the row buffer, all of the topic's rows: aligned
+ * as align_core aligns them, and scored.  0 ok, -1 declined, 1 the topic was
+ * read before (its rows are not in one block of lines). */
+static int quick_topic(QuickRun *Q, Py_ssize_t r0, Py_ssize_t c)
+{
+    const QrelsSide *S = Q->S;
+    const Parse *P = &Q->P;
+    int32_t slot, qc;
+    Py_ssize_t got;
+    qc = topic_find(S->tmap, (uint64_t)S->msize - 1, S->mshift, (const uint64_t *)S->P.qw,
+                    S->P.Wq, S->rep, (const uint64_t *)P->qw + r0 * P->Wq, P->Wq, &slot);
+    if (qc < 0)
+        return -1;              /* a run topic not in the qrels: a warning */
+    if (__atomic_exchange_n(&Q->seen[qc], 1, __ATOMIC_RELAXED))
+        return 1;               /* (claimed once: parts read side by side share seen) */
+    Q->nseen++;
+    got = align_topic(&Q->X, (const uint64_t *)P->dw + r0 * P->Wd, P->Wd,
+                      (const double *)P->num + r0, Q->idx, c, qc, 1, Q->set, Q->ord, Q->labk,
+                      Q->lab, Q->tie);
+    if (got < 0)
+        return -1;              /* a duplicate docno: the full program's error */
+    for (Py_ssize_t i = 0; i < got && !Q->judged; i++)
+        Q->judged = Q->lab[i] != UNJUDGED_LABEL;
+    {
+        const Py_ssize_t e = S->l2e[qc];
+        if (Q->G)
+            return spec_topic(S, Q->G, qc, Q->lab, Q->tie, got, Q->disc, Q->ideal,
+                              Q->vals + e * Q->G->n, Q->flags + e * (1 + Q->G->ntc));
+        Q->n_mixed += mixed_ties(Q->lab, Q->tie, got, &Q->mask);
+        Q->num_ret += got;
+        Q->num_rel += S->numrel[qc];
+        Q->num_rel_ret += official_topic(S, qc, Q->lab, got, Q->smax, Q->table,
+                                         Q->vals + e * NMEAS);
+    }
+    return 0;
+}
+
+/* Rows [scan, P.row) are new: a row whose topic is not the open topic's
+ * closes it (scored) and opens its own; then the open topic's rows move to
+ * the front of the buffer.  0, -1 or 1 as quick_topic. */
+static int quick_scan(QuickRun *Q)
+{
+    Parse *P = &Q->P;
+    const uint64_t *qw = (const uint64_t *)P->qw;
+    Q->rows += P->row - Q->scan;
+    for (Py_ssize_t r = Q->scan; r < P->row; r++)
+        if (r > Q->t0 && !same_words(qw + r * P->Wq, qw + Q->t0 * P->Wq, P->Wq)) {
+            int rc = quick_topic(Q, Q->t0, r - Q->t0);
+            if (rc)
+                return rc;
+            Q->t0 = r;
+        }
+    Q->scan = P->row;
+    if (Q->t0 > 0) {                /* rows before the open topic's are done with */
+        Py_ssize_t keep = P->row - Q->t0, t0 = Q->t0;
+        memmove(P->qw, P->qw + t0 * P->Wq * 8, (size_t)(keep * P->Wq * 8));
+        memmove(P->dw, P->dw + t0 * P->Wd * 8, (size_t)(keep * P->Wd * 8));
+        memmove(P->num, (double *)P->num + t0, (size_t)keep * 8);
+        memset(P->qw + keep * P->Wq * 8, 0, (size_t)(t0 * P->Wq * 8));
+        memset(P->dw + keep * P->Wd * 8, 0, (size_t)(t0 * P->Wd * 8));
+        P->row = Q->scan = keep;
+        Q->t0 = 0;
+    }
+    return 0;
+}
+
+/* Twice the rows: one topic fills the buffer.  0, or -1 out of memory. */
+static int quick_grow(QuickRun *Q)
+{
+    Parse *P = &Q->P;
+    Py_ssize_t cap = Q->cap, cap2 = 2 * cap;
+    unsigned char *a;
+    if (cap2 > 0x3fffffff)
+        return -1;
+    if (!(a = realloc(P->qw, (size_t)cap2 * (size_t)P->Wq * 8)))
+        return -1;
+    P->qw = a;
+    memset(a + cap * P->Wq * 8, 0, (size_t)(cap * P->Wq * 8));
+    if (!(a = realloc(P->dw, (size_t)cap2 * (size_t)P->Wd * 8)))
+        return -1;
+    P->dw = a;
+    memset(a + cap * P->Wd * 8, 0, (size_t)(cap * P->Wd * 8));
+    if (!(a = realloc(P->num, (size_t)cap2 * 8)))
+        return -1;
+    P->num = a;
+    Q->cap = P->cap = cap2;
+    return quick_scratch(Q);
+}
+
+/* Wider id rows (W2 words) for the topic ids (q) or the docnos.  0, or -1. */
+static int quick_widen(QuickRun *Q, int q, Py_ssize_t W2)
+{
+    Parse *P = &Q->P;
+    unsigned char **arr = q ? &P->qw : &P->dw;
+    Py_ssize_t *W = q ? &P->Wq : &P->Wd;
+    unsigned char *b = calloc((size_t)Q->cap, (size_t)W2 * 8);
+    if (!b)
+        return -1;
+    for (Py_ssize_t r = 0; r < P->row; r++)
+        memcpy(b + r * W2 * 8, *arr + r * *W * 8, (size_t)*W * 8);
+    free(*arr);
+    *arr = b;
+    *W = W2;
+    return 0;
+}
+
+/* Q's buffers and the alignment's options (Q->S, G, seen, vals and flags set
+ * by the caller).  0, or -1 out of memory. */
+static int quick_setup(QuickRun *Q, long long depth)
+{
+    const QrelsSide *S = Q->S;
+    Parse *P = &Q->P;
+    uint64_t tmask = (uint64_t)S->size - 1;
+    int tshift = 64;
+    while (((uint64_t)1 << (64 - tshift)) < (uint64_t)S->size)
+        tshift--;
+    {
+        const TopicCtx X = {(const uint64_t *)S->P.dw, S->P.Wd, S->qcodes,
+                            (const int64_t *)S->P.num, S->qorder, S->qstart, S->tab, tmask,
+                            tshift, 0, 0, depth};
+        Q->X = X;
+    }
+    for (Py_ssize_t t = 0; t < S->T; t++)
+        if (S->qstart[t + 1] - S->qstart[t] > Q->maxq)
+            Q->maxq = (Py_ssize_t)(S->qstart[t + 1] - S->qstart[t]);
+    Q->cap = QUICK_ROWS;
+    P->kind = K_TREC;
+    P->cap = Q->cap;
+    P->Wq = P->Wd = 1;
+    P->tag_s = -1;
+    P->qw = calloc((size_t)Q->cap, 8);
+    P->dw = calloc((size_t)Q->cap, 8);
+    P->num = malloc((size_t)Q->cap * 8);
+    Q->ideal = malloc(sizeof(double) * (size_t)(Q->maxq + 1));
+    if (!P->qw || !P->dw || !P->num || !Q->ideal || quick_scratch(Q))
+        return -1;
+    return 0;
+}
+
+/* Bytes [lo, hi) of a plain TREC run file (hi < 0: to its end; lo: the start
+ * of a line, and of a topic), read a block at a time and scored topic by
+ * topic into Q; what is accepted and the numbers are eval_one_run's.  first:
+ * the range starts the file (an empty, compressed or table file declines).
+ * 0 ok, -1 declined, 1 a topic whose rows are not in one block of lines. */
+static int quick_read(QuickRun *Q, const char *path, long long lo, long long hi_, int first)
+{
+    Parse *P = &Q->P;
+    FILE *f = NULL;
+    unsigned char *buf = NULL;
+    size_t bcap = QUICK_BLOCK, have = 0;
+    long long left = hi_ < 0 ? -1 : hi_ - lo;
+    int eof = 0, rc = -1;
+    buf = malloc(bcap);
+    if (!buf || !(f = fopen(path, "rb")) || (lo > 0 && fseeko(f, (off_t)lo, SEEK_SET)))
+        goto done;
+    for (;;) {
+        size_t hi;
+        while (!eof && have < bcap) {
+            size_t want = bcap - have, got;
+            if (left >= 0 && (long long)want > left)
+                want = (size_t)left;
+            got = want ? fread(buf + have, 1, want, f) : 0;
+            if (got == 0) {
+                if (ferror(f))
+                    goto done;
+                eof = 1;
+            }
+            have += got;
+            if (left >= 0)
+                left -= (long long)got;
+        }
+        if (first) {        /* empty, compressed or a table: the full program reads it */
+            if (have == 0 || not_plain(buf, have))
+                goto done;
+            first = 0;
+        }
+        if (eof) {
+            hi = have;
+        } else {
+            const unsigned char *nl = memrchr(buf, '\n', have);
+            if (!nl) {      /* a line longer than the buffer */
+                unsigned char *b = realloc(buf, 2 * bcap);
+                if (!b)
+                    goto done;
+                buf = b;
+                bcap *= 2;
+                continue;
+            }
+            hi = (size_t)(nl - buf) + 1;
+        }
+        P->s = buf;
+        P->blen = (Py_ssize_t)have;
+        P->p = 0;
+        for (;;) {
+            int st = parse_core(P, (Py_ssize_t)hi), r;
+            if (P->tag_s >= 0) {
+                unsigned char *t = realloc(Q->tag, (size_t)P->tag_l + 1);
+                if (!t)
+                    goto done;
+                memcpy(t, buf + P->tag_s, (size_t)P->tag_l);
+                Q->tag = t;
+                Q->tag_l = P->tag_l;
+                P->tag_s = -1;
+            }
+            if (st == ST_REJECT || P->hi_line)  /* an id that is not UTF-8: a warning */
+                goto done;
+            if ((r = quick_scan(Q))) {
+                rc = r;
+                goto done;
+            }
+            if (st == ST_DONE)
+                break;
+            if (st == ST_WIDE_Q || st == ST_WIDE_D) {
+                if (quick_widen(Q, st == ST_WIDE_Q, (P->need + 7) / 8))
+                    goto done;
+            } else if (st == ST_FULL && P->row == Q->cap && quick_grow(Q)) {
+                goto done;
+            }
+        }
+        memmove(buf, buf + hi, have - hi);
+        have -= hi;
+        if (eof)
+            break;
+    }
+    rc = P->row > Q->t0 ? quick_topic(Q, Q->t0, P->row - Q->t0) : 0;
+done:
+    if (f)
+        fclose(f);
+    free(buf);
+    Q->peak[0] = (Py_ssize_t)bcap;
+    Q->peak[1] = Q->cap;
+    return rc;
+}
+
+/* The start of the first line after the first line start past off whose
+ * first field differs from the line before it (a topic boundary of a run
+ * grouped by topic, found as topic_cut finds it), or size: none within 64 MiB
+ * of off, a line longer than a block, or a read error.  Reads a block at a
+ * time. */
+static long long quick_cut(const char *path, long long off, long long size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *w = malloc(QUICK_BLOCK), *prev = NULL;
+    size_t plen = 0, pcap = 0;
+    int skip = 1;                       /* the line off falls in */
+    long long pos = off, res = size;
+    if (!f || !w)
+        goto done;
+    while (pos < size && pos - off < (64LL << 20)) {
+        size_t got, hi, p = 0;
+        int end;
+        if (fseeko(f, (off_t)pos, SEEK_SET))
+            goto done;
+        got = fread(w, 1, QUICK_BLOCK, f);
+        end = pos + (long long)got >= size || got < QUICK_BLOCK;
+        {
+            const unsigned char *last = memrchr(w, '\n', got);
+            hi = end ? got : (last ? (size_t)(last - w) + 1 : 0);
+        }
+        if (hi == 0)
+            goto done;
+        if (skip) {
+            const unsigned char *nl = memchr(w, '\n', hi);
+            if (!nl)
+                goto done;
+            p = (size_t)(nl - w) + 1;
+            skip = 0;
+        }
+        while (p < hi) {
+            const unsigned char *e0 = memchr(w + p, '\n', hi - p);
+            size_t e = e0 ? (size_t)(e0 - w) : hi, a = p, z;
+            while (a < e && (w[a] == ' ' || w[a] == '\t'))
+                a++;
+            z = a;
+            while (z < e && w[z] > 32)
+                z++;
+            if (prev && (z - a != plen || memcmp(prev, w + a, plen))) {
+                res = pos + (long long)p;
+                goto done;
+            }
+            if (z - a + 1 > pcap) {
+                unsigned char *b2 = realloc(prev, z - a + 1);
+                if (!b2)
+                    goto done;
+                prev = b2;
+                pcap = z - a + 1;
+            }
+            if (!prev && !(prev = malloc(1)))
+                goto done;
+            memcpy(prev, w + a, z - a);
+            plen = z - a;
+            p = e + 1;
+        }
+        pos += (long long)hi;
+        if (end)
+            break;
+    }
+done:
+    if (f)
+        fclose(f);
+    free(w);
+    free(prev);
+    return res;
+}
+
+typedef struct {
+    QuickRun Q;
+    const char *path;
+    long long lo, hi;
+    int rc;
+} QuickPart;
+
+static void *quick_part(void *arg)
+{
+    QuickPart *X = (QuickPart *)arg;
+    X->rc = X->rc ? X->rc : quick_read(&X->Q, X->path, X->lo, X->hi, X->lo == 0);
+    return NULL;
+}
+
+#define QUICK_PARTS_MAX 16
+#define QUICK_PART_BYTES (8LL << 20)   /* a file this size or larger is read in parts */
+
+/* One plain TREC run file scored topic by topic (quick_read), in up to
+ * `parts` ranges cut at topic boundaries and read side by side, as the full
+ * program's reader cuts a large file: values into vals (G: G's, else the
+ * official ones, T x NMEAS) and flags, the official text appended to out,
+ * the run's name (its last row's tag, malloc'ed) into *name.  0 ok, -1
+ * declined, 1 a topic whose rows are not in one block of lines (eval_one_run
+ * then serves: the full program merges such a topic's rows). */
+static int quick_file(const QrelsSide *S, const Gen *G, const char *path, long long depth,
+                      int parts, double *vals, uint8_t *flags, Text *out, char **name,
+                      Py_ssize_t *name_len, long long *n_mixed, long *cut_mask, Py_ssize_t *peak)
+{
+    QuickPart X[QUICK_PARTS_MAX];
+    pthread_t th[QUICK_PARTS_MAX];
+    int started[QUICK_PARTS_MAX] = {0};
+    long long cuts[QUICK_PARTS_MAX + 1];
+    int k = 1, rc = 0;
+    uint8_t *seen = calloc((size_t)S->T, 1);
+    if (!seen)
+        return -1;
+    cuts[0] = 0;
+    if (parts > 1) {
+        struct stat sb;
+        if (parts > QUICK_PARTS_MAX)
+            parts = QUICK_PARTS_MAX;
+        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= QUICK_PART_BYTES) {
+            long long size = (long long)sb.st_size;
+            for (int i = 1; i < parts; i++) {
+                long long c = quick_cut(path, size * i / parts, size);
+                if (c > cuts[k - 1] && c < size)
+                    cuts[k++] = c;
+            }
+        }
+    }
+    cuts[k] = -1;                                /* the last part: to the end */
+    memset(X, 0, sizeof(QuickPart) * (size_t)k);
+    for (int i = 0; i < k; i++) {
+        X[i].Q.S = S;
+        X[i].Q.G = G;
+        X[i].Q.seen = seen;
+        X[i].Q.vals = vals;
+        X[i].Q.flags = flags;
+        X[i].path = path;
+        X[i].lo = cuts[i];
+        X[i].hi = cuts[i + 1];
+        X[i].rc = quick_setup(&X[i].Q, depth) ? -1 : 0;
+    }
+    for (int i = 1; i < k; i++)
+        started[i] = pthread_create(&th[i], NULL, quick_part, &X[i]) == 0;
+    for (int i = 1; i < k; i++)
+        if (!started[i])
+            quick_part(&X[i]);
+    quick_part(&X[0]);
+    for (int i = 1; i < k; i++)
+        if (started[i])
+            pthread_join(th[i], NULL);
+    {
+        QuickRun *L = NULL;      /* the last part with rows: its last tag is the run's */
+        Py_ssize_t nseen = 0, rows = 0;
+        long long nm = 0, num_ret = 0, num_rel = 0, num_rel_ret = 0;
+        long mask = 0;
+        int judged = 0, again = 0;
+        for (int i = 0; i < k; i++) {
+            QuickRun *Q = &X[i].Q;
+            if (X[i].rc < 0)
+                rc = -1;
+            again |= X[i].rc == 1;
+            nseen += Q->nseen;
+            rows += Q->rows;
+            judged |= Q->judged;
+            nm += Q->n_mixed;
+            mask |= Q->mask;
+            num_ret += Q->num_ret;
+            num_rel += Q->num_rel;
+            num_rel_ret += Q->num_rel_ret;
+            if (Q->rows)
+                L = Q;
+            for (int j = 0; j < 2; j++)
+                if (Q->peak[j] > peak[j])
+                    peak[j] = Q->peak[j];
+        }
+        if (k > peak[2])
+            peak[2] = k;
+        if (rc == 0 && again)
+            rc = 1;
+        /* no rows; a qrels topic not in the run, or no retrieved document in the
+         * qrels: the full program warns */
+        if (rc == 0 && (!L || !L->tag || nseen != S->T || !judged))
+            rc = -1;
+        if (rc == 0 && !G && official_text(S->T, vals, num_ret, num_rel, num_rel_ret, L->tag,
+                                           L->tag_l, out))
+            rc = -1;
+        if (rc == 0) {
+            *name = (char *)L->tag;
+            *name_len = L->tag_l;
+            L->tag = NULL;
+            *n_mixed = nm;
+            *cut_mask = mask;
+        }
+    }
+    for (int i = 0; i < k; i++)
+        quick_free(&X[i].Q);
+    free(seen);
+    return rc;
+}
+
+/* A call's largest buffers into quick_peak; with the GIL. */
+static void quick_note_peak(const Py_ssize_t *peak)
+{
+    for (int i = 0; i < 3; i++)
+        if (peak[i] > quick_peak[i])
+            quick_peak[i] = peak[i];
+}
+
+/* quick_buffers() -> (bytes, rows, parts): the largest read buffer and row
+ * buffer one part of a run of eval_official or eval_measures held, and the
+ * most parts a run was read in, since the last call (then forgotten): the
+ * buffers bound the memory of a run's reading, whatever its length. */
+static PyObject *py_quick_buffers(PyObject *self, PyObject *args)
+{
+    PyObject *res = Py_BuildValue("(nnn)", quick_peak[0], quick_peak[1], quick_peak[2]);
+    quick_peak[0] = quick_peak[1] = quick_peak[2] = 0;
+    return res;
+}
+
+/* Each run of paths read and scored topic by topic (quick_file, in up to
+ * `parts` parts read side by side; eval_one_run on the whole file when a
+ * topic's rows are not in one block of lines), G: eval_measures' measures,
+ * their values and tie flags into vals[k] and flags[k], allocated here; else
+ * the official ones' text into out; its name copied into names[k]; then the
  * check that no run name repeats (the full program tells such runs apart).
- * 0, or -1: declined.  Runs without the GIL. */
+ * peak: the largest buffers one part held (bytes, rows), the most parts.
+ * 0, or -1: declined.
+ * Runs without the GIL. */
 static int eval_runs(const QrelsSide *S, char **paths, Py_ssize_t N, Text *out, char **names,
                      Py_ssize_t *name_lens, long long *n_mixed, long *cut_mask,
-                     long long depth, const Gen *G, double **vals, uint8_t **flags)
+                     long long depth, const Gen *G, double **vals, uint8_t **flags,
+                     Py_ssize_t *peak, int parts)
 {
     for (Py_ssize_t k = 0; k < N; k++) {
-        Py_ssize_t len;
-        const unsigned char *nm;
+        int rc;
         long long nmix = 0;
         long mask = 0;
+        double *ov = NULL;      /* the official measures per topic */
         if (G) {
             vals[k] = malloc(sizeof(double) * (size_t)(S->T * G->n));
             flags[k] = malloc((size_t)(S->T * (1 + G->ntc)));
             if (!vals[k] || !flags[k])
                 return -1;
+        } else if (!(ov = calloc((size_t)S->T * NMEAS, sizeof(double)))) {
+            return -1;
         }
-        unsigned char *buf = read_plain(paths[k], &len);
-        int bad = !buf || eval_one_run(S, buf, len, out, &nm, &name_lens[k], &nmix, &mask,
-                                       depth, G, G ? vals[k] : NULL, G ? flags[k] : NULL) ||
-                  !(names[k] = malloc((size_t)name_lens[k] + 1));
-        if (!bad) {
-            memcpy(names[k], nm, (size_t)name_lens[k]);
-            if (n_mixed) {
-                n_mixed[k] = nmix;
-                cut_mask[k] = mask;
+        rc = quick_file(S, G, paths[k], depth, parts, G ? vals[k] : ov, G ? flags[k] : NULL,
+                        out, &names[k], &name_lens[k], &nmix, &mask, peak);
+        free(ov);
+        if (rc == 0 && n_mixed) {
+            n_mixed[k] = nmix;
+            cut_mask[k] = mask;
+        }
+        if (rc == 1) {          /* topics interleaved: the whole file, as before */
+            Py_ssize_t len;
+            const unsigned char *nm;
+            unsigned char *buf = read_plain(paths[k], &len);
+            int bad = !buf || eval_one_run(S, buf, len, out, &nm, &name_lens[k], &nmix, &mask,
+                                           depth, G, G ? vals[k] : NULL, G ? flags[k] : NULL) ||
+                      !(names[k] = malloc((size_t)name_lens[k] + 1));
+            if (!bad) {
+                memcpy(names[k], nm, (size_t)name_lens[k]);
+                if (n_mixed) {
+                    n_mixed[k] = nmix;
+                    cut_mask[k] = mask;
+                }
             }
+            free(buf);
+            rc = bad ? -1 : 0;
         }
-        free(buf);
-        if (bad)
+        if (rc)
             return -1;
     }
     for (Py_ssize_t a = 0; a < N; a++)
@@ -1867,8 +2459,10 @@ static int names_utf8(char **names, const Py_ssize_t *name_lens, Py_ssize_t N)
     return 1;
 }
 
-/* eval_official(qrels_path, [run_path, ...][, depth]) -> (bytes, info) or None
- * (depth: the documents kept per topic, -M; 0, the default: all).  The
+/* eval_official(qrels_path, [run_path, ...][, depth[, parts]]) -> (bytes, info) or None
+ * (depth: the documents kept per topic, -M; 0, the default: all; parts: a run
+ * file of 8 MiB or more is read in up to this many parts side by side, cut at
+ * topic boundaries; 1, the default: in one).  The
  * bytes: trec_eval's layout of the official measures, one block per run
  * (exactly what `ipsoeval eval --format trec` prints on stdout); info, per
  * run: (run name bytes, topics with a tie group holding two different labels,
@@ -1881,7 +2475,9 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
 {
     PyObject *qpath, *runs;
     long long depth = 0;
-    if (!PyArg_ParseTuple(args, "O!O!|L", &PyBytes_Type, &qpath, &PyList_Type, &runs, &depth))
+    int parts = 1;
+    if (!PyArg_ParseTuple(args, "O!O!|Li", &PyBytes_Type, &qpath, &PyList_Type, &runs, &depth,
+                          &parts))
         return NULL;
     if (depth < 0) {
         PyErr_SetString(PyExc_ValueError, "depth must be >= 0");
@@ -1902,18 +2498,20 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     }
     QrelsSide S;
     Text out = {NULL, 0, 0};
+    Py_ssize_t peak[3] = {0, 0, 0};
     memset(&S, 0, sizeof(S));
     Py_BEGIN_ALLOW_THREADS
     unsigned char *qbuf = NULL;
     Py_ssize_t qlen = 0;
     if (ok && N > 0 && (qbuf = read_plain(qp, &qlen)) && qside_build(&S, qbuf, qlen) == 0)
         ok = eval_runs(&S, paths, N, &out, names, name_lens, n_mixed, cut_mask, depth, NULL,
-                       NULL, NULL) == 0;
+                       NULL, NULL, peak, parts) == 0;
     else
         ok = 0;
     free(qbuf);
     qside_free(&S);
     Py_END_ALLOW_THREADS
+    quick_note_peak(peak);
     PyObject *res = NULL;
     if (ok && names_utf8(names, name_lens, N)) {
         /* (bytes, [(run name bytes, topics with mixed ties, cutoff bit mask), ...]) */
@@ -1955,9 +2553,10 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
 }
 
 /* eval_measures(qrels_path, [run_path, ...], [(code, k, rel), ...], [tie cutoff, ...]
- *               [, depth]) -> (topics, [(run name, values, flags), ...]) or None.  The measures of
- * G_* codes (k 0: no cutoff; rel, the relevance level), per run and topic:
- * depth: the documents kept per topic (-M; 0, the default: all);
+ *               [, depth[, parts]]) -> (topics, [(run name, values, flags), ...]) or None.
+ * The measures of G_* codes (k 0: no cutoff; rel, the relevance level), per run and topic:
+ * depth: the documents kept per topic (-M; 0, the default: all); parts: as
+ * eval_official's;
  * topics, the ids (bytes) in the evaluated order; values, float64 bytes
  * (topics x measures, row-major); flags, bytes (topics x (1 + tie cutoffs)):
  * a tie group holding two different labels, then such a group straddling
@@ -1968,8 +2567,9 @@ static PyObject *py_eval_measures(PyObject *self, PyObject *args)
 {
     PyObject *qpath, *runs, *specs, *tcuts;
     long long depth = 0;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!|L", &PyBytes_Type, &qpath, &PyList_Type, &runs,
-                          &PyList_Type, &specs, &PyList_Type, &tcuts, &depth))
+    int parts = 1;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!|Li", &PyBytes_Type, &qpath, &PyList_Type, &runs,
+                          &PyList_Type, &specs, &PyList_Type, &tcuts, &depth, &parts))
         return NULL;
     if (depth < 0) {
         PyErr_SetString(PyExc_ValueError, "depth must be >= 0");
@@ -2024,6 +2624,7 @@ static PyObject *py_eval_measures(PyObject *self, PyObject *args)
     }
     QrelsSide S;
     Text out = {NULL, 0, 0};
+    Py_ssize_t peak[3] = {0, 0, 0};
     memset(&S, 0, sizeof(S));
     Py_ssize_t T = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -2036,12 +2637,13 @@ static PyObject *py_eval_measures(PyObject *self, PyObject *args)
                 if (((const int64_t *)S.P.num)[i] > G_ERR_GMAX)
                     ok = 0;
         ok = ok && eval_runs(&S, paths, N, &out, names, name_lens, NULL, NULL, G.depth, &G,
-                             vals, flags) == 0;
+                             vals, flags, peak, parts) == 0;
     } else {
         ok = 0;
     }
     free(qbuf);
     Py_END_ALLOW_THREADS
+    quick_note_peak(peak);
     PyObject *res = NULL, *topics = NULL, *per_run = NULL;
     if (ok && names_utf8(names, name_lens, N)) {
         topics = PyList_New(T);
@@ -3253,6 +3855,8 @@ static PyMethodDef methods[] = {
      "trec_eval's official measures of runs and their tie counts, or None (declined)."},
     {"eval_measures", py_eval_measures, METH_VARARGS,
      "Requested measures of runs per topic and their tie flags, or None (declined)."},
+    {"quick_buffers", py_quick_buffers, METH_NOARGS,
+     "The largest buffers (bytes, rows) eval_official/eval_measures held, and parts."},
     {"hsd_ranges", py_hsd_ranges, METH_VARARGS,
      "Ranges of the run means under within-topic permutations (randomised Tukey HSD)."},
     {NULL, NULL, 0, NULL},
@@ -3264,7 +3868,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
 
 /* Bumped whenever a function's arguments or results change: a stale build
  * (an editable install not rebuilt after a pull) is then not used at all. */
-#define CORE_API 10
+#define CORE_API 11
 
 PyMODINIT_FUNC PyInit__core(void)
 {

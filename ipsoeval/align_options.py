@@ -31,3 +31,33 @@ class AlignOptions:
         if self.labels != "integer":
             out["labels"] = self.labels
         return out
+
+    def as_argv(self, keep: list[int] | None = None, *, gains: bool = True) -> list[str]:
+        """These options as command-line arguments (for a command line that
+        gives the same tables): the topic set always, the rest where not the
+        default.  ``keep``: the positions of the runs the command line names
+        (their ``--name`` values); ``gains``: whether that command takes
+        --gains."""
+        argv = ["--queries", self.queries]
+        if self.rel_level != 1:
+            argv += ["--rel-level", str(self.rel_level)]
+        if self.judged_only:
+            argv.append("--judged-only")
+        if gains and self.gains is not None:
+            argv += ["--gains", self.gains]
+        if self.depth is not None:
+            argv += ["--depth", str(self.depth)]
+        if self.tie_break != "trec":
+            argv += ["--tie-break", self.tie_break]
+        if self.run_format != "auto":
+            argv += ["--run-format", self.run_format]
+        names = list(self.names)
+        if names and keep is not None:
+            names = [names[i] for i in keep if i < len(names)]
+        for n in names:
+            argv += ["--name", n]
+        if self.name_from_file:
+            argv.append("--name-from-file")
+        if self.labels != "integer":
+            argv += ["--labels", self.labels]
+        return argv

@@ -190,6 +190,28 @@ def evaluate(aligned: Aligned, measures, *, text_ok: bool = False) -> Scores:
     return scores
 
 
+def score_warnings(scores: Scores) -> list[str]:
+    """The warnings these scores carry whatever the analysis: the measures
+    whose topics are Monte Carlo means (``--labels probability``, ``--tie-break
+    expected`` beyond its orders), then, per run, the topics whose tie order
+    moves a value of a requested measure (a tie group holding two different
+    labels across a cutoff, or anywhere for a measure without one:
+    :func:`ipsoeval.measures.ties.tie_notes`).  Every command that scores runs
+    (eval, sigtest, leaderboard, report, bootstrap, ...) and the API report
+    these, from here, so that the same inputs give the same warnings."""
+    from ipsoeval.measures.expected import monte_carlo_notes
+    from ipsoeval.measures.ties import tie_notes
+    return list(monte_carlo_notes(scores)) + list(tie_notes(scores))
+
+
+def with_score_warnings(report, scores: Scores):
+    """``report`` (an analysis' Report on ``scores``) with :func:`score_warnings`
+    first among its warnings, each once."""
+    got = [w for w in score_warnings(scores) if w not in report.warnings]
+    report.warnings[:0] = got
+    return report
+
+
 def requested(args) -> list[Requested]:
     """The measures of ``-m`` arguments (trec_eval's default set when none)."""
     return expand_all(list(args) if args else None)

@@ -158,9 +158,9 @@ def bootstrap(path: str, leaderboard, ranks) -> None:
         fig.colorbar(im, ax=ax_h, shrink=0.8)
         y = np.arange(R)
         exp = np.array([r["expected_rank"] for r in board], dtype=float)
-        lo = np.array([r["rank_low"] for r in board], dtype=float)
-        hi = np.array([r["rank_high"] for r in board], dtype=float)
-        ax_i.hlines(y, lo, hi, color="#3b6fb6", linewidth=4, alpha=0.5, label="rank interval")
+        lo = np.array([r["rank_ci_low"] for r in board], dtype=float)
+        hi = np.array([r["rank_ci_high"] for r in board], dtype=float)
+        ax_i.hlines(y, lo, hi, color="#3b6fb6", linewidth=4, alpha=0.5, label="bootstrap rank interval (percentile)")
         ax_i.plot(np.concatenate([lo, hi]), np.concatenate([y, y]), "|", color="#3b6fb6",
                   markersize=12)
         ax_i.plot(exp, y, "o", color="black", markersize=5, label="expected rank")

@@ -11,7 +11,17 @@ markdown) show; tsv, jsonl and json always print the records.
 A :class:`Report` is what one analysis returns: its named tables in output
 order, the id of the primary one (what tsv and jsonl print unless ``--table``
 picks another), the ids the human formats show by default, the warnings met
-on the way and, for a command with a CI gate, the gate's decision.  The CLI
+on the way, the notes and, for a command with a CI gate, the gate's decision.
+
+Warnings and notes are two things (docs/conventions.md, "Warnings and
+notes").  A *warning* says these inputs may make a number wrong or
+surprising (ties across a cutoff, topics missing, too few human topics): the
+CLI prints it on stderr once per kind and ``-W error`` makes it fatal; the
+API warns it.  A *note* says what the method always implies (a measure's
+scale, the permissible route, the test chosen and why): it goes with the
+output -- a footer under the table layout, a footnote in latex and
+markdown, the ``notes`` list of JSON -- and is never fatal; tsv, jsonl,
+trec and parquet, one table each, leave it out.  The CLI
 hands a Report to :func:`ipsoeval.cli.output.emit`; the Python API returns it
 to the caller.
 """
@@ -60,6 +70,10 @@ class Gate:
     cases: list = field(default_factory=list)
 
 
+# params whose text is also one of the report's notes
+NOTE_PARAMS = ("test_note", "rank_note")
+
+
 @dataclass
 class Report:
     command: str
@@ -69,6 +83,8 @@ class Report:
     gate: Gate | None = None
     params: dict[str, Any] = field(default_factory=dict)
     display: list[str] | None = None  # ids the human formats show; default every table
+    # what the method always implies, printed with the output (never a warning)
+    notes: list[str] = field(default_factory=list)
 
     def __post_init__(self):
         seen = set()
@@ -81,10 +97,21 @@ class Report:
                 t.command = self.command
         if self.primary is None and self.tables:
             self.primary = self.tables[0].id
+        # the sentences naming the test chosen and what a rank interval is
+        # are notes wherever a command states them (its params)
+        for p in [self.params] + [t.params for t in self.tables]:
+            self.note(*(p.get(k) for k in NOTE_PARAMS))
 
     @property
     def ids(self) -> list[str]:
         return [t.id for t in self.tables]
+
+    def note(self, *texts: str) -> Report:
+        """Add notes (each once, in order; empty ones skipped); returns self."""
+        for t in texts:
+            if t and t not in self.notes:
+                self.notes.append(str(t))
+        return self
 
     def table(self, id: str | None = None) -> Table:
         """The table ``id`` (default: the primary table)."""

@@ -1,7 +1,8 @@
 """The text of eval's tie warning, written once for both programs: the full
-one (:func:`ipsoeval.measures.ties.tie_notes`) and the quick path
-(:mod:`ipsoeval.reading.quick`, which must not import numpy, hence this
-module of plain Python at the package's top level).
+one (:func:`ipsoeval.measures.ties.tie_notes`, which every command that scores
+runs reports through :func:`ipsoeval.engine.score_warnings`) and the quick
+paths (:mod:`ipsoeval.reading.quick` for eval and sigtest, which must not
+import numpy, hence this module of plain Python at the package's top level).
 
 Each run's note is a :class:`TieNote` (its text, remembering what it
 counts), so that the notes of several runs merge into one line

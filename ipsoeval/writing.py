@@ -11,6 +11,14 @@ import stat
 from ipsoeval.errors import InputError
 
 
+STDOUT = "-"          # -o -: standard output, as for every command's -o
+
+
+def output_path(value: str | None) -> str | None:
+    """An -o value as the file to write: None (standard output) for ``-``."""
+    return None if value == STDOUT else value
+
+
 def _output_error(path: str, why: str) -> InputError:
     return InputError(f"cannot write to {path}: {why}")
 

@@ -168,7 +168,7 @@ def test_run_missing_from_one_collection_and_worked_example():
         mine = [m["mean"] for m in means if m["run"] == run]
         assert rec["mean_of_means"] == pytest.approx(np.mean(mine), abs=1e-12)
         assert rec["n_collections"] == len(mine)
-        assert rec["rank_low"] <= rec["rank"] <= rec["rank_high"]
+        assert rec["rank_ci_low"] <= rec["rank"] <= rec["rank_ci_high"]
     # the worked example of the man page: the plain mean says dense beats bm25,
     # the fixed effect says they are even, the collections disagree (I^2 high)
     assert board["dense"]["mean_of_means"] > board["bm25"]["mean_of_means"]

@@ -302,15 +302,15 @@ def _means(qrels, runs, measure, topics):
 def test_cli_rankings_and_changes_match_references(tmp_path):
     paths, runs = _data(tmp_path, runs=5)
     code, out, err = invoke(["agree", paths["a"], paths["b"], *runs, "-m", "nDCG@10",
-                             "-m", "P@5", "--table", "rankings", "--alpha", "0.2"])
+                             "-m", "P@5", "--table", "rankings", "--alpha", "0.2", "--test", "t"])
     assert code == 0, err
     assert "12 topic(s) both qrels have: 0 topic(s) only in" in err
     assert "1 only in" in err
     rank_rows = {r["measure"]: r for r in _tsv(out)}
     _, out_m, _ = invoke(["agree", paths["a"], paths["b"], *runs, "-m", "nDCG@10",
-                          "-m", "P@5", "--table", "means", "--alpha", "0.2"])
+                          "-m", "P@5", "--table", "means", "--alpha", "0.2", "--test", "t"])
     _, out_c, _ = invoke(["agree", paths["a"], paths["b"], *runs, "-m", "nDCG@10",
-                          "-m", "P@5", "--table", "changes", "--alpha", "0.2"])
+                          "-m", "P@5", "--table", "changes", "--alpha", "0.2", "--test", "t"])
     means = _tsv(out_m)
     changes = _tsv(out_c)
     topics = [f"q{t}" for t in range(12)]

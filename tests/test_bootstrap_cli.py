@@ -37,7 +37,7 @@ def summary_tsv():
 def test_summary_columns_and_rows(summary_tsv):
     rows = tsv(summary_tsv)
     assert list(rows[0]) == ["run", "measure", "mean", "leaderboard_rank", "expected_rank",
-                             "rank_low", "rank_high", "p_top", "ci_low", "ci_high"]
+                             "rank_ci_low", "rank_ci_high", "p_top", "ci_low", "ci_high"]
     assert len(rows) == len(RUNS)
     assert [int(r["leaderboard_rank"]) for r in rows] == sorted(
         int(r["leaderboard_rank"]) for r in rows)
@@ -45,7 +45,7 @@ def test_summary_columns_and_rows(summary_tsv):
     assert 1.0 <= sum(float(r["p_top"]) for r in rows) < 1.05
     for r in rows:
         assert float(r["ci_low"]) <= float(r["mean"]) <= float(r["ci_high"])
-        assert 1 <= int(r["rank_low"]) <= int(r["rank_high"]) <= len(RUNS)
+        assert 1 <= int(r["rank_ci_low"]) <= int(r["rank_ci_high"]) <= len(RUNS)
         assert 1 <= float(r["expected_rank"]) <= len(RUNS)
 
 
@@ -97,7 +97,11 @@ def test_split_half_rows_json():
 
 
 def test_split_half_default_tests():
+    # the default by scale (RR@10 is ordinal: the sign test), as every command's
     rows = tsv(run_ok("-m", "RR@10", "--split-half", "3", "--samples", "10", *FILES[:4]))
+    assert [r["test"] for r in rows] == ["sign"]
+    rows = tsv(run_ok("-m", "RR@10", "--split-half", "3", "--samples", "10", "--test",
+                      "sign,ranksum,wilcoxon,t", *FILES[:4]))
     assert [r["test"] for r in rows] == ["sign", "ranksum", "wilcoxon", "t"]
     assert {r["aggregate"] for r in rows} == {"mean"}
 

@@ -194,12 +194,55 @@ def test_extra_columns_are_ipsoevals_own_analyses():
             assert row[f"{r['measure']} sign p-value"] == pytest.approx(r["p_value"], abs=1e-15)
     assert rows["sys1"]["RR@10 permissible"] is False      # RR is ordinal: no t-test
     assert rows["sys1"]["P@5 permissible"] is True
+    # several relevant documents per topic: report's rule, no breakdown, a note says why
+    assert bd.records and "breakdown verdict" not in df.columns
+    assert any("no outcomes breakdown" in n and "more than one relevant" in n
+               for n in df.attrs["notes"])
+
+
+def _one_relevant(qrels):
+    """The qrels with one relevant document per topic (its first), the rest 0."""
+    q = qrels.copy()
+    first = q[q["label"] > 0].groupby("qid").head(1).index
+    q.loc[~q.index.isin(first), "label"] = 0
+    return q
+
+
+def test_breakdown_columns_and_verdict_are_breakdowns_with_one_relevant_document():
+    """With one relevant document per topic the breakdown applies (report's rule),
+    and the verdict stands beside the two p-values it comes from -- not the
+    measure's t test p-value, which tests another quantity."""
+    from ipsoeval.analyses.breakdown import verdict
+    qrels, runs = _frames(3, systems=3)
+    qrels = _one_relevant(qrels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = ipsoeval.experiment(list(runs.values()), qrels, ["RR@10", "P@5"],
+                                 names=list(runs), baseline="sys0", breakdown_k=10)
+        res = ipsoeval.evaluate(qrels, runs, ["RR@10", "P@5"])
+        bd = ipsoeval.breakdown(res, k=10, baseline="sys0").table("summary")
+    rows = {r["name"]: r for r in df.to_dict("records")}
+    cols = list(df.columns)
+    assert cols[-3:] == ["breakdown answered sign p-value", "breakdown ESL t p-value",
+                         "breakdown verdict"]
     for r in bd.records:
         row = rows[r["run_b"]]
         assert (row["answered both"], row["answered baseline only"],
                 row["answered system only"], row["answered neither"]) == (
             r["n_both"], r["n_a_only"], r["n_b_only"], r["n_neither"])
         assert row["breakdown verdict"] == r["verdict"]
+        for col, key in (("breakdown answered sign p-value", "answered_sign_p_value"),
+                         ("breakdown ESL t p-value", "esl_t_p_value")):
+            want = math.nan if r[key] is None else r[key]
+            assert row[col] == want or (math.isnan(row[col]) and math.isnan(want))
+        # the verdict follows from the p-values shown beside it
+        d = 0.0 if r["esl_a"] is None else r["esl_a"] - r["esl_b"]   # ESL: lower is better
+        assert verdict(r["answered_sign_p_value"], r["n_a_only"], r["n_b_only"],
+                       r["esl_t_p_value"], d, 0.05) == row["breakdown verdict"]
+    notes = df.attrs["notes"]
+    assert any(n.startswith("Test: paired Student's t") and "pyterrier.Experiment" in n
+               for n in notes)
+    assert any(n.startswith("breakdown verdict:") for n in notes)
 
 
 def test_topics_restrict_the_qrels():

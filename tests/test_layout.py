@@ -121,6 +121,10 @@ LAYERS = [
     (("ipsoeval.model", "ipsoeval.labels", "ipsoeval.errors", "ipsoeval.ids"),
      ("ipsoeval.measures", "ipsoeval.reading", "ipsoeval.align"),
      "the model is the bottom"),
+    # the one mean: every layer calls it, so it calls none of them
+    (("ipsoeval.mean",),
+     ("ipsoeval",),
+     "the one mean is a leaf (math only)"),
     # label models (integer, gain, probability, bounds, tie orders): measures use
     # them, never the reverse
     (("ipsoeval.labels", "ipsoeval.measures.kernels", "ipsoeval.measures.expected",

@@ -306,9 +306,9 @@ def test_rank_interval_top_group_resolution_by_definition(higher):
         me = r["run"]
         better = sum(1 for o in runs if o != me and sig[(me, o)] and s * means[o] > s * means[me])
         worse = sum(1 for o in runs if o != me and sig[(me, o)] and s * means[o] < s * means[me])
-        assert (r["rank_low"], r["rank_high"]) == (1 + better, len(runs) - worse)
+        assert (r["rank_best"], r["rank_worst"]) == (1 + better, len(runs) - worse)
         assert r["top_group"] == (me == best or not sig[(me, best)])
-        assert r["rank_low"] <= r["rank"] <= r["rank_high"]
+        assert r["rank_best"] <= r["rank"] <= r["rank_worst"]
     check_display(np.array([[a != b and sig[(a, b)] for b in runs] for a in runs]),
                   [next(r["letters"] for r in board if r["run"] == a) for a in runs])
     res = rep.table("resolution").records[0]

@@ -69,7 +69,7 @@ def test_scores_against_outside_references(score_file):
         assert p["significant"] == (want < 0.05)
     sig = {(p["run_a"], p["run_b"]): p["significant"] for p in doc["tables"]["pairs"]["records"]}
     assert sig == {("a", "b"): True, ("a", "c"): True, ("b", "c"): False}
-    assert [(r["letters"], r["top_group"], r["rank_low"], r["rank_high"]) for r in board] == \
+    assert [(r["letters"], r["top_group"], r["rank_best"], r["rank_worst"]) for r in board] == \
         [("a", True, 1, 1), ("b", False, 2, 3), ("b", False, 2, 3)]
     res = doc["tables"]["resolution"]["records"][0]
     assert (res["n_pairs"], res["n_separated"], res["resolution"], res["best"]) == \
@@ -167,7 +167,10 @@ def test_esl_lower_is_better_and_incomplete_topics_warn():
 def test_ordinal_measure_is_marked(tmp_path):
     out, err = ok("-m", "RR@10", "--samples", "100", "--table", "pairs", *FILES)
     assert {r["permissible"] for r in tsv(out)} == {"false"}
-    assert "needs an interval scale" in err
+    # what the scale implies is a note, with the output (json), not a warning
+    assert "needs an interval scale" not in err
+    doc = json.loads(ok("-m", "RR@10", "--samples", "100", "--format", "json", *FILES)[0])
+    assert any("needs an interval scale" in n for n in doc["notes"])
     out, err = ok("-m", "P@10", "--samples", "100", "--table", "pairs", *FILES)
     assert {r["permissible"] for r in tsv(out)} == {"true"}
 
@@ -190,4 +193,8 @@ def test_ordinal_measures_name_the_permissible_routes():
     assert "ipsoeval sigtest --all-pairs --scale interval -m 'RR@10'" in route
     assert "ipsoeval sigtest --all-pairs --test friedman -m 'RR@10'" in route
     assert rows["P@10"]["permissible_route"] == ""
-    assert "permissible: the interval-mapped measure" in err
+    code, out, err = invoke(["leaderboard", "-m", "RR@10", "-m", "P@10", "--samples", "200",
+                             "--format", "json", *FILES[:4]])
+    notes = json.loads(out)["notes"]
+    assert len(notes) == 1 and notes[0].startswith("RR@10: ")      # only the ordinal one
+    assert "permissible: the interval-mapped measure" in notes[0]

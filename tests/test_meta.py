@@ -278,7 +278,7 @@ def test_correlation_table():
 @pytest.fixture(scope="module")
 def ms_out():
     code, out, err = invoke(["meta", "-m", "RR@10", "-m", "nDCG@10", "--samples", "500",
-                             "--splits", "50", *FILES])
+                             "--splits", "50", "--test", "t,randomization", *FILES])
     assert code == 0, err
     return out
 
@@ -296,7 +296,7 @@ def test_cli_summary_header_and_rows(ms_out):
 
 def test_cli_is_deterministic(ms_out):
     code, out, _ = invoke(["meta", "-m", "RR@10", "-m", "nDCG@10", "--samples", "500",
-                           "--splits", "50", *FILES])
+                           "--splits", "50", "--test", "t,randomization", *FILES])
     assert out == ms_out
 
 

@@ -235,7 +235,7 @@ def test_served_call_imports_neither_numpy_nor_click(tmp_path):
 
 def test_a_closed_pipe_exits_0(tmp_path):
     """`ipsoeval sigtest ... | head -1`: quiet, exit 0 (and the gate still decides)."""
-    runs = [(f"r{i:02d}", 3, None) for i in range(30)]
+    runs = [(f"r{i:02d}", 0, None) for i in range(30)]     # no tied scores: no warning
     qrels, paths = write_study(tmp_path, 10, runs)
     for extra, status in (([], 0), (["--fail-if", "different"], None)):
         args = ["sigtest", "--all-pairs", "-m", "P@10", "-m", "AP", *extra, qrels, *paths]
@@ -255,7 +255,7 @@ def test_a_closed_pipe_exits_0(tmp_path):
 
 def test_declines(tmp_path, monkeypatch):
     """Everything outside its reach goes to the full program, nothing printed."""
-    monkeypatch.chdir(tmp_path)            # the full program writes `-o -` to a file "-"
+    monkeypatch.chdir(tmp_path)
     qrels, paths = write_study(tmp_path, 5, [("a", 3, None), ("b", 0, None)])
     missing = tmp_path / "missing.qrels"                              # a topic not in the runs
     missing.write_text(Path(qrels).read_text() + "q99 0 d1 1\n")
@@ -266,7 +266,6 @@ def test_declines(tmp_path, monkeypatch):
                  base + ["-o", str(tmp_path / "no" / "out.tsv"), qrels, *paths],
                  base + ["-o", str(tmp_path), qrels, *paths],
                  base + ["-o", "", qrels, *paths],
-                 base + ["-o", "-", qrels, *paths],
                  base + ["-o", "/dev/null", qrels, *paths],
                  base + [f"-o{tmp_path / 'x.tsv'}", qrels, *paths],
                  base + ["--test", "t", qrels, *paths],
@@ -294,6 +293,9 @@ def test_declines(tmp_path, monkeypatch):
                  ["sigtest", qrels, *paths],
                  ["eval", "-m", "AP", qrels, *paths]):
         assert not same_as_full(args), args
+    # -o - is standard output in both paths: served, the same bytes, no file "-"
+    assert same_as_full(base + ["-o", "-", qrels, *paths])
+    assert not (tmp_path / "-").exists()
     assert run_quick(base + [qrels, *paths], tty=True)[0] is False       # the table layout
     assert run_quick(base + ["--format", "tsv", qrels, *paths], tty=True)[0]
     monkeypatch.setenv("IPSOEVAL_CORE", "python")

@@ -128,7 +128,7 @@ def test_blocks_repeat_the_key_columns(shown):
 def test_split_parts_repeat_the_row_labels():
     # issue 25: bootstrap --split-half at 80 columns is two parts; part 2 lost `rate`
     out = table(["bootstrap", "-m", "AP", "--split-half", "5", "--aggregate", "mean,median",
-                 QRELS, BM25, NEURAL], 80)
+                 "--test", "sign,ranksum,wilcoxon,t", QRELS, BM25, NEURAL], 80)
     parts = out.split("part ")[1:]
     assert len(parts) == 2
     for part in parts:

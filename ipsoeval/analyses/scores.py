@@ -28,7 +28,7 @@ def sigtest_scores(ts: TopicScores, options, measures=None):
     lower = {m for m in names if not ts.higher_is_better[m]}
     report = st.run(list(ts.runs), mats, scales, options, lower_better=lower,
                     topics=len(ts.topics))
-    return _with_params(report, ts)
+    return _with_params(report.note(*ts.notes_for(names)), ts)
 
 
 def bootstrap_scores(ts: TopicScores, options, measures=None, warn=None):
@@ -36,7 +36,7 @@ def bootstrap_scores(ts: TopicScores, options, measures=None, warn=None):
     from ipsoeval.analyses import bootstrap as bs
     report = bs.analyse(list(ts.runs), list(ts.topics), _measure_inputs(ts, measures),
                         options, warn=warn)
-    return _with_params(report, ts)
+    return _with_params(report.note(*ts.notes_for(select(ts, measures))), ts)
 
 
 def leaderboard_scores(ts: TopicScores, options, measures=None, progress=None):
@@ -44,6 +44,7 @@ def leaderboard_scores(ts: TopicScores, options, measures=None, progress=None):
     from ipsoeval.analyses import leaderboard as lb
     report = lb.analyse(list(ts.runs), len(ts.topics), _measure_inputs(ts, measures),
                         options, progress=progress)
+    report.note(*ts.notes_for(select(ts, measures)))
     return _with_params(report, ts)
 
 
@@ -71,7 +72,9 @@ def ipso_scores(ts: TopicScores, *, alpha: float = 0.05, measures=None, all_pair
     """The sign test over topics on per-topic scores (what applies of IPSO without
     the rankings): per pair and measure, the topics where B beats A, ties, A
     beats B (direction by the measure: lower is better for ESL), and the exact
-    two-sided sign test of the wins against the losses."""
+    two-sided sign test of the wins against the losses.  Returns ``(report, the
+    score files' notes and warnings)``; what the sign test stands for here is
+    the report's note."""
     from ipsoeval.analyses import validate
     from ipsoeval.analyses.ipso import sign_p_counts
     from ipsoeval.results import Report, ResultSet
@@ -114,15 +117,16 @@ def ipso_scores(ts: TopicScores, *, alpha: float = 0.05, measures=None, all_pair
                    "pairs": "all" if all_pairs else "baseline",
                    "test": "exact two-sided sign test of n_b_better against n_a_better "
                            "(ties left out)"})
-    notes = list(ts.notes) + list(ts.warnings) + [
-        "ipso --scores: the IPSO relations need the rankings; on per-topic scores the "
-        "sign test counts, per topic, which run scores better on each measure"]
+    # what the method implies on scores alone: a note of the report
+    method = ("ipso --scores: the IPSO relations need the rankings; on per-topic scores the "
+              "sign test counts, per topic, which run scores better on each measure")
+    notes = list(ts.notes) + list(ts.warnings)
     rs = ResultSet("ipso", columns, records, params=params,
                    title="Sign test over topics on per-topic scores", id="sign_test",
                    description="per pair of runs and measure, topics where each run scores "
                                "better and the exact sign test",
                    table_hints={"digits": 4})
-    return Report("ipso", [rs]), notes
+    return Report("ipso", [rs], notes=[method]), notes
 
 
 # --- interval-map on scores ---------------------------------------------------------------

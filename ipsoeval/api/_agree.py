@@ -14,7 +14,7 @@ from ipsoeval.errors import UsageError
 from ipsoeval.results import Report
 
 
-def agree(qrels_a, qrels_b, runs=None, measures=None, *, test: str = "t",
+def agree(qrels_a, qrels_b, runs=None, measures=None, *, test: str | None = None,
           correct: str = "none", alpha: float = 0.05, samples: int = 100_000, seed: int = 42,
           rbo_p: float = 0.9, queries: str = "qrels", rel_level: int = 1,
           judged_only: bool = False, gains=None, depth: int | None = None,

@@ -36,7 +36,7 @@ def bootstrap(res, *, measures=None, samples: int = 1000, seed: int = 42, top: i
     if ts is not None:
         from ipsoeval.analyses.scores import bootstrap_scores
         report = bootstrap_scores(ts, options, measures=_names(measures))
-        notes = list(ts.notes) + list(ts.warnings)
+        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
         params = dict(ts.params)
     else:
         from ipsoeval import engine

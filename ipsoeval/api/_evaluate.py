@@ -269,8 +269,7 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
               "gains": None if labels != "integer" else _gains_text(aligned.gain_map),
               "depth": depth, "tie_break": tie_break, "labels": labels}
-    from ipsoeval.measures.expected import monte_carlo_notes
-    notes = monte_carlo_notes(scores)
+    notes = _engine.score_warnings(scores)       # Monte Carlo means, ties the order moves
     bnd = None
     if bounds:
         from ipsoeval.analyses.evaluate import measure_bounds

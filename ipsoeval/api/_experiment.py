@@ -15,6 +15,13 @@ p-values of one measure over the systems (``bonferroni``, ``holm``,
 ``fdr_bh``; statsmodels' names, as pt.Experiment takes them) and ``reject``
 compares them with ``correction_alpha``.  Columns are in the order the
 measures were given (pt.Experiment orders them as ir_measures returns them).
+
+PyTerrier's test is kept (a drop-in result), and a note says it is
+PyTerrier's choice, not the default by scale of every other command.  The
+breakdown applies by ``report``'s rule (one relevant document per topic,
+integer labels: :func:`ipsoeval.analyses.breakdown.not_applicable`); its
+verdict stands beside the two p-values it combines.  Notes are in
+``df.attrs["notes"]``.
 """
 
 from __future__ import annotations
@@ -33,7 +40,19 @@ CORRECTIONS = {"bonferroni": "bonferroni", "b": "bonferroni", "holm": "holm", "h
                "fdr_bh": "bh", "bh": "bh"}
 TESTS = {"t": "t", "wilcoxon": "wilcoxon"}
 BREAKDOWN_COLUMNS = {"n_both": "answered both", "n_a_only": "answered baseline only",
-                     "n_b_only": "answered system only", "n_neither": "answered neither"}
+                     "n_b_only": "answered system only", "n_neither": "answered neither",
+                     # the two tests the verdict combines (Lin et al. 2021 §5), beside it:
+                     # not the measures' p-values, which test other quantities
+                     "answered_sign_p_value": "breakdown answered sign p-value",
+                     "esl_t_p_value": "breakdown ESL t p-value"}
+# what experiment()'s DataFrame says about its tests (``df.attrs["notes"]``)
+PT_TEST_NOTE = ("Test: {title} ({choice}: pyterrier.Experiment's test, kept for a drop-in "
+                "result; not the default by scale, see '<m> permissible' and "
+                "'<m> sign p-value').")
+VERDICT_NOTE = ("breakdown verdict: Lin et al. 2021 §5 at k={k}, from the sign test on the "
+                "topics only one run answers and the paired t test on ESL over the topics "
+                "both answer (the two 'breakdown ... p-value' columns beside it), not from "
+                "'<m> p-value'.")
 
 
 def _systems(runs, names):
@@ -91,8 +110,10 @@ def experiment(runs, qrels, measures, *, names=None, baseline=None, test: str = 
     from ipsoeval.results import _frame
     from ipsoeval.stats.corrections import adjust
 
-    if test not in TESTS:
-        raise UsageError(f"test must be one of {', '.join(TESTS)} (found {test!r})")
+    from ipsoeval.stats import registry
+    # the registry's vocabulary (names and aliases); PyTerrier's two tests only
+    test = registry.get(test, allowed=tuple(TESTS), option="test",
+                        command="experiment()").name
     if correction is not None and correction not in CORRECTIONS:
         raise UsageError(f"correction must be one of {', '.join(CORRECTIONS)} "
                          f"(found {correction!r})")
@@ -116,12 +137,16 @@ def experiment(runs, qrels, measures, *, names=None, baseline=None, test: str = 
                 for g in given]
         return _frame(["name", "qid", "measure", "value"], recs)
 
-    means = {g: mats[g].mean(axis=1) for g in given}
+    from ipsoeval import mean as one_mean         # the one mean of every command
+    means = {g: one_mean.means(mats[g]) for g in given}
     columns = ["name", *given]
     recs: list[dict[str, Any]] = [{"name": n, **{g: float(means[g][i]) for g in given}}
                                   for i, n in enumerate(sys_names)]
     if baseline is None:
         return _frame(columns, recs)
+    from ipsoeval.analyses.breakdown import not_applicable
+    notes = [PT_TEST_NOTE.format(title=registry.get(TESTS[test]).title,
+                                 choice=f"test={test!r}")]
 
     if isinstance(baseline, (int, np.integer)) and not isinstance(baseline, bool):
         if not 0 <= baseline < len(sys_names):
@@ -144,9 +169,13 @@ def experiment(runs, qrels, measures, *, names=None, baseline=None, test: str = 
                       correct="none")
     tests = {(r["run_b"], r["measure"], r["test"]): r for r in rep.table("tests").records}
     bd = {}
-    if breakdown_k is not None:
-        brep = breakdown(res, k=breakdown_k, baseline=sys_names[base])
+    why_not = not_applicable(res.aligned) if breakdown_k is not None else None
+    if why_not:             # the one rule (report's): one relevant document per topic
+        notes.append(why_not)
+    elif breakdown_k is not None:
+        brep = breakdown(res, k=breakdown_k, baseline=sys_names[base], verdict_test="esl-t")
         bd = {r["run_b"]: r for r in brep.table("summary").records}
+        notes.append(VERDICT_NOTE.format(k=breakdown_k))
     for g in given:
         plus, minus, pv, perm, sign = (f"{g} +", f"{g} -", f"{g} p-value",
                                        f"{g} permissible", f"{g} sign p-value")
@@ -178,7 +207,9 @@ def experiment(runs, qrels, measures, *, names=None, baseline=None, test: str = 
             for k, col in BREAKDOWN_COLUMNS.items():
                 recs[i][col] = None if r is None else r[k]
             recs[i]["breakdown verdict"] = None if r is None else r["verdict"]
-    return _frame(columns, recs)
+    df = _frame(columns, recs)
+    df.attrs["notes"] = notes
+    return df
 
 
 def _num(v) -> float:

@@ -37,7 +37,7 @@ def interval_map(res, measures=None, *, N: int | None = None, ties: str = "unq",
         from ipsoeval.analyses.scores import interval_map_scores
         report = interval_map_scores(ts, _names(measures), options)
         _warn(report.warnings)
-        return _report(report, warnings=list(ts.notes), params=dict(ts.params))
+        return _report(report, warnings=list(ts.warnings), params=dict(ts.params))
     names = res.measures if measures is None else _names(measures)
     plain = [im.at_cutoff(m, N, default_N=30) for m in names]
     aligned, notes = _common(res, "interval-map")

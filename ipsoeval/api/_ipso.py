@@ -28,10 +28,9 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     ts = _score_set(res)
     if ts is not None:
         from ipsoeval.analyses.scores import ipso_scores
-        rep, notes = ipso_scores(ts, alpha=alpha, measures=_names(measures),
-                                 all_pairs=all_pairs,
-                                 correct=correct, baseline=baseline)
-        return _report(rep, warnings=notes, params=dict(ts.params))
+        rep, _ = ipso_scores(ts, alpha=alpha, measures=_names(measures),
+                             all_pairs=all_pairs, correct=correct, baseline=baseline)
+        return _report(rep, warnings=list(ts.warnings), params=dict(ts.params))
     if len(res.runs) < 2:
         raise UsageError(f"ipso needs at least two runs (got {len(res.runs)})")
     cutoff = k if k is not None else 10
@@ -51,7 +50,7 @@ def ipso(res, *, k: int | None = None, depths=None, measures=None, tests=None,
     if test_list and not names:
         raise UsageError("tests apply to a measure: give measures too")
     options = ip.Options(k=cutoff, depths=depth_list, graded=graded or "prefix",
-                         measures=names, tests=test_list or ["t"], alpha=alpha,
+                         measures=names, tests=test_list, alpha=alpha,
                          alternative=alternative, correct=correct, baseline=baseline,
                          all_pairs=all_pairs,
                          per_query=per_query, samples=samples, seed=seed)

@@ -27,7 +27,7 @@ def leaderboard(res, *, measures=None, samples: int = 10_000, seed: int = 42,
     if ts is not None:
         from ipsoeval.analyses.scores import leaderboard_scores
         report = leaderboard_scores(ts, options, measures=measures, progress=progress)
-        notes = list(ts.notes) + list(ts.warnings)
+        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
         params = dict(ts.params)
     else:
         from ipsoeval import engine

@@ -31,7 +31,7 @@ def meta(res, *, measures=None, tests=None, alpha: float = 0.05, correct: str = 
         out = me.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
                      higher_is_better={m: ts.higher_is_better[m] for m in names},
                      scales={m: ts.scales[m] for m in names})
-        notes, params = list(ts.notes) + list(ts.warnings), dict(ts.params)
+        notes, params = list(ts.warnings), dict(ts.params)      # not ts.notes: how read
     else:
         requested = _requested(res, measures)
         aligned, notes = _common(res)

@@ -23,7 +23,7 @@ def read_nuggets(paths, *, fmt: str = "auto", measures=None):
     from ipsoeval.reading.nuggets import read_nuggets as rd
     ts = topic_scores(rd([os.fspath(paths)] if _is_path(paths) else
                          [os.fspath(p) for p in paths], fmt), _names(measures))
-    _warn(ts.warnings)           # the scale notes stay in ts.notes
+    _warn(ts.warnings)           # the scale notes: ts.scale_notes, notes of the reports
     return ts
 
 

@@ -30,7 +30,7 @@ def power(res, *, measures=None, delta=None, power: float = 0.8, alpha: float = 
         from ipsoeval.reading.scores import select
         names = select(ts, measures)
         out = pa.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options)
-        notes, params = list(ts.notes) + list(ts.warnings), dict(ts.params)
+        notes, params = list(ts.warnings), dict(ts.params)      # not ts.notes: how read
     else:
         requested = _requested(res, measures)
         aligned, notes = _common(res)

@@ -35,7 +35,7 @@ def risk(res, *, measures=None, baseline: str | None = None, risk_alphas=(1.0, 5
             options.baseline = validate.baseline(baseline, list(ts.runs))
         out = rk.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
                      lower_better={m for m in names if not ts.higher_is_better[m]})
-        notes = list(ts.notes) + list(ts.warnings)
+        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
         params = dict(ts.params)
     else:
         from ipsoeval import engine

@@ -39,7 +39,7 @@ def sigtest(res, *, measures=None, baseline: str | None = None, all_pairs: bool 
     if ts is not None:
         from ipsoeval.analyses.scores import sigtest_scores
         out = sigtest_scores(ts, options, measures=_names(measures))
-        notes = list(ts.notes) + list(ts.warnings)
+        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
         params = dict(ts.params)
     else:
         if len(res.runs) < 2:

@@ -145,10 +145,15 @@ class LazyGroup(click.Group):
     def invoke(self, ctx):
         # click turns a broken pipe into exit 1 (the gate's status) before
         # run_cli could see it: hand it over as something click leaves alone
+        # Likewise click turns any EOFError into an abort ("interrupted", exit
+        # 130); ipsoeval reads no terminal input, so one from our code is a
+        # bug: run_cli reports it as an internal error.
         try:
             return super().invoke(ctx)
         except BrokenPipeError as exc:
             raise _PipeClosed() from exc
+        except EOFError as exc:
+            raise _UnexpectedEOF(f"end of data: {exc}") from exc
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              windows_expand_args=True, **extra):
@@ -156,6 +161,10 @@ class LazyGroup(click.Group):
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+class _UnexpectedEOF(RuntimeError):
+    """An EOFError raised by a command, out of click's reach (see LazyGroup.invoke)."""
 
 
 class _PipeClosed(Exception):

@@ -18,7 +18,7 @@ from ipsoeval.errors import UsageError
 @click.argument("runs", nargs=-1, metavar="[RUN...]")
 @opt.measure_option(help_text="Measure whose run rankings are compared, e.g. nDCG@10, AP, "
                               "P@10 (repeatable; needed with runs; see `ipsoeval measures`).")
-@opt.test_option(allowed=agree.TESTS, command="agree", default_text=agree.DEFAULT_TEST,
+@opt.test_option(allowed=agree.TESTS, command="agree", default_text=opt.BY_SCALE_TEXT,
                  help_text="The paired test deciding which pairs of runs differ significantly "
                            "(one)")
 @opt.correct_option(help_text="Multiple-comparison correction over all pairs of runs and "

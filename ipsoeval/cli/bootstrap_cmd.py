@@ -36,7 +36,9 @@ from ipsoeval.errors import UsageError
               help="Split-half reliability of significance tests over S random splits "
                    "of the topics (the paper uses 100); prints the agreement rates.")
 @opt.test_option(allowed=bootstrap.TESTS, command="bootstrap --split-half",
-                 default_text="all four", help_text="Tests for --split-half")
+                 default_text=opt.BY_SCALE_TEXT + "; the paper's Table 4 compares "
+                              "all four: --test sign,ranksum,wilcoxon,t",
+                 help_text="Tests for --split-half")
 @click.option("--aggregate", "aggregates", multiple=True, metavar="LIST",
               help="Which run is better on a half, for --split-half: mean, median or "
                    "mean,median.  [default: mean]")
@@ -68,7 +70,7 @@ def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, basel
     options = bootstrap.Options(
         samples=samples, seed=seed, top=top, ci=ci, ci_method=ci_method, baseline=baseline,
         ranks=ranks, split_half=split_half or 0,
-        tests=tuple(tests) or tuple(bootstrap.TESTS),
+        tests=tuple(tests),
         aggregates=bootstrap.parse_list(aggregates or None, ("mean",)), alpha=alpha)
     if split_half is not None and split_half < 1:
         raise UsageError(f"--split-half must be at least 1 (found {split_half})")
@@ -96,9 +98,6 @@ def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, basel
         aligned = opt.load_aligned(qrels, runs, align_opts)
         options.baseline = validate.baseline(baseline, aligned.runs, runs)
         scores = engine.evaluate(aligned, requested)
-    from ipsoeval.measures.expected import monte_carlo_notes
-    for note in monte_carlo_notes(scores):       # --labels probability
-        out_.warn(note)
     progress = opt.progress("bootstrap: resampling topics"
                             + (", split-half tests" if split_half else ""), ctx)
     report = bootstrap.run(scores, options, progress=progress)

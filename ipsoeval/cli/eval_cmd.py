@@ -242,12 +242,8 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
         al.params["num_docs_in_coll"] = num_docs_in_coll
     if scores is None:
         scores = engine.evaluate(al, reqs, text_ok=True)
-    from ipsoeval.measures.expected import monte_carlo_notes
-    for note in monte_carlo_notes(scores):
-        out_.warn(note)
-    from ipsoeval.measures.ties import tie_notes
-    for note in tie_notes(scores):                 # the tie order moves a reported number
-        out_.warn(note)
+    for w in engine.score_warnings(scores):        # every command's: ties, Monte Carlo
+        out_.warn(w)
     params["measures"] = [r.measure.name for r in reqs]
     v9_complete = version == "9" and queries == "qrels" and present is not None
     if zs is None and only_topic is None and not v9_complete:

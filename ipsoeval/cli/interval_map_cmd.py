@@ -12,6 +12,10 @@ from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
 from ipsoeval.errors import UsageError
 
 
+# a value-set pass estimated longer than this is announced first, on a pipe too
+ANNOUNCE_SECONDS = 10.0
+
+
 def _progress_factory(ctx):
     bars: dict = {}
 
@@ -20,6 +24,15 @@ def _progress_factory(ctx):
             bars[label] = opt.progress(f"interval-map: {label}", ctx)
         bars[label](done, total)
 
+    def announce(what: str, secs: float) -> None:
+        # progress bars are drawn only on a terminal: this line says, anywhere,
+        # that the silence to come is work (it is cached afterwards)
+        if secs >= ANNOUNCE_SECONDS:
+            from ipsoeval.cli.leaderboard_cmd import _duration
+            out_.note(f"interval-map: {what}: about {_duration(secs)} (computed once, then "
+                      f"cached; a smaller -N or cutoff is faster)")
+
+    cb.announce = announce
     return cb
 
 

@@ -29,7 +29,7 @@ def _explicit(ctx: click.Context, name: str) -> bool:
                    "--all-pairs depth table: default 1..k).")
 @opt.measure_option(help_text="Measure for the reporting protocol (§3.6), e.g. P@10, "
                               "RBP(p=0.8)@10, nDCG@10.  Repeatable.")
-@opt.test_option(allowed=ipso.TESTS, command="ipso", default_text="t",
+@opt.test_option(allowed=ipso.TESTS, command="ipso", default_text=opt.BY_SCALE_TEXT,
                  help_text="Test of the -m measures")
 @opt.correct_option(help_text="Multiple-comparison correction across every p-value of "
                                "the invocation (IPSO sign tests and metric tests).")
@@ -99,7 +99,7 @@ def command(ctx, qrels, runs, k, depths, measures, tests, correct, alpha, altern
             if r.measure.name not in names:
                 names.append(r.measure.name)
     options = ipso.Options(k=cutoff, depths=depth_list, graded=graded, measures=names,
-                           tests=test_list or ["t"], alpha=alpha, alternative=alternative,
+                           tests=test_list, alpha=alpha, alternative=alternative,
                            correct=correct,
                            baseline=baseline, all_pairs=all_pairs, per_query=per_query,
                            samples=samples, seed=seed)

@@ -17,7 +17,7 @@ from ipsoeval.errors import UsageError
 @qrels_and_runs_or_scores
 @opt.measure_option(help_text="Measure to compare, e.g. AP, nDCG@10, P@10 (repeatable; "
                               "give two or more).")
-@opt.test_option(allowed=TESTS, command="meta", default_text=", ".join(DEFAULT_TESTS),
+@opt.test_option(allowed=TESTS, command="meta", default_text=opt.BY_SCALE_TEXT,
                  help_text="Test of the discriminative power")
 @opt.alpha_option
 @opt.correct_option(help_text="Correction over the run pairs of each measure and test.")

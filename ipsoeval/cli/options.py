@@ -110,6 +110,7 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
                 run_format=kw.pop("run_format"), names=kw.pop("name"),
                 name_from_file=kw.pop("name_from_file"), labels=kw.pop("labels"),
                 samples=kw.get("samples") if label_samples else None, seed=kw.get("seed"))
+            _baseline_before_reading(kw)
             if rankings and kw["align_opts"].tie_break == "expected":
                 raise UsageError(f"{rankings} reads the rankings themselves, rank by rank: "
                                  f"--tie-break expected (an expectation of measure values) "
@@ -163,6 +164,22 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
         return wrapper
 
     return deco
+
+
+def _baseline_before_reading(kw) -> None:
+    """--baseline against the run names, before any file is read, where they
+    are known without reading the runs: one --name per RUN, or
+    --name-from-file (with --scores or --nuggets a file may hold several runs;
+    the reading checks it)."""
+    base, opts, runs = kw.get("baseline"), kw["align_opts"], list(kw.get("runs") or ())
+    if base is None or not runs or kw.get("scores") or kw.get("nuggets") \
+            or (opts.names and len(opts.names) != len(runs)):
+        return
+    names = run_names(runs, opts)
+    if names is None or "-" in runs:
+        return
+    from ipsoeval.analyses import validate
+    validate.baseline(base, names, runs)
 
 
 class MeasureType(click.ParamType):
@@ -237,6 +254,16 @@ def _parse_tests(allowed, command):
         from ipsoeval.stats import registry
         return tuple(registry.parse(value, allowed=allowed, command=command))
     return cb
+
+
+# what every --test's [default: ...] says when none is named: the one policy
+# (ipsoeval.stats.registry.DEFAULT_BY_SCALE)
+def _by_scale_text() -> str:
+    from ipsoeval.stats import registry
+    return registry.DEFAULT_TEXT
+
+
+BY_SCALE_TEXT = _by_scale_text()
 
 
 def test_option(f=None, *, allowed, command: str, default_text: str, help_text: str = "Test"):

@@ -7,6 +7,10 @@ writes it and applies the report's gate;
 collected, one line per kind (:mod:`ipsoeval.warntext`), when the output is
 about to be written -- or, under ``--warnings error``, refuses with the first
 (exit 3, nothing written).  A command that fails prints its error alone.
+A report's notes (``Report.notes``: a scale, the test chosen) are no
+warnings: the formatters render them with the output, and nothing here
+holds them back or makes them fatal (docs/conventions.md, "Warnings and
+notes").  :func:`note` is a third thing: a line about the run itself.
 """
 
 from __future__ import annotations
@@ -89,8 +93,9 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("flips", "per measure and test, significant pairs on the original and the "
                   "interval-mapped values and the decisions that flip", "with --scale both")),
     "bootstrap": (
-        ("leaderboard", "per run and measure: mean, leaderboard and expected rank, rank "
-                        "interval, share of trials at rank 1, CI of the mean", ""),
+        ("leaderboard", "per run and measure: mean, leaderboard and expected rank, "
+                        "percentile bootstrap interval of the rank (rank_ci_low.."
+                        "rank_ci_high), share of trials at rank 1, CI of the mean", ""),
         ("rank_probabilities", "per run, measure and rank (up to --top): the share of "
                                "trials with the run at that rank", ""),
         ("split_half", "per measure, test and aggregate: split-half agreement rates (%) of "
@@ -116,7 +121,8 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
                     "disappears: A only) or under both in opposite directions (flips)",
          "with runs")),
     "leaderboard": (
-        ("leaderboard", "per run and measure, best first: mean, CI, rank, rank interval, "
+        ("leaderboard", "per run and measure, best first: mean, CI, rank, the ranks "
+                        "consistent with the HSD groups (rank_best..rank_worst), "
                         "letters, whether in the top group", ""),
         ("pairs", "per pair of runs and measure: the randomised Tukey HSD p-value and "
                   "Tukey HSD's q and p-value", ""),
@@ -143,6 +149,23 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("urisk", "per run, measure and risk alpha: URisk, TRisk and its p-value against "
                   "the baseline", ""),
         ("zrisk", "per run, measure and risk alpha: ZRisk and GeoRisk over all the runs", "")),
+    "across": (
+        ("pooled", "each run's effect against the baseline pooled over the collections: "
+                   "random effects (tau^2 by --method), fixed effect beside, Q, I^2, "
+                   "prediction interval", ""),
+        ("effects", "each run's effect against the baseline on each collection, with its "
+                    "weights", ""),
+        ("leaderboard", "pooled ranking with bootstrap rank intervals (topics resampled "
+                        "within each collection), beside the mean of means and the mean "
+                        "rank", ""),
+        ("notes", "where the mean of means and the mean rank rank the runs differently "
+                  "from the pooled estimate", ""),
+        ("collection_means", "each run's mean and rank on each collection", ""),
+        ("mixed", "REML estimate of each run's mean in the linear mixed model", ""),
+        ("mixed_model", "variance components and the system test of the linear mixed model",
+         ""),
+        ("contrasts", "every pair of runs in the mixed model, Wald z, p corrected by "
+                      "--correct", "")),
 }
 TABLE_IDS = {cmd: tuple(t[0] for t in tables) for cmd, tables in TABLES.items()}
 
@@ -345,9 +368,9 @@ def format_option(f=None, *, pipe_default: str = "tsv"):
                          help="Print table ID of the report instead of its primary table "
                               "(tsv, jsonl, json, table); 'list' lists the ids.")(g)
         g = click.option("-o", "--output", metavar="FILE", default=None,
-                         callback=_check_output_option,
+                         callback=check_output_option,
                          help="Write to this file (only when everything succeeded) instead "
-                              "of standard output.")(g)
+                              "of standard output ('-': standard output).")(g)
         g = click.option("--format", "fmt", type=click.Choice(accepted), default="auto",
                          show_default=True, callback=_remember_format,
                          help=f"Output format; auto = table on a terminal, else "
@@ -483,7 +506,11 @@ def _write(ctx, env, output, text: str) -> None:
 # target can be written is checked when the option is parsed, before any
 # input is read.
 
-def _check_output_option(ctx, param, value):
+def check_output_option(ctx, param, value):
+    """Every command's -o callback: ``-`` is standard output (as no -o), any
+    other FILE is checked now, before any input is read."""
+    from ipsoeval.writing import output_path
+    value = output_path(value)
     if value is not None:
         check_output(value)
     ctx.meta[_OUT_KEY] = value

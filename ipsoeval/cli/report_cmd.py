@@ -19,12 +19,6 @@ from ipsoeval.stats import registry
 ANNOUNCE_SECONDS = 10.0
 
 
-def _check_output(ctx, param, value):
-    if value is not None:
-        out_.check_output(value)
-    return value
-
-
 def _pairs(ctx, param, value):
     from ipsoeval.analyses.report import parse_pair
     return tuple(parse_pair(v) for v in value)
@@ -57,7 +51,7 @@ def announce(secs: float, what: str) -> None:
                    "sigtest does (repeatable, at most 6).  [default: the baseline and the "
                    "best other run]")
 @opt.test_option(allowed=registry.TWO_SAMPLE, command="report",
-                 default_text="t, wilcoxon, sign, randomization",
+                 default_text=opt.BY_SCALE_TEXT,
                  help_text="Tests of the chosen pairs")
 @opt.samples_option(default=10_000,
                     help_text="Samples of the randomised Tukey HSD and of the pairs' "
@@ -85,9 +79,10 @@ def announce(secs: float, what: str) -> None:
                    "against --baseline, or the manifest's first run, and the "
                    "cross-collection leaderboard; the same tables as ipsoeval across).")
 @opt.alignment_options()
-@click.option("-o", "--output", metavar="FILE", default=None, callback=_check_output,
+@click.option("-o", "--output", metavar="FILE", default=None,
+              callback=out_.check_output_option,
               help="Write the page to FILE (only when everything succeeded) instead of "
-                   "standard output.")
+                   "standard output ('-': standard output).")
 @out_.warnings_option
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, alpha, ci,
@@ -146,7 +141,10 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
             t.params.update(align_opts.as_params())
     figures = rp.figures(comp)
     warnings = list(comp.warnings)
-    meta = dict(comp.meta(), commands=_commands(qrels, runs, list(aligned.runs), comp, options))
+    cmds = _commands(qrels, runs, list(aligned.runs), comp, options, align_opts)
+    if "across" in comp.reports:
+        cmds.append(_across_line(manifest, measures, comp, align_opts))
+    meta = dict(comp.meta(), commands=cmds)
     page = html.render(comp.reports, figures, title=title, meta=meta, notes=comp.notes,
                        warnings=warnings)
     out_.flush_warnings(ctx, warnings)
@@ -175,16 +173,17 @@ def _nuggets(ctx, files, measures, baseline, options, nuggets_format, align_opts
                              progress=opt.progress("report: leaderboard and pair tests", ctx))
     figures = rp.figures(comp)
     warnings = list(comp.warnings)
-    q = shlex.quote
-    fl = " ".join(q(f) for f in files)
-    ms = " ".join(f"-m {q(m)}" for m in names)
-    cmds = [f"ipsoeval leaderboard --nuggets {fl} {ms} --samples {options.samples} --seed "
-            f"{options.seed} --alpha {options.alpha:g} --ci {options.ci:g}"]
-    tests = ",".join(options.sigtest_options().tests)
+    ms = [a for m in names for a in ("-m", m)]
+    fmt = ["--nuggets-format", nuggets_format] if nuggets_format != "auto" else []
+    common = ["--samples", str(options.samples), "--seed", str(options.seed),
+              "--alpha", _num(options.alpha)]
+    cmds = [_line(["ipsoeval", "leaderboard", "--nuggets", *files, *fmt, *ms, *common,
+                   "--ci", _num(options.ci), *align_opts.as_argv()])]
     for a, b in comp.pairs:
-        cmds.append(f"ipsoeval sigtest --nuggets {fl} {ms} --baseline {q(a)} --test {tests} "
-                    f"--samples {options.samples} --seed {options.seed} "
-                    f"--alpha {options.alpha:g}   # the rows of run_b = {b}")
+        cmds.append(_line(["ipsoeval", "sigtest", "--nuggets", *files, *fmt, *ms,
+                           "--baseline", a, *_test_args(options), *common,
+                           "--correct", options.correct, *align_opts.as_argv()],
+                          f"the rows of run_b = {b}"))
     page = html.render(comp.reports, figures, title=options.title,
                        meta=dict(comp.meta(), commands=cmds), notes=comp.notes,
                        warnings=warnings)
@@ -197,25 +196,60 @@ def _nuggets(ctx, files, measures, baseline, options, nuggets_format, align_opts
         out_.write_stdout(ctx, get_env(ctx).stdout, page)
 
 
-def _commands(qrels, runs, aligned_runs, comp, options) -> list[str]:
-    """The command lines whose tables the page holds (plus any alignment
-    options given to report)."""
-    q = shlex.quote
-    path = dict(zip(aligned_runs, runs)) if len(aligned_runs) == len(runs) else {}
-    files = " ".join(q(x) for x in (qrels, *runs))
-    ms = " ".join(f"-m {q(m)}" for m in dict.fromkeys(r["measure"] for r in
-                                                       comp.reports["leaderboard"]
-                                                       .table("resolution").records))
-    out = [f"ipsoeval leaderboard {files} {ms} --samples {options.samples} --seed "
-           f"{options.seed} --alpha {options.alpha:g} --ci {options.ci:g}"]
-    tests = ",".join(options.sigtest_options().tests)
+def _num(x) -> str:
+    """A float option's value as the shortest text that reads back as the same
+    float (``%g`` would round 0.0123456789 to 0.0123457)."""
+    return repr(float(x))
+
+
+def _test_args(options) -> list[str]:
+    """``--test`` as report ran the pairs' tests: the tests given, else nothing,
+    so that sigtest picks the same default test per measure that report did."""
+    tests = options.sigtest_options().tests
+    return ["--test", ",".join(tests)] if tests else []
+
+
+def _line(argv: list[str], comment: str | None = None) -> str:
+    text = shlex.join(argv)
+    return f"{text}   # {comment}" if comment else text
+
+
+def _across_line(manifest, measures, comp, align_opts) -> str:
+    """The across command line of the collections section (its baseline, seed,
+    alpha and samples as add_collections chose them)."""
+    p = comp.reports["across"].tables[0].params
+    return _line(["ipsoeval", "across", manifest,
+                  *[a for m in measures for a in ("-m", str(m))],
+                  "--baseline", str(p["baseline"]), "--samples", str(p["samples"]),
+                  "--seed", str(p["seed"]), "--alpha", _num(p["alpha"]),
+                  "--queries", align_opts.queries])
+
+
+def _commands(qrels, runs, aligned_runs, comp, options, align_opts=None) -> list[str]:
+    """The command lines whose tables the page holds, quoted for a POSIX shell,
+    with the alignment options given to report."""
+    from ipsoeval.align_options import AlignOptions
+    align_opts = align_opts or AlignOptions()
+    mapped = len(aligned_runs) == len(runs)
+    ms = [a for m in dict.fromkeys(r["measure"] for r in comp.reports["leaderboard"]
+                                   .table("resolution").records) for a in ("-m", m)]
+    common = ["--seed", str(options.seed), "--alpha", _num(options.alpha)]
+    out = [_line(["ipsoeval", "leaderboard", qrels, *runs, *ms,
+                  "--samples", str(options.samples), *common, "--ci", _num(options.ci),
+                  *align_opts.as_argv()])]
     for a, b in comp.pairs:
-        out.append(f"ipsoeval sigtest {q(qrels)} {q(path.get(a, a))} {q(path.get(b, b))} {ms} "
-                   f"--baseline {q(a)} --test {tests} --samples {options.samples} "
-                   f"--seed {options.seed} --alpha {options.alpha:g} "
-                   f"--correct {options.correct}")
+        if mapped:
+            keep = [aligned_runs.index(a), aligned_runs.index(b)]
+            files, comment = [runs[i] for i in keep], None
+        else:              # run names that are not one per file: every file, A the baseline
+            keep, files, comment = None, list(runs), f"the rows of run_b = {b}"
+        out.append(_line(["ipsoeval", "sigtest", qrels, *files, *ms, "--baseline", a,
+                          *_test_args(options), "--samples", str(options.samples), *common,
+                          "--correct", options.correct, *align_opts.as_argv(keep)], comment))
     if "breakdown" in comp.reports:
-        out.append(f"ipsoeval breakdown {files} --baseline {q(comp.baseline)} -k {options.k} "
-                   f"--alpha {options.alpha:g} --correct {options.correct}   "
-                   f"# the row of run_b = {comp.best}")
+        out.append(_line(["ipsoeval", "breakdown", qrels, *runs, "--baseline", comp.baseline,
+                          "-k", str(options.k), "--alpha", _num(options.alpha),
+                          "--correct", options.correct,
+                          *align_opts.as_argv(gains=False)],
+                         f"the row of run_b = {comp.best}"))
     return out

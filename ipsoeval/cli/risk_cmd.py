@@ -62,7 +62,8 @@ def command(ctx, qrels, runs, measures, baseline, risk_alphas, alpha, align_opts
     options.check()
     if scores:      # the arguments are per-topic score files
         from ipsoeval.cli import scores_opts
-        ts = scores_opts.load([qrels, *runs], align_opts, scores_format, scores_scale)
+        ts = scores_opts.load([qrels, *runs], align_opts, scores_format, scores_scale,
+                              baseline=baseline, measures=measures, command="risk")
         names = scores_opts.measures_or_only(ts, measures, "risk")
         from ipsoeval.reading.scores import select
         names = select(ts, names)

@@ -78,12 +78,38 @@ def _check_align(align_opts) -> None:
                          "to runs and qrels, not to --scores (--queries and --name do)")
 
 
-def load(files, align_opts, scores_format: str, scores_scale):
+TWO_RUNS = ("risk", "sigtest", "ipso")      # commands that compare runs: two at least
+ONE_MEASURE = ("risk", "sigtest", "interval-map")   # without -m: the scores' only measure
+
+
+def _baseline_first(baseline, files, names) -> None:
+    """--baseline checked before any file is read where the run names are known
+    without reading: given by --name (a FILE argument as the baseline waits
+    for the reading, since one file may hold several runs)."""
+    if baseline is None or not names:
+        return
+    import os
+    if baseline in files or (os.path.exists(baseline) and any(
+            f != "-" and os.path.exists(f) and os.path.samefile(f, baseline) for f in files)):
+        return
+    from ipsoeval.analyses import validate
+    validate.baseline(baseline, list(names))
+
+
+def load(files, align_opts, scores_format: str, scores_scale, *, baseline=None,
+         measures=None, command: str | None = None):
+    """The per-topic scores of ``files``.  ``baseline`` (--baseline) and, with
+    ``command``, the -m requirement (:func:`measures_or_only`) are checked
+    before the reading where they can be and before any note is printed, so
+    that a refusal is the only line on standard error."""
     from ipsoeval.reading.scores import read_scores
     _check_align(align_opts)
     files = [f for f in files if f is not None]
+    _baseline_first(baseline, files, align_opts.names)
     if scores_format.startswith("nuggets:"):      # --nuggets: the nugget scores
-        from ipsoeval.analyses.nuggets import topic_scores
+        from ipsoeval.analyses.nuggets import select, topic_scores
+        if measures:                              # the names are known before reading
+            select([str(m) for m in measures])
         from ipsoeval.reading.nuggets import read_nuggets
         ts = topic_scores(read_nuggets(files, scores_format.partition(":")[2]))
     else:
@@ -96,6 +122,15 @@ def load(files, align_opts, scores_format: str, scores_scale):
         if len(set(align_opts.names)) != len(align_opts.names):
             raise UsageError("--name: run names must differ")
         ts.runs = list(align_opts.names)
+    if baseline is not None:
+        _baseline(baseline, ts)
+    if command in ONE_MEASURE and not measures and len(ts.measures) != 1:
+        measures_or_only(ts, measures, command)
+    if command in TWO_RUNS and len(ts.runs) < 2:  # as the analysis would say, before the notes
+        raise UsageError(f"{command} needs at least two runs (the scores hold {len(ts.runs)})")
+    if measures and not scores_format.startswith("nuggets:"):
+        from ipsoeval.reading.scores import select
+        select(ts, list(measures))                # a -m the scores lack
     for n in ts.notes:
         _note(n)
     for w in ts.warnings:
@@ -137,7 +172,8 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
                 fmt, output, plot=None):
     from ipsoeval.analyses.scores import sigtest_scores
 
-    ts = load(files, align_opts, scores_format, scores_scale)
+    ts = load(files, align_opts, scores_format, scores_scale, baseline=options.baseline,
+              measures=measures, command="sigtest")
     measures = measures_or_only(ts, measures, "sigtest")
     options.baseline = _baseline(options.baseline, ts)
     report = sigtest_scores(ts, options, measures=measures)
@@ -156,7 +192,8 @@ def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scor
     check_stdin_once([*files, *(bootstrap.subset_path(q) for q in queries_files)])
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
     options.check()
-    ts = load(files, align_opts, scores_format, scores_scale)
+    ts = load(files, align_opts, scores_format, scores_scale, baseline=options.baseline,
+              measures=measures)
     options.baseline = _baseline(options.baseline, ts)
     report = bootstrap_scores(ts, options, measures=list(measures) or None)
     if plot:
@@ -169,11 +206,11 @@ def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, 
              fmt, output, *, correct: str = "none", baseline: str | None = None):
     from ipsoeval.analyses.scores import ipso_scores
 
-    ts = load(files, align_opts, scores_format, scores_scale)
+    ts = load(files, align_opts, scores_format, scores_scale, baseline=baseline,
+              measures=measures, command="ipso")
     report, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
                                 all_pairs=all_pairs, correct=correct,
                                 baseline=_baseline(baseline, ts))
-    _note(notes[-1])
     out_.emit(ctx, report, fmt, output, pipe_default="tsv")
 
 
@@ -183,7 +220,8 @@ def run_interval_map(ctx, files, measures, options, align_opts, scores_format, s
 
     from ipsoeval.analyses.scores import interval_map_scores
 
-    ts = load(files, align_opts, scores_format, scores_scale)
+    ts = load(files, align_opts, scores_format, scores_scale, measures=measures,
+              command="interval-map")
     measures = measures_or_only(ts, measures, "interval-map")
     report = interval_map_scores(ts, measures, options)
     per = means = None

@@ -44,7 +44,9 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
     tsv, jsonl and trec print one table: ``table`` (an id) or the primary.
     json holds every table (only ``table`` when given).  table, latex and
     markdown show ``table`` or the report's display tables, each in its view
-    for people where it has one.
+    for people where it has one.  The report's notes go with json (its
+    ``notes``) and the human formats (under the last table); tsv, jsonl and
+    trec print one table and nothing else.
     """
     report = as_report(report)
     if table is not None:
@@ -65,10 +67,12 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
     shown = [report.table(table).shown()] if table is not None else report.shown()
     if fmt == "table":
         from ipsoeval.formatters import table as table_fmt
-        return table_fmt.render(shown, width=width, color=color, color_system=color_system)
+        return table_fmt.render(shown, width=width, color=color, color_system=color_system,
+                                notes=report.notes)
     if fmt in ("latex", "markdown"):           # formatters/{latex,markdown}.py
         import importlib
-        return importlib.import_module(f"ipsoeval.formatters.{fmt}").render(shown)
+        return importlib.import_module(f"ipsoeval.formatters.{fmt}").render(
+            shown, notes=report.notes)
     raise UsageError(f"unknown format {fmt!r}")
 
 

@@ -7,7 +7,8 @@ table) and a small script that sorts table columns are all inline; it
 names no URL.  Every table cell carries the TSV spelling of its value in
 ``data-value`` (what ``--format tsv`` prints, and what sorting compares);
 the text shows it rounded.  A JSON block (``<script type="application/json"
-id="ipsoeval-data">``) holds every report as ``--format json`` prints it.
+id="ipsoeval-data">``) holds every report as ``--format json`` prints it,
+and the page's ``warnings`` and ``notes`` (docs/conventions.md).
 
 Sections (element ids): ``summary``, ``leaderboard``, ``significance``,
 ``differences``, ``breakdown``, ``scales``, ``about``; each table's id is
@@ -288,11 +289,12 @@ def _figure(figures: dict[str, str], name: str) -> str:
     return f'<div class="chart" id="chart-{_e(name)}">{svg}</div>'
 
 
-def _data_block(reports: dict[str, Report], meta: dict) -> str:
+def _data_block(reports: dict[str, Report], meta: dict, notes=(), warnings=()) -> str:
     from ipsoeval._version import __version__
     from ipsoeval.formatters import json_
     doc = {"ipsoeval": __version__, "report": meta,
-           "reports": {c: json.loads(json_.render(r)) for c, r in reports.items()}}
+           "reports": {c: json.loads(json_.render(r)) for c, r in reports.items()},
+           "warnings": [str(w) for w in warnings], "notes": [str(n) for n in notes]}
     text = json.dumps(doc, allow_nan=False, separators=(",", ":"))
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return f'<script type="application/json" id="ipsoeval-data">{text}</script>'
@@ -347,7 +349,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
 
     # leaderboard
     a('<section id="leaderboard"><h2>Leaderboard</h2>')
-    a('<p class="note">Means with t confidence intervals; letters and rank intervals from the '
+    a('<p class="note">Means with t confidence intervals; letters and the ranks consistent '
+      'with the groups (rank_best..rank_worst, not a bootstrap interval) from the '
       'randomised Tukey HSD over all pairs (runs sharing a letter are not significantly '
       'different; Carterette 2012, Sakai 2018, Piepho 2004).</p>')
     a(_figure(figures, "leaderboard"))
@@ -429,7 +432,7 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
           + "\n".join(_e(c) for c in cmds) + "</pre>")
     a("<h3>References</h3><ul>" + "".join(f"<li>{_e(r)}</li>" for r in REFERENCES) + "</ul>")
     a("</section>")
-    a(_data_block(reports, meta))
+    a(_data_block(reports, meta, notes, warnings))
     a(f"<script>{SCRIPT}</script>")
     a("</main></body></html>")
     return "\n".join(x for x in h if x) + "\n"

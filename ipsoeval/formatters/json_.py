@@ -6,10 +6,13 @@
      "primary": ID, "results": [records of the primary table],
      "tables": {ID: {"description": TEXT, "columns": [...], "params": {...},
                      "records": [...]}, ...},
-     "warnings": [...], "gate": {"passed": BOOL, "reason": TEXT}}
+     "warnings": [...], "notes": [...], "gate": {"passed": BOOL, "reason": TEXT}}
 
 ``results`` repeats the primary table's records (the layout of 0.1, which
 ``--scores`` and scripts read); ``gate`` only for a command with a CI gate.
+``warnings``: what these inputs may make wrong or surprising (each run's
+detail); ``notes``: what the method always implies (a measure's scale, the
+test chosen), always present, empty when there is none.
 Records have exactly the table's columns as keys; ``null`` is undefined.
 With ``--table ID`` the document holds that table only (and it is primary).
 """
@@ -48,7 +51,8 @@ def render(report: Report, table_id: str | None = None) -> str:
            "tables": {t.id: {"description": t.description, "columns": list(t.columns),
                              "params": _clean(t.params), "records": records[t.id]}
                       for t in tables},
-           "warnings": list(report.warnings)}
+           "warnings": list(report.warnings),
+           "notes": [str(n) for n in report.notes]}
     if report.gate is not None:
         doc["gate"] = {"passed": report.gate.passed, "reason": report.gate.reason}
     return json.dumps(doc, indent=1, allow_nan=False) + "\n"

@@ -24,8 +24,9 @@ def esc(text: str) -> str:
     return "".join(out)
 
 
-def render_one(rs: ResultSet) -> str:
+def render_one(rs: ResultSet, notes=()) -> str:
     p = prepare(rs)
+    p.notes += [f"Note: {n}" for n in notes]
     align = "".join("r" if n else "l" for n in p.numeric)
     lines = [f"% ipsoeval {rs.command}" + (f" ({rs.id})" if rs.id else ""),
              r"% needs \usepackage{booktabs}",
@@ -43,5 +44,7 @@ def render_one(rs: ResultSet) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(sets: list[ResultSet]) -> str:
-    return "\n".join(render_one(rs) for rs in sets)
+def render(sets: list[ResultSet], notes=()) -> str:
+    """The tables; the report's ``notes`` under the last one, with its footnotes."""
+    return "\n".join(render_one(rs, notes if i == len(sets) - 1 else ())
+                     for i, rs in enumerate(sets))

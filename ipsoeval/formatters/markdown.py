@@ -12,8 +12,9 @@ def _cell(text: str) -> str:
     return text.replace("|", r"\|").replace("\n", " ").replace("*", r"\*")
 
 
-def render_one(rs: ResultSet) -> str:
+def render_one(rs: ResultSet, notes=()) -> str:
     p = prepare(rs)
+    p.notes += [f"Note: {n}" for n in notes]
     lines = [f"**{_cell(p.caption)}**", ""]
     lines.append("| " + " | ".join(_cell(h) for h in p.header) + " |")
     lines.append("|" + "|".join("---:" if n else ":---" for n in p.numeric) + "|")
@@ -26,5 +27,7 @@ def render_one(rs: ResultSet) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(sets: list[ResultSet]) -> str:
-    return "\n".join(render_one(rs) for rs in sets)
+def render(sets: list[ResultSet], notes=()) -> str:
+    """The tables; the report's ``notes`` under the last one, with its footnotes."""
+    return "\n".join(render_one(rs, notes if i == len(sets) - 1 else ())
+                     for i, rs in enumerate(sets))

@@ -52,8 +52,11 @@ def _is_p(col: str) -> bool:
             or "_p_value" in col or col.endswith("_p_adjusted"))
 
 
-def fmt_value(v, col: str, digits: int) -> tuple[str, bool]:
-    """(text, numeric) of one value."""
+def fmt_value(v, col: str, digits: int, exact: bool = False) -> tuple[str, bool]:
+    """(text, numeric) of one value; ``exact``: a column the table hints
+    declare exact (a parameter or degrees of freedom: 1, not 1.0000)."""
+    if exact and isinstance(v, float) and not isinstance(v, bool) and math.isfinite(v):
+        return (str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)), True
     if v is None:
         return "–", False
     if isinstance(v, bool):
@@ -112,6 +115,8 @@ def prepare(rs: ResultSet) -> Paper:
     else:
         labels = rs.table_hints.get("labels", {}) if isinstance(rs.table_hints, dict) else {}
         hide = set(rs.table_hints.get("hide", ())) if isinstance(rs.table_hints, dict) else set()
+        exact = set(rs.table_hints.get("exact", ())) if isinstance(rs.table_hints, dict) \
+            else set()
         cols = [c for c in rs.columns if c not in hide]
         header = [labels.get(c, c) for c in cols]
         if len(set(header)) < len(header):      # labels that need their table groups
@@ -120,7 +125,7 @@ def prepare(rs: ResultSet) -> Paper:
         for r in rs.records:
             row = []
             for c in cols:
-                t, num = fmt_value(r.get(c), c, digits)
+                t, num = fmt_value(r.get(c), c, digits, c in exact)
                 row.append(Cell(t, num))
             rows.append(row)
         numeric = [bool(rows) and all(row[j].numeric or row[j].text == "–" for row in rows)

@@ -24,6 +24,9 @@ Hints a ResultSet may give in ``table_hints`` (all optional; read here and,
 for ``digits``/``labels``/``hide``, by formatters/paper.py):
 
 - ``digits``: decimals for floats (an int; default 4).
+- ``exact``: [cols] -- columns of parameters and degrees of freedom (risk's
+  ``risk_alpha``, an F test's ``f_df1``): each value printed as the number it
+  is (1, 5, 0.5, 193), never rounded to ``digits`` decimals.
 - ``pivot``: {"index": [cols], "columns": col, "values": col} -- show a wide
   table (e.g. measures x runs) instead of the long records.
 - ``labels``: {column: header text} -- shown instead of the column name.
@@ -53,9 +56,9 @@ from rich.style import Style
 
 from ipsoeval.results import ResultSet
 
-__all__ = ["render", "heat_style", "HEAT_RAMP", "DEFAULT_WIDTH", "KNOWN_HINTS"]
+__all__ = ["render", "exact_text", "heat_style", "HEAT_RAMP", "DEFAULT_WIDTH", "KNOWN_HINTS"]
 
-KNOWN_HINTS = frozenset({"digits", "pivot", "labels", "hide", "keys", "groups", "cell_styles",
+KNOWN_HINTS = frozenset({"digits", "exact", "pivot", "labels", "hide", "keys", "groups", "cell_styles",
                          "token_styles", "sign_styles", "heatmap"})
 
 DEFAULT_WIDTH = 80
@@ -127,6 +130,15 @@ def _fmt(v, digits: int) -> str:
             return f"{v:.{digits}g}" if abs(v) >= 1e9 else f"{v:.2e}"
         return f"{v:.{digits}f}"
     return _clean(str(v))
+
+
+def exact_text(v) -> str | None:
+    """A float of an ``exact`` column as the number it is: an integer value
+    without decimals (1.0: "1"), another as its shortest round-trip text
+    (0.5); None for anything else (formatted as usual)."""
+    if isinstance(v, float) and not isinstance(v, bool) and math.isfinite(v):
+        return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
+    return None
 
 
 # (U+DC80..U+DCFF: a byte of an id that is not UTF-8, ipsoeval.ids: shown as \xNN)
@@ -329,6 +341,7 @@ def _pivot_grid(rs: ResultSet, spec: dict):
 def _build(rs: ResultSet, header, body, keys, style_names=None) -> _Grid:
     hints = rs.table_hints or {}
     digits = int(hints.get("digits", 4))
+    exact = set(hints.get("exact", ()))
     labels = hints.get("labels", {})
     groups = {}
     for title, cols in hints.get("groups", []):
@@ -344,7 +357,8 @@ def _build(rs: ResultSet, header, body, keys, style_names=None) -> _Grid:
                  nrows=len(body))
     for j, name in enumerate(header):
         values = [row[j] for row in body]
-        texts = [_fmt(v, digits) for v in values]
+        texts = [(exact_text(v) if name in exact else None) or _fmt(v, digits)
+                 for v in values]
         col = _Col(name=name, label=_clean(str(labels.get(name, name))),
                    numeric=any(_numeric(v) for v in values), texts=texts,
                    spans=[[] for _ in texts], key=name in keys, group=groups.get(name))
@@ -697,11 +711,15 @@ class _Painter:
             self.cache[name] = st
         return st
 
+    def _visible_blank(self, name: str) -> bool:
+        st = self.style(name)
+        return st is not None and bool(st.bgcolor or st.reverse or st.underline)
+
     def line(self, spans: Line) -> str:
         spans = list(spans)
-        while spans:                     # no trailing blanks (unless coloured)
+        while spans:     # no trailing blanks (unless they show: a background, reverse, underline)
             text, name = spans[-1]
-            if name and self.color:
+            if name and self.color and self._visible_blank(name):
                 break
             kept = text.rstrip(" ")
             if kept:
@@ -717,9 +735,23 @@ class _Painter:
         return "".join(out)
 
 
+def _note_lines(notes, width: int) -> list[Line]:
+    """The report's notes under the last table: ``note: TEXT``, wrapped to
+    ``width`` with the continuation lines indented under the text."""
+    out: list[Line] = []
+    for n in notes:
+        text = _clean(str(n))
+        body = max(width - 2 - len("note: "), 10)
+        for i, (s, e) in enumerate(_wrap(text, body, " ")):
+            lead = "  note: " if i == 0 else " " * (2 + len("note: "))
+            out.append([(lead, ""), (text[s:e], "italic")])
+    return out
+
+
 def render(sets: list[ResultSet], *, width: int | None = None, color: bool = False,
-           color_system: str = "standard") -> str:
-    """The tables of ``sets`` laid out for ``width`` columns (default 80)."""
+           color_system: str = "standard", notes=()) -> str:
+    """The tables of ``sets`` laid out for ``width`` columns (default 80),
+    the report's ``notes`` under the last."""
     width = max(int(width or DEFAULT_WIDTH), 20)
     painter = _Painter(color, color_system)
     out: list[str] = []
@@ -737,4 +769,6 @@ def render(sets: list[ResultSet], *, width: int | None = None, color: bool = Fal
             lines += _draw_block(block, grid.nrows, width)
             lines.append([])
             out.extend(painter.line(ln) for ln in lines)
+    if notes:
+        out.extend(painter.line(ln) for ln in _note_lines(notes, width) + [[]])
     return "\n".join(out) + ("\n" if out else "")

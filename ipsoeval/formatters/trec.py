@@ -52,7 +52,10 @@ def render(rs: ResultSet) -> str:
             if rec["measure"] == "runid":
                 continue
         name = rec.get("label", rec["measure"])
-        text = line(name, rec["qid"], rec["value"], rec.get("quoted", False))
+        # an 'all' mean as trec_eval sums it (``trec_value``) where that
+        # differs from the one mean in its last bits: trec_eval's digits win here
+        text = line(name, rec["qid"], rec.get("trec_value", rec["value"]),
+                    rec.get("quoted", False))
         if text is not None:
             out.append(text)
         for c in extra:

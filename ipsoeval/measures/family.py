@@ -235,8 +235,13 @@ class Measure:
                 (k, level if k == "rel" else v) for k, v in self.params)))
         return self.fam.kernel(ctx, self)
 
-    def aggregate(self, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-        """Per-run aggregate over topics (trec_eval's rules), (runs,)."""
+    def aggregate(self, values: np.ndarray, mask: np.ndarray | None = None, *,
+                  trec: bool = False) -> np.ndarray:
+        """Per-run aggregate over topics (trec_eval's rules), (runs,).  Means
+        are :func:`ipsoeval.mean.means` (correctly rounded sums), the one mean
+        of every command; ``trec``: trec_eval's sequential sum instead, for
+        the digits of ``--format trec``."""
+        from ipsoeval import mean as one_mean
         from ipsoeval.measures.kernels import MIN_GEO_MEAN
         if self.kind == "text":
             raise UsageError(f"{self.name} is text per topic (ipsoeval eval -q only)")
@@ -258,10 +263,15 @@ class Measure:
             return np.where(n > 0, np.exp(out), 0.0)
         if agg == "mean_defined":
             ok = mask & ~np.isnan(v)
+            if not trec:
+                return np.asarray(one_mean.means(v, ok), dtype=np.float64).reshape(len(v))
             cnt = ok.sum(axis=1)
             s = np.where(ok, v, 0.0)
             s = np.add.accumulate(s, axis=1)[:, -1] if v.shape[1] else np.zeros(len(v))
             return np.where(cnt > 0, s / np.maximum(cnt, 1), np.nan)
+        if not trec:
+            got = np.asarray(one_mean.means(v, mask), dtype=np.float64).reshape(len(v))
+            return np.where(n > 0, got, 0.0)
         s = np.where(mask, v, 0.0)
         s = np.add.accumulate(s, axis=1)[:, -1] if v.shape[1] else np.zeros(len(v))
         out = np.zeros(len(v))

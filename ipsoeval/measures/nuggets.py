@@ -68,9 +68,20 @@ NAMES = tuple(BY_NAME)
 
 
 def lookup(name: str) -> NuggetMeasure | None:
-    """The nugget measure called ``name`` (case and '-' / '_' ignored), or None."""
+    """The nugget measure called exactly ``name``, or None: names are
+    case-sensitive, as every other measure name (nDCG@10, not ndcg@10)."""
+    return BY_NAME.get(name)
+
+
+def did_you_mean(name: str) -> str:
+    """' (did you mean 'nugget_all'?)' for a name that differs from a nugget
+    measure's only in case or '-' for '_' (or is close to one), else ''."""
+    import difflib
     key = name.lower().replace("-", "_")
-    return BY_NAME.get(key)
+    if key in BY_NAME:
+        return f" (did you mean {key!r}?)"
+    close = difflib.get_close_matches(key, NAMES, n=1, cutoff=0.8)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def per_topic(support: np.ndarray, importance: np.ndarray, measure: NuggetMeasure) -> np.ndarray:

@@ -12,7 +12,7 @@ its samples from the extension: this module is its one handle.
 
 import os
 
-CORE_API = 10   # the compiled core's interface version (CORE_API in _core.c)
+CORE_API = 11   # the compiled core's interface version (CORE_API in _core.c)
 
 try:
     from ipsoeval import _core as CORE

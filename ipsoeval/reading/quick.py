@@ -7,7 +7,10 @@ done in C (README "Speed"):
 
 * ``eval [--format trec] QRELS RUN...`` (trec_eval's official measures):
   ``_core.eval_official`` reads, aligns and scores each run and prints
-  trec_eval's lines;
+  trec_eval's lines -- a block of the file at a time, each topic scored once
+  its last line is read, so memory follows the longest topic, not the run
+  (a topic whose rows are not together: the whole file, merged as the full
+  program merges it);
 * with ``-m``/``--measure`` naming measures of the common families (P, R,
   AP, nDCG, RR, Success, Judged, bpref, Rprec, ERR, the counts; in
   trec_eval's spellings or the canonical ones, as
@@ -191,9 +194,8 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
     the same records under the canonical names, without runid), and the tie
     warnings (ties.tie_notes' rule and text)."""
     from ipsoeval.reading.quick_measures import FAMILIES
-    from ipsoeval.tiewarn_text import tie_note
     topics, per_run = got
-    T, n, F = len(topics), len(specs), 1 + len(tcuts)
+    T, n = len(topics), len(specs)
     qids = [t.decode() for t in topics]
     cols = []                       # per req: (label, column, kind, per topic)
     for r in reqs:
@@ -220,27 +222,65 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
                 v = run
             elif kind == "count":
                 v = T
+            elif tsv and kind != "int":     # the one mean (ipsoeval.mean)
+                v = mean([vals[e * n + col] for e in range(T)]) if T else 0.0
             else:
-                s = 0.0
-                for e in range(T):          # sequential, as np.add.accumulate
-                    s += vals[e * n + col]
-                v = s if kind == "int" else s / T
+                v = _all_value(vals, n, col, T, kind, tsv)
             text.append(pre + line(label, "all", v, kind))
-        hit, names = [False] * T, []
-        for r in reqs:
-            fam, k, _ = r.key
-            if not FAMILIES[fam][4]:
-                continue
-            j = 0 if k is None else 1 + tcuts.index(k)
-            moved = False
-            for e in range(T):
-                if flags[e * F + j]:
-                    hit[e] = moved = True
-            if moved:
-                names.append(r.name)
-        if any(hit):
-            notes.append(tie_note(run, sum(hit), names))
+        note = _tie_note(reqs, tcuts, T, run, flags)
+        if note is not None:
+            notes.append(note)
     return "".join(text).encode(), notes
+
+
+def _tie_note(reqs, tcuts, T, run, flags):
+    """One run's tie warning from the core's flags (per topic, 1 + len(tcuts)
+    of them: a tie group holding two different labels anywhere, then one
+    straddling each cutoff), by ties.tie_notes' rule and text; None when
+    no requested measure moves."""
+    from ipsoeval.reading.quick_measures import FAMILIES
+    from ipsoeval.tiewarn_text import tie_note
+    F = 1 + len(tcuts)
+    hit, names = [False] * T, []
+    for r in reqs:
+        fam, k, _ = r.key
+        if not FAMILIES[fam][4]:
+            continue
+        j = 0 if k is None else 1 + tcuts.index(k)
+        moved = False
+        for e in range(T):
+            if flags[e * F + j]:
+                hit[e] = moved = True
+        if moved:
+            names.append(r.name)
+    return tie_note(run, sum(hit), names) if any(hit) else None
+
+
+def tie_notes(reqs, topics, per_run) -> list:
+    """The tie warnings of :func:`topic_scores`' runs (eval's, ties.tie_notes'
+    rule and text), one per run whose tie order moves a requested measure."""
+    _, tcuts = _specs(reqs)
+    out = []
+    for name, _, flags in per_run:
+        note = _tie_note(reqs, tcuts, len(topics), name.decode("utf-8", "surrogateescape"),
+                         flags)
+        if note is not None:
+            out.append(note)
+    return out
+def _all_value(vals, n, col, T, kind, tsv) -> float:
+    """The 'all' line's value of column ``col`` of a run's per-topic values
+    (``vals``: T topics x n columns, topic-major): the total over topics for
+    summed counts (kind "int"); else the run's mean over topics -- in TSV the
+    one mean of every command (:func:`ipsoeval.mean.mean`, correctly
+    rounded), in the trec layout summed in sequence as trec_eval sums, so
+    its printed digits stay trec_eval's."""
+    if tsv and kind != "int":
+        from ipsoeval.mean import mean
+        return mean([vals[e * n + col] for e in range(T)]) if T else 0.0
+    s = 0.0
+    for e in range(T):
+        s += vals[e * n + col]
+    return s if kind == "int" else s / T
 
 
 def _line(label, qid, v, kind) -> str:
@@ -276,12 +316,29 @@ def _join_measures(outs):
     return outs[0][0], per_run
 
 
+PART_BYTES = 8 << 20     # as the core's QUICK_PART_BYTES and reading.compiled.PART_BYTES
+
+
+def _parts(runs: list) -> int:
+    """The parts the core may read a run file in, side by side, cut at topic
+    boundaries: one per CPU the process may use (as the full program's reader
+    cuts a large file) when a file has PART_BYTES or more, else 1."""
+    try:
+        if not any(os.stat(p).st_size >= PART_BYTES for p in runs):
+            return 1
+    except OSError:                    # the core declines, or the full program says why
+        return 1
+    from ipsoeval.parallel import in_worker, workers
+    return 1 if in_worker() else workers()
+
+
 def _evaluate(fn, head: tuple, runs: list, join, tail: tuple = ()):
     """fn(*head, runs, *tail) (the core's eval_official or eval_measures), or
-    None: the runs in contiguous groups, one thread each (the C pass releases
-    the GIL), joined by ``join`` (None: declined)."""
+    None: up to three runs in one call, each large file in parts read side by
+    side (:func:`_parts`); more in contiguous groups, one thread each (the C
+    pass releases the GIL), joined by ``join`` (None: declined)."""
     if len(runs) < 4:                  # (ipsoeval.parallel imports threading)
-        return fn(*head, runs, *tail)
+        return fn(*head, runs, *tail, _parts(runs))
     from ipsoeval.parallel import workers
     k = min(workers(), len(runs) // 2)
     if k <= 1:

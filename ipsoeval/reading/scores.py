@@ -70,6 +70,13 @@ class TopicScores:
     notes: list[str] = field(default_factory=list)      # format statements
     warnings: list[str] = field(default_factory=list)
     params: dict = field(default_factory=dict)
+    # measure -> why its scale on these scores is not the nominal one: a note
+    # of the report of any analysis asked for that measure (and of no other)
+    scale_notes: dict[str, str] = field(default_factory=dict)
+
+    def notes_for(self, measures) -> list[str]:
+        """The scale notes of ``measures`` (names), in their order."""
+        return [self.scale_notes[m] for m in measures if m in self.scale_notes]
 
     @property
     def measures(self) -> list[str]:
@@ -392,8 +399,8 @@ def read_scores(paths, *, fmt: str = "auto", queries: str = "qrels", scale=None)
         if not common:
             raise InputError("--queries intersection: no topic is common to all runs",
                              path=run_file[runs[-1]])
-        if len(common) < len(union):
-            notes.append(f"--queries intersection: {len(union) - len(common)} topic(s) missing "
+        if len(common) < len(union):         # topics left out: a warning, as aligning's
+            warnings.append(f"--queries intersection: {len(union) - len(common)} topic(s) missing "
                          f"from at least one run left out; the analysis uses the "
                          f"{len(common)} topic(s) common to all {len(runs)} runs")
         topics = sorted(common, key=id_sort_key)

@@ -85,7 +85,10 @@ def snap_ties(x: np.ndarray, tol: np.ndarray) -> np.ndarray:
     # group id per element; groups containing an exact zero snap to 0
     gid = np.cumsum(start, axis=-1)
     for r in np.flatnonzero(is_zero.any(axis=-1)):
-        zero_group[r] = np.isin(gid[r], np.unique(gid[r][is_zero[r]]))
+        # a lookup table, not np.isin/np.unique, which import numpy.ma (~10 ms)
+        hit = np.zeros(int(gid[r][-1]) + 1, dtype=bool)
+        hit[gid[r][is_zero[r]]] = True
+        zero_group[r] = hit[gid[r]]
     rep = np.where(zero_group, 0.0, rep)
     out = np.empty_like(x)
     np.put_along_axis(out, order, rep, axis=-1)

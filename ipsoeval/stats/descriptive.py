@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ipsoeval import mean as one_mean
 from ipsoeval.stats import dist, paired
 
 
@@ -41,8 +42,15 @@ def paired_summary(a, b, level: float = 0.95) -> PairedSummary:
     d = np.where(ok, b - a, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         nf = n.astype(np.float64)
-        mean_a = np.where(ok, a, 0.0).sum(axis=-1) / nf
-        mean_b = np.where(ok, b, 0.0).sum(axis=-1) / nf
+        # the one mean of every command (ipsoeval.mean), over the paired topics
+        diff_shape = n.shape
+        rows = int(np.prod(diff_shape)) if diff_shape else 1
+        width = a.shape[-1] if a.ndim else 1
+        okf = ok.reshape(rows, width)
+        mean_a = np.asarray(one_mean.means(a.reshape(rows, width), okf),
+                            dtype=np.float64).reshape(diff_shape)
+        mean_b = np.asarray(one_mean.means(b.reshape(rows, width), okf),
+                            dtype=np.float64).reshape(diff_shape)
         diff = d.sum(axis=-1) / nf
         dev = np.where(ok, d - diff[..., None], 0.0)
         var = (dev * dev).sum(axis=-1) / (nf - 1.0)
@@ -68,7 +76,11 @@ def mean_ci(x, level: float = 0.95):
     x = np.asarray(x, dtype=np.float64)
     nf = float(x.shape[-1])
     with np.errstate(divide="ignore", invalid="ignore"):
-        mean = x.sum(axis=-1) / nf
+        # the one mean of every command (ipsoeval.mean)
+        lead = x.shape[:-1]
+        rows = int(np.prod(lead)) if lead else 1
+        mean = np.asarray(one_mean.means(x.reshape(rows, x.shape[-1])),
+                          dtype=np.float64).reshape(lead)
         if x.shape[-1] < 2:
             half = np.full(mean.shape, np.nan)
         else:

@@ -12,14 +12,15 @@ operation, and :func:`sign_counts`, which applies the tie rule of
 :mod:`ipsoeval.stats._rank` to one comparison.  The distribution functions
 are :mod:`ipsoeval.stats.dist`'s.
 
-Imports only ``math`` (and :mod:`ipsoeval.stats.dist`, which imports only
-``math``).
+Imports only ``math`` (and :mod:`ipsoeval.stats.dist` and :mod:`ipsoeval.mean`,
+which import only ``math``).
 """
 
 from __future__ import annotations
 
 import math
 
+from ipsoeval.mean import mean as one_mean
 from ipsoeval.stats import dist
 
 NAN = math.nan
@@ -81,7 +82,9 @@ def moments(a, b) -> tuple:
     nf = float(n)
     d = [y - x for x, y in zip(a, b)]
     diff = _div(pairwise_sum(d), nf)
-    mean_a, mean_b = _div(pairwise_sum(a), nf), _div(pairwise_sum(b), nf)
+    # a run's mean is the one mean of every command (ipsoeval.mean); the
+    # difference keeps numpy's sums, the t test's statistic on both paths
+    mean_a, mean_b = (one_mean(a), one_mean(b)) if n else (NAN, NAN)
     if n >= 2:
         dev = [v - diff for v in d]
         sd = math.sqrt(pairwise_sum([v * v for v in dev]) / (nf - 1.0))

@@ -33,7 +33,8 @@ from typing import Callable, Iterable
 from ipsoeval.errors import UsageError
 
 __all__ = ["TestStatistic", "REGISTRY", "get", "parse", "names", "requirement",
-           "permissible", "default_test", "DEFAULT_BY_SCALE", "run", "omnibus", "tukey", "PAIRED", "TWO_SAMPLE", "OMNIBUS"]
+           "permissible", "default_test", "DEFAULT_BY_SCALE", "DEFAULT_TEXT", "default_for", "describe_choice", "test_note",
+           "vocabulary", "run", "p_t_sums", "p_sign_counts", "omnibus", "tukey", "PAIRED", "TWO_SAMPLE", "OMNIBUS"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ class TestStatistic:
     aliases: tuple[str, ...] = ()
     resampling: bool = False
     function: Callable | None = None
+    # the same test's p-values from sufficient statistics, vectorised over
+    # many comparisons (t: n, Σd, Σd²; sign: k, m); None where there is none
+    from_sums: Callable | None = None
 
 
 # -- the functions (imported lazily: scipy is not needed to parse options) ----
@@ -100,11 +104,13 @@ def _omnibus(name):
 
 _ENTRIES = (
     TestStatistic("t", "paired Student's t", "interval", "paired",
-                  ("ttest", "t-test", "student", "paired-t"), function=_paired_t),
+                  ("ttest", "t-test", "student", "paired-t"), function=_paired_t,
+                  from_sums=lambda n, s1, s2: p_t_sums(n, s1, s2)),
     TestStatistic("wilcoxon", "Wilcoxon signed-rank (zero differences dropped)", "interval",
                   "paired", ("signed-rank", "signrank", "wsr"), function=_wilcoxon),
     TestStatistic("sign", "sign test, exact binomial (zero differences dropped)", "ordinal",
-                  "paired", ("binomial",), function=_sign),
+                  "paired", ("binomial",), function=_sign,
+                  from_sums=lambda k, m: p_sign_counts(k, m)),
     TestStatistic("ranksum", "Wilcoxon rank-sum / Mann-Whitney U", "ordinal", "unpaired",
                   ("rank-sum", "mannwhitney", "mann-whitney", "mwu", "wrs"),
                   function=_ranksum),
@@ -203,6 +209,9 @@ def permissible(measure_scale: str | None, test: str) -> bool | None:
 DEFAULT_BY_SCALE = {"ratio": "t", "interval": "t", "ordinal": "sign", None: "sign",
                     "nominal": "sign"}
 
+# the [default: ...] of every command's --test that follows the policy
+DEFAULT_TEXT = "per measure, the test its scale permits: t (interval, ratio), sign (ordinal)"
+
 _DEFAULT_WHY = {
     "ratio": "ratio scale: paired t is permissible",
     "interval": "interval scale: paired t is permissible",
@@ -218,6 +227,125 @@ def default_test(scale: str | None) -> tuple[str, str]:
     test is named, and one line saying why (see :data:`DEFAULT_BY_SCALE`)."""
     key = scale if scale in DEFAULT_BY_SCALE else None
     return DEFAULT_BY_SCALE[key], _DEFAULT_WHY[key]
+
+
+def default_for(scale: str | None, pool: Iterable[str] | None = None) -> str:
+    """The policy's test for a measure on ``scale`` (:data:`DEFAULT_BY_SCALE`),
+    for every command that tests or decides "differs" without --test
+    (sigtest, agree, meta, bootstrap's split-half, report's pairs)."""
+    test = default_test(scale)[0]
+    if pool is not None and test not in tuple(pool):
+        raise ValueError(f"the default test {test} is not in {tuple(pool)}")
+    return test
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def describe_choice(choices, *, given: bool = False, fixed_by: str | None = None) -> str:
+    """The one sentence an output prints to name its test.
+
+    ``choices``: ``{measure: (test, scale)}`` (or one ``(test, measure, scale)``
+    tuple).  By default the tests are the policy's (:func:`default_test`);
+    ``given``: named with --test; ``fixed_by``: the method fixes the test by
+    definition (e.g. "leaderboard's randomised Tukey HSD").
+
+    "Test: sign test (nDCG@10 is ordinal; Ferrante et al. 2021 §2.5)."
+    """
+    if isinstance(choices, tuple):
+        test, measure, scale = choices
+        choices = {measure: (test, scale)}
+    by_test: dict[str, list[str]] = {}
+    scales: dict[str, dict[str, list[str]]] = {}
+    for m, (test, scale) in choices.items():
+        by_test.setdefault(test, []).append(m)
+        scales.setdefault(test, {}).setdefault(scale or "of unknown scale", []).append(m)
+    parts = []
+    for test, ms in by_test.items():
+        title = _SHORT.get(test, get(test).title)
+        if fixed_by or given:
+            parts.append(f"{title} for {_join(ms)}" if len(by_test) > 1 else title)
+            continue
+        why = "; ".join(f"{_join(v)} {'are' if len(v) > 1 else 'is'} {sc}"
+                        for sc, v in scales[test].items())
+        parts.append(f"{title} ({why})")
+    body = "; ".join(parts)
+    if fixed_by:
+        return f"Test: {body} ({fixed_by}; not the default by scale)."
+    if given:
+        return f"Test: {body} (named by --test)."
+    return f"Test: {body}; the default by scale (Ferrante et al. 2021 §2.5)."
+
+
+def test_note(given, scales: dict, pool: Iterable[str] | None = None) -> str:
+    """The sentence naming the tests of a command on measures with these
+    ``scales`` ({measure: scale}): ``given`` the tests named by --test (empty:
+    each measure's default by scale)."""
+    given = list(given or ())
+    if len(given) > 1:
+        return f"Tests: {', '.join(_SHORT.get(t, t) for t in given)} (named by --test)."
+    if given:
+        return describe_choice({m: (given[0], sc) for m, sc in scales.items()}, given=True)
+    return describe_choice({m: (default_for(sc, pool), sc) for m, sc in scales.items()})
+
+
+_SHORT = {"t": "paired t test", "sign": "sign test", "wilcoxon": "Wilcoxon signed-rank test",
+          "randomization": "paired randomization test", "bootstrap": "paired bootstrap test",
+          "ranksum": "Wilcoxon rank-sum test", "randhsd": "randomised Tukey HSD"}
+
+
+# What each command's rank interval is, in one sentence each: two different
+# quantities under two different column names.
+RANK_BEST_WORST_NOTE = ("rank_best..rank_worst: the ranks consistent with the randomised "
+                        "Tukey HSD groups (1 + runs significantly better .. runs - runs "
+                        "significantly worse); not a bootstrap interval.")
+
+
+def rank_ci_note(level: float) -> str:
+    return (f"rank_ci_low..rank_ci_high: the {level:.0%} percentile bootstrap interval of the "
+            f"rank over topic resamples (Craswell et al. 2021); not the ranks the tests allow.")
+
+
+def vocabulary(allowed: Iterable[str] | None = None) -> list[str]:
+    """Every spelling ``--test`` accepts among ``allowed`` (default all):
+    the registry's names, then their aliases -- the one vocabulary every
+    command's --test choices come from."""
+    pool = tuple(allowed) if allowed is not None else names()
+    return list(pool) + [a for a, n in _ALIASES.items() if n in pool]
+
+
+# -- vectorised p-values from sufficient statistics ------------------------
+# The same tests as the functions above, on many comparisons at once from
+# their sums (bootstrap's split-half computes them for every half of every
+# split with matrix products); numpy's kernels of stats.dist.
+
+def p_t_sums(n, s1, s2):
+    """Two-sided paired t p-values from n, Σd and Σd² of the differences
+    (NaN below 2 topics or for 0/0), as :func:`ipsoeval.stats.tests.paired_t`."""
+    import numpy as np
+
+    from ipsoeval.stats import dist
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = s1 / n
+        var = np.maximum(s2 - n * mean * mean, 0.0) / (n - 1.0)
+        t = mean / (np.sqrt(var) / np.sqrt(n))
+        p = 2.0 * dist.np_stdtr(n - 1.0, -np.abs(t))
+    return np.where(np.isnan(t) | (n < 2), np.nan, p)
+
+
+def p_sign_counts(k, m):
+    """Two-sided exact sign test p-values from k positive of m non-zero
+    differences, as :func:`ipsoeval.stats.tests.sign_test`."""
+    import numpy as np
+
+    from ipsoeval.stats import dist
+    k = np.asarray(k, dtype=np.int64)
+    m = np.asarray(m, dtype=np.int64)
+    less = np.where(m > 0, dist.np_bdtr(k, np.maximum(m, 1), 0.5), 1.0)
+    greater = np.where(k > 0, dist.np_bdtrc(np.maximum(k - 1, 0), np.maximum(m, 1), 0.5), 1.0)
+    return np.where(2 * k == m, 1.0, np.minimum(1.0, 2.0 * np.minimum(less, greater)))
 
 
 def run(name: str, a, b, *, alternative: str = "two-sided", samples: int = 100_000,

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard")    # --engine (issue 21)
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
                "ppi", "agree", "leaderboard", "power", "meta", "report", "nuggets",
-               "across", "risk"]
+               "across", "risk", "scores"]   # scores: --scores FILE... of several commands
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -156,6 +156,8 @@ class Case:
     output_before: bytes | None = None  # content placed there beforehand (None: absent)
     notes: list = field(default_factory=list)
     suite: bool = False            # leave out the known hangs (see KNOWN_SLOW_MEASURES)
+    alone: bool = False            # a refusal is the only line on stderr (no note before it)
+    expect_usage: bool = False     # a usage error (exit 2) whatever the files: checked first
 
     def key(self) -> str:
         h = hashlib.sha1(json.dumps([self.args, sorted(self.files), self.stdin is None])
@@ -504,6 +506,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         return make_nuggets_case(ch, p_mut=p_mut, suite=suite)
     if cmd == "across":                      # issue 29: a manifest of collections
         return make_across_case(ch, p_mut=p_mut, suite=suite)
+    if cmd == "scores":                      # --scores files, a baseline good or bad
+        return make_scores_case(ch, p_mut=p_mut, suite=suite)
     case = Case(command=cmd, args=[cmd], suite=suite)
     a = case.args
     if cmd == "measures":
@@ -1095,6 +1099,10 @@ def classify(case: Case, r: Result) -> tuple[str, str]:
     nerr = sum(ln.startswith("ipsoeval: error: ") for ln in lines)
     if r.code in (2, 3) and nerr != 1:
         return "crash", f"exit {r.code} with {nerr} 'ipsoeval: error:' lines"
+    if case.expect_usage and r.code != 2:
+        return "crash", f"exit {r.code} where a usage error was due before any reading"
+    if case.alone and r.code in (2, 3) and len(lines) != 1:
+        return "bad-stderr", f"the error is not alone on stderr: {lines[0][:200]}"
     if r.code in (0, 1) and nerr:
         return "crash", f"exit {r.code} with an error line"
     stray = [ln for ln in lines if not ln.startswith("ipsoeval: ")]
@@ -1322,8 +1330,76 @@ def make_across_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
         a += ["--queries", ch.choice(["qrels", "intersection", "strict"])]
     if ch.coin(0.15):
         a += ["--correct", ch.choice(["none", "holm", "bh"])]
+    if ch.coin(0.3):            # checked when parsed: a bad id is a usage error, never read
+        table = ch.choice(ACROSS_TABLES + ["list", "nope", "", "Pooled", "tests"])
+        a += ["--table", table]
+        if table not in ACROSS_TABLES + ["list"]:
+            case.expect_usage = True
     _format_and_output(ch, case)
     a.append("manifest.tsv" if not ch.coin(p_mut * 0.05) else
              ch.choice(["missing.tsv", ".", "", "/dev/null"]))
     return case
 
+
+
+ACROSS_TABLES = ["pooled", "effects", "leaderboard", "notes", "collection_means", "mixed",
+                 "mixed_model", "contrasts"]
+SCORES_TARGETS = ["risk", "risk", "sigtest", "sigtest", "bootstrap", "ipso"]
+
+
+def _score_rows(ch, runs, topics, measure) -> list[str]:
+    return [f"{r}\t{t}\t{measure}\t{ch.choice(['0.2', '0.4', '1', '0', '0.75'])}"
+            for r in runs for t in topics]
+
+
+def make_scores_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
+    """``COMMAND --scores FILE... --baseline B``: one to three per-topic score
+    files (ipsoeval's long TSV or trec_eval -q), a file now and then holding two
+    runs, and a baseline that is a run, a file, or nothing of the sort
+    (``nope``, a missing file, a file of two runs, with --name or not).  A
+    refusal must be the only line on standard error: no note of the reading
+    before it."""
+    cmd = ch.choice(SCORES_TARGETS)
+    case = Case(command="scores", args=[cmd, "--scores"], suite=suite, alone=True)
+    a = case.args
+    absurd = p_mut * 0.4
+    measure = ch.choice(["AP", "P@10", "nDCG@10"])
+    topics = [f"q{t}" for t in range(ch.randint(2, 6))]
+    names, runs_of = [], {}
+    for f in range(ch.randint(1, 3)):
+        fname = f"s{f}.tsv" if ch.coin(0.7) else f"s{f}.treceval"
+        runs = [f"r{f}a", f"r{f}b"] if (fname.endswith(".tsv") and ch.coin(0.3)) else [f"r{f}"]
+        if fname.endswith(".tsv"):
+            rows = ["run\tqid\tmeasure\tvalue"] + _score_rows(ch, runs, topics, measure)
+        else:                   # trec_eval -q: the run is the file's name
+            runs = [f"s{f}"]              # the file's stem
+            te = {"AP": "map", "P@10": "P_10", "nDCG@10": "ndcg_cut_10"}[measure]
+            rows = [f"{te}\t{t}\t{ch.choice(['0.2', '0.4', '1', '0'])}" for t in topics]
+        data = ("\n".join(rows) + "\n").encode()
+        if ch.coin(p_mut * 0.3):
+            data, note = _mutate_lines(ch, data)
+            case.notes.append(f"{fname}:{note}")
+        case.files[fname] = data
+        names.append(fname)
+        runs_of[fname] = runs
+    all_runs = [r for f in names for r in runs_of[f]]
+    given = None
+    if ch.coin(0.3):            # --name, once per run (now and then the wrong count)
+        count = len(all_runs) + (ch.choice([-1, 1]) if ch.coin(absurd) else 0)
+        given = [f"n{i}" for i in range(max(count, 0))]
+        for n in given:
+            a += ["--name", n]
+    good = (given or all_runs) + [f for f in names if len(runs_of[f]) == 1]
+    bad = ["nope", "missing.tsv", "", "r", "n"] + \
+        [f for f in names if len(runs_of[f]) > 1]
+    a += ["--baseline", ch.choice(bad) if ch.coin(0.6) else ch.choice(good)]
+    if ch.coin(0.8) or cmd in ("risk",):
+        a += ["-m", measure if not ch.coin(absurd) else ch.choice(["map", "nope"])]
+    if cmd == "bootstrap":
+        a += ["--samples", ch.choice(["10", "50"])]
+    _format_and_output(ch, case)
+    if ch.coin(0.5):
+        a += names
+    else:                       # right after --scores
+        a[2:2] = names
+    return case

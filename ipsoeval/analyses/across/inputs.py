@@ -73,6 +73,7 @@ def score(collections, measures, *, align=None, engine: str = "local",
                                       run_format=a.run_format, labels=a.labels)
                     al, w = select(al, paired=True)
                     sc = _engine.evaluate(al, requested)
+                w = list(w) + _engine.score_warnings(sc)
                 warnings += [f"{c.name}: {x}" for x in w]
                 mats = {n: sc.matrix(n) for n in names}
                 out.append(CollectionScores(c.name, list(sc.runs), list(sc.topics), mats,

@@ -59,8 +59,8 @@ POOLED_COLUMNS = ["run", "baseline", "measure", "effect", "method", "k", "estima
                   "q_p_value", "pi_low", "pi_high", "fe_estimate", "fe_se", "fe_ci_low",
                   "fe_ci_high", "fe_z", "fe_p_value"]
 MEANS_COLUMNS = ["collection", "run", "measure", "mean", "rank", "n"]
-LEADERBOARD_COLUMNS = ["run", "measure", "rank", "pooled", "ci_low", "ci_high", "rank_low",
-                       "rank_high", "mean_of_means", "mean_of_means_rank", "mean_rank",
+LEADERBOARD_COLUMNS = ["run", "measure", "rank", "pooled", "ci_low", "ci_high", "rank_ci_low",
+                       "rank_ci_high", "mean_of_means", "mean_of_means_rank", "mean_rank",
                        "mean_rank_rank", "n_collections"]
 MIXED_COLUMNS = ["run", "measure", "estimate", "se", "ci_low", "ci_high", "n"]
 MODEL_COLUMNS = ["measure", "n", "n_topics", "n_collections", "n_runs", "residual_var",
@@ -371,7 +371,7 @@ def _leaderboard(collections, runs, measure, hib, options, warnings, progress, r
         rows.append({"run": runs[i], "measure": measure, "rank": _i(rank[i]),
                      "pooled": _f(pooled[i]), "ci_low": _f(pooled[i] - crit * pooled_sd[i]),
                      "ci_high": _f(pooled[i] + crit * pooled_sd[i]),
-                     "rank_low": _i(rank_low[i]), "rank_high": _i(rank_high[i]),
+                     "rank_ci_low": _i(rank_low[i]), "rank_ci_high": _i(rank_high[i]),
                      "mean_of_means": _f(mom[i]), "mean_of_means_rank": _i(mom_rank[i]),
                      "mean_rank": _f(mrank[i]), "mean_rank_rank": _i(mr_rank[i]),
                      "n_collections": int(ncol[i])})
@@ -498,8 +498,10 @@ def analyse(collections: list[CollectionScores], measures: list[str], options: O
               "collections": [c.name for c in collections]}
 
     def t(id_, cols, recs, title, desc):
+        # degrees of freedom are whole numbers: 2, not 2.0000
+        hints = {"exact": [c for c in ("f_df1", "f_df2") if c in cols]}
         return ResultSet(COMMAND, cols, recs, params=dict(params), title=title, id=id_,
-                         description=desc)
+                         description=desc, table_hints=hints if hints["exact"] else {})
 
     tables = [
         t("pooled", POOLED_COLUMNS, pooled, "Pooled effects against the baseline",

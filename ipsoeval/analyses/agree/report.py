@@ -30,7 +30,7 @@ separately under A and under B over all pairs and measures.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -69,7 +69,7 @@ STATISTICS = {
 
 @dataclass
 class Options:
-    test: str = DEFAULT_TEST
+    test: str | None = DEFAULT_TEST       # None: each measure's default by scale
     alpha: float = 0.05
     correct: str = "none"
     samples: int = 100_000
@@ -77,7 +77,8 @@ class Options:
     rbo_p: float = 0.9
 
     def check(self, runs: list[str] | None = None) -> None:
-        validate.tests([self.test], TESTS, "agree")
+        if self.test is not None:
+            validate.tests([self.test], TESTS, "agree")
         validate.correct(self.correct)
         validate.alpha(self.alpha)
         validate.samples(self.samples, MAX_SAMPLES)
@@ -91,7 +92,8 @@ class Options:
 
 def make_options(test=None, **kw) -> Options:
     """Validated Options; ``test`` is one name or alias of a paired test
-    (``--test``), default the paired t test."""
+    (``--test``), default each measure's test by scale
+    (:func:`ipsoeval.stats.registry.default_for`, as sigtest)."""
     names = registry.parse([test] if isinstance(test, str) else list(test or []),
                            allowed=TESTS, command="agree")
     if len(names) > 1:
@@ -118,8 +120,14 @@ def _f(x) -> float | None:
 
 # --- the labels -------------------------------------------------------------------
 
-def label_tables(shared, params: dict, warnings: list[str]) -> list[ResultSet]:
+def label_tables(shared, params: dict, warnings: list[str],
+                 names: Sequence[str] | None = None) -> list[ResultSet]:
+    """The agreement and confusion tables; ``names``: the name of each label
+    code (the nugget support labels), shown instead of the code."""
     from ipsoeval.stats import agreement as ag
+
+    def label(x):
+        return names[int(x)] if names is not None else int(x)
 
     a, b = shared.label_a, shared.label_b
     n = int(a.size)
@@ -135,7 +143,7 @@ def label_tables(shared, params: dict, warnings: list[str]) -> list[ResultSet]:
     undefined = [r["statistic"] for r in records if r["value"] is None]
     if n and undefined:
         warnings.append(f"{', '.join(undefined)} undefined: every shared judgment has the "
-                        f"same label ({int(a[0])}); reported as empty")
+                        f"same label ({label(a[0])}); reported as empty")
     agreement = ResultSet(
         command="agree", columns=list(AGREEMENT_COLUMNS), records=records,
         params={**params, "statistics": dict(STATISTICS)},
@@ -145,23 +153,23 @@ def label_tables(shared, params: dict, warnings: list[str]) -> list[ResultSet]:
                     "(one row per statistic)",
         table_hints={"digits": 4})
     la, lb, counts = ag.confusion(a, b)
-    crec = [{"label_a": int(x), "label_b": int(y), "count": int(counts[i, j])}
+    crec = [{"label_a": label(x), "label_b": label(y), "count": int(counts[i, j])}
             for i, x in enumerate(la.tolist()) for j, y in enumerate(lb.tolist())]
     confusion = ResultSet(
         command="agree", columns=list(CONFUSION_COLUMNS), records=crec, params=dict(params),
         title="Confusion matrix of the shared judgments", id="confusion",
         description="count of shared judgments per (label under A, label under B); every "
                     "label each qrels uses, zero counts included")
-    confusion.view = _confusion_view(la, lb, counts, params)
+    confusion.view = _confusion_view(la, lb, counts, params, label)
     return [agreement, confusion]
 
 
-def _confusion_view(la, lb, counts, params) -> ResultSet:
-    cols = ["label_a"] + [f"b={int(y)}" for y in lb.tolist()]
+def _confusion_view(la, lb, counts, params, label=int) -> ResultSet:
+    cols = ["label_a"] + [f"b={label(y)}" for y in lb.tolist()]
     records = []
     for i, x in enumerate(la.tolist()):
-        row = {"label_a": int(x)}
-        row.update({f"b={int(y)}": int(counts[i, j]) for j, y in enumerate(lb.tolist())})
+        row = {"label_a": label(x)}
+        row.update({f"b={label(y)}": int(counts[i, j]) for j, y in enumerate(lb.tolist())})
         records.append(row)
     return ResultSet(command="agree", columns=cols, records=records, params=params,
                      title=f"Confusion matrix: rows = label under {_who(params, 'a')}, "
@@ -171,7 +179,8 @@ def _confusion_view(la, lb, counts, params) -> ResultSet:
 # --- the runs ---------------------------------------------------------------------
 
 def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Options,
-                 params: dict, warnings: list[str], progress: Callable | None):
+                 params: dict, warnings: list[str], progress: Callable | None,
+                 scales: dict | None = None):
     from ipsoeval.analyses import sigtest
     from ipsoeval.stats import rankcorr as rc
 
@@ -184,12 +193,21 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
     means_rec, rank_rec, change_rec = [], [], []
     mats_a = {m.name: np.asarray(scores_a.matrix(m.name), dtype=np.float64) for m in measures}
     mats_b = {m.name: np.asarray(scores_b.matrix(m.name), dtype=np.float64) for m in measures}
-    sopts = sigtest.Options(tests=[options.test], all_pairs=True, correct=options.correct,
-                            alpha=options.alpha, samples=options.samples, seed=options.seed)
-    none_scales = {m.name: None for m in measures}
+    sopts = sigtest.Options(tests=[options.test] if options.test else [], all_pairs=True,
+                            correct=options.correct, alpha=options.alpha,
+                            samples=options.samples, seed=options.seed)
+    # the scale of each measure on these topics (as sigtest's): without --test
+    # it chooses the test, the one policy of every command
+    from ipsoeval.stats.scales import measure_scale
+    if scales is None:
+        scales = {m.name: measure_scale(m, scores_a.aligned)[0] for m in measures}
+    test_of = {m.name: options.test or registry.default_for(scales[m.name], TESTS)
+               for m in measures}
+    test_note = registry.describe_choice({m: (t, scales[m]) for m, t in test_of.items()},
+                                         given=options.test is not None)
     tests = {}
     for which, mats in (("A", mats_a), ("B", mats_b)):
-        rep = sigtest.run(list(runs), mats, none_scales, sopts, topics=topics)
+        rep = sigtest.run(list(runs), mats, scales, sopts, topics=topics)
         warnings.extend(f"under {_who(params, which.lower(), False)}: {w}"
                         for w in rep.warnings)
         tests[which] = {(r["run_a"], r["run_b"], r["measure"]): r
@@ -246,7 +264,7 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
                     continue
                 counts[change] += 1
                 change_rec.append({"run_a": runs[i], "run_b": runs[j], "measure": m.name,
-                                   "test": options.test, "change": change,
+                                   "test": test_of[m.name], "change": change,
                                    "diff_under_a": A["diff"],
                                    "p_adjusted_under_a": A["p_adjusted"],
                                    "diff_under_b": B["diff"],
@@ -254,11 +272,12 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
         rank_rec.append({"measure": m.name, "runs": n, "topics": topics,
                          "kendall_tau": _f(tau), "tau_ap_ref_a": _f(t_ra),
                          "tau_ap_ref_b": _f(t_rb), "tau_ap_sym": _f(sym), "rbo": _f(rbo),
-                         "test": options.test, **counts})
+                         "test": test_of[m.name], **counts})
         if progress is not None:
             progress(done, len(measures))
     rparams = {
-        **params, "test": options.test, "alternative": "two-sided", "alpha": options.alpha,
+        **params, "test": options.test or dict(test_of), "test_note": test_note,
+        "alternative": "two-sided", "alpha": options.alpha,
         "correction": options.correct,
         "correction_family": "all pairs of runs and measures, separately under QRELS_A and "
                              "under QRELS_B",
@@ -289,7 +308,8 @@ def _rank_tables(runs: list[str], topics: int, scores_a, scores_b, options: Opti
         table_hints={"digits": 4})
     changes = ResultSet(
         command="agree", columns=list(CHANGE_COLUMNS), records=change_rec,
-        params={k: rparams[k] for k in ("test", "alpha", "correction", "correction_family",
+        params={k: rparams[k] for k in ("test", "test_note", "alpha", "correction",
+                                        "correction_family",
                                         "significant")} | dict(params),
         title="Pairs of runs whose significant difference changes (diff = B − A)",
         id="changes",
@@ -378,6 +398,8 @@ def _with_runs(qa, qb, ia, ib, runs, measures, options, align, params, warnings,
         raise InputError("the runs were evaluated on different topics under the two qrels")
     sa = engine.evaluate(al_a, requested)
     sb = engine.evaluate(al_b, requested)
+    warnings.extend(w for w in engine.score_warnings(sa) + engine.score_warnings(sb)
+                    if w not in warnings)
     gains = align.get("gains")
     params.update({k: v for k, v in align.items() if k != "gains"})
     params["gains"] = gains if gains is None or isinstance(gains, str) else \

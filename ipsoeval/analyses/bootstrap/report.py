@@ -44,7 +44,7 @@ AGGREGATES = sh.AGGREGATES
 TEST_TITLES = {"sign": "sign", "ranksum": "rank-sum", "wilcoxon": "signed-rank", "t": "t"}
 
 SUMMARY_COLUMNS = ["run", "measure", "mean", "leaderboard_rank", "expected_rank",
-                   "rank_low", "rank_high", "p_top", "ci_low", "ci_high"]
+                   "rank_ci_low", "rank_ci_high", "p_top", "ci_low", "ci_high"]
 BASELINE_COLUMNS = ["baseline", "diff", "diff_ci_low", "diff_ci_high"]
 RANK_COLUMNS = ["run", "measure", "rank", "probability"]
 SPLIT_COLUMNS = ["measure", "test", "aggregate", "agree", "partial", "disagree",
@@ -80,7 +80,7 @@ class Options:
     baseline: str | None = None
     ranks: bool = False               # long rank-probability rows
     split_half: int = 0               # number of splits; 0 = no split-half analysis
-    tests: tuple = TESTS
+    tests: tuple = ()                 # none: each measure's test by scale (registry.default_for)
     aggregates: tuple = ("mean",)
     alpha: float = 0.05
     subsets: list = field(default_factory=list)   # [(name, [qid, ...]), ...]
@@ -100,7 +100,8 @@ class Options:
             raise UsageError(f"--ci-method must be percentile or bca (found {self.ci_method!r})")
         if self.split_half < 0:
             raise UsageError(f"--split-half must be at least 1 (found {self.split_half})")
-        validate.tests(self.tests, TESTS, "bootstrap --split-half")
+        if self.tests:
+            validate.tests(self.tests, TESTS, "bootstrap --split-half")
         bad = [a for a in self.aggregates if a not in AGGREGATES]
         if bad or not self.aggregates:
             raise UsageError(f"--aggregate takes mean, median or mean,median "
@@ -119,7 +120,7 @@ class Options:
              "ci_method": self.ci_method, "baseline": self.baseline,
              "ties": "share the better rank", "resampling": "numpy default_rng(seed).integers"}
         if self.split_half:
-            p.update(split_half=self.split_half, tests=list(self.tests),
+            p.update(split_half=self.split_half, tests=list(self.tests) or "by scale",
                      aggregates=list(self.aggregates), alpha=self.alpha)
         if self.subsets:
             p["subsets"] = {n: len(q) for n, q in self.subsets}
@@ -127,9 +128,9 @@ class Options:
 
 
 def parse_tests(values) -> tuple:
-    """``--test`` values for --split-half: registry names or aliases; default all four."""
-    return tuple(registry.parse(values, allowed=TESTS, command="bootstrap --split-half")) \
-        or tuple(TESTS)
+    """``--test`` values for --split-half: registry names or aliases; none
+    (empty): each measure's test by scale, the one policy of every command."""
+    return tuple(registry.parse(values, allowed=TESTS, command="bootstrap --split-half"))
 
 
 def parse_list(values: Sequence[str] | str | None, default: Sequence[str],
@@ -338,7 +339,8 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
             rec = {
                 "run": runs[r], "measure": m.name, "mean": _f(stab.means[r]),
                 "leaderboard_rank": int(stab.leaderboard_rank[r]),
-                "expected_rank": _f(exp[r]), "rank_low": int(low[r]), "rank_high": int(high[r]),
+                "expected_rank": _f(exp[r]),
+                "rank_ci_low": int(low[r]), "rank_ci_high": int(high[r]),
                 "p_top": _f(stab.p_first[r]), "ci_low": _f(ci_lo[r]), "ci_high": _f(ci_hi[r]),
             }
             if base_idx is not None:
@@ -358,15 +360,18 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
                                   "probability": float(probs[r, k])})
 
     params = dict(options.as_params())
-    params.update(measures=[m.name for m in measures], runs=R, topics=T)
+    params.update(measures=[m.name for m in measures], runs=R, topics=T,
+                  rank_note=registry.rank_ci_note(options.ci))
     trials_txt = f"{options.samples:,} bootstrap trials over {T:,} topics"
     results = [
         ResultSet(COMMAND, summary_cols, summary, params=params,
                   title=f"Leaderboard under {trials_txt} (seed {options.seed}); "
-                        f"{options.ci:.0%} {options.ci_method} CIs",
+                        f"{options.ci:.0%} {options.ci_method} CIs; rank_ci_low..rank_ci_high: "
+                        f"{options.ci:.0%} percentile interval of the rank",
                   id="leaderboard",
                   description="per run and measure: mean, leaderboard and expected rank, "
-                              "rank interval, share of trials at rank 1, CI of the mean",
+                              "percentile bootstrap interval of the rank (rank_ci_low.."
+                              "rank_ci_high), share of trials at rank 1, CI of the mean",
                   table_hints={"digits": 4,
                                "heatmap": {"columns": ["p_top"], "low": 0.0, "high": 1.0},
                                "hide": ["baseline"] if base_idx is not None else []}),
@@ -386,8 +391,11 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
         rows: list[dict] = []
         rng_seed = np.random.SeedSequence(options.seed, spawn_key=(2,))
         h = sh.split_matrix(np.random.default_rng(rng_seed), T, options.split_half)
+        chosen = {}
         for m, x in zip(measures, mats):
-            rates = sh.split_half(x, options.split_half, None, tests=options.tests,
+            tests = options.tests or (registry.default_for(m.scale, TESTS),)
+            chosen[m.name] = (tests[0], m.scale)
+            rates = sh.split_half(x, options.split_half, None, tests=tests,
                                   aggregates=options.aggregates, alpha=options.alpha,
                                   higher_is_better=m.higher_is_better,
                                   progress=phases.phase(), h=h)
@@ -399,6 +407,12 @@ def analyse(runs: list[str], topics: list[str], measures: list[MeasureInput],
                              "permissible": registry.permissible(m.scale, rt.test)})
         sp = dict(params)
         sp.update(pairs=R * (R - 1) // 2, half_sizes=[T // 2, T - T // 2])
+        if not options.tests:
+            sp["tests"] = {k: t for k, (t, _) in chosen.items()}
+        sp["test_note"] = (registry.describe_choice(chosen) if not options.tests
+                           else registry.describe_choice(chosen, given=True)
+                           if len(options.tests) == 1
+                           else f"Tests: {', '.join(options.tests)} (named by --test).")
         split = ResultSet(
             COMMAND, list(SPLIT_COLUMNS), rows, params=sp,
             title=f"Split-half agreement (%), {options.split_half} splits x "
@@ -469,5 +483,9 @@ def run(scores, options: Options, progress: Progress | None = None,
         x[~mask] = np.nan                    # topics a run lacks (--queries intersection)
         inputs.append(MeasureInput(meas.name, x, higher_is_better(meas),
                                    measure_scale(meas, scores.aligned)[0]))
-    return analyse(list(scores.runs), list(scores.topics), inputs, options,
-                   progress=progress, warn=warn)
+    from ipsoeval.engine import score_warnings, with_score_warnings
+    if warn is not None:             # bootstrap's warnings go out as they come
+        for w in score_warnings(scores):
+            warn(w)
+    return with_score_warnings(analyse(list(scores.runs), list(scores.topics), inputs,
+                                       options, progress=progress, warn=warn), scores)

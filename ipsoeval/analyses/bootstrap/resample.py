@@ -66,13 +66,16 @@ def tie_tolerance(scores: np.ndarray) -> float:
 
 
 def nanmean_rows(x: np.ndarray) -> np.ndarray:
-    """Mean of each row over its defined (non-NaN) values; NaN if none."""
+    """Mean of each row over its defined (non-NaN) values; NaN if none: the
+    one mean of every command (:func:`ipsoeval.mean.means`)."""
+    from ipsoeval import mean as one_mean
     x = np.asarray(x, dtype=np.float64)
-    ok = ~np.isnan(x)
-    cnt = ok.sum(axis=-1)
-    s = np.where(ok, x, 0.0).sum(axis=-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(cnt > 0, s / np.maximum(cnt, 1), np.nan)
+    if not x.ndim:
+        x = x.reshape(1)
+    lead = x.shape[:-1]
+    rows = int(np.prod(lead)) if lead else 1
+    got = one_mean.means(x.reshape(rows, x.shape[-1]), skip_nan=True)
+    return np.asarray(got, dtype=np.float64).reshape(lead)
 
 
 def resample_counts(rng: np.random.Generator, n: int, trials: int,

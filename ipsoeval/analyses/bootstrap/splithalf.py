@@ -19,7 +19,9 @@ b = the second).  Calling them on every (split, half, pair) would sort
 S x 2 x P rows of n/2 values; instead the per-half sufficient statistics of
 all splits come from matrix products of per-topic indicator matrices with the
 (topics x splits) half-membership matrix, and the p-values from the same
-formulas (paired t and the exact sign test always; the normal approximations
+formulas (paired t and the exact sign test always, by the registry's
+vectorised functions :func:`ipsoeval.stats.registry.p_t_sums` and
+:func:`~ipsoeval.stats.registry.p_sign_counts`; the normal approximations
 of the Wilcoxon tests with tie correction where ``ipsoeval.stats.tests`` uses
 them: more than 50 pairs, more than 8 values per sample).  Smaller halves go
 through ``ipsoeval.stats.tests`` itself.  Tests check both routes agree.
@@ -90,26 +92,6 @@ def split_matrix(rng: np.random.Generator, n: int, splits: int) -> np.ndarray:
 
 # ------------------------------------------------------------ p-values
 
-def _p_t(n, s1, s2):
-    """Two-sided paired t p-value from n, Σd, Σd² (as stats.tests.paired_t)."""
-    n = np.asarray(n, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = s1 / n
-        var = np.maximum(s2 - n * mean * mean, 0.0) / (n - 1.0)
-        t = mean / (np.sqrt(var) / np.sqrt(n))
-        p = 2.0 * dist.np_stdtr(n - 1.0, -np.abs(t))
-    return np.where(np.isnan(t) | (n < 2), np.nan, p)
-
-
-def _p_sign(k, m):
-    """Two-sided exact sign test p-value (as stats.tests.sign_test)."""
-    k = np.asarray(k, dtype=np.int64)
-    m = np.asarray(m, dtype=np.int64)
-    less = np.where(m > 0, dist.np_bdtr(k, np.maximum(m, 1), 0.5), 1.0)
-    greater = np.where(k > 0, dist.np_bdtrc(np.maximum(k - 1, 0), np.maximum(m, 1), 0.5), 1.0)
-    return np.where(2 * k == m, 1.0, np.minimum(1.0, 2.0 * np.minimum(less, greater)))
-
-
 def _p_wilcoxon_normal(count, r_plus, tie):
     """Two-sided normal-approximation signed-rank p-value, tie corrected,
     no continuity correction (as stats.tests.wilcoxon for n > 50)."""
@@ -157,7 +139,7 @@ def _t_and_sign(d: np.ndarray, h: np.ndarray, tests: Sequence[str]) -> dict:
         n = np.rint(ok.astype(np.float32) @ hh.astype(np.float32)).astype(np.float64)
     if "t" in tests:
         s12 = np.concatenate([dz, dz * dz]) @ hh
-        out["t"] = _p_t(n, s12[:P], s12[P:])
+        out["t"] = registry.get("t").from_sums(n, s12[:P], s12[P:])
     if "sign" in tests:
         km = np.concatenate([dz > 0, dz != 0]).astype(np.float32) @ hh.astype(np.float32)
         k = np.rint(km[:P]).astype(np.int64)
@@ -166,7 +148,7 @@ def _t_and_sign(d: np.ndarray, h: np.ndarray, tests: Sequence[str]) -> dict:
         uniq, inv = np.unique(key, return_inverse=True)
         mu = uniq % (int(m.max(initial=0)) + 1)
         ku = uniq // (int(m.max(initial=0)) + 1)
-        out["sign"] = _p_sign(ku, mu)[inv].reshape(P, 2 * S)
+        out["sign"] = registry.get("sign").from_sums(ku, mu)[inv].reshape(P, 2 * S)
     return {key: v.reshape(P, 2, S).transpose(1, 2, 0) for key, v in out.items()}
 
 

@@ -49,6 +49,12 @@ VERDICT_TESTS = {
     "rr-wilcoxon": ("rr_wilcoxon_p_value", "rr", "signed-rank"),
 }
 
+# the one sentence naming breakdown's tests: Lin et al. (2021) fix them
+TEST_NOTE = ("Tests: sign test on the topics only one run answers (outcome 2); Wilcoxon "
+             "signed-rank and paired t tests on ESL and RR where both answer (outcome 3); "
+             "verdict by {verdict} (Lin et al. 2021 §4-5 fix the tests, not the default "
+             "by scale).")
+
 VERDICT_BETTER = "better"
 VERDICT_BETTER_NO_HARM = "better (do no harm)"
 VERDICT_WORSE = "worse"
@@ -161,12 +167,13 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False, alternative: str = "two
         "n_b_only": int(np.count_nonzero(~has_a & has_b)),
         "n_both": int(np.count_nonzero(both)),
     }
+    from ipsoeval import mean as one_mean
     rr_a_all, rr_b_all = reciprocal(ra), reciprocal(rb)
     out: dict = {"n": n}
     if n:
-        out["mrr_a"] = float(rr_a_all.mean())
-        out["mrr_b"] = float(rr_b_all.mean())
-        out["mrr_diff"] = float((rr_b_all - rr_a_all).mean())
+        out["mrr_a"] = one_mean.mean(rr_a_all)
+        out["mrr_b"] = one_mean.mean(rr_b_all)
+        out["mrr_diff"] = one_mean.mean(rr_b_all - rr_a_all)
     else:
         out["mrr_a"] = out["mrr_b"] = out["mrr_diff"] = None
     out.update(counts)
@@ -177,8 +184,8 @@ def compare_pair(rank_a, rank_b, *, naive: bool = False, alternative: str = "two
     esl_b = rb[both].astype(np.float64)
     rr_a, rr_b = rr_a_all[both], rr_b_all[both]
     if esl_a.size:
-        out["esl_a"], out["esl_b"] = float(esl_a.mean()), float(esl_b.mean())
-        out["rr_a"], out["rr_b"] = float(rr_a.mean()), float(rr_b.mean())
+        out["esl_a"], out["esl_b"] = one_mean.mean(esl_a), one_mean.mean(esl_b)
+        out["rr_a"], out["rr_b"] = one_mean.mean(rr_a), one_mean.mean(rr_b)
     else:
         out["esl_a"] = out["esl_b"] = out["rr_a"] = out["rr_b"] = None
     out["esl_wilcoxon_p_value"], out["esl_t_p_value"], esl_w_dir = _paired_tests(esl_a, esl_b, alternative)
@@ -326,6 +333,24 @@ def parse_verdict_test(text: str) -> str:
                      f"(found {text!r})")
 
 
+def not_applicable(aligned) -> str | None:
+    """Why the outcomes breakdown does not apply to ``aligned`` (None when it
+    does): the one rule of every caller that applies it on its own
+    (``report``, :func:`ipsoeval.experiment`).  Lin et al. (2021, §6) separate
+    the outcomes by the rank of *the* relevant document, which needs one
+    relevant document per topic; and it counts relevant documents by integer
+    labels.  (``breakdown`` itself, asked for by name, runs with a warning.)"""
+    if aligned.label_mode != "integer":
+        return (f"no outcomes breakdown: it counts relevant documents by integer labels "
+                f"(--labels {aligned.label_mode})")
+    n_multi = int(np.count_nonzero(np.asarray(aligned.num_rel) > 1))
+    if n_multi:
+        return (f"no outcomes breakdown: {n_multi} of {len(aligned.topics)} topics have "
+                f"more than one relevant document, and the breakdown (Lin et al. 2021) "
+                f"assumes one per topic")
+    return None
+
+
 def first_relevant_from_engine(aligned, k: int) -> np.ndarray:
     """(R, T) first-relevant ranks in the top k, 0 where none: the engine's ESL@k."""
     from ipsoeval import engine
@@ -371,6 +396,7 @@ def run(aligned, options: Options | None = None, **kw) -> Report:
     ranks = first_relevant_from_engine(aligned, k)   # (R, T)
     params = {"k": k, "baseline": runs[base], "naive": naive, "correct": correct,
               "alpha": alpha, "alternative": opts.alternative, "verdict_test": verdict_test,
+              "test_note": TEST_NOTE.format(verdict=verdict_test),
               "rel_level": int(aligned.rel_level)}
 
     # the per-topic table

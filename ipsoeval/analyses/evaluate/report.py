@@ -60,6 +60,8 @@ def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
         m = r.measure
         if m.family != "runid" and m.agg != "none" and m.name not in aggs:
             aggs[m.name] = m.aggregate(scores.matrix(m), mask)
+            if m.agg in ("mean", "mean_defined"):
+                aggs[("trec", m.name)] = m.aggregate(scores.matrix(m), mask, trec=True)
             if m.name in bnd:
                 lo, hi = bnd[m.name]
                 aggs[("low", m.name)] = m.aggregate(lo, mask)
@@ -100,6 +102,9 @@ def eval_results(scores: Scores, *, per_query: bool = False, runid: bool = True,
             else:
                 v = _value(m.kind, aggs[m.name][i])
             rec = {"run": run, "qid": "all", "measure": m.name, "label": r.label, "value": v}
+            te = aggs.get(("trec", m.name))
+            if te is not None and _value(m.kind, te[i]) != v:
+                rec["trec_value"] = _value(m.kind, te[i])   # --format trec's digits
             if bounds:
                 lo, hi = aggs.get(("low", m.name)), aggs.get(("high", m.name))
                 rec["low"] = None if lo is None else _value(m.kind, lo[i])

@@ -43,6 +43,9 @@ THREADS = 1         # worker threads of a pass (see _run_slices)
 # the project's machine, quiet; AP@30 9.0e8 takes 11 s) passes, AP@33 6.9e9
 # (minutes) and above are refused before any input is read (issue 25)
 MAX_PAIRS = 4_000_000_000
+# seconds of one pass per candidate value (AP@30: 11 s quiet, 20-40 s on a
+# shared machine); the estimate printed before a long pass
+SECONDS_PER_PAIR = 1.5e-8
 
 
 def check_pass(N: int, name: str = "") -> None:
@@ -132,6 +135,10 @@ class APSystem:
         mult = np.diff(np.append(idx, len(key)))
         k = key[idx]
         return k >> SHIFT, k & MASK, mult
+
+    def pass_seconds(self) -> float:
+        """About how long a pass of :meth:`rank_distinct` takes."""
+        return self.pair_count() * SECONDS_PER_PAIR
 
     def pair_count(self) -> int:
         """Candidate values a pass of :meth:`rank_distinct` ranks: the pairs

@@ -72,7 +72,9 @@ class RankMemo:
                     return
                 keys, caps, phi = z["keys"], z["caps"], z["phi"]
                 nv = dict(zip(z["nv_caps"].tolist(), z["nv"].tolist()))
-        except (OSError, ValueError, KeyError):
+        except Exception:   # noqa: BLE001 -- any unreadable entry is a miss
+            # an entry cut short (a full disk leaves 0 bytes) raises EOFError,
+            # random bytes BadZipFile or ValueError: recomputed and rewritten
             return
         self._add(keys.astype(np.int64), caps.astype(np.int64), phi.astype(np.int64), nv)
 
@@ -118,6 +120,8 @@ class RankMemo:
                 np.savez(f, key=np.array(self.key), keys=self.keys, caps=self.caps,
                          phi=self.phi, nv_caps=np.array(sorted(self.n_values), np.int64),
                          nv=np.array([self.n_values[k] for k in sorted(self.n_values)], np.int64))
+                f.flush()
+                os.fsync(f.fileno())        # whole on disk before it takes the name
             os.replace(tmp, path)
         except OSError as e:
             if tmp is not None and os.path.exists(tmp):

@@ -290,6 +290,9 @@ def map_measure(aligned: Aligned, measure, opts: Options, progress: Callable | N
         if progress is not None:
             progress(label, done, total)
 
+    if getattr(progress, "announce", None) is not None:     # the estimate of a long pass
+        prog.announce = progress.announce
+
     if spec.family == "generic":
         lv = plan.measure.level(aligned.rel_level)
         groups: dict = {}
@@ -647,7 +650,12 @@ def analyze_resultsets(aligned: Aligned, maps: list[Mapped], opts: Options, para
         out.append(ResultSet(COMMAND, ["measure", "test", "requires", "pairs", "sig_original",
                                        "sig_interval", "s2ns", "ns2s", "s2ns_pct", "ns2s_pct",
                                        "delta_pct"], rows,
-                             dict(params, analysis="tables5-6", alpha=opts.alpha),
+                             dict(params, analysis="tables5-6", alpha=opts.alpha,
+                                  test_note=(
+                                      f"Tests: {', '.join(opts.tests)} (Ferrante et al. "
+                                      f"2021 Tables 5-6 compare each test's decisions on "
+                                      f"the original and the mapped values; the method "
+                                      f"fixes the tests, not the default by scale).")),
                              title=f"Significant run pairs, original vs mapped, alpha={opts.alpha} "
                                    f"(Tables 5-6)", id="flips",
                              description="per measure and test: significant run pairs on the "

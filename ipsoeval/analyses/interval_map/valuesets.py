@@ -146,6 +146,15 @@ def phi_values(spec: MapSpec, levels: np.ndarray, caps: np.ndarray | None = None
     return PhiResult(phis, nv, nu)
 
 
+def _announce(progress: Progress, what: str, system: APSystem) -> None:
+    """Tell the caller, before a value-set pass starts, about how long it takes:
+    a progress callback may carry ``announce(what, seconds)`` (the CLI prints
+    it on standard error when long, a terminal or not)."""
+    announce = getattr(progress, "announce", None)
+    if announce is not None:
+        announce(what, system.pass_seconds())
+
+
 def _ap(spec: MapSpec, levels, caps, ties: str, progress: Progress, use_cache: bool,
         warnings: list) -> PhiResult:
     """AP: answers from the cache, the rest in one pass over the value set."""
@@ -159,8 +168,10 @@ def _ap(spec: MapSpec, levels, caps, ties: str, progress: Progress, use_cache: b
         phi[keys == 0] = 1                    # the empty run: the least value for every cap
         todo = np.flatnonzero(phi < 0)
         if len(todo) or any(int(K) not in memo.n_values for K in set(caps.tolist())):
-            got, nv = APSystem(N).rank_distinct(keys[todo], caps[todo], progress,
-                                                every_cap=bool((caps < N).any()))
+            system = APSystem(N)
+            _announce(progress, f"AP@{N} value set", system)
+            got, nv = system.rank_distinct(keys[todo], caps[todo], progress,
+                                           every_cap=bool((caps < N).any()))
             phi[todo] = got
             memo.add(keys[todo], caps[todo], got, nv, use_cache, warnings)
         phis = [int(x) for x in phi]
@@ -168,8 +179,10 @@ def _ap(spec: MapSpec, levels, caps, ties: str, progress: Progress, use_cache: b
         less, eq = APSystem(N).count_runs(keys, caps)
         phis = [ties_rank(ties, a, b) for a, b in zip(less, eq)]
         if any(int(K) not in memo.n_values for K in set(caps.tolist())):   # |M(U)|: one pass
-            _, nv = APSystem(N).rank_distinct(keys[:0], caps[:0], progress,
-                                              every_cap=bool((caps < N).any()))
+            system = APSystem(N)
+            _announce(progress, f"AP@{N} value set", system)
+            _, nv = system.rank_distinct(keys[:0], caps[:0], progress,
+                                         every_cap=bool((caps < N).any()))
             memo.add(keys[:0], caps[:0], [], nv, use_cache, warnings)
     return PhiResult(phis, [memo.n_values[int(K)] for K in caps], nu)
 

@@ -85,7 +85,7 @@ class Options:
     depths: list[int] | None = None   # None: [k] (pair summaries), 1..k (Table 3)
     graded: str = "prefix"
     measures: list[str] = field(default_factory=list)
-    tests: list[str] = field(default_factory=lambda: ["t"])
+    tests: list[str] = field(default_factory=list)     # empty: each measure's by scale
     alpha: float = 0.05
     alternative: str = "two-sided"    # of the -m measures' tests, about B - A
     correct: str = "none"             # over every p-value of the invocation
@@ -105,7 +105,8 @@ class Options:
         validate.alpha(self.alpha)
         validate.alternative(self.alternative)
         validate.correct(self.correct)
-        validate.tests(self.tests, TESTS, "ipso")
+        if self.tests:
+            validate.tests(self.tests, TESTS, "ipso")
         if self.graded not in core.GRADED_MODES:
             raise UsageError(f"--graded must be prefix or threshold (got {self.graded!r})")
         if self.baseline is not None and self.all_pairs:
@@ -228,12 +229,15 @@ def serp_strings(aligned, k: int, binary: bool) -> np.ndarray:
 
 # ----------------------------------------------------------------- metrics
 
-def _measure_scores(aligned, names: list[str]):
-    """{name: (canonical, scale, (R, T) scores)} computed by the engine."""
+def _measure_scores(aligned, names: list[str], warnings: list | None = None):
+    """{name: (canonical, scale, (R, T) scores)} computed by the engine;
+    ``warnings`` extended with the scores' own (engine.score_warnings)."""
     from ipsoeval import engine
     from ipsoeval.measures import parse_measure
     measures = [parse_measure(n) for n in names]
     scores = engine.evaluate(aligned, measures)
+    if warnings is not None:
+        warnings.extend(engine.score_warnings(scores))
     from ipsoeval.stats.scales import measure_scale
     return {n: (m.name, measure_scale(m, aligned)[0], np.asarray(scores.matrix(m), dtype=np.float64))
             for n, m in zip(names, measures)}
@@ -247,10 +251,13 @@ def _metric_test(test: str, a: np.ndarray, b: np.ndarray, opts: Options) -> np.n
 
 
 def _nanmean(x: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore"):
-        cnt = (~np.isnan(x)).sum(axis=-1)
-        s = np.where(np.isnan(x), 0.0, x).sum(axis=-1)
-        return np.where(cnt > 0, s / np.maximum(cnt, 1), np.nan)
+    """Each row's mean over its defined values: the one mean of every command."""
+    from ipsoeval import mean as one_mean
+    x = np.asarray(x, dtype=np.float64)
+    lead = x.shape[:-1]
+    rows = int(np.prod(lead)) if lead else 1
+    got = one_mean.means(x.reshape(rows, x.shape[-1]), skip_nan=True)
+    return np.asarray(got, dtype=np.float64).reshape(lead)
 
 
 def claim(p_metric: float, p_sign: float, diff: float, n_ns: int, n_ni: int,
@@ -339,8 +346,13 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
     params = {"k": k, "graded": opts.graded, "values": gain_desc, "alpha": opts.alpha,
               "n_runs": R, "n_topics": len(aligned.topics),
               "pairs": "all" if opts.all_pairs else f"{aligned.runs[int(ia[0])]} vs each"}
+    warnings: list[str] = []            # the metric tests' scores: ties the order moves
+    scores = _measure_scores(aligned, opts.measures, warnings) if opts.measures else {}
     if opts.measures:
-        params["tests"] = list(opts.tests)
+        params["tests"] = list(opts.tests) or {c: _tests(opts, sc)[0]
+                                               for c, sc, _ in scores.values()}
+        params["test_note"] = registry.test_note(opts.tests, {c: sc for c, sc, _ in
+                                                              scores.values()})
         params["measures"] = list(opts.measures)
         params["alternative"] = opts.alternative
     if opts.correct != "none":
@@ -352,10 +364,9 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
             params["samples"] = opts.samples
             params["seed"] = opts.seed
 
-    scores = _measure_scores(aligned, opts.measures) if opts.measures else {}
     metric_p = {}
-    for name, (_, _, S) in scores.items():
-        for test in opts.tests:
+    for name, (_, scale, S) in scores.items():
+        for test in _tests(opts, scale):
             metric_p[(name, test)] = _metric_test(test, S[ia], S[ib], opts)
 
     summary_depths = opts.depths if (opts.depths and not opts.all_pairs) else [k]
@@ -374,7 +385,14 @@ def run(aligned, opts: Options, *, gains_given: bool = False, rel_level_given: b
                                    binary=gain_desc.startswith("binary")))
     if enumerate_ks is not None:
         results.append(enumerate_table(enumerate_ks))
-    return Report(COMMAND, results, primary="topics" if opts.per_query else "pairs")
+    return Report(COMMAND, results, primary="topics" if opts.per_query else "pairs",
+                  warnings=warnings)
+
+
+def _tests(opts, scale) -> list[str]:
+    """The metric tests of a measure on ``scale``: --test's, else the one
+    policy of every command (registry.default_for)."""
+    return list(opts.tests) or [registry.default_for(scale, TESTS)]
 
 
 def corrected(fp, fn, depths, metric_p: dict, method: str):
@@ -424,7 +442,7 @@ def pair_table(aligned, fp, fn, ia, ib, depths, scores, metric_p, opts, params,
                 ma = float(_nanmean(S[ia[p]]))
                 mb = float(_nanmean(S[ib[p]]))
                 diff = mb - ma
-                for test in opts.tests:
+                for test in _tests(opts, scale):
                     pm = float(metric_p[(name, test)][p])
                     rec = dict(base)
                     rec.update({
@@ -550,9 +568,9 @@ def agreement_table(fp, fn, k, ia, ib, scores, metric_p, opts, params,
     ipso_dir = np.sign(counts[:, 3] - counts[:, 1])      # +1: A ahead (ni > ns)
     n = len(ia)
     records = []
-    for name, (canon, _, S) in scores.items():
+    for name, (canon, scale, S) in scores.items():
         mdir = -np.sign(_nanmean(S[ib]) - _nanmean(S[ia]))  # +1: A ahead
-        for test in opts.tests:
+        for test in _tests(opts, scale):
             msig = metric_p[(name, test)] < opts.alpha
             both_yes = int((msig & ipso_sig).sum())
             both_no = int((~msig & ~ipso_sig).sum())

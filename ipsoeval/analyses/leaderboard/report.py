@@ -47,7 +47,7 @@ COMMAND = "leaderboard"
 TEST = "randhsd"             # the registry's name of the randomised Tukey HSD
 MAX_SAMPLES = 10_000_000
 
-COLUMNS = ["run", "measure", "rank", "mean", "ci_low", "ci_high", "rank_low", "rank_high",
+COLUMNS = ["run", "measure", "rank", "mean", "ci_low", "ci_high", "rank_best", "rank_worst",
            "letters", "top_group", "n"]
 PAIR_COLUMNS = ["run_a", "run_b", "measure", "mean_a", "mean_b", "diff", "p_value",
                 "significant", "tukey_statistic", "tukey_p_value", "tukey_significant",
@@ -167,7 +167,7 @@ def _one(runs: list[str], m: MeasureInput, options: Options, progress: Progress 
     for pos, i in enumerate(order):
         rows.append({"run": runs[i], "measure": m.name, "rank": int(rank[i]),
                      "mean": _f(mean[i]), "ci_low": _f(lo[i]), "ci_high": _f(hi[i]),
-                     "rank_low": int(rank_low[i]), "rank_high": int(rank_high[i]),
+                     "rank_best": int(rank_low[i]), "rank_worst": int(rank_high[i]),
                      "letters": shows[i], "top_group": bool(not sig[best, i]), "n": n})
     pairs = []
     for x in range(k):
@@ -199,10 +199,12 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
     measure, best first), ``pairs`` (one row per pair of runs and measure, the
     better-placed run as A; diff = B − A) and ``resolution`` (one row per
     measure)."""
+    from ipsoeval.stats import registry
     options.check(list(runs))
     if not measures:
         raise UsageError("leaderboard needs a measure")
     warnings: list[str] = []
+    notes: list[str] = []         # what a measure's scale implies: not a warning
     rows: list[dict] = []
     pairs: list[dict] = []
     summary: list[dict] = []
@@ -218,7 +220,7 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
         scale = m.scale
         if registry_permissible(scale) is False:
             route = permissible_route(m.name, scale, len(runs))
-            warnings.append(f"{m.name}: its scale is {scale}; the tests compare means, which "
+            notes.append(f"{m.name}: its scale is {scale}; the tests compare means, which "
                             f"needs an interval scale (results marked permissible = false)"
                             + (f"; permissible: {route}" if route else ""))
     if progress is not None:
@@ -233,6 +235,10 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
         "significant": "p_value < alpha",
         "rank_interval": "1 + runs significantly better .. runs - runs significantly worse "
                          "(randomised HSD)",
+        "rank_note": registry.RANK_BEST_WORST_NOTE,
+        "test_note": registry.describe_choice(
+            {m.name: (TEST, m.scale) for m in measures},
+            fixed_by="leaderboard's method: every pair at once, family-wise"),
         "letters": "compact letter display of the randomised HSD decisions (Piepho 2004): "
                    "runs sharing a letter are not significantly different",
         "top_group": "not significantly different from the run with the best mean",
@@ -243,10 +249,12 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
     a = options.alpha
     tables = [
         ResultSet(COMMAND, list(COLUMNS), rows, params=params, id="leaderboard",
-                  title=f"Leaderboard: means with {options.ci:.0%} CIs; letters and rank "
-                        f"intervals from the randomised Tukey HSD ({options.samples:,} samples, "
+                  title=f"Leaderboard: means with {options.ci:.0%} CIs; letters and the ranks "
+                        f"consistent with the groups (rank_best..rank_worst) from the "
+                        f"randomised Tukey HSD ({options.samples:,} samples, "
                         f"alpha {a:g}); runs sharing a letter are not significantly different",
-                  description="per run and measure, best first: mean, CI, rank, rank interval, "
+                  description="per run and measure, best first: mean, CI, rank, the ranks "
+                              "consistent with the HSD groups (rank_best..rank_worst), "
                               "letters, whether in the top group",
                   table_hints={"digits": 4,
                                "cell_styles": {"top_group": {"yes": "bold green"}}}),
@@ -267,7 +275,7 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
                   table_hints={"digits": 4}),
     ]
     return Report(COMMAND, tables, primary="leaderboard", warnings=warnings,
-                  display=["leaderboard", "resolution"])
+                  display=["leaderboard", "resolution"], notes=notes)
 
 
 def registry_permissible(scale: str | None) -> bool | None:
@@ -290,4 +298,7 @@ def run(scores, options: Options, progress: Progress | None = None) -> Report:
         x[~mask] = np.nan                  # topics a run lacks (--queries intersection)
         inputs.append(MeasureInput(meas.name, x, bool(meas.higher_is_better),
                                    measure_scale(meas, scores.aligned)[0]))
-    return analyse(list(scores.runs), len(scores.topics), inputs, options, progress=progress)
+    from ipsoeval.engine import with_score_warnings
+    return with_score_warnings(
+        analyse(list(scores.runs), len(scores.topics), inputs, options, progress=progress),
+        scores)

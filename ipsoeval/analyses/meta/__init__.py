@@ -11,6 +11,6 @@ from ipsoeval.analyses import load_on_use
 from ipsoeval.stats import registry
 
 TESTS = registry.TWO_SAMPLE
-DEFAULT_TESTS = ("t", "randomization")
+DEFAULT_TESTS: tuple = ()     # each measure's test by scale (registry.default_for)
 
 __getattr__ = load_on_use(__name__)   # the rest: report's, loaded on first use

@@ -72,7 +72,8 @@ class Options:
     set_size: int | None = None         # topics per set of the swap rate; None: half
 
     def check(self) -> None:
-        validate.tests(self.tests, TESTS, "meta")
+        if self.tests:
+            validate.tests(self.tests, TESTS, "meta")
         validate.alpha(self.alpha)
         validate.correct(self.correct)
         validate.samples(self.samples, MAX_SAMPLES)
@@ -124,17 +125,16 @@ def _f(x) -> float | None:
 def ranking_scores(M: np.ndarray, higher_is_better: bool) -> np.ndarray:
     """Each run's mean over the topics where its score is defined, signed so
     that higher is better."""
+    from ipsoeval import mean as one_mean
     M = np.asarray(M, dtype=np.float64)
-    ok = ~np.isnan(M)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(ok.any(axis=1), np.where(ok, M, 0.0).sum(axis=1)
-                        / np.maximum(ok.sum(axis=1), 1), np.nan)
+    mean = np.asarray(one_mean.means(M, skip_nan=True), dtype=np.float64).reshape(M.shape[0])
     return mean if higher_is_better else -mean
 
 
 def _estimate(matrices, pairs_a, pairs_b, options: Options) -> float:
     """Seconds the resampling tests would take: one timed run with
-    CALIBRATION_SAMPLES resamples, scaled."""
+    CALIBRATION_SAMPLES resamples, scaled (the tests by scale are never
+    resampling ones)."""
     resampling = [t for t in options.tests if registry.get(t).resampling]
     if not resampling or options.samples <= CALIBRATION_SAMPLES:
         return 0.0
@@ -169,7 +169,15 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
     n_topics = next(iter(mats.values())).shape[1]
     ia, ib = np.triu_indices(R, 1)
     warnings: list[str] = []
-    total = len(names) * len(options.tests) + len(names)
+    # --test's tests, else each measure's by scale: the one policy of every command
+    tests_of = {m: list(options.tests) or [registry.default_for(scales.get(m), TESTS)]
+                for m in names}
+    all_tests = list(dict.fromkeys(t for m in names for t in tests_of[m]))
+    test_note = registry.describe_choice(
+        {m: (tests_of[m][0], scales.get(m)) for m in names}, given=bool(options.tests)) \
+        if len(options.tests) <= 1 else \
+        f"Tests: {', '.join(options.tests)} (named by --test)."
+    total = sum(len(tests_of[m]) for m in names) + len(names)
     step = [0]
 
     def tick(k: float = 1.0) -> None:
@@ -195,7 +203,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
         with np.errstate(invalid="ignore", divide="ignore"):
             diff = np.where(ok.any(axis=1), np.where(ok, D, 0.0).sum(axis=1)
                             / np.maximum(ok.sum(axis=1), 1), np.nan)
-        for test in options.tests:
+        for test in tests_of[m]:
             res = registry.run(test, A, B, samples=options.samples, seed=options.seed)
             p = np.asarray(res.pvalue, dtype=np.float64).reshape(-1)
             bad = int(np.isnan(p).sum())
@@ -214,7 +222,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
                             "rank": None, "swap_rate": None, "min_difference": None,
                             "permissible": registry.permissible(scales.get(m), test)})
             tick()
-    for test in options.tests:
+    for test in all_tests:
         rows = [r for r in summary if r["test"] == test]
         ordered = sorted(rows, key=lambda r: -r["discriminative_power"])
         for r in rows:   # competition ranking: ties share the best rank
@@ -286,7 +294,8 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
 
     params = {
         "runs": list(runs), "measures": names, "topics": n_topics, "pairs": int(len(ia)),
-        "tests": list(options.tests), "alpha": options.alpha, "correction": options.correct,
+        "tests": list(options.tests) or {m: tests_of[m][0] for m in names},
+        "test_note": test_note, "alpha": options.alpha, "correction": options.correct,
         "correction_family": "the run pairs of one measure and test",
         "significant": "p_adjusted < alpha", "alternative": "two-sided",
         "samples": options.samples, "seed": options.seed, "splits": options.splits,
@@ -330,6 +339,9 @@ def run_aligned(aligned, measures, options: Options, progress=None, estimate=Non
     """Evaluate ``measures`` on ``aligned`` and run :func:`run`."""
     from ipsoeval.analyses.power.report import evaluated
     options.check()
-    mats, higher, scales = evaluated(aligned, measures)
-    return run(list(aligned.runs), mats, options, higher_is_better=higher, scales=scales,
-               progress=progress, estimate=estimate)
+    found: list[str] = []
+    mats, higher, scales = evaluated(aligned, measures, found)
+    out = run(list(aligned.runs), mats, options, higher_is_better=higher, scales=scales,
+              progress=progress, estimate=estimate)
+    out.warnings[:0] = [w for w in found if w not in out.warnings]
+    return out

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ipsoeval import mean as one_mean
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.measures import nuggets as nm
-from ipsoeval.model import NuggetJudgments
+from ipsoeval.model import SUPPORT_LEVELS, NuggetJudgments
 from ipsoeval.results import Report, ResultSet
 
 __all__ = ["COLUMNS", "LABEL_NAMES", "select", "matrices", "topic_scores", "scores_report",
@@ -33,8 +34,8 @@ def select(measures=None) -> list:
     for name in measures:
         m = nm.lookup(name)
         if m is None:
-            raise UsageError(f"unknown nugget measure {name!r} (nugget assignments give "
-                             f"{', '.join(nm.NAMES)})")
+            raise UsageError(f"unknown nugget measure {name!r}{nm.did_you_mean(name)} "
+                             f"(nugget assignments give {', '.join(nm.NAMES)})")
         if m not in out:
             out.append(m)
     return out
@@ -60,14 +61,14 @@ def topic_scores(j: NuggetJudgments, measures=None, warnings=None):
     from ipsoeval.reading.scores import TopicScores
     sel = select(measures)
     mats = matrices(j, [m.name for m in sel])
-    scales, notes = {}, []
+    scales, why = {}, {}
     for m in sel:
-        scales[m.name], why = nm.scale_on(j.support, j.importance, m)
-        if why:
-            notes.append(why)
+        scales[m.name], w = nm.scale_on(j.support, j.importance, m)
+        if w:
+            why[m.name] = w
     ts = TopicScores(runs=list(j.runs), topics=list(j.topics), matrices=mats,
                      scales=scales, higher_is_better={m.name: True for m in sel},
-                     notes=notes, warnings=list(warnings or []) + failed_warnings(j))
+                     warnings=list(warnings or []) + failed_warnings(j), scale_notes=why)
     ts.params = {"scores": list(j.paths), **_params(j)}
     return ts
 
@@ -87,7 +88,7 @@ def scores_report(j: NuggetJudgments, measures=None, *, per_query: bool = False)
                                     "value": float(mats[m.name][i, t])})
         for m in sel:
             records.append({"run": run, "qid": "all", "measure": m.name,
-                            "value": float(np.mean(mats[m.name][i]))})
+                            "value": one_mean.mean(mats[m.name][i])})
     params = {"measures": [m.name for m in sel], "per_query": per_query,
               "runs": len(j.runs), "topics": len(j.topics), **_params(j)}
     rs = ResultSet(command="nuggets", columns=list(COLUMNS), records=records, params=params,
@@ -184,8 +185,8 @@ class _Scores:
     def matrix(self, name):
         return self.mats[name]
 
-    def aggregate(self, m):
-        return self.mats[m.name].mean(axis=1)
+    def aggregate(self, m):      # the one mean of every command
+        return np.asarray(one_mean.means(self.mats[m.name]), dtype=np.float64)
 
 
 def agree_report(a: NuggetJudgments, b: NuggetJudgments, measures, options, *,
@@ -212,7 +213,7 @@ def agree_report(a: NuggetJudgments, b: NuggetJudgments, measures, options, *,
     if sh.counts["shared"] == 0:
         raise InputError(f"{params['qrels_a']} and {params['qrels_b']} share no assigned "
                          f"nugget of the same run, topic and nugget")
-    tables = label_tables(sh, params, warnings)
+    tables = label_tables(sh, params, warnings, names=SUPPORT_LEVELS)
     runs = [r for r in a.runs if r in b.runs]
     if len(runs) >= 2:
         topics = [t for t in a.topics if t in set(b.topics)]
@@ -228,8 +229,9 @@ def agree_report(a: NuggetJudgments, b: NuggetJudgments, measures, options, *,
         mb = {k: v[np.ix_(rb, ib)] for k, v in matrices(b, measures).items()}
         params["topics"] = len(topics)
         params["runs"] = list(runs)
+        scales = {m.name: nm.scale_on(a.support, a.importance, m)[0] for m in select(measures)}
         tables += _rank_tables(runs, len(topics), _Scores(ma), _Scores(mb), options, params,
-                               warnings, progress)
+                               warnings, progress, scales=scales)
     for t in tables:
         t.command = "agree"
     return Report("agree", tables, primary="agreement", warnings=warnings,

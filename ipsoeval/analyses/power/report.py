@@ -247,13 +247,16 @@ def _view(rs: ResultSet, options: Options) -> ResultSet:
                      title=title, table_hints={"digits": 4, "labels": labels})
 
 
-def evaluated(aligned, measures):
+def evaluated(aligned, measures, warnings: list | None = None):
     """Per-topic (runs, topics) matrices of ``measures`` (names or Requested) on
     ``aligned``; per measure name, whether a higher value is better and its
-    scale on these topics: ``(matrices, higher_is_better, scales)``."""
+    scale on these topics: ``(matrices, higher_is_better, scales)``.
+    ``warnings``: extended with the scores' own (engine.score_warnings)."""
     from ipsoeval import engine
     from ipsoeval.stats.scales import measure_scale
     scores = engine.evaluate(aligned, measures)
+    if warnings is not None:
+        warnings.extend(engine.score_warnings(scores))
     mats: dict[str, np.ndarray] = {}
     higher: dict[str, bool] = {}
     scales: dict[str, str | None] = {}
@@ -269,5 +272,8 @@ def evaluated(aligned, measures):
 def run_aligned(aligned, measures, options: Options, progress=None) -> Report:
     """Evaluate ``measures`` on ``aligned`` and run :func:`run`."""
     options.check()
-    mats, _, _ = evaluated(aligned, measures)
-    return run(list(aligned.runs), mats, options, progress=progress)
+    found: list[str] = []
+    mats, _, _ = evaluated(aligned, measures, found)
+    out = run(list(aligned.runs), mats, options, progress=progress)
+    out.warnings[:0] = [w for w in found if w not in out.warnings]
+    return out

@@ -58,6 +58,14 @@ SELECTION_COLUMNS = ["run", "measure", "mean_human", "mean_rest", "diff", "se", 
 
 Warn = Callable[[str], None]
 
+# The intervals are normal (z, variances of divisor n, as ppi_py): asymptotic.
+# On n normal scores a nominal 95 % interval covers the mean with probability
+# P(|t_{n-1}| < 1.96 sqrt((n - 1)/n)): 75 % for n = 3, 90 % for n = 10, 94 % for
+# n = 30 (tests/test_notes.py checks these with scipy).  Below this many human
+# topics the inputs make the intervals unreliable: a warning (the central
+# limit theorem's usual rule of thumb, which the man page states).
+MIN_NORMAL_TOPICS = 30
+
 
 @dataclass
 class Options:
@@ -214,6 +222,11 @@ def analyse(runs: Sequence[str], human_topics: Sequence[str], auto_topics: Seque
     if n < 2:
         warnings.append(f"{n} human-judged topic: the human-only and {options.method} "
                         f"intervals are undefined (they need at least 2)")
+    elif n < MIN_NORMAL_TOPICS:
+        warnings.append(f"only {n} human-judged topic(s): the human-only and "
+                        f"{options.method} intervals are normal (asymptotic) and too narrow "
+                        f"with fewer than {MIN_NORMAL_TOPICS} (their coverage falls short "
+                        f"of {1 - options.alpha:.0%})")
     methods = ("human", "auto", options.method)
     est_rows: list[dict] = []
     diff_rows: list[dict] = []
@@ -343,5 +356,16 @@ def run(human_scores, auto_scores, options: Options, *, human_name: str | None =
         check_measure(meas)
         inputs.append(MeasureInput(meas.name, human_scores.matrix(meas.name),
                                    auto_scores.matrix(meas.name)))
-    return analyse(runs, list(human_scores.topics), list(auto_scores.topics), inputs, options,
-                   human_name=human_name, auto_name=auto_name, warn=warn)
+    # the scores' own warnings (ties the order moves ...), as every command
+    # gives them, each qrels named as the alignment's warnings name it
+    from ipsoeval.engine import score_warnings
+    found = list(dict.fromkeys(
+        [f"{w} (human qrels)" for w in score_warnings(human_scores)]
+        + [f"{w} (auto qrels)" for w in score_warnings(auto_scores)]))
+    if warn is not None:
+        for w in found:
+            warn(w)
+    out = analyse(runs, list(human_scores.topics), list(auto_scores.topics), inputs, options,
+                  human_name=human_name, auto_name=auto_name, warn=warn)
+    out.warnings[:0] = [w for w in found if w not in out.warnings]
+    return out

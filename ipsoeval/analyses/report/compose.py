@@ -182,7 +182,7 @@ def compose_scores(ts, options: Options, measures=None,
                        ci=options.ci)
     board = leaderboard_scores(ts, lopts, measures=names, progress=_phase(progress, 0.0, 0.8))
     mats = {m: np.asarray(ts.matrices[m], dtype=np.float64) for m in names}
-    why = {m: next((n for n in ts.notes if n.startswith(f"{m}: ")), None) for m in names}
+    why = {m: ts.scale_notes.get(m) for m in names}
     lower = {m for m in names if not ts.higher_is_better[m]}
     return _compose(runs, len(ts.topics), board, names, mats,
                     {m: ts.scales[m] for m in names}, why, lower, options, progress,
@@ -196,7 +196,7 @@ def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
     from ipsoeval.analyses import validate
 
     warnings: list[str] = list(board.warnings)
-    notes: list[str] = []
+    notes: list[str] = list(board.notes)          # the measures' scales (leaderboard's)
     first = measures[0]
     baseline = validate.baseline(options.baseline, runs) if options.baseline is not None \
         else runs[0]       # the CLI and the API resolve a FILE to its run name first
@@ -242,15 +242,8 @@ def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
     if aligned is None:
         notes.append("no outcomes breakdown: it counts relevant documents in the rankings, "
                      "which per-topic scores do not have")
-    elif aligned.label_mode != "integer":
-        notes.append(f"no outcomes breakdown: it counts relevant documents by integer labels "
-                     f"(--labels {aligned.label_mode})")
-    elif int(np.count_nonzero(np.asarray(aligned.num_rel) > 1)):
-        # Lin et al. 2021: one relevant document per topic (MS MARCO)
-        n_multi = int(np.count_nonzero(np.asarray(aligned.num_rel) > 1))
-        notes.append(f"no outcomes breakdown: {n_multi} of {len(aligned.topics)} topics have "
-                     f"more than one relevant document, and the breakdown (Lin et al. 2021) "
-                     f"assumes one per topic")
+    elif bd.not_applicable(aligned):
+        notes.append(bd.not_applicable(aligned))
     else:
         brep = bd.run(aligned, bd.Options(k=options.k, baseline=baseline,
                                           correct=options.correct, alpha=options.alpha))

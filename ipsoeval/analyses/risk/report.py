@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ipsoeval import mean as one_mean
 from ipsoeval.analyses import validate
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
@@ -30,6 +31,8 @@ __all__ = ["Options", "URISK_COLUMNS", "ZRISK_COLUMNS", "DEFAULT_RISK_ALPHAS", "
 
 URISK_COLUMNS = ["run", "baseline", "measure", "risk_alpha", "n", "mean", "mean_baseline",
                  "wins", "ties", "losses", "urisk", "trisk", "p_value", "significant"]
+# risk_alpha is a parameter (1, 5, 0.5): printed as given, not as 1.0000
+EXACT = {"exact": ["risk_alpha"]}
 ZRISK_COLUMNS = ["run", "measure", "risk_alpha", "n", "mean", "zrisk", "georisk"]
 DEFAULT_RISK_ALPHAS = (1.0, 5.0)
 
@@ -98,8 +101,8 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
                 crit = -dist.stdtrit(n - 1.0, options.alpha / 2) if n >= 2 else np.nan
                 urows.append({
                     "run": r, "baseline": runs[base], "measure": name, "risk_alpha": a,
-                    "n": n, "mean": _f(x[j].mean()) if n else None,
-                    "mean_baseline": _f(x[base].mean()) if n else None,
+                    "n": n, "mean": _f(one_mean.mean(x[j])) if n else None,
+                    "mean_baseline": _f(one_mean.mean(x[base])) if n else None,
                     "wins": res.wins, "ties": res.ties, "losses": res.losses,
                     "urisk": _f(res.urisk), "trisk": _f(res.trisk), "p_value": _f(res.p_value),
                     "significant": bool(abs(res.trisk) > crit) if np.isfinite(res.trisk) else None,
@@ -109,7 +112,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
                 g = risk.georisk(x, a)
             for j, r in enumerate(runs):
                 zrows.append({"run": r, "measure": name, "risk_alpha": a, "n": n,
-                              "mean": _f(x[j].mean()) if n else None,
+                              "mean": _f(one_mean.mean(x[j])) if n else None,
                               "zrisk": _f(z[j]) if n else None,
                               "georisk": _f(g[j]) if n else None})
     params = {"baseline": runs[base], "risk_alpha": list(options.risk_alphas),
@@ -117,16 +120,17 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
     view_cols = ["run", "measure", "risk_alpha", "urisk", "trisk",
                  "p_value", "significant"]
     view = ResultSet("risk", view_cols, [{c: r[c] for c in view_cols} for r in urows],
-                     title=f"URisk and TRisk against {runs[base]} (Dinçer et al. 2014)")
+                     title=f"URisk and TRisk against {runs[base]} (Dinçer et al. 2014)",
+                     table_hints=EXACT)
     tables = [
         ResultSet("risk", URISK_COLUMNS, urows, params=dict(params), id="urisk", view=view,
                   title="URisk and TRisk against the baseline (Dinçer et al. 2014)",
                   description="per run, measure and risk alpha: URisk, TRisk and its p-value "
-                              "against the baseline"),
+                              "against the baseline", table_hints=EXACT),
         ResultSet("risk", ZRISK_COLUMNS, zrows, params=dict(params), id="zrisk",
                   title="ZRisk and GeoRisk over all runs (Dinçer et al. 2016)",
                   description="per run, measure and risk alpha: ZRisk and GeoRisk over all "
-                              "the runs"),
+                              "the runs", table_hints=EXACT),
     ]
     return Report("risk", tables, warnings=warnings, params=params)
 
@@ -143,4 +147,5 @@ def run_scores(scores, options: Options) -> Report:
         mats[m.name] = scores.matrix(m.name)
         if not m.higher_is_better:
             lower.add(m.name)
-    return run(runs, mats, options, lower_better=lower)
+    from ipsoeval.engine import with_score_warnings
+    return with_score_warnings(run(runs, mats, options, lower_better=lower), scores)

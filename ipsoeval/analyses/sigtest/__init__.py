@@ -11,6 +11,6 @@ PAIRWISE = registry.TWO_SAMPLE
 OMNIBUS = registry.OMNIBUS
 TESTS = PAIRWISE + OMNIBUS
 # without --test: per measure, registry.default_test (the test its scale permits)
-DEFAULT_TEXT = "per measure, the test its scale permits: t (interval, ratio), sign (ordinal)"
+DEFAULT_TEXT = registry.DEFAULT_TEXT
 
 __getattr__ = load_on_use(__name__)   # the rest: report's, loaded on first use

@@ -245,6 +245,7 @@ def report_params(runs: list[str], pairs: list[tuple[int, int]], measures: list[
     }
     if not options.tests:
         params["test_choice"] = {m: registry.default_test(scales.get(m))[1] for m in measures}
+    params["test_note"] = registry.test_note(options.tests, {m: scales.get(m) for m in measures})
     if options.bounds:
         params["bounds"] = ("p_bounds: the test again with, per topic, the winner at its low "
                             "and the loser at its high over the labellings of the unjudged "

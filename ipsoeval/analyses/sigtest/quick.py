@@ -20,8 +20,11 @@ is imported, for the calls of shell one-liners and CI checks:
 
 Per-topic scores come from the core (``_core.eval_measures``, as eval's quick
 path, :mod:`ipsoeval.reading.quick`), which declines any unusual input (a
-topic in one file and not the other, compressed files, anything the full
-program warns about); each comparison's numbers from
+topic in one file and not the other, compressed files, anything else the
+full program warns about) but tied scores: their warning is eval's, from
+the core's tie flags (:func:`ipsoeval.reading.quick.tie_notes`), as every
+command gives it (engine.score_warnings); a measure's scale is a note of
+the report (json's ``notes``), never a warning; each comparison's numbers from
 :mod:`ipsoeval.stats.paired`, which the full program's vectorised tests call
 too; the options' checks, the pairs, the warning texts and the gate from
 :mod:`ipsoeval.analyses.sigtest.common`, the TSV from
@@ -109,7 +112,8 @@ def quick_sigtest(args) -> bool:
     if opts is None or not opts["measures"] or len(opts["paths"]) < 3 \
             or "-" in opts["paths"]:
         return False
-    output, junit = opts["output"], opts["junit"]
+    from ipsoeval.writing import output_path
+    output, junit = output_path(opts["output"]), opts["junit"]
     if any(p is not None and not _writable(p) for p in (output, junit)) \
             or (junit is not None and opts["fail_if"] is None):
         return False
@@ -155,8 +159,11 @@ def quick_sigtest(args) -> bool:
             if why:
                 notes.append(why)
         columns[r.name] = (scale, got)
+    # the warnings every command gives on these inputs (engine.score_warnings):
+    # a tie order that moves a value, from the core's flags as eval's quick path
+    tie_warnings = core_scores.tie_notes(reqs, topics, per_run)
     try:
-        report = _report(runs, paths[1:], len(topics), columns, notes, opts)
+        report = _report(runs, paths[1:], len(topics), columns, notes, opts, tie_warnings)
     except Exception:           # noqa: BLE001  a case not foreseen: the full program's
         return False
     if report is None:
@@ -164,9 +171,10 @@ def quick_sigtest(args) -> bool:
     return _write(*report, output, junit)
 
 
-def _report(runs, paths, topics, columns, notes, opts):
+def _report(runs, paths, topics, columns, notes, opts, tie_warnings=()):
     """(text, warning lines, gate, JUnit XML or None) of the tests, or None
-    (declined)."""
+    (declined).  ``notes``: the measures' scale notes (the report's notes,
+    never warnings); ``tie_warnings``: the runs' tie warnings."""
     from ipsoeval.analyses.sigtest.common import (
         COLUMNS,
         TESTS_DESCRIPTION,
@@ -222,7 +230,7 @@ def _report(runs, paths, topics, columns, notes, opts):
         rec["p_adjusted"] = None if p != p else p
         rec["significant"] = bool(p == p and p < options.alpha)
     messages = list(dict.fromkeys(
-        notes + [undefined_warning(test, count) for test, count in undefined.items()]))
+        list(tie_warnings) + [undefined_warning(test, count) for test, count in undefined.items()]))
     mode = warnings_mode(opts["warn_mode"])       # -W, else $IPSOEVAL_WARNINGS
     if mode is None or (mode == "error" and messages):
         return None
@@ -248,7 +256,8 @@ def _report(runs, paths, topics, columns, notes, opts):
     params.update(AlignOptions().as_params())
     tests = ResultSet(command="sigtest", columns=COLUMNS + ["why"], records=records,
                       params=params, id="tests", description=TESTS_DESCRIPTION)
-    report = Report("sigtest", [tests], primary="tests", warnings=messages, gate=gate)
+    report = Report("sigtest", [tests], primary="tests", warnings=messages, gate=gate,
+                    notes=list(dict.fromkeys(notes)))
     if opts["fmt"] == "json":
         from ipsoeval.formatters import json_
         text = json_.render(report)

@@ -377,9 +377,10 @@ def run_scores(scores, options: Options, progress: Callable | None = None) -> Re
             scale_notes.append(why)
         if not m.higher_is_better:
             lower.add(m.name)
-    map_warnings: list[str] = list(scale_notes)
-    from ipsoeval.measures.expected import monte_carlo_notes
-    map_warnings += monte_carlo_notes(scores)      # --labels probability
+    # a measure's scale is what the method implies (a note); Monte Carlo
+    # means and ties the order moves are what these inputs do (warnings)
+    from ipsoeval.engine import score_warnings
+    map_warnings: list[str] = score_warnings(scores)
     if options.scale != "original" and aligned.label_mode != "integer":
         from ipsoeval.errors import UsageError
         raise UsageError(f"--scale {options.scale} maps measures through their integer-label "
@@ -398,6 +399,7 @@ def run_scores(scores, options: Options, progress: Callable | None = None) -> Re
               lower_better=lower, topics=len(aligned.topics), progress=progress,
               bound_matrices=bnd)
     out.warnings[:0] = [w for w in map_warnings if w not in out.warnings]
+    out.note(*scale_notes)
     return out
 
 
