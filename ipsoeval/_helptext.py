@@ -140,7 +140,8 @@ HELP = {
             '                                  else trec; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -168,7 +169,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -255,7 +257,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -384,7 +387,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -512,7 +516,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -657,7 +662,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -790,7 +796,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -899,7 +906,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1000,7 +1008,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1109,7 +1118,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1214,7 +1224,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1330,7 +1341,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1444,7 +1456,8 @@ HELP = {
             '                                  pairs, e.g. 0:0,1:1,2:3 (default: the label,\n'
             '                                  0 for labels <= 0).\n'
             '  -o, --output FILE               Write the page to FILE (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  -W, --warnings [default|all|error|ignore]\n'
             '                                  Warnings: default, one line per kind (runs\n'
             '                                  merged); all, one per run; error, the first\n'
@@ -1481,7 +1494,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1565,7 +1579,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1662,7 +1677,8 @@ HELP = {
             '                                  else tsv; parquet needs -o FILE.  [default:\n'
             '                                  auto]\n'
             '  -o, --output FILE               Write to this file (only when everything\n'
-            '                                  succeeded) instead of standard output.\n'
+            "                                  succeeded) instead of standard output ('-':\n"
+            '                                  standard output).\n'
             '  --table ID                      Print table ID of the report instead of its\n'
             '                                  primary table (tsv, jsonl, json, table);\n'
             "                                  'list' lists the ids.\n"
@@ -1786,7 +1802,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else trec; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1809,7 +1825,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1879,7 +1895,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -1978,7 +1994,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2073,7 +2089,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2185,7 +2201,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2288,7 +2304,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2372,7 +2388,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2450,7 +2466,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2534,7 +2550,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2615,7 +2631,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2705,7 +2721,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2794,7 +2810,7 @@ HELP = {
             '  --gains MAP                     Gains for graded measures as LABEL:GAIN pairs, e.g. 0:0,1:1,2:3\n'
             '                                  (default: the label, 0 for labels <= 0).\n'
             '  -o, --output FILE               Write the page to FILE (only when everything succeeded) instead\n'
-            '                                  of standard output.\n'
+            "                                  of standard output ('-': standard output).\n"
             '  -W, --warnings [default|all|error|ignore]\n'
             '                                  Warnings: default, one line per kind (runs merged); all, one per\n'
             '                                  run; error, the first is an error (exit 3, nothing written);\n'
@@ -2823,7 +2839,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2888,7 +2904,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'
@@ -2962,7 +2978,7 @@ HELP = {
             '                                  Output format; auto = table on a terminal, else tsv; parquet\n'
             '                                  needs -o FILE.  [default: auto]\n'
             '  -o, --output FILE               Write to this file (only when everything succeeded) instead of\n'
-            '                                  standard output.\n'
+            "                                  standard output ('-': standard output).\n"
             '  --table ID                      Print table ID of the report instead of its primary table (tsv,\n'
             "                                  jsonl, json, table); 'list' lists the ids.\n"
             '  -W, --warnings [default|all|error|ignore]\n'

@@ -99,8 +99,11 @@ class Report:
             self.primary = self.tables[0].id
         # the sentences naming the test chosen and what a rank interval is
         # are notes wherever a command states them (its params)
-        for p in [self.params] + [t.params for t in self.tables]:
-            self.note(*(p.get(k) for k in NOTE_PARAMS))
+        # (first, so a note added after construction follows them whichever
+        # path built the report)
+        said = [t for p in [self.params] + [t.params for t in self.tables]
+                for t in (p.get(k) for k in NOTE_PARAMS) if t]
+        self.notes[:0] = [t for t in dict.fromkeys(said) if t not in self.notes]
 
     @property
     def ids(self) -> list[str]:

@@ -105,8 +105,9 @@ def test_leaderboard_W_error_with_ordinal_measures(msmarco, tmp_path):
     assert err == ""
     doc = json.loads(out.read_text())
     assert doc["warnings"] == []
-    assert [n.split(":")[0] for n in doc["notes"]] == ["nDCG@10", "AP"]
-    assert all("its scale is ordinal" in n for n in doc["notes"])
+    scale = [n for n in doc["notes"] if "its scale is ordinal" in n]
+    assert [n.split(":")[0] for n in scale] == ["nDCG@10", "AP"]
+    assert doc["notes"][0].startswith("Test: ")
 
 
 def test_report_W_error_with_ordinal_measures(msmarco, tmp_path):
@@ -153,7 +154,11 @@ def test_the_api_keeps_notes_out_of_its_warnings(msmarco):
         res = ipsoeval.evaluate(qrels, runs, ["nDCG@10", "AP"])
         rep = ipsoeval.leaderboard(res, samples=100)
     assert rep.warnings == []
-    assert [n.split(":")[0] for n in rep.notes] == ["nDCG@10", "AP"]
+    from ipsoeval.stats import registry
+    # the scale notes of the measures asked for, after the test and rank sentences
+    assert rep.notes[:2] == [rep.params.get("test_note") or rep.table().params["test_note"],
+                             registry.RANK_BEST_WORST_NOTE]
+    assert [n.split(":")[0] for n in rep.notes[2:]] == ["nDCG@10", "AP"]
 
 
 # --- the same tie warning in every command and the API -----------------------------------
@@ -278,7 +283,8 @@ def test_nugget_notes_only_for_the_measure_asked(fmt):
     assert "ordinal across topics" not in err
     if fmt == "json":
         notes = json.loads(out)["notes"]
-        assert [n.split(" ")[0] for n in notes] == ["nugget_vital_strict"]
+        assert notes[0].startswith("Test: ")            # the test chosen, then the scale
+        assert [n.split(" ")[0] for n in notes[1:]] == ["nugget_vital_strict"]
     else:
         for other in ("nugget_all_strict", "nugget_vital ", "nugget_all "):
             assert other not in out

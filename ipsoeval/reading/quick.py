@@ -222,8 +222,6 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
                 v = run
             elif kind == "count":
                 v = T
-            elif tsv and kind != "int":     # the one mean (ipsoeval.mean)
-                v = mean([vals[e * n + col] for e in range(T)]) if T else 0.0
             else:
                 v = _all_value(vals, n, col, T, kind, tsv)
             text.append(pre + line(label, "all", v, kind))
@@ -253,7 +251,8 @@ def _tie_note(reqs, tcuts, T, run, flags):
                 hit[e] = moved = True
         if moved:
             names.append(r.name)
-    return tie_note(run, sum(hit), names) if any(hit) else None
+    return (tie_note(run, sum(hit), names, order=[r.name for r in reqs])
+            if any(hit) else None)
 
 
 def tie_notes(reqs, topics, per_run) -> list:
