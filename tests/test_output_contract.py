@@ -25,6 +25,7 @@ import os
 
 import pytest
 from conftest import ROOT, invoke
+from goldens import assert_same_output
 
 GOLDEN = ROOT / "tests" / "data" / "golden_output"
 REGEN = os.environ.get("IPSOEVAL_REGEN_GOLDEN", "") not in ("", "0")
@@ -91,7 +92,8 @@ def test_golden(case, fmt):
         GOLDEN.mkdir(parents=True, exist_ok=True)
         path.write_text(out)
     assert path.exists(), f"{path} missing: run with IPSOEVAL_REGEN_GOLDEN=1"
-    assert out == path.read_text(), f"{case} {fmt} differs from {path}"
+    # text exact, numbers to 1e-12 relative (tests/goldens.py says why)
+    assert_same_output(path.read_text(), out, name=f"{case}.{fmt}")
 
 
 def test_every_subcommand_has_golden_files():
