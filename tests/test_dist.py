@@ -176,7 +176,21 @@ def test_ndtr_ndtri_erfc():
     _check(dist.erfc, sp.erfc, [(x,) for x in xs])
     _check(dist.ndtri, sp.ndtri, [(p,) for p in PS + [1e-310, 0.5 - 1e-12, 0.5 + 1e-12]])
     for p in PS:
-        assert _rel(dist.ndtr(dist.ndtri(p)), p) <= 1e-13
+        # the round trip's conditioning: an x off by one rounding moves Φ(x)
+        # by x² · 1.1e-16 relative (d log Φ/d log|x| ≈ x² in the tail)
+        x = dist.ndtri(p)
+        assert _rel(dist.ndtr(x), p) <= 1e-13 + 4.4e-16 * x * x
+
+
+@pytest.mark.parametrize("p", [5e-324, 1e-320, 1e-315, 2.2e-308, 1e-300, 9e-291, 1.1e-290,
+                               1e-200])
+def test_ndtri_deep_tail_is_mpmath(p):
+    # below 1e-290 Φ(x) is (nearly) subnormal: Halley on Φ(x)/p - 1 saw only
+    # its few bits (1.8e-9 off at 5e-324); log Φ is used there
+    mp = pytest.importorskip("mpmath")
+    with mp.workdps(50):
+        ref = mp.findroot(lambda x: mp.log(mp.ncdf(x)) - mp.log(mp.mpf(p)), dist.ndtri(p))
+        assert abs((dist.ndtri(p) - ref) / ref) <= 2.2e-16
 
 
 def test_gammaln():
@@ -351,3 +365,22 @@ def test_binomial_tails_infinite_k_or_n_are_nan_and_return():
             assert np.isnan(getattr(special, f)(k, n, 0.3))
     got = dist.np_bdtrc(np.ones(100), np.full(100, math.inf), 0.3)
     assert np.isnan(got).all()
+
+
+def test_fdtri_beyond_the_largest_float_is_inf():
+    # small d2, p near 1: the true quantile is about e^3440
+    assert dist.fdtri(9.7957, 0.019431, 0.9999999999999969) == math.inf
+    assert dist.fdtri(9.7957, 0.019431, 1 - 1e-10) == math.inf
+    # where it is finite, its tail is 1 - p (the quantile itself is ill
+    # conditioned here: x ~ Q^(-1/b) with b = d2/2 = 0.0097 magnifies 100-fold)
+    for d1, d2, p in [(9.7957, 0.019431, 0.9), (2.0, 0.2, 1 - 1e-10), (3.0, 4.0, 0.9)]:
+        assert _rel(dist.fdtrc(d1, d2, dist.fdtri(d1, d2, p)), 1 - p) <= 1e-13
+    # P(F > x) with d1 x beyond the largest float
+    assert dist.fdtrc(9.7957, 0.019431, 1.7976931348623157e308) == pytest.approx(
+        sp.fdtrc(9.7957, 0.019431, 1.7976931348623157e308), rel=1e-12)
+
+
+def test_comb_beyond_the_largest_float_is_inf():
+    assert dist.comb(5120.3136, 525.5389) == math.inf == sp.comb(5120.3136, 525.5389)
+    assert dist.comb(1e300, 4.178754429627595) == math.inf
+    assert _rel(dist.comb(50.5, 20.25), sp.comb(50.5, 20.25)) <= 1e-13
