@@ -34,11 +34,17 @@ Methods (all from the mathematics; sources in each docstring):
   (Acklam's rational approximation for the normal, the tail asymptotics or
   the Wilson–Hilferty cube, A&S 26.4.17), safeguarded by bisection.
 
-Accuracy (tests/test_dist.py): relative error ≤ 1e-13 against scipy.special
-or, where scipy is off by more (it is, e.g., for bdtr in the tails, stdtrit
-for small df and p ≤ 1e-100, fdtrc at tiny x), against mpmath at 50 digits;
-below 1e-100 the bound is |ln v|·4e-16 (v = exp(E) with |E| > 230, whose
-rounding alone is |E|·1.1e-16).
+Accuracy (tests/test_dist.py, tests/test_dist_domains.py): relative error
+≤ 1e-13 against scipy.special or, where scipy is off by more (it is, e.g.,
+for bdtr in the tails, stdtrit for small df and p ≤ 1e-100, fdtrc at tiny x,
+comb of non-integers), against mpmath at 50 digits; below 1e-100 the bound
+is |ln v|·4e-16 (v = exp(E) with |E| > 230, whose rounding alone is
+|E|·1.1e-16).  Where a tail is ill-conditioned in its arguments the bound is
+4e-16 times that conditioning, |d ln v/d ln x| for each argument x, if that
+is larger: a rounding of the argument moves the true value by as much (the
+χ² tail at df 177, x 558 and the F tail at d1 37, d2 35733, x 37 reach
+1.2e-13 and 2.6e-13 that way).  A value beyond the largest float is +inf
+(``fdtri``, ``comb``), a quantile below the smallest is 0.
 
 Array versions (``np_ndtr`` …) broadcast like a ufunc; numpy is imported
 only when one is called.  On large arrays they evaluate each distinct
@@ -765,6 +771,13 @@ def chdtri(df: float, p: float) -> float:
 def _f_lower_upper(d1: float, d2: float, x: float) -> tuple[float, float]:
     """(P(F ≤ x), P(F > x)) for F(d1, d2), x > 0 finite."""
     w = d1 * x
+    if w < 1e-280 * d2:
+        # x^a (1 − x)^b / (a B(a, b)) (1 + O(x)) with x = d1 x/d2 below
+        # 1e-280, perhaps below the smallest float: its log
+        a, b = 0.5 * d1, 0.5 * d2
+        lx = math.log(d1) + math.log(x) - math.log(d2)
+        ll = a * lx - math.log(a) - _lbeta(a, b)
+        return _exp(ll), -math.expm1(ll)
     if w > 1e300:
         r = d2 / w if w < _INF else (d2 / x) / d1      # d1 x beyond the largest float
         xb, yb = 1.0 / (1.0 + r), r / (1.0 + r)
@@ -794,9 +807,12 @@ def fdtri(d1: float, d2: float, p: float) -> float:
     if p == 1.0:
         return _INF
     a, b = 0.5 * d1, 0.5 * d2
-    # a quantile beyond the largest float (small d2, p near 1) is +inf
+    # a quantile beyond the largest float (small d2, p near 1) is +inf, one
+    # below the smallest (small d1, p near 0) is 0
     if p > 0.5 and _f_lower_upper(d1, d2, _XMAX)[1] >= 1.0 - p:
         return _INF
+    if p <= 0.5 and _f_lower_upper(d1, d2, 5e-324)[0] > p:
+        return 0.0
     lb = _lbeta(a, b)
     use_lower = p <= 0.5
     target = math.log(p) if use_lower else math.log(1.0 - p)
