@@ -67,6 +67,89 @@ def _reml_brute(y, v):
     return o.x if nll(o.x) < nll(0.0) else 0.0
 
 
+def _reml_global(y, v):
+    """The REML tau^2 by brute force, independent of ipsoeval's search: the
+    negative restricted log-likelihood on 0 and a dense log grid up to 100
+    times the spread of the data, then scipy's bounded minimisation between
+    the best grid point's neighbours; the boundary wins when it is lower."""
+    def nll(t):
+        w = 1 / (v + t)
+        mu = (w * y).sum() / w.sum()
+        return 0.5 * (np.log(v + t).sum() + np.log(w.sum()) + (w * (y - mu) ** 2).sum())
+    top = 100 * (np.ptp(y) ** 2 + v.max())
+    grid = np.concatenate([[0.0], top * np.logspace(-14, 0, 3000)])
+    W = 1 / (v + grid[:, None])
+    M = (W * y).sum(axis=1) / W.sum(axis=1)
+    vals = 0.5 * (np.log(v + grid[:, None]).sum(axis=1) + np.log(W.sum(axis=1))
+                  + (W * (y - M[:, None]) ** 2).sum(axis=1))
+    i = int(vals.argmin())
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    o = optimize.minimize_scalar(nll, bounds=(lo, hi), method="bounded",
+                                 options={"xatol": 1e-15 * max(hi, 1e-300)})
+    best = min([(nll(0.0), 0.0), (nll(o.x), o.x), (vals[i], grid[i])])
+    return best[1], -best[0]
+
+
+def _manifest_like(rng):
+    """Studies like a manifest's: most agree, sometimes one or two disagree
+    with a large variance; a third like the case above, one study far off
+    with a large variance (where 0 can be a local maximum of the likelihood)."""
+    if rng.random() < 0.35:
+        k = int(rng.integers(3, 9))
+        v = rng.uniform(0.01, 0.15, k)
+        y = rng.normal(0.7, 0.08, k)
+        y[0], v[0] = rng.uniform(-1.0, 0.2), rng.uniform(0.1, 0.3)
+        return y, v
+    k = int(rng.integers(2, 12))
+    v = rng.uniform(0.005, 0.15, k) * rng.choice([0.1, 1.0, 10.0])
+    y = rng.normal(rng.uniform(-1, 1), rng.choice([0.0, 0.05, 0.3]), k) + \
+        rng.normal(0.0, np.sqrt(v))
+    if rng.random() < 0.5:
+        m = int(rng.integers(1, min(2, k - 1) + 1))
+        y[:m] = y[:m] - rng.uniform(0.5, 2.0) * np.sign(y[:m].mean() or 1.0)
+        v[:m] = v[:m] * rng.uniform(2.0, 10.0)
+    return y, v
+
+
+ISSUE_Y = [0.7008, 0.7600, -0.5428, 0.8781, 0.6969]
+ISSUE_V = [0.01281, 0.02377, 0.14274, 0.09081, 0.05822]
+
+
+def test_reml_leaves_a_boundary_local_maximum():
+    """tau^2 = 0 is a local maximum here (the score at 0 is negative), but the
+    restricted likelihood is higher inside: -0.4835 at 0, -0.2038 at 0.12978."""
+    y, v = np.array(ISSUE_Y), np.array(ISSUE_V)
+    ll = lambda t: float(ma.restricted_loglik(y, v, np.array(t)))      # noqa: E731
+    r = ma.pool(y, v, "reml")
+    assert r["tau2"] == pytest.approx(0.12978244985247283, rel=1e-13)   # mpmath, 50 digits
+    assert r["estimate"] == pytest.approx(0.5752875405145135, rel=1e-12)
+    assert r["se"] == pytest.approx(0.19228218115632633, rel=1e-12)
+    assert ll(0.0) == pytest.approx(-0.4835, abs=1e-4)
+    assert ll(r["tau2"]) == pytest.approx(-0.2038, abs=1e-4)
+    # the same through the batch path (the bootstrap's), and in a batch of others
+    Y = np.array([ISSUE_Y, [0.1, 0.2, 0.15, 0.3, np.nan]])
+    V = np.array([ISSUE_V, [0.01, 0.02, 0.01, 0.03, 0.01]])
+    assert ma.tau2(Y, V, "reml")[0] == r["tau2"]
+
+
+def test_reml_is_the_global_maximum_on_random_manifests():
+    rng = np.random.default_rng(2033)
+    moved_off_zero = 0
+    for _ in range(400):
+        y, v = _manifest_like(rng)
+        t = float(ma.tau2(y, v, "reml"))
+        bt, bll = _reml_global(y, v)
+        ll = float(ma.restricted_loglik(y, v, np.array(t)))
+        # never below the brute force's maximum (to rounding), and the same place
+        assert ll >= bll - 1e-12 * max(1.0, abs(bll)), (y, v, t, bt)
+        assert t == pytest.approx(bt, rel=1e-5, abs=1e-9), (y, v)
+        s0 = -0.5 * ((1 / v).sum() - (1 / v ** 2).sum() / (1 / v).sum()) + \
+            0.5 * ((y - (y / v).sum() / (1 / v).sum()) ** 2 / v ** 2).sum()
+        moved_off_zero += (s0 < 0) and t > 0
+    # some cases of the kind above (a negative score at 0, the maximum inside)
+    assert moved_off_zero >= 1
+
+
 @pytest.mark.parametrize("method", ["dl", "pm", "reml"])
 def test_pooling_equals_statsmodels_on_generated_studies(method):
     rng = np.random.default_rng(29)
@@ -94,7 +177,7 @@ def test_pooling_equals_statsmodels_on_generated_studies(method):
                 ee = (at.weights_re * (y - at.mean_effect_re) ** 2).sum() - (len(y) - 1)
                 assert abs(ee) < 1e-9
         else:
-            assert r["tau2"] == pytest.approx(_reml_brute(y, v), abs=1e-7)
+            assert r["tau2"] == pytest.approx(_reml_global(y, v)[0], abs=1e-7)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             _check_against_statsmodels(y, v, r)
@@ -147,7 +230,7 @@ def test_pooled_equals_statsmodels_on_scores_from_eval():
         y = np.array([e["estimate"] for e in rows])
         v = np.array([e["variance"] for e in rows])
         assert p["k"] == len(rows)
-        assert p["tau2"] == pytest.approx(_reml_brute(y, v), abs=1e-7)
+        assert p["tau2"] == pytest.approx(_reml_global(y, v)[0], abs=1e-7)
         r = {k: (math.nan if val is None else val) for k, val in p.items()}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -7,6 +7,7 @@ import os
 import pytest
 
 from tests.conftest import ROOT, TESTDATA, invoke
+from tests.goldens import assert_same_output
 
 GOLD = ROOT / "tests" / "data" / "paper"
 A = TESTDATA / "adhoc"
@@ -36,7 +37,7 @@ def test_golden(case, fmt, ext):
     path = GOLD / f"{case}.{ext}"
     if os.environ.get("UPDATE_GOLDEN"):
         path.write_text(out)
-    assert out == path.read_text()
+    assert_same_output(path.read_text(), out, name=path.name)
 
 
 def test_latex_marks_and_bold():

@@ -34,11 +34,17 @@ Methods (all from the mathematics; sources in each docstring):
   (Acklam's rational approximation for the normal, the tail asymptotics or
   the Wilson–Hilferty cube, A&S 26.4.17), safeguarded by bisection.
 
-Accuracy (tests/test_dist.py): relative error ≤ 1e-13 against scipy.special
-or, where scipy is off by more (it is, e.g., for bdtr in the tails, stdtrit
-for small df and p ≤ 1e-100, fdtrc at tiny x), against mpmath at 50 digits;
-below 1e-100 the bound is |ln v|·4e-16 (v = exp(E) with |E| > 230, whose
-rounding alone is |E|·1.1e-16).
+Accuracy (tests/test_dist.py, tests/test_dist_domains.py): relative error
+≤ 1e-13 against scipy.special or, where scipy is off by more (it is, e.g.,
+for bdtr in the tails, stdtrit for small df and p ≤ 1e-100, fdtrc at tiny x,
+comb of non-integers), against mpmath at 50 digits; below 1e-100 the bound
+is |ln v|·4e-16 (v = exp(E) with |E| > 230, whose rounding alone is
+|E|·1.1e-16).  Where a tail is ill-conditioned in its arguments the bound is
+4e-16 times that conditioning, |d ln v/d ln x| for each argument x, if that
+is larger: a rounding of the argument moves the true value by as much (the
+χ² tail at df 177, x 558 and the F tail at d1 37, d2 35733, x 37 reach
+1.2e-13 and 2.6e-13 that way).  A value beyond the largest float is +inf
+(``fdtri``, ``comb``), a quantile below the smallest is 0.
 
 Array versions (``np_ndtr`` …) broadcast like a ufunc; numpy is imported
 only when one is called.  On large arrays they evaluate each distinct
@@ -65,9 +71,19 @@ _NAN = math.nan
 _INF = math.inf
 _EPS = 2.220446049250313e-16
 _TINY = 1e-300
+_XMAX = 1.7976931348623157e308
 _SQRTH = 0.7071067811865476          # 1/sqrt(2), rounded as cephes rounds it
 _LOG_SQRT_2PI = 0.9189385332046728   # log(sqrt(2 pi))
 _LOG_2PI = 1.8378770664093453
+
+
+_LOG_MAX = 709.782712893384          # log of the largest float
+
+
+def _exp(v: float) -> float:
+    """exp(v), +inf where it overflows (math.exp raises)."""
+    return math.exp(v) if v < _LOG_MAX else (_INF if v > _LOG_MAX + 1e-9 else
+                                             math.exp(min(v, 709.78271289338397)))
 
 
 def _isnan(*xs: float) -> bool:
@@ -127,15 +143,31 @@ def _ndtri_lower(p: float) -> float:
         return z / _SQRTH
     # Halley on Φ(x) − p, with the error taken relative to p so that the
     # deep tail (p ~ 1e-300, where 1/φ(x) would overflow) stays finite.
+    # Below 1e-290 Φ(x) itself is (nearly) subnormal, with too few bits for
+    # the ratio: there it is taken from log Φ(x) (:func:`_log_ndtr_tail`).
+    deep = p < 1e-290
+    lp = math.log(p)
     for _ in range(3):
-        e = ndtr(x) / p - 1.0
+        e = math.expm1(_log_ndtr_tail(x) - lp) if deep else ndtr(x) / p - 1.0
         # u = (Φ(x) − p)/φ(x) = e · p/φ(x); p/φ(x) = exp(log p + x²/2 + log √2π)
-        u = e * math.exp(math.log(p) + 0.5 * x * x + _LOG_SQRT_2PI)
+        u = e * math.exp(lp + 0.5 * x * x + _LOG_SQRT_2PI)
         step = u / (1.0 + 0.5 * x * u)
         x -= step
         if abs(step) <= 1e-17 * abs(x):
             break
     return x
+
+
+def _log_ndtr_tail(x: float) -> float:
+    """log Φ(x) for x ≤ −36 (p below 1e-283): log φ(x) + log R(−x), the
+    Mills ratio R(t) = Φc(t)/φ(t) by its continued fraction
+    1/(t + 1/(t + 2/(t + 3/(t + …)))) (A&S 26.2.14), evaluated backwards;
+    40 levels are exact to rounding for t ≥ 36."""
+    t = -x
+    f = t
+    for n in range(40, 0, -1):
+        f = t + n / f
+    return -0.5 * x * x - _LOG_SQRT_2PI - math.log(f)
 
 
 def ndtri(p: float) -> float:
@@ -739,8 +771,15 @@ def chdtri(df: float, p: float) -> float:
 def _f_lower_upper(d1: float, d2: float, x: float) -> tuple[float, float]:
     """(P(F ≤ x), P(F > x)) for F(d1, d2), x > 0 finite."""
     w = d1 * x
+    if w < 1e-280 * d2:
+        # x^a (1 − x)^b / (a B(a, b)) (1 + O(x)) with x = d1 x/d2 below
+        # 1e-280, perhaps below the smallest float: its log
+        a, b = 0.5 * d1, 0.5 * d2
+        lx = math.log(d1) + math.log(x) - math.log(d2)
+        ll = a * lx - math.log(a) - _lbeta(a, b)
+        return _exp(ll), -math.expm1(ll)
     if w > 1e300:
-        r = d2 / w
+        r = d2 / w if w < _INF else (d2 / x) / d1      # d1 x beyond the largest float
         xb, yb = 1.0 / (1.0 + r), r / (1.0 + r)
     else:
         xb, yb = w / (w + d2), d2 / (w + d2)
@@ -768,6 +807,12 @@ def fdtri(d1: float, d2: float, p: float) -> float:
     if p == 1.0:
         return _INF
     a, b = 0.5 * d1, 0.5 * d2
+    # a quantile beyond the largest float (small d2, p near 1) is +inf, one
+    # below the smallest (small d1, p near 0) is 0
+    if p > 0.5 and _f_lower_upper(d1, d2, _XMAX)[1] >= 1.0 - p:
+        return _INF
+    if p <= 0.5 and _f_lower_upper(d1, d2, 5e-324)[0] > p:
+        return 0.0
     lb = _lbeta(a, b)
     use_lower = p <= 0.5
     target = math.log(p) if use_lower else math.log(1.0 - p)
@@ -780,7 +825,9 @@ def fdtri(d1: float, d2: float, p: float) -> float:
             a * math.log(r) - (a + b) * (math.log(r) + math.log1p(1.0 / r)) - lb)
 
     def f(s):
-        x = math.exp(s)
+        x = _exp(s)
+        if x == _INF:
+            return (0.0 if use_lower else -_INF), 0.0
         lo, up = _f_lower_upper(d1, d2, x)
         v = lo if use_lower else up
         if v <= 0.0:
@@ -793,8 +840,8 @@ def fdtri(d1: float, d2: float, p: float) -> float:
     else:
         s0 = -(target + math.log(b) + lb) / b + math.log(d2 / d1)
     s0 = min(max(s0, -700.0), 700.0)
-    s = _solve(f, target, s0, -_INF, _INF, use_lower)
-    return math.exp(s)
+    s = _solve(f, target, s0, -_INF, _LOG_MAX, use_lower)
+    return _exp(s)
 
 
 # ------------------------------------------------------------------ binomial
@@ -884,8 +931,8 @@ def comb(n: float, k: float) -> float:
             return float(math.comb(int(n), kk))
         except OverflowError:
             return _INF
-    # C(n, k) = 1 / ((n + 1) B(n − k + 1, k + 1))
-    return math.exp(-math.log(n + 1.0) - _lbeta(n - k + 1.0, k + 1.0))
+    # C(n, k) = 1 / ((n + 1) B(n − k + 1, k + 1)); beyond the largest float: +inf
+    return _exp(-math.log(n + 1.0) - _lbeta(n - k + 1.0, k + 1.0))
 
 
 # ------------------------------------------------- array kernels (numpy)

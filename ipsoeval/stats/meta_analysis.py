@@ -20,7 +20,9 @@ Pooling (:func:`pool`) of effects y_i with variances v_i, i = 1..k:
 - Cochran's Q = sum w (y - mu_FE)^2 on k-1 df, I^2 = max(0, (Q-(k-1))/Q);
 - tau^2 by DerSimonian-Laird (``dl``, truncated at 0), Paule-Mandel
   (``pm``: sum w*(y-mu*)^2 = k-1 with w* = 1/(v+tau^2); 0 when Q < k-1) or
-  restricted maximum likelihood (``reml``, Fisher scoring, truncated at 0);
+  restricted maximum likelihood (``reml``: the global maximum of the restricted
+  likelihood on [0, inf), found by Fisher scoring from 0, from the
+  DerSimonian-Laird value and from the best point of a grid);
 - random effects: w*_i = 1/(v_i + tau^2), mu, se = 1/sqrt(sum w*), normal
   CI, z = mu/se and its two-sided p;
 - the prediction interval for the effect in a new collection (Higgins,
@@ -121,34 +123,127 @@ def tau2(y, v, method: str = "reml") -> np.ndarray:
             c = sw - (w * w).sum(axis=-1) / sw
             t = (q - (k - 1)) / c
         return np.where(k > 1, np.maximum(t, 0.0), 0.0)
+    if method == "reml":
+        return _reml(y, v, k)
     t = zero.copy()
-    active = k > 1
-    if method == "pm":
-        q0 = (w * dev * dev).sum(axis=-1)
-        active &= q0 > k - 1
+    active = (k > 1) & ((w * dev * dev).sum(axis=-1) > k - 1)
     for _ in range(MAXITER):
         if not active.any():
             break
         ok, w, yz, sw, mu = _sums(y, v, t)
         dev = np.where(ok, yz - mu[..., None], 0.0)
-        w2 = w * w
         with np.errstate(divide="ignore", invalid="ignore"):
-            if method == "pm":
-                # Newton on F(t) = sum w (y - mu)^2 - (k - 1), decreasing and convex
-                f = (w * dev * dev).sum(axis=-1) - (k - 1)
-                step = f / (w2 * dev * dev).sum(axis=-1)
-            else:
-                # REML Fisher scoring (Viechtbauer 2005, JEBS 30(3))
-                sw2 = w2.sum(axis=-1)
-                score = (w2 * dev * dev).sum(axis=-1) - sw + sw2 / sw
-                info = sw2 - 2.0 * (w2 * w).sum(axis=-1) / sw + sw2 * sw2 / (sw * sw)
-                step = score / info
+            # Newton on F(t) = sum w (y - mu)^2 - (k - 1), decreasing and convex:
+            # from 0 it rises monotonically to the one root
+            f = (w * dev * dev).sum(axis=-1) - (k - 1)
+            step = f / (w * w * dev * dev).sum(axis=-1)
         step = np.where(active & np.isfinite(step), step, 0.0)
         new = np.maximum(t + step, 0.0)
         moved = np.abs(new - t)
         t = new
         active &= moved > TOL * (1.0 + t)
     return t
+
+
+def restricted_loglik(y, v, tau2_value) -> np.ndarray:
+    """The restricted log-likelihood of tau^2 (last axis; NaN y: absent), up
+    to a constant: -(sum log(v + t) + log sum w + sum w (y - mu)^2) / 2."""
+    y = np.asarray(y, dtype=np.float64)
+    v = np.asarray(v, dtype=np.float64)
+    t = np.asarray(tau2_value, dtype=np.float64)
+    ok, w, yz, sw, mu = _sums(y, v, t)
+    dev = np.where(ok, yz - mu[..., None], 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.where(ok, np.log(np.where(ok, v, 1.0) + t[..., None]), 0.0).sum(axis=-1)
+        return -0.5 * (logs + np.log(sw) + (w * dev * dev).sum(axis=-1))
+
+
+def _reml_score(y, v, t):
+    """The REML score S(t) (twice d loglik / d tau^2) and its derivative S'(t):
+    with w = 1/(v + t), e = y - mu and c = sum w^2 e / sum w,
+    S = sum w^2 e^2 - sum w + sum w^2 / sum w,
+    S' = -2 sum w^3 e^2 + 2 c sum w^2 e + sum w^2 - 2 sum w^3 / sum w
+    + (sum w^2 / sum w)^2."""
+    ok, w, yz, sw, mu = _sums(y, v, t)
+    e = np.where(ok, yz - mu[..., None], 0.0)
+    w2 = w * w
+    w3 = w2 * w
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sw2 = w2.sum(axis=-1)
+        r = sw2 / sw
+        s = (w2 * e * e).sum(axis=-1) - sw + r
+        c = (w2 * e).sum(axis=-1)
+        d = (-2.0 * (w3 * e * e).sum(axis=-1) + 2.0 * c * c / sw + sw2
+             - 2.0 * w3.sum(axis=-1) / sw + r * r)
+    return s, d
+
+
+GRID = 96               # log-spaced points of the restricted likelihood's first look
+
+
+def _reml(y, v, k):
+    """The REML tau^2: the global maximum of the restricted likelihood on
+    [0, inf), the boundary included.  The likelihood need not be unimodal:
+    0 can be a local maximum (a negative score there) with a higher one
+    inside, where Fisher scoring started at 0 never leaves 0.  So the
+    likelihood is first evaluated at 0 and on a log-spaced grid of (0, upper]
+    (a ratio of 1.34 between points); the best point's neighbours bracket
+    the maximum, where the score changes sign, and a safeguarded Newton
+    iteration on the score (bisection whenever a step would leave the
+    bracket) finds its root to the last bit.  The best of that root and 0
+    wins.  Beyond ``upper`` = 8 R^2 + 2 max v (R the range of y) the
+    likelihood only falls: there the weights differ by less than a factor
+    rho = 1.5, so the score sum w^2 (y - mu)^2 - (sum_{i!=j} w_i w_j) / sum w
+    is below k rho^2 a^2 R^2 - (k-1) a / rho (a the smallest weight, below
+    1/t), which is negative once t > rho^3 R^2 k/(k-1) <= 6.75 R^2."""
+    active = k > 1
+    zero = np.zeros(y.shape[:-1])
+    if not active.any():
+        return zero
+    ok = ~np.isnan(y)
+    vz = np.where(ok, v, 0.0)
+    with np.errstate(invalid="ignore"):
+        hi = np.where(ok, y, -np.inf).max(axis=-1, initial=-np.inf)
+        lo = np.where(ok, y, np.inf).min(axis=-1, initial=np.inf)
+        span = np.where(active, hi - lo, 0.0)
+        upper = 8.0 * span * span + 2.0 * vz.max(axis=-1, initial=0.0)
+    upper = np.where(active & np.isfinite(upper) & (upper > 0), upper, 0.0)
+    grid = [zero] + [upper * 10.0 ** e for e in np.linspace(-12.0, 0.0, GRID)]
+    best_i = np.zeros(zero.shape, dtype=np.int64)
+    best_ll = restricted_loglik(y, v, zero)
+    for i, g in enumerate(grid[1:], 1):
+        ll = restricted_loglik(y, v, g)
+        better = ll > best_ll
+        best_i = np.where(better, i, best_i)
+        best_ll = np.where(better, ll, best_ll)
+    G = np.stack(grid)                                   # (GRID + 1, ...)
+    take = lambda i: np.take_along_axis(G, i[None], axis=0)[0]   # noqa: E731
+    a = take(np.maximum(best_i - 1, 0))
+    b = take(np.minimum(best_i + 1, GRID))
+    x = take(best_i)
+    sa, _ = _reml_score(y, v, a)
+    sb, _ = _reml_score(y, v, b)
+    # a bracket of the score's sign change around the best grid point; where
+    # there is none (0 best with a negative score there) the answer is 0
+    live = active & (sa > 0) & (sb < 0) & (upper > 0)
+    for _ in range(MAXITER):
+        if not live.any():
+            break
+        s, d = _reml_score(y, v, x)
+        a = np.where(live & (s > 0), x, a)
+        b = np.where(live & (s <= 0), x, b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            newton = x - s / d
+        inside = (d < 0) & (newton > a) & (newton < b)
+        new = np.where(inside, newton, 0.5 * (a + b))
+        done = (np.abs(new - x) <= 4e-16 * np.abs(x)) | (s == 0) | \
+            (b - a <= 4e-16 * np.abs(b))
+        x = np.where(live, new, x)
+        live &= ~done
+    t = np.where(active & (sa > 0) & (sb < 0) & (upper > 0), x, zero)
+    # the boundary is a candidate too, and wins a tie
+    t = np.where(restricted_loglik(y, v, t) > restricted_loglik(y, v, zero), t, zero)
+    return np.where(active, t, 0.0)
 
 
 def random_effects(y, v, tau2_value) -> tuple[np.ndarray, np.ndarray]:

@@ -130,7 +130,8 @@ def fit(y, system, topic, topic_collection, p: int) -> MixedFit:
             return math.inf
 
     x0 = np.array([1.0, 1.0]) if several else np.array([1.0])
-    best = optimize.minimize(obj, x0, method="BFGS", options={"gtol": 1e-9, "maxiter": 500})
+    best = optimize.minimize(obj, x0, method="BFGS", jac="3-point",
+                             options={"gtol": 1e-11, "maxiter": 500})
     # the boundary: a variance ratio of exactly zero, when the optimum is near it
     for i in range(best.x.size):
         if abs(best.x[i]) > 1e-2:
@@ -138,7 +139,8 @@ def fit(y, system, topic, topic_collection, p: int) -> MixedFit:
         x = best.x.copy()
         x[i] = 0.0
         res = optimize.minimize(lambda z: obj(np.insert(z, i, 0.0)), np.delete(x, i),
-                                method="BFGS", options={"gtol": 1e-10}) if x.size > 1 \
+                                method="BFGS", jac="3-point",
+                                options={"gtol": 1e-11}) if x.size > 1 \
             else None
         cand = (np.insert(res.x, i, 0.0), res.fun) if res is not None else (x, obj(x))
         if cand[1] < best.fun:
