@@ -171,7 +171,9 @@ def evaluate(aligned: Aligned, measures, *, text_ok: bool = False) -> Scores:
     unique: dict[str, Measure] = {}
     for r in reqs:
         unique.setdefault(r.measure.name, r.measure)
-    for m in unique.values():           # inputs a measure refuses: before any scoring
+    # inputs a measure refuses: before any scoring (probability labels are
+    # drawn 0/1, which no measure refuses; their codes are not labels)
+    for m in unique.values() if aligned.label_mode != "probability" else ():
         if m.fam.check is not None:
             m.fam.check(ctx, m)
     # arrays most measures share, computed once before the measures run side by side

@@ -76,7 +76,7 @@ def test_fast_ndcg_bounds_equal_the_enumeration(seed, monkeypatch):
     last bit."""
     qrels, runs = _random(seed)
     measures = ["nDCG@5", "nDCG@10", "nDCG(dcg='exp-log2')@3", "nDCG(b=2)@6"]
-    gains = {1: 1, 2: 5, 3: 2} if seed % 2 else None
+    gains = {1: 1, 2: 4, 3: 2} if seed % 2 else None   # gdeval's exp-log2 takes gains <= 4
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = api.evaluate(qrels, runs, measures, gains=gains)
