@@ -2002,11 +2002,12 @@ static int quick_scan(QuickRun *Q)
     return 0;
 }
 
-/* Twice the rows: one topic fills the buffer.  0, or -1 out of memory. */
-static int quick_grow(QuickRun *Q)
+/* The parse rows of a buffer of cap rows doubled (ids, docnos, scores), the
+   new rows zeroed; the caller records the new capacity.  0, or -1 out of
+   memory (what was reallocated is kept, the old rows intact). */
+static int parse_grow(Parse *P, Py_ssize_t cap)
 {
-    Parse *P = &Q->P;
-    Py_ssize_t cap = Q->cap, cap2 = 2 * cap;
+    Py_ssize_t cap2 = 2 * cap;
     unsigned char *a;
     if (cap2 > 0x3fffffff)
         return -1;
@@ -2021,7 +2022,15 @@ static int quick_grow(QuickRun *Q)
     if (!(a = realloc(P->num, (size_t)cap2 * 8)))
         return -1;
     P->num = a;
-    Q->cap = P->cap = cap2;
+    return 0;
+}
+
+/* Twice the rows: one topic fills the buffer.  0, or -1 out of memory. */
+static int quick_grow(QuickRun *Q)
+{
+    if (parse_grow(&Q->P, Q->cap))
+        return -1;
+    Q->cap = Q->P.cap = 2 * Q->cap;
     return quick_scratch(Q);
 }
 
@@ -3208,24 +3217,10 @@ static int stream_widen(Stream *S, int q, Py_ssize_t W2)
 /* One topic fills the row buffer: twice the rows.  0 ok, -2 out of memory. */
 static int stream_grow(Stream *S)
 {
-    Parse *P = &S->P;
-    Py_ssize_t cap = S->cap, cap2 = 2 * cap;
-    unsigned char *a;
-    if (cap2 > 0x3fffffff)
+    if (parse_grow(&S->P, S->cap))
         return -2;
-    if (!(a = realloc(P->qw, (size_t)cap2 * (size_t)P->Wq * 8)))
-        return -2;
-    P->qw = a;
-    memset(a + cap * P->Wq * 8, 0, (size_t)(cap * P->Wq * 8));
-    if (!(a = realloc(P->dw, (size_t)cap2 * (size_t)P->Wd * 8)))
-        return -2;
-    P->dw = a;
-    memset(a + cap * P->Wd * 8, 0, (size_t)(cap * P->Wd * 8));
-    if (!(a = realloc(P->num, (size_t)cap2 * 8)))
-        return -2;
-    P->num = a;
-    S->cap = P->cap = cap2;
-    return scratch_alloc(&S->K, cap2) ? -2 : 0;
+    S->cap = S->P.cap = 2 * S->cap;
+    return scratch_alloc(&S->K, S->cap) ? -2 : 0;
 }
 
 /* Read and align the whole lines s[lo:hi] of the run (kind: K_TREC or
