@@ -10,7 +10,6 @@ import stat
 
 from ipsoeval.errors import InputError
 
-
 STDOUT = "-"          # -o -: standard output, as for every command's -o
 
 

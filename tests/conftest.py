@@ -69,24 +69,41 @@ def invoke_bytes(args, *, isatty=False, input=None, env=None, **env_kw):
     return r.exit_code, r.stdout_bytes, r.stderr
 
 
-def run_quick(args):
-    """quick_eval(args) in-process: (served, stdout, stderr)."""
+def _quick_call(fn, args, tty=False):
+    """fn(args) of a quick path in-process, its output captured: (served,
+    exit status, stdout, stderr); a SystemExit is served with its status."""
     import io
-
-    from ipsoeval.reading import quick as _quick
     out, err = io.BytesIO(), io.BytesIO()
     saved = sys.stdout, sys.stderr
     wout = sys.stdout = io.TextIOWrapper(out, encoding="utf-8")
+    wout.isatty = lambda: tty
     werr = sys.stderr = io.TextIOWrapper(err, encoding="utf-8")
+    code = 0
     try:
-        served = _quick.quick_eval([str(a) for a in args])
+        try:
+            served = fn([str(a) for a in args])
+        except SystemExit as exc:
+            served, code = True, exc.code
         wout.flush()
         werr.flush()
     finally:
         sys.stdout, sys.stderr = saved
         wout.detach()
         werr.detach()
-    return served, out.getvalue().decode(), err.getvalue().decode()
+    return served, code, out.getvalue().decode(), err.getvalue().decode()
+
+
+def run_quick(args):
+    """quick_eval(args) in-process: (served, stdout, stderr)."""
+    from ipsoeval.reading import quick as _quick
+    served, _, out, err = _quick_call(_quick.quick_eval, args)
+    return served, out, err
+
+
+def run_quick_sigtest(args, tty=False):
+    """quick_sigtest(args) in-process: (served, exit status, stdout, stderr)."""
+    from ipsoeval.analyses.sigtest import quick as _quick
+    return _quick_call(_quick.quick_sigtest, args, tty)
 
 
 @pytest.fixture

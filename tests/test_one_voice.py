@@ -21,11 +21,10 @@ import random
 
 import numpy as np
 import pytest
-from conftest import TESTDATA, invoke, run_quick
+from conftest import TESTDATA, invoke, run_quick, run_quick_sigtest
 
 import ipsoeval
 from ipsoeval import mean as one_mean
-from ipsoeval.analyses.sigtest import quick as sigtest_quick
 from ipsoeval.stats import registry
 
 WEB = TESTDATA / "across"
@@ -71,31 +70,9 @@ def test_sigtest_full_and_quick_use_the_default_by_scale():
     doc = _json(out)
     assert {r["measure"]: r["test"] for r in doc["results"]} == WANT
     assert doc["params"]["test_note"].startswith("Test: sign test (nDCG@10 is ordinal)")
-    served, qcode, qout, _ = sigtest_quick_run(args)
+    served, qcode, qout, _ = run_quick_sigtest(args)
     if served:
         assert qcode == 0 and _json(qout) == doc
-
-
-def sigtest_quick_run(args):
-    import io
-    import sys
-    out, err = io.BytesIO(), io.BytesIO()
-    saved = sys.stdout, sys.stderr
-    wout = sys.stdout = io.TextIOWrapper(out, encoding="utf-8")
-    werr = sys.stderr = io.TextIOWrapper(err, encoding="utf-8")
-    code = 0
-    try:
-        try:
-            served = sigtest_quick.quick_sigtest([str(a) for a in args])
-        except SystemExit as exc:
-            served, code = True, exc.code
-        wout.flush()
-        werr.flush()
-    finally:
-        sys.stdout, sys.stderr = saved
-        wout.detach()
-        werr.detach()
-    return served, code, out.getvalue().decode(), err.getvalue().decode()
 
 
 def test_agree_decides_differs_with_the_default_by_scale():
@@ -201,7 +178,7 @@ def _means_everywhere(qrels, a, b, measure):
     args = ["sigtest", qrels, a, b, "-m", measure, "--format", "json"]
     code, out, err = invoke(args)
     got["sigtest"] = _json(out)["results"][0]["mean_a"]
-    served, qcode, qout, _ = sigtest_quick_run(args)
+    served, qcode, qout, _ = run_quick_sigtest(args)
     if served:
         got["sigtest (quick)"] = _json(qout)["results"][0]["mean_a"]
     code, out, err = invoke(["leaderboard", qrels, a, b, "-m", measure, "--samples", "50",

@@ -3,7 +3,6 @@ byte for byte what the full program prints -- standard output, standard
 error and exit status -- and the full program whenever anything else is asked
 for; ipsoeval.stats.paired's reproduction of numpy's sums and of the tie rule."""
 
-import io
 import os
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from hypothesis import strategies as st
 from ipsoeval.analyses.sigtest import quick as _quick
 from ipsoeval.reading import compiled as _fast
 from ipsoeval.stats import paired
-from tests.conftest import invoke
+from tests.conftest import invoke, run_quick_sigtest
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
 
@@ -34,24 +33,7 @@ def _plain_env(monkeypatch):
 
 def run_quick(args, tty=False):
     """quick_sigtest(args) in-process: (served, exit status, stdout, stderr)."""
-    out, err = io.BytesIO(), io.BytesIO()
-    saved = sys.stdout, sys.stderr
-    wout = sys.stdout = io.TextIOWrapper(out, encoding="utf-8")
-    wout.isatty = lambda: tty
-    werr = sys.stderr = io.TextIOWrapper(err, encoding="utf-8")
-    code = 0
-    try:
-        try:
-            served = _quick.quick_sigtest([str(a) for a in args])
-        except SystemExit as exc:
-            served, code = True, exc.code
-        wout.flush()
-        werr.flush()
-    finally:
-        sys.stdout, sys.stderr = saved
-        wout.detach()
-        werr.detach()
-    return served, code, out.getvalue().decode(), err.getvalue().decode()
+    return run_quick_sigtest(args, tty)
 
 
 def same_as_full(args):

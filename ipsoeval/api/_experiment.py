@@ -108,9 +108,8 @@ def experiment(runs, qrels, measures, *, names=None, baseline=None, test: str = 
     import numpy as np
 
     from ipsoeval.results import _frame
-    from ipsoeval.stats.corrections import adjust
-
     from ipsoeval.stats import registry
+    from ipsoeval.stats.corrections import adjust
     # the registry's vocabulary (names and aliases); PyTerrier's two tests only
     test = registry.get(test, allowed=tuple(TESTS), option="test",
                         command="experiment()").name
@@ -137,7 +136,7 @@ def experiment(runs, qrels, measures, *, names=None, baseline=None, test: str = 
                 for g in given]
         return _frame(["name", "qid", "measure", "value"], recs)
 
-    from ipsoeval import mean as one_mean         # the one mean of every command
+    from ipsoeval import mean as one_mean  # the one mean of every command
     means = {g: one_mean.means(mats[g]) for g in given}
     columns = ["name", *given]
     recs: list[dict[str, Any]] = [{"name": n, **{g: float(means[g][i]) for g in given}}

@@ -11,7 +11,6 @@ from ipsoeval.cli.plot_opts import plot_option
 from ipsoeval.cli.scores_opts import qrels_and_runs_or_scores, scores_options
 from ipsoeval.errors import UsageError
 
-
 # a value-set pass estimated longer than this is announced first, on a pipe too
 ANNOUNCE_SECONDS = 10.0
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ipsoeval.errors import UsageError
-from ipsoeval.model import PAD, UNJUDGED, Aligned
+from ipsoeval.model import PAD, Aligned
 from ipsoeval.model import judged as is_judged
 
 MIN_GEO_MEAN = 0.00001
