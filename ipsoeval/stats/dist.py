@@ -44,7 +44,26 @@ is |ln v|·4e-16 (v = exp(E) with |E| > 230, whose rounding alone is
 is larger: a rounding of the argument moves the true value by as much (the
 χ² tail at df 177, x 558 and the F tail at d1 37, d2 35733, x 37 reach
 1.2e-13 and 2.6e-13 that way).  A value beyond the largest float is +inf
-(``fdtri``, ``comb``), a quantile below the smallest is 0.
+(``fdtri``, ``comb``, ``gammaln``, the gamma and t quantiles), a quantile
+below the smallest is 0.
+
+Regions with a different bound, stated rather than hidden:
+
+* the incomplete gamma for a ≥ 1e7 comes from Temme's uniform expansion
+  (``_igam_temme``), within 1e-13 of the series where both run (a ≤ 1e8)
+  and within the |ln v|·4e-16 bound in the tails; for a ≥ 1e20 the gamma
+  quantiles are Wilson–Hilferty's, exact to O(z⁴ a^(−3/2)) < 1e-23;
+* Q(a, x) for a < 1e-20 is a·E1(x) (relative 1e-15); for 1e-20 ≤ a < 0.1
+  and x < 1 it is 1 − P, to absolute (not relative) 1e-15;
+* a shape parameter or df below 1e-300 puts the mass at an end of the
+  support: the value is that limit (stdtr ½, betainc 0/1 or b/(a+b), fdtrc
+  0/1), within 1e-296 absolute, and a quantile is 0 or ±inf accordingly;
+* a and b both beyond ~1e9 (betainc, fdtrc, fdtri, bdtr at such n and k):
+  the continued fraction does not converge in its 10^5 terms, and the value
+  is NaN rather than a wrong number (a + b beyond the largest float: 0 or 1
+  on each side of the mean, whose spread is then far below a float's
+  spacing); stdtrit with df > 1e20 is the normal quantile's Cornish–Fisher
+  correction, exact to O(df⁻²).
 
 Array versions (``np_ndtr`` …) broadcast like a ufunc; numpy is imported
 only when one is called.  On large arrays they evaluate each distinct
@@ -443,6 +462,14 @@ def _beta_domain(a: float, b: float, x: float) -> float | None:
         return 1.0
     if b == 0.0:
         return 0.0
+    if x == 0.0 or x == 1.0:
+        return x
+    if a < 1e-300 or b < 1e-300:
+        # a shape parameter → 0 puts the mass at an end: I_x(a, b) → b/(a+b) for
+        # both small, 1 for a alone; the rest is below 1e-296 (a·∫ t⁻¹(1−t)^(b−1))
+        if a < 1e-300 and b < 1e-300:
+            return b / (a + b)
+        return 1.0 if a < 1e-300 else 0.0
     return None
 
 
@@ -451,7 +478,7 @@ def betainc(a: float, b: float, x: float) -> float:
     edge = _beta_domain(a, b, x)
     if edge is not None:
         return edge
-    return _ibeta(a, b, x, 1.0 - x)[0]
+    return min(max(_ibeta(a, b, x, 1.0 - x)[0], 0.0), 1.0)
 
 
 def betaincc(a: float, b: float, x: float) -> float:
@@ -459,7 +486,7 @@ def betaincc(a: float, b: float, x: float) -> float:
     edge = _beta_domain(a, b, x)
     if edge is not None:
         return edge if edge != edge else 1.0 - edge
-    return _ibeta(a, b, x, 1.0 - x)[1]
+    return min(max(_ibeta(a, b, x, 1.0 - x)[1], 0.0), 1.0)
 
 
 # ------------------------------------------------------- incomplete gamma
@@ -516,6 +543,35 @@ def _igam_parts(a: float, x: float) -> tuple[float, bool, float]:
     return lf, True, h
 
 
+def _expint_e1(x: float) -> float:
+    """E1(x) = ∫_x^∞ e^−t/t dt for x > 0: its series −γ − log x − Σ (−x)^n/(n·n!)
+    for x ≤ 1, the continued fraction e^−x/(x + 1/(1 + 1/(x + 2/(1 + …)))) (A&S 5.1.22)
+    by modified Lentz beyond."""
+    if x <= 1.0:
+        s = 0.0
+        term = 1.0
+        for n in range(1, 40):
+            term *= -x / n
+            s += term / n
+            if abs(term) < 1e-18:
+                break
+        return -0.5772156649015329 - math.log(x) - s
+    b = x + 1.0
+    c = 1.0 / _FPMIN
+    d = 1.0 / b
+    h = d
+    for i in range(1, 1000):
+        an = -i * i
+        b += 2.0
+        d = 1.0 / (an * d + b)
+        c = b + an / c
+        delta = c * d
+        h *= delta
+        if abs(delta - 1.0) < 1e-16:
+            break
+    return h * _exp(-x)
+
+
 _TEMME_A = 1e7      # above it, the series and fraction need > 9·sqrt(a) terms
 
 
@@ -556,11 +612,16 @@ def _igam(a: float, x: float) -> tuple[float, float]:
         return 0.0, 1.0
     if a >= _TEMME_A:
         return _igam_temme(a, x)
-    lf, upper, v = _igam_parts(a, x)
-    if upper:
-        q = math.exp(lf + math.log(v))
+    if a < 1e-20:
+        # Q(a, x) = a E1(x) (1 + O(a log x)), relative 1e-17 here; P = 1 − Q
+        q = a * _expint_e1(x)
         return 1.0 - q, q
-    p = math.exp(lf + math.log(v))
+    lf, upper, v = _igam_parts(a, x)
+    # (1 − the other may round past 0 for tiny a: clamped)
+    if upper:
+        q = min(_exp(lf + math.log(v)), 1.0)
+        return 1.0 - q, q
+    p = min(_exp(lf + math.log(v)), 1.0)
     return p, 1.0 - p
 
 
@@ -756,6 +817,9 @@ def _gammaincinv(a: float, y: float, upper: bool) -> float:
         x0 = 0.0
     if x0 == _INF:
         x0 = _XMAX
+    if a >= 1e20 and 0.0 < x0 < _XMAX:
+        # Wilson–Hilferty's error is O(z⁴ a^(−3/2)) relative: below 1e-23 here
+        return x0
     # the quantile below the smallest positive float is 0, beyond the
     # largest +inf (tiny a: P(a, 5e-324) ≈ 1; huge a, x near its end)
     if lower_target:
@@ -817,7 +881,8 @@ def _gammaincinv(a: float, y: float, upper: bool) -> float:
         _, q = _igam(a, x)
         if q <= 0.0:
             return -_INF, -1.0
-        return math.log(q), -_exp(_log_gamma_front(a, x)) / (x * q)
+        lq = math.log(q)
+        return lq, -_exp(_log_gamma_front(a, x) - math.log(x) - lq)
     return _solve(g, lu, min(x0, _XMAX), 0.0, _INF, False)
 
 
@@ -872,13 +937,13 @@ def _f_lower_upper(d1: float, d2: float, x: float) -> tuple[float, float]:
         # 1e-280, perhaps below the smallest float: its log
         a, b = 0.5 * d1, 0.5 * d2
         lx = math.log(d1) + math.log(x) - math.log(d2)
-        ll = a * lx - math.log(a) - _lbeta(a, b)
+        ll = min(a * lx - math.log(a) - _lbeta(a, b), 0.0)
         return _exp(ll), -math.expm1(ll)
     if d2 < 1e-280 * w:
         # the mirror image: P(F > x) = y^b/(b B(a, b)) (1 + O(y)), y = d2/(d1 x)
         a, b = 0.5 * d1, 0.5 * d2
         ly = math.log(d2) - math.log(d1) - math.log(x)
-        ll = b * ly - math.log(b) - _lbeta(a, b)
+        ll = min(b * ly - math.log(b) - _lbeta(a, b), 0.0)
         return -math.expm1(ll), _exp(ll)
     if w > 1e300:
         r = d2 / w if w < _INF else (d2 / x) / d1      # d1 x beyond the largest float
@@ -896,7 +961,8 @@ def fdtrc(d1: float, d2: float, x: float) -> float:
         return 1.0
     if x == _INF:
         return 0.0
-    return _f_lower_upper(d1, d2, x)[1]
+    # a tiny df's leading terms may round past 1
+    return min(max(_f_lower_upper(d1, d2, x)[1], 0.0), 1.0)
 
 
 def fdtri(d1: float, d2: float, p: float) -> float:
@@ -926,7 +992,7 @@ def fdtri(d1: float, d2: float, p: float) -> float:
     target = math.log(p) if use_lower else math.log(1.0 - p)
 
     # log density of log F: f(x)·x = x^(a) … ; d/ds log P = x f(x) / P
-    ld = math.log(d1) - math.log(d2)
+    ld = math.log(d1) - math.log(d2)      # d2/d1 may underflow
 
     def logxf(s):
         # log(x f(x)) = a log(d1 x/d2) − (a+b) log(1 + d1 x/d2) − log B
@@ -948,9 +1014,9 @@ def fdtri(d1: float, d2: float, p: float) -> float:
         return math.log(v), (d if use_lower else -d)
     # start from the tails' leading terms P ≈ r^a/(a B), Q ≈ r^−b/(b B)
     if use_lower:
-        s0 = (target + math.log(a) + lb) / a + math.log(d2 / d1)
+        s0 = (target + math.log(a) + lb) / a - ld
     else:
-        s0 = -(target + math.log(b) + lb) / b + math.log(d2 / d1)
+        s0 = -(target + math.log(b) + lb) / b - ld
     s0 = min(max(s0, -700.0), 700.0)
     s = _solve(f, target, s0, -_INF, _LOG_MAX, use_lower)
     return _exp(s)
