@@ -284,3 +284,11 @@ def test_ptukey_subnormal_df():
     # df → 0: the studentized range exceeds every finite q (it raised)
     p = ptukey.sf(np.array([np.nan, 4.02e31, 0.2769, 0.0, np.inf]), 100, 5e-324)
     assert np.isnan(p[0]) and list(p[1:]) == [1.0, 1.0, 1.0, 0.0]
+
+
+def test_noncentral_subnormal_df():
+    from ipsoeval.stats import noncentral
+    # the limits as the denominator's df → 0 (both raised)
+    assert noncentral.nct_sf(6.347641569421691, 5e-324, 5e-324) == 0.5
+    assert noncentral.nct_sf(3.2e-314, 6.9e-309, 0.7132) == 0.5 * math.erfc(-0.7132 / math.sqrt(2))
+    assert noncentral.ncf_sf(0.8186451131943168, 1e100, 1e-310, 0.19492638890498126) == 1.0
