@@ -44,7 +44,26 @@ is |ln v|·4e-16 (v = exp(E) with |E| > 230, whose rounding alone is
 is larger: a rounding of the argument moves the true value by as much (the
 χ² tail at df 177, x 558 and the F tail at d1 37, d2 35733, x 37 reach
 1.2e-13 and 2.6e-13 that way).  A value beyond the largest float is +inf
-(``fdtri``, ``comb``), a quantile below the smallest is 0.
+(``fdtri``, ``comb``, ``gammaln``, the gamma and t quantiles), a quantile
+below the smallest is 0.
+
+Regions with a different bound, stated rather than hidden:
+
+* the incomplete gamma for a ≥ 1e7 comes from Temme's uniform expansion
+  (``_igam_temme``), within 1e-13 of the series where both run (a ≤ 1e8)
+  and within the |ln v|·4e-16 bound in the tails; for a ≥ 1e20 the gamma
+  quantiles are Wilson–Hilferty's, exact to O(z⁴ a^(−3/2)) < 1e-23;
+* Q(a, x) for a < 1e-20 is a·E1(x) (relative 1e-15); for 1e-20 ≤ a < 0.1
+  and x < 1 it is 1 − P, to absolute (not relative) 1e-15;
+* a shape parameter or df below 1e-300 puts the mass at an end of the
+  support: the value is that limit (stdtr ½, betainc 0/1 or b/(a+b), fdtrc
+  0/1), within 1e-296 absolute, and a quantile is 0 or ±inf accordingly;
+* a and b both beyond ~1e9 (betainc, fdtrc, fdtri, bdtr at such n and k):
+  the continued fraction does not converge in its 10^5 terms, and the value
+  is NaN rather than a wrong number (a + b beyond the largest float: 0 or 1
+  on each side of the mean, whose spread is then far below a float's
+  spacing); stdtrit with df > 1e20 is the normal quantile's Cornish–Fisher
+  correction, exact to O(df⁻²).
 
 Array versions (``np_ndtr`` …) broadcast like a ufunc; numpy is imported
 only when one is called.  On large arrays they evaluate each distinct
@@ -195,7 +214,10 @@ def gammaln(x: float) -> float:
         return _INF
     if x <= 0.0 and x == math.floor(x):
         return _INF
-    return math.lgamma(x)
+    try:
+        return math.lgamma(x)
+    except OverflowError:          # x beyond 2.5e305: log Γ(x) exceeds the largest float
+        return _INF
 
 
 # Stirling's series for log Γ(z) − [(z − ½) log z − z + ½ log 2π]:
@@ -314,9 +336,11 @@ def _betacf(a: float, b: float, x: float, y: float) -> float:
         delta = d * c
         h *= delta
         if abs(delta - 1.0) < 1e-16:
-            break
+            return h
         m += 1
-    return h
+    # not converged in 10^5 terms (a and b both beyond ~1e9): no value rather
+    # than a wrong one
+    return _NAN
 
 
 _SINHC = tuple(1.0 / math.factorial(2 * n + 1) for n in range(40))   # sinh(z)/z in z²
@@ -398,20 +422,31 @@ def _ibeta(a: float, b: float, x: float, y: float) -> tuple[float, float]:
         return 0.0, 1.0
     if y <= 0.0:
         return 1.0, 0.0
-    if x < (a + 1.0) / (a + b + 2.0):
+    if a + b == _INF:
+        # a, b > 1e307: the distribution's spread sqrt(ab)/(a+b)^1.5 < 1e-153
+        # is far below the spacing of floats near its mean a/(a+b), so I is
+        # 0 or 1 on each side of it (½ at the float nearest the mean)
+        d = x * (0.5 * b) - y * (0.5 * a)
+        return (0.0, 1.0) if d < 0.0 else ((1.0, 0.0) if d > 0.0 else (0.5, 0.5))
+    # the side of the mean, judged on the smaller of x and y, which keeps
+    # the digits the other lost (x = 1 − 1e-17 is 1.0)
+    if (x < (a + 1.0) / (a + b + 2.0)) if x <= 0.5 else (y > (b + 1.0) / (a + b + 2.0)):
         i = _ibeta_large_a(a, b, x, y)
         if i is not None:
             return i, 1.0 - i
         lf = _log_beta_front(a, b, x, y)
         cf = _betacf(a, b, x, y)
-        i = math.exp(lf + math.log(cf / a)) if lf < -700.0 else math.exp(lf) * cf / a
+        # below e^−1500 the front outweighs any value of the fraction (< 1e309)
+        i = 0.0 if lf < -1500.0 else (
+            math.exp(lf + math.log(cf / a)) if lf < -700.0 else math.exp(lf) * cf / a)
         return i, 1.0 - i
     ic = _ibeta_large_a(b, a, y, x)
     if ic is not None:
         return 1.0 - ic, ic
     lf = _log_beta_front(a, b, x, y)
     cf = _betacf(b, a, y, x)
-    ic = math.exp(lf + math.log(cf / b)) if lf < -700.0 else math.exp(lf) * cf / b
+    ic = 0.0 if lf < -1500.0 else (
+        math.exp(lf + math.log(cf / b)) if lf < -700.0 else math.exp(lf) * cf / b)
     return 1.0 - ic, ic
 
 
@@ -427,6 +462,14 @@ def _beta_domain(a: float, b: float, x: float) -> float | None:
         return 1.0
     if b == 0.0:
         return 0.0
+    if x == 0.0 or x == 1.0:
+        return x
+    if a < 1e-300 or b < 1e-300:
+        # a shape parameter → 0 puts the mass at an end: I_x(a, b) → b/(a+b) for
+        # both small, 1 for a alone; the rest is below 1e-296 (a·∫ t⁻¹(1−t)^(b−1))
+        if a < 1e-300 and b < 1e-300:
+            return b / (a + b)
+        return 1.0 if a < 1e-300 else 0.0
     return None
 
 
@@ -435,7 +478,7 @@ def betainc(a: float, b: float, x: float) -> float:
     edge = _beta_domain(a, b, x)
     if edge is not None:
         return edge
-    return _ibeta(a, b, x, 1.0 - x)[0]
+    return min(max(_ibeta(a, b, x, 1.0 - x)[0], 0.0), 1.0)
 
 
 def betaincc(a: float, b: float, x: float) -> float:
@@ -443,7 +486,7 @@ def betaincc(a: float, b: float, x: float) -> float:
     edge = _beta_domain(a, b, x)
     if edge is not None:
         return edge if edge != edge else 1.0 - edge
-    return _ibeta(a, b, x, 1.0 - x)[1]
+    return min(max(_ibeta(a, b, x, 1.0 - x)[1], 0.0), 1.0)
 
 
 # ------------------------------------------------------- incomplete gamma
@@ -453,8 +496,11 @@ def _log_gamma_front(a: float, x: float) -> float:
     if x <= 0.0:
         return -_INF
     u = (x - a) / a
-    if a < 10.0 or abs(u) > 0.5:
+    if a < 10.0 or (abs(u) > 0.5 and a < 1e300):
         return a * math.log(x) - x - math.lgamma(a)
+    if abs(u) > 0.5:
+        # log Γ(a) = a log a − a + g(a): lgamma overflows beyond 2.5e305
+        return a * (math.log(x) - math.log(a)) + (a - x) - _lgamma_rest(a)
     return a * _log1pmx(u) - _lgamma_rest(a)
 
 
@@ -497,15 +543,85 @@ def _igam_parts(a: float, x: float) -> tuple[float, bool, float]:
     return lf, True, h
 
 
+def _expint_e1(x: float) -> float:
+    """E1(x) = ∫_x^∞ e^−t/t dt for x > 0: its series −γ − log x − Σ (−x)^n/(n·n!)
+    for x ≤ 1, the continued fraction e^−x/(x + 1/(1 + 1/(x + 2/(1 + …)))) (A&S 5.1.22)
+    by modified Lentz beyond."""
+    if x <= 1.0:
+        s = 0.0
+        term = 1.0
+        for n in range(1, 40):
+            term *= -x / n
+            s += term / n
+            if abs(term) < 1e-18:
+                break
+        return -0.5772156649015329 - math.log(x) - s
+    b = x + 1.0
+    c = 1.0 / _FPMIN
+    d = 1.0 / b
+    h = d
+    for i in range(1, 1000):
+        an = -i * i
+        b += 2.0
+        d = 1.0 / (an * d + b)
+        c = b + an / c
+        delta = c * d
+        h *= delta
+        if abs(delta - 1.0) < 1e-16:
+            break
+    return h * _exp(-x)
+
+
+_TEMME_A = 1e7      # above it, the series and fraction need > 9·sqrt(a) terms
+
+
+def _igam_temme(a: float, x: float) -> tuple[float, float]:
+    """(P, Q) for a ≥ 1e7 by Temme's uniform expansion (Temme 1996, §11.2.4):
+    Q = ½ erfc(η √(a/2)) + e^(−aη²/2)/√(2πa) (C0(η) + C1(η)/a + O(a⁻²)),
+    λ = x/a, η = sign(λ−1) √(2(λ − 1 − log λ)), C0 = 1/(λ−1) − 1/η.
+    Outside |η| ≤ 0.04 both terms are below the smallest float for a ≥ 1e7.
+    C0 is taken from its Taylor series where 1/(λ−1) and 1/η cancel; C1 from
+    its series (its term is below 2e-10 of the second, itself below 1e-3 of Q
+    where it matters); the O(a⁻²) rest is below 5e-18 relative."""
+    mu = (x - a) / a
+    if mu < -0.5:       # λ − 1 − log λ, with λ = x/a perhaps below the smallest float
+        e2 = 2.0 * (mu - (math.log(x) - math.log(a)))
+    else:
+        e2 = -2.0 * _log1pmx(mu) if mu < 1e300 else _INF
+    eta = math.sqrt(e2)
+    if mu < 0.0:
+        eta = -eta
+    w = 0.5 * a * e2
+    if w > 760.0:
+        return (1.0, 0.0) if mu > 0.0 else (0.0, 1.0)
+    if abs(eta) < 1e-3:
+        c0 = -1.0 / 3.0 + eta * (1.0 / 12.0 + eta * (-2.0 / 135.0 + eta * (1.0 / 864.0 + eta / 2835.0)))
+    else:
+        c0 = 1.0 / mu - 1.0 / eta
+    c1 = -1.0 / 540.0 - eta / 288.0 + eta * eta / 378.0
+    r = math.exp(-w) / math.sqrt(2.0 * math.pi * a) * (c0 + c1 / a)
+    z = eta * math.sqrt(0.5 * a)
+    q = 0.5 * math.erfc(z) + r
+    p = 0.5 * math.erfc(-z) - r
+    return max(p, 0.0), max(q, 0.0)
+
+
 def _igam(a: float, x: float) -> tuple[float, float]:
     """(P(a, x), Q(a, x)) for a > 0, x ≥ 0 finite."""
     if x == 0.0:
         return 0.0, 1.0
-    lf, upper, v = _igam_parts(a, x)
-    if upper:
-        q = math.exp(lf + math.log(v))
+    if a >= _TEMME_A:
+        return _igam_temme(a, x)
+    if a < 1e-20:
+        # Q(a, x) = a E1(x) (1 + O(a log x)), relative 1e-17 here; P = 1 − Q
+        q = a * _expint_e1(x)
         return 1.0 - q, q
-    p = math.exp(lf + math.log(v))
+    lf, upper, v = _igam_parts(a, x)
+    # (1 − the other may round past 0 for tiny a: clamped)
+    if upper:
+        q = min(_exp(lf + math.log(v)), 1.0)
+        return 1.0 - q, q
+    p = min(_exp(lf + math.log(v)), 1.0)
     return p, 1.0 - p
 
 
@@ -598,7 +714,8 @@ def stdtr(df: float, t: float) -> float:
         return 1.0
     if df == _INF:
         return ndtr(t)
-    if t == 0.0:
+    if t == 0.0 or df < 1e-300:
+        # df → 0: P(T ≤ t) = ½ ± ½·(df/2)·log(1 + t²/df)·(1 + o(1)), within 1e-296 of ½
         return 0.5
     if t < 0.0:
         return _t_lower(df, t)
@@ -664,6 +781,13 @@ def stdtrit(df: float, p: float) -> float:
         return ndtri(p)
     if p == 0.5:
         return 0.0
+    if df > 1e20:
+        # Cornish–Fisher: t = z (1 + (z² + 1)/(4 df) + O(df⁻²)), |z| < 39
+        z = ndtri(p)
+        return z + z * (z * z + 1.0) / (4.0 * df)
+    if df < 1e-300:
+        # |t| = sqrt(df)·((2 min(p, 1−p))^(−2/df) − 1)^½ overflows for any p ≠ ½
+        return -_INF if p < 0.5 else _INF
     if p < 0.5:
         return _stdtrit_lower(df, p)
     return -_stdtrit_lower(df, 1.0 - p)
@@ -686,12 +810,34 @@ def _gammaincinv(a: float, y: float, upper: bool) -> float:
     # start: Wilson–Hilferty (A&S 26.4.17), or the tails' leading terms
     pz = t if t <= 0.5 else None
     z = _ndtri_lower(pz) if pz is not None else -_ndtri_lower(u)
-    c = 1.0 / (9.0 * a)
-    x0 = a * (1.0 - c + z * math.sqrt(c)) ** 3
-    lga1 = math.lgamma(a + 1.0)
+    if a > 1e-3:
+        c = 1.0 / (9.0 * a)
+        x0 = a * (1.0 - c + z * math.sqrt(c)) ** 3
+    else:                   # Wilson–Hilferty means nothing here; the tails' start follows
+        x0 = 0.0
+    if x0 == _INF:
+        x0 = _XMAX
+    if a >= 1e20 and 0.0 < x0 < _XMAX:
+        # Wilson–Hilferty's error is O(z⁴ a^(−3/2)) relative: below 1e-23 here
+        return x0
+    # the quantile below the smallest positive float is 0, beyond the
+    # largest +inf (tiny a: P(a, 5e-324) ≈ 1; huge a, x near its end)
+    if lower_target:
+        if _igam(a, 5e-324)[0] > t:
+            return 0.0
+        if _igam(a, _XMAX)[0] < t:
+            return _INF
+    else:
+        if _igam(a, _XMAX)[1] > u:
+            return _INF
+        if _igam(a, 5e-324)[1] < u:
+            return 0.0
+    # log Γ(a+1)/a, without overflow for huge a: log a − 1 + (log a + g(a))/a
+    lga1_a = (math.lgamma(a + 1.0) / a if a < 10.0
+              else math.log(a) - 1.0 + (math.log(a) + _lgamma_rest(a)) / a)
     if lower_target:
         # P ≈ x^a / Γ(a+1) for small x
-        x_tail = math.exp((math.log(t) + lga1) / a)
+        x_tail = _exp(math.log(t) / a + lga1_a)
         if x0 <= 0.0 or x_tail < x0:
             x0 = x_tail if x_tail > 0.0 else x0
         if x0 <= 0.0:
@@ -699,36 +845,45 @@ def _gammaincinv(a: float, y: float, upper: bool) -> float:
         lt = math.log(t)
 
         def f(s):
-            x = math.exp(s)
+            x = _exp(s)
+            if x == _INF:
+                return 0.0, 0.0
             p, _ = _igam(a, x)
             if p <= 0.0:
                 return -_INF, a
-            return math.log(p), math.exp(_log_gamma_front(a, x)) / p
-        s = _solve(f, lt, math.log(x0), -_INF, _INF, True)
-        x = math.exp(s)
-        p, _ = _igam(a, x)
-        x -= (p - t) / math.exp(_log_gamma_front(a, x) - math.log(x)) if p > 0.0 else 0.0
+            return math.log(p), _exp(_log_gamma_front(a, x)) / p
+        s = _solve(f, lt, math.log(min(x0, _XMAX)), -_INF, _INF, True)
+        x = _exp(s)
+        if 0.0 < x < _INF:
+            p, _ = _igam(a, x)
+            dens = _exp(_log_gamma_front(a, x) - math.log(x))
+            if p > 0.0 and dens > 0.0:
+                x -= (p - t) / dens
         return x
     # Q ≈ x^(a−1) e^−x / Γ(a) in the upper tail
     lu = math.log(u)
     if x0 <= 0.0:
         x0 = max(a, 1.0)
-    xt = -lu - math.lgamma(a)
-    for _ in range(3):
-        if xt <= 0.0:
-            break
-        xt = -lu - math.lgamma(a) + (a - 1.0) * math.log(xt)
-    if xt > x0:
-        x0 = xt
+    if a < _TEMME_A:        # for larger a Wilson–Hilferty's start is close
+        xt = -lu - math.lgamma(a)
+        for _ in range(3):
+            if xt <= 0.0:
+                break
+            xt = -lu - math.lgamma(a) + (a - 1.0) * math.log(xt)
+        if xt > x0:
+            x0 = xt
 
     def g(x):
         if x <= 0.0:
             return 0.0, 0.0
+        if x >= _XMAX:
+            return -_INF, -1.0
         _, q = _igam(a, x)
         if q <= 0.0:
             return -_INF, -1.0
-        return math.log(q), -math.exp(_log_gamma_front(a, x)) / (x * q)
-    return _solve(g, lu, x0, 0.0, _INF, False)
+        lq = math.log(q)
+        return lq, -_exp(_log_gamma_front(a, x) - math.log(x) - lq)
+    return _solve(g, lu, min(x0, _XMAX), 0.0, _INF, False)
 
 
 def _gammaincinv_domain(a: float, y: float) -> float | None:
@@ -770,14 +925,26 @@ def chdtri(df: float, p: float) -> float:
 
 def _f_lower_upper(d1: float, d2: float, x: float) -> tuple[float, float]:
     """(P(F ≤ x), P(F > x)) for F(d1, d2), x > 0 finite."""
+    if 0.5 * d1 == 0.0:
+        # d1 → 0 puts the mass at 0: P(F > x) ≈ (d1/2)·∫_w^1 t⁻¹(1−t)^(d2/2−1) dt
+        # < 1e-320 (the integral is below 1500 for every float w and d2)
+        return 1.0, 0.0
+    if 0.5 * d2 == 0.0:     # d2 → 0 puts it at +inf, by the same bound
+        return 0.0, 1.0
     w = d1 * x
     if w < 1e-280 * d2:
         # x^a (1 − x)^b / (a B(a, b)) (1 + O(x)) with x = d1 x/d2 below
         # 1e-280, perhaps below the smallest float: its log
         a, b = 0.5 * d1, 0.5 * d2
         lx = math.log(d1) + math.log(x) - math.log(d2)
-        ll = a * lx - math.log(a) - _lbeta(a, b)
+        ll = min(a * lx - math.log(a) - _lbeta(a, b), 0.0)
         return _exp(ll), -math.expm1(ll)
+    if d2 < 1e-280 * w:
+        # the mirror image: P(F > x) = y^b/(b B(a, b)) (1 + O(y)), y = d2/(d1 x)
+        a, b = 0.5 * d1, 0.5 * d2
+        ly = math.log(d2) - math.log(d1) - math.log(x)
+        ll = min(b * ly - math.log(b) - _lbeta(a, b), 0.0)
+        return -math.expm1(ll), _exp(ll)
     if w > 1e300:
         r = d2 / w if w < _INF else (d2 / x) / d1      # d1 x beyond the largest float
         xb, yb = 1.0 / (1.0 + r), r / (1.0 + r)
@@ -794,7 +961,8 @@ def fdtrc(d1: float, d2: float, x: float) -> float:
         return 1.0
     if x == _INF:
         return 0.0
-    return _f_lower_upper(d1, d2, x)[1]
+    # a tiny df's leading terms may round past 1
+    return min(max(_f_lower_upper(d1, d2, x)[1], 0.0), 1.0)
 
 
 def fdtri(d1: float, d2: float, p: float) -> float:
@@ -809,36 +977,46 @@ def fdtri(d1: float, d2: float, p: float) -> float:
     a, b = 0.5 * d1, 0.5 * d2
     # a quantile beyond the largest float (small d2, p near 1) is +inf, one
     # below the smallest (small d1, p near 0) is 0
+    if 0.5 * d1 == 0.0:
+        return 0.0
+    if 0.5 * d2 == 0.0:
+        return _INF
     if p > 0.5 and _f_lower_upper(d1, d2, _XMAX)[1] >= 1.0 - p:
         return _INF
     if p <= 0.5 and _f_lower_upper(d1, d2, 5e-324)[0] > p:
         return 0.0
+    if _f_lower_upper(d1, d2, 1.0)[0] != _f_lower_upper(d1, d2, 1.0)[0]:
+        return _NAN         # the incomplete beta has no value at these dfs
     lb = _lbeta(a, b)
     use_lower = p <= 0.5
     target = math.log(p) if use_lower else math.log(1.0 - p)
 
     # log density of log F: f(x)·x = x^(a) … ; d/ds log P = x f(x) / P
+    ld = math.log(d1) - math.log(d2)      # d2/d1 may underflow
+
     def logxf(s):
         # log(x f(x)) = a log(d1 x/d2) − (a+b) log(1 + d1 x/d2) − log B
-        r = math.exp(s) * d1 / d2
-        return a * math.log(r) - (a + b) * math.log1p(r) - lb if r < 1e300 else (
-            a * math.log(r) - (a + b) * (math.log(r) + math.log1p(1.0 / r)) - lb)
+        lr = s + ld
+        return a * lr - (a + b) * math.log1p(math.exp(lr)) - lb if lr < 690.0 else (
+            a * lr - (a + b) * (lr + math.log1p(math.exp(-lr))) - lb)
 
     def f(s):
         x = _exp(s)
         if x == _INF:
             return (0.0 if use_lower else -_INF), 0.0
+        if x == 0.0:
+            return (-_INF, a) if use_lower else (0.0, 0.0)
         lo, up = _f_lower_upper(d1, d2, x)
         v = lo if use_lower else up
         if v <= 0.0:
             return -_INF, (a if use_lower else -b)
-        d = math.exp(logxf(s)) / v
+        d = _exp(logxf(s)) / v
         return math.log(v), (d if use_lower else -d)
     # start from the tails' leading terms P ≈ r^a/(a B), Q ≈ r^−b/(b B)
     if use_lower:
-        s0 = (target + math.log(a) + lb) / a + math.log(d2 / d1)
+        s0 = (target + math.log(a) + lb) / a - ld
     else:
-        s0 = -(target + math.log(b) + lb) / b + math.log(d2 / d1)
+        s0 = -(target + math.log(b) + lb) / b - ld
     s0 = min(max(s0, -700.0), 700.0)
     s = _solve(f, target, s0, -_INF, _LOG_MAX, use_lower)
     return _exp(s)
@@ -924,7 +1102,9 @@ def comb(n: float, k: float) -> float:
         kk = int(min(k, n - k))
         if kk == 0:
             return 1.0
-        log_c = math.lgamma(n + 1.0) - math.lgamma(kk + 1.0) - math.lgamma(n - kk + 1.0)
+        # log C(n, kk) from log B, which keeps its digits for huge n (lgamma's
+        # difference cancels, and lgamma itself overflows beyond 2.5e305)
+        log_c = -math.log(n + 1.0) - _lbeta(n - kk + 1.0, kk + 1.0)
         if log_c > 709.9:
             return _INF
         try:
@@ -1093,7 +1273,7 @@ def _np_betacf(a, b, x, y):
             idx, a, b, x, qab, qap, qam, c, d, h = (
                 idx[keep], a[keep], b[keep], x[keep], qab[keep], qap[keep], qam[keep],
                 c[keep], d[keep], h[keep])
-    out[idx] = h
+    out[idx] = _NAN          # not converged: as _betacf
     return out
 
 
@@ -1232,7 +1412,8 @@ def _np_ibeta(a, b, x, y):
     one = ~zero & (y <= 0.0)
     i[one], ic[one] = 1.0, 0.0
     inner = ~(zero | one)
-    lower = inner & (x < (a + 1.0) / (a + b + 2.0))
+    lower = inner & np.where(x <= 0.5, x < (a + 1.0) / (a + b + 2.0),
+                             y > (b + 1.0) / (a + b + 2.0))
     for side, (p, q, u, w) in ((lower, (a, b, x, y)), (inner & ~lower, (b, a, y, x))):
         idx = np.flatnonzero(side)
         if not idx.size:

@@ -268,7 +268,9 @@ def nct_sf(t: float, df: float, nc: float) -> float:
         return 1.0 if nc > 0 else 0.0
     if math.isinf(df) or df > 1e300:
         return 0.5 * math.erfc((t - nc) * _SQRT1_2)
-    if t == 0.0:
+    if t == 0.0 or df < 1e-300:
+        # df → 0 drives the denominator sqrt(χ²_df/df) to 0 in probability
+        # (P(χ²_df/df ≥ c) ≈ (df/2)·E1(df c/2) < 1e-296): T takes the sign of Z + δ
         return 0.5 * math.erfc(-nc * _SQRT1_2)
     if t > 0.0:
         return min(1.0, _nct_sf_integral(t, df, nc))
@@ -358,6 +360,10 @@ def ncf_sf(x: float, dfn: float, dfd: float, nc: float) -> float:
         return 1.0
     if math.isinf(x):
         return 0.0
+    if dfd < 1e-300:
+        # dfd → 0 drives the denominator χ²_dfd/dfd to 0 in probability (as in
+        # nct_sf): F' exceeds every finite x
+        return 1.0
     from ipsoeval.stats import dist
     a, b = 0.5 * dfd, 0.5 * dfn
     # z = ν₂/(ν₂ + ν₁x) and 1 − z, each without cancellation

@@ -224,6 +224,10 @@ def sf(q, k: int, df: float) -> np.ndarray:
     if qq.size:
         if np.isinf(df):
             res = 1.0 - _range_cdf_interp(qq, k)
+        elif df < 1e-300:
+            # df → 0 drives s = sqrt(χ²_df/df) to 0 in probability
+            # (P(s² ≥ t) ≈ (df/2)·E1(df t/2) < 1e-296), so R/s exceeds any q
+            res = np.ones_like(qq)
         else:
             res = _sf_finite_df(qq, k, float(df))
         out[ok] = np.clip(res, 0.0, 1.0)
