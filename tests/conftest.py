@@ -69,6 +69,14 @@ def invoke_bytes(args, *, isatty=False, input=None, env=None, **env_kw):
     return r.exit_code, r.stdout_bytes, r.stderr
 
 
+@pytest.fixture
+def plain_env(monkeypatch):
+    """The quick paths as a user without IPSOEVAL_WARNINGS or IPSOEVAL_CORE
+    set meets them (either changes which path serves, or what it prints)."""
+    monkeypatch.delenv("IPSOEVAL_WARNINGS", raising=False)
+    monkeypatch.delenv("IPSOEVAL_CORE", raising=False)
+
+
 def _quick_call(fn, args, tty=False):
     """fn(args) of a quick path in-process, its output captured: (served,
     exit status, stdout, stderr); a SystemExit is served with its status."""

@@ -31,9 +31,8 @@ TIE_TEXT = ("topic(s) have tied scores across a cutoff or between documents of d
 
 
 @pytest.fixture(autouse=True)
-def _plain_env(monkeypatch):
-    monkeypatch.delenv("IPSOEVAL_WARNINGS", raising=False)
-    monkeypatch.delenv("IPSOEVAL_CORE", raising=False)
+def _plain_env(plain_env):
+    """Neither $IPSOEVAL_WARNINGS nor $IPSOEVAL_CORE of the caller's shell."""
 
 
 @pytest.fixture(scope="module")

@@ -26,9 +26,8 @@ ENTRY = ("import sys; from ipsoeval._quick import main; sys.argv[0] = 'ipsoeval'
 
 
 @pytest.fixture(autouse=True)
-def _plain_env(monkeypatch):
-    monkeypatch.delenv("IPSOEVAL_WARNINGS", raising=False)
-    monkeypatch.delenv("IPSOEVAL_CORE", raising=False)
+def _plain_env(plain_env):
+    """Neither $IPSOEVAL_WARNINGS nor $IPSOEVAL_CORE of the caller's shell."""
 
 
 def run_quick(args, tty=False):
