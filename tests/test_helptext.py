@@ -1,5 +1,5 @@
 """``ipsoeval --help``, ``ipsoeval COMMAND --help`` and ``ipsoeval --version``
-served without click (issue 25): the console entry (ipsoeval/_quick.py)
+served without click: the console entry (ipsoeval/_quick.py)
 prints the text stored in ipsoeval/_helptext.py, which must be what click
 prints, byte for byte, at the same terminal width; any other width, and any
 other call, goes to click.

@@ -1,4 +1,4 @@
-"""Import only what a command uses (issue 25, part 1).
+"""Import only what a command uses.
 
 ``ipsoeval --help`` and every ``ipsoeval CMD --help`` load neither numpy nor
 scipy nor rich (the analysis packages declare their option constants without
@@ -79,7 +79,7 @@ def test_commands_on_small_inputs_do_not_load_scipy_stats(tmp_path):
 
 
 def test_power_and_leaderboard_load_no_scipy_at_all(tmp_path):
-    """Issue 25: power (noncentral tails, Brent's inversions) and leaderboard
+    """power (noncentral tails, Brent's inversions) and leaderboard
     (Tukey's studentized range) run on ipsoeval.stats' own distributions."""
     runs = []
     for i, src in enumerate((BM25, NEURAL, BM25)):   # three runs: Tukey HSD over them
@@ -239,7 +239,7 @@ def test_help_lists_the_commands_as_click_would(width):
     assert formatter.getvalue() in got
 
 
-# --- modules the small study's statistics commands do without (issue 25) -----------
+# --- modules the small study's statistics commands do without -----------
 
 # loaded by nothing those paths need: socket (only --engine ray connects),
 # ipsoeval.plots (only --plot), numpy.ma (np.unique imports it: ~10 ms),

@@ -1,5 +1,5 @@
-"""The layout of the whole package (issue 26): the import graph has no circle,
-and the layers of SPEC's layout point one way.
+"""The layout of the whole package: the import graph has no circle,
+and the layers point one way.
 
 cli -> api -> analyses -> engine/stats -> measures -> label models -> model;
 readers produce the model; formatters see only finished reports; nothing

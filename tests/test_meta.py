@@ -1,4 +1,4 @@
-"""`ipsoeval meta` (issue 20, part 3): discriminative power (Sakai 2006), swap
+"""`ipsoeval meta`: discriminative power (Sakai 2006), swap
 rate (Voorhees & Buckley 2002), Kendall's tau and tau_ap (Yilmaz et al. 2008).
 
 Outside references: scipy's ttest_rel and exact permutation_test for the

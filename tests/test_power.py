@@ -1,4 +1,4 @@
-"""`ipsoeval power` (issue 20, part 2): topic set size design (Sakai 2016).
+"""`ipsoeval power`: topic set size design (Sakai 2016).
 
 Every number is checked against an outside reference: statsmodels' power
 classes (TTestPower, FTestAnovaPower) and its OLS two-way ANOVA table,

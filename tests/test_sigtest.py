@@ -250,7 +250,7 @@ def test_corrected_not_below_raw(method):
 @pytest.mark.parametrize("scale, test", [("interval", "t"), ("ratio", "t"),
                                          ("ordinal", "sign"), (None, "sign")])
 def test_default_test_per_scale(scale, test):
-    # issue 25: without --test each (pair, measure) is tested once, with the test its
+    # without --test each (pair, measure) is tested once, with the test its
     # scale permits (Ferrante et al. 2021 §2.5: t needs an interval scale, sign order only)
     assert registry.default_test(scale)[0] == test
     if scale is not None:
@@ -268,7 +268,7 @@ def test_default_test_per_scale(scale, test):
 
 def test_default_correction_family_is_the_rows_reported():
     # Holm over the 2 pairs x 2 measures reported (one test each), checked by hand;
-    # before issue 25 the default ran 4 tests and Holm corrected over all 16 rows
+    # the default once ran 4 tests and Holm corrected over all 16 rows
     rng = np.random.default_rng(6)
     P = rng.random((3, 20)) + np.array([0, 0.15, 0.3])[:, None]
     A = rng.random((3, 20)) + np.array([0, 0.1, 0.25])[:, None]
@@ -388,7 +388,7 @@ def test_cli_gate_regression_and_not(tmp_path):
     r = invoke([qrels, base, bad, "-m", "RR@10", "--fail-if", "worse", "--format", "tsv"], code=1)
     assert r.stderr.strip().splitlines()[-1].startswith("ipsoeval: gate failed:")
     rows = _tsv(r.stdout)
-    # RR is ordinal: the default is one sign test per comparison (issue 25)
+    # RR is ordinal: the default is one sign test per comparison
     assert [row["test"] for row in rows] == ["sign"]
     assert rows[0]["why"].startswith("ordinal scale: sign test")
     assert all(float(row["diff"]) < 0 for row in rows)

@@ -1,4 +1,4 @@
-"""The one registry of test statistics, and the one options vocabulary (issue 12).
+"""The one registry of test statistics, and the one options vocabulary.
 
 Adding a test is one entry in ipsoeval/stats/registry.py plus its check here.
 """

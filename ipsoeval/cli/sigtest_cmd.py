@@ -13,7 +13,7 @@ from ipsoeval.errors import UsageError
 
 
 @click.command("sigtest")
-@qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
+@qrels_and_runs_or_scores                         # RUN optional: --scores files stand in
 @opt.measure_option(help_text="Measure to compare, e.g. AP, nDCG@10, P@10, "
                                              "RR@10 (repeatable; see `ipsoeval measures`).  Required, "
                                   "except with --scores whose files hold one measure.")
@@ -46,8 +46,8 @@ from ipsoeval.errors import UsageError
                              "retrieved documents (columns p_bounds, survives_bounds).")
 @opt.alignment_options()
 @opt.engine_option
-@scores_options                                   # issue 13: --scores FILE...
-@plot_option                                      # issue 13: --plot FILE
+@scores_options                                   # --scores FILE...: per-topic scores
+@plot_option                                      # --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alpha, alternative,
@@ -85,14 +85,14 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
     if scores and bounds:
         raise UsageError("--bounds needs QRELS and runs (per-topic --scores files have no "
                          "unjudged documents to label)")
-    if scores:      # issue 13: the arguments are per-topic score files
+    if scores:      # --scores: the arguments are per-topic score files
         from ipsoeval.cli.scores_opts import run_sigtest
         return run_sigtest(ctx, [qrels, *runs], measures, options, align_opts, scores_format,
                            scores_scale, fmt, output, plot=plot)
     requested = engine.requested(measures)          # usage errors before reading files
     sc = None
     if opt.sweeping(engine_name, runs, align_opts, (bounds, "--bounds"),
-                    (scale != "original", f"--scale {scale}")):   # issue 21: per-run sweep
+                    (scale != "original", f"--scale {scale}")):   # a sweep: runs scored a batch at a time
         sc = opt.load_scores(qrels, runs, align_opts, requested, engine=engine_name, ctx=ctx)
         aligned = sc.aligned
     else:
@@ -105,7 +105,7 @@ def command(ctx, qrels, runs, measures, baseline, all_pairs, tests, correct, alp
         report = sigtest.run_aligned(aligned, requested, options, progress=progress)
     for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    if plot:        # issue 13: per-topic differences of the pairs tested
+    if plot:        # --plot: per-topic differences of the pairs tested
         from ipsoeval.cli import plot_opts
         sc = sc or engine.evaluate(aligned, requested)
         plot_opts.sigtest(plot, report.table("tests"), list(aligned.runs),

@@ -16,8 +16,8 @@ from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
 FORMATS = ("auto", "trec", "tsv", "json", "table",
-           "jsonl", "latex", "markdown",   # issue 13: paper-ready tables and JSON lines
-           "parquet")                      # issue 21: binary, -o FILE only (render_bytes)
+           "jsonl", "latex", "markdown",   # paper-ready tables and JSON lines
+           "parquet")                      # binary, -o FILE only (render_bytes)
 
 
 def resolve(fmt: str, *, pipe_default: str = "tsv", isatty: Callable[[], bool] | None = None,
