@@ -346,3 +346,13 @@ def test_a_new_room_must_be_placed_on_a_floor():
     graph = {m: set(d) for m, d in GRAPH.items()}
     graph["ipsoeval.newroom"] = {"ipsoeval.errors"}
     assert "ipsoeval.newroom stands on no floor: add it to FLOORS" in floor_violations(graph)
+
+
+def test_statistics_take_from_the_readers_only_the_compiled_core():
+    """The readers' floor is below the statistics' for one reason: the
+    randomised Tukey HSD draws its samples from the compiled core, whose one
+    handle is ipsoeval.reading.core.  Nothing else of the readers: a test
+    statistic works on score matrices."""
+    used = {d for m, deps in GRAPH.items() if _under(m, "ipsoeval.stats")
+            for d in deps if _under(d, "ipsoeval.reading")}
+    assert used <= {"ipsoeval.reading.core"}, sorted(used)
