@@ -24,6 +24,18 @@ COMMAND = Command(
 _OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in Options.__dataclass_fields__]
 
 
+def quick(args) -> bool:
+    """``ipsoeval sigtest ARGS`` served by the quick path
+    (:mod:`ipsoeval.analyses.sigtest.quick`: the compiled core, no numpy), the
+    arguments read by this declaration's parser; False: declined, nothing
+    printed."""
+    from ipsoeval.analyses.sigtest.quick import SERVES, quick_sigtest
+    from ipsoeval.declare import parse
+    if args[:1] != ["sigtest"]:
+        return False
+    return quick_sigtest(parse(COMMAND, args[1:], serve=SERVES))
+
+
 def options_of(values: dict, *, gate_option: str = "gate_test") -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
     kw = {k: values[k] for k in _OPTION_NAMES if k in values and k not in ("tests", "gate_test")}
