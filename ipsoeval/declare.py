@@ -588,9 +588,35 @@ def api_kwargs(cmd: Command, kw: dict, func: str) -> dict:
 
 # -- the man page ----------------------------------------------------------------
 
+def _roff(text: str) -> str:
+    return text.replace("\\", "\\e").replace("-", "\\-")
+
+
 def man_synopsis(cmd: Command) -> str:
-    """The SYNOPSIS line: ``ipsoeval NAME [OPTIONS] ARGS``."""
-    return f"ipsoeval {cmd.name} {cmd.usage_args()}"
+    """The man page's SYNOPSIS section (roff, without its ``.SH`` line): the
+    command, its arguments, then every option the command line takes with its
+    value, in --help's order -- generated, so that it cannot drift."""
+    lines = [f".B ipsoeval {cmd.name}"]
+    for a in cmd.arguments:
+        lines.append(f".I {a.metavar}" if a.required else f".RI [ {a.metavar} ]")
+    for o in cmd.opts():
+        if not o.cli or o.hidden:
+            continue
+        flag = _roff(max(o.flags, key=len))
+        more = "..." if o.multiple else ""
+        if o.kind in ("flag", "count"):
+            lines.append(f".RB [ {flag} ]{more}")
+        else:
+            lines += [f".RB [ {flag}", f'.IR "{_roff(_man_metavar(o))}" ]{more}']
+    return "\n".join(lines) + "\n"
+
+
+def _man_metavar(o: Opt) -> str:
+    if o.metavar is not None:
+        return o.metavar
+    if o.kind == "choice":
+        return "|".join(o.choices)
+    return {"int": "N", "float": "X"}.get(o.kind, "TEXT")
 
 
 def man_options(cmd: Command) -> list[str]:

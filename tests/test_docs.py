@@ -90,3 +90,21 @@ def test_no_binary_or_large_file_tracked_outside_the_data_folders():
         if len(data) > 1_000_000 or b"\0" in data[:65536]:
             bad.append(f"{name} ({len(data)} bytes)")
     assert not bad, f"binary or large files tracked outside tests/data and testdata: {bad}"
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_each_man_pages_synopsis_is_its_declarations(name):
+    """The SYNOPSIS is generated from the command's declaration (`make
+    manpages`), and OPTIONS names every spelling the declaration has."""
+    from ipsoeval.cli.manpages import page, synopsis_section
+    from ipsoeval.declare import man_options, man_synopsis
+    from ipsoeval.pipeline import command
+    try:
+        decl = command(name)
+    except (ImportError, AttributeError):
+        pytest.skip(f"{name} is not declared yet")
+    text = page(name).read_text()
+    assert synopsis_section(text) == man_synopsis(decl), \
+        f"run `make manpages`: the SYNOPSIS of {page(name).name} differs from its declaration"
+    plain = man_text(name)
+    assert not [f for f in man_options(decl) if f not in plain]
