@@ -109,3 +109,21 @@ def test_no_issue_number_or_spec_cited_outside_the_changelog():
              for i, line in enumerate(p.read_text(errors="replace").splitlines(), 1)
              if CITATION.search(line)]
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_each_man_pages_synopsis_is_its_declarations(name):
+    """The SYNOPSIS is generated from the command's declaration (`make
+    manpages`), and OPTIONS names every spelling the declaration has."""
+    from ipsoeval.cli.manpages import page, synopsis_section
+    from ipsoeval.declare import man_options, man_synopsis
+    from ipsoeval.pipeline import command
+    try:
+        decl = command(name)
+    except (ImportError, AttributeError):
+        pytest.skip(f"{name} is not declared yet")
+    text = page(name).read_text()
+    assert synopsis_section(text) == man_synopsis(decl), \
+        f"run `make manpages`: the SYNOPSIS of {page(name).name} differs from its declaration"
+    plain = man_text(name)
+    assert not [f for f in man_options(decl) if f not in plain]

@@ -976,8 +976,8 @@ def _served_quick(args: list) -> bool:
     if quick_eval(args):
         return True
     if args[:1] == ["sigtest"]:
-        from ipsoeval.analyses.sigtest.quick import quick_sigtest
-        return bool(quick_sigtest(args))
+        from ipsoeval.pipeline.sigtest import quick
+        return bool(quick(args))
     return False
 
 
