@@ -15,7 +15,8 @@ down there, once:
 
  0. shared leaves: errors, ids, the one mean, the thread pool, standard
     output, warning texts, file writing, the version, the compiled core,
-    the alignment options
+    the declaration of options (``declare``) and the options every command
+    shares (alignment, output)
  1. the model: model, label models, results (the finished report), and the
     package itself
  2. measures (their declarations, kernels and catalogues)
@@ -27,9 +28,11 @@ down there, once:
  8. analyses
  9. trec_eval's other modes (``eval -R``, ``-Z``), built on the analyses
 10. interop: other tools' objects as ipsoeval's names
-11. the Python API
-12. the CLI
-13. the entry points (the console script's quick paths, ``python -m``)
+11. the pipeline: each command's declaration and the calls from its inputs
+    to a Report, made by both doors above it
+12. the Python API
+13. the CLI
+14. the entry points (the console script's quick paths, ``python -m``)
 
 One import runs up, documented: ``ipsoeval/__init__.py`` loads the API in its
 module ``__getattr__`` (``ipsoeval.evaluate`` on first use), so that
@@ -133,7 +136,7 @@ LAYERS = [
       "ipsoeval.align", "ipsoeval.stats", "ipsoeval.engine", "ipsoeval.analyses",
       "ipsoeval.formatters", "ipsoeval.results", "ipsoeval.plots", "ipsoeval.distributed",
       "ipsoeval.trecmodes", "ipsoeval.errors", "ipsoeval.ids"),
-     ("ipsoeval.cli", "ipsoeval.api", "ipsoeval.interop"),
+     ("ipsoeval.cli", "ipsoeval.api", "ipsoeval.interop", "ipsoeval.pipeline"),
      "below the CLI and the API: nothing imports them back"),
     (("ipsoeval.measures", "ipsoeval.stats", "ipsoeval.engine", "ipsoeval.reading",
       "ipsoeval.align", "ipsoeval.model", "ipsoeval.labels", "ipsoeval.formatters",
@@ -161,6 +164,9 @@ LAYERS = [
      ("ipsoeval.measures.family", "ipsoeval.measures.families", "ipsoeval.measures.registry",
       "ipsoeval.measures.names"),
      "label models sit below the measures' declarations"),
+    (("ipsoeval.pipeline",),
+     ("ipsoeval.cli", "ipsoeval.api", "click"),
+     "the pipeline serves the command line and the API; it imports neither"),
     (("ipsoeval.api", "ipsoeval.interop"),
      ("ipsoeval.cli",),
      "the API sits beside the CLI, never on it"),
@@ -245,7 +251,8 @@ def test_a_planted_layer_violation_is_caught(rule):
 FLOORS: list[tuple[str, ...]] = [
     ("ipsoeval.errors", "ipsoeval.ids", "ipsoeval.mean", "ipsoeval.parallel",
      "ipsoeval.stdio", "ipsoeval.tiewarn_text", "ipsoeval.warntext", "ipsoeval.writing",
-     "ipsoeval._version", "ipsoeval._core", "ipsoeval._helptext", "ipsoeval.align_options"),
+     "ipsoeval._version", "ipsoeval._core", "ipsoeval.declare", "ipsoeval.align_options",
+     "ipsoeval.output_options"),
     ("ipsoeval.model", "ipsoeval.labels", "ipsoeval.results", "ipsoeval"),
     ("ipsoeval.measures",),
     ("ipsoeval.formatters", "ipsoeval.plots"),
@@ -256,6 +263,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("ipsoeval.analyses",),
     ("ipsoeval.trecmodes",),
     ("ipsoeval.interop",),
+    ("ipsoeval.pipeline",),
     ("ipsoeval.api",),
     ("ipsoeval.cli",),
     ("ipsoeval._quick", "ipsoeval.__main__"),
