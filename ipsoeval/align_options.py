@@ -5,7 +5,7 @@ qrels and runs, the fast paths and the API's ``evaluate``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ipsoeval.declare import Group, option
 

@@ -31,11 +31,8 @@ loaded.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
-
-MISSING = dataclasses.MISSING
 
 KINDS = ("flag", "text", "int", "float", "choice", "count")
 
@@ -181,6 +178,7 @@ def option(*flags: str, default=None, **kw):
     """A dataclass field declaring an option: ``default`` is the field's
     default (a list or tuple is copied per instance), the rest the
     :class:`Opt`'s."""
+    import dataclasses
     if default is None and kw.get("kind") == "flag":
         default = False
     o = Opt(*flags, default=default, **kw)
@@ -192,6 +190,7 @@ def option(*flags: str, default=None, **kw):
 def opts_of(cls) -> list[Opt]:
     """The options a dataclass declares, in field order, each knowing its
     field's name."""
+    import dataclasses
     out = []
     for f in dataclasses.fields(cls):
         o = f.metadata.get("opt")

@@ -22,9 +22,8 @@ from ipsoeval.errors import (
     GateFailed,
     IpsoevalError,
 )
-from ipsoeval.stdio import quiet_stdout
-
 from ipsoeval.pipeline import COMMANDS  # the one table of commands (noqa: F401)
+from ipsoeval.stdio import quiet_stdout
 
 
 def command_module(name: str) -> str:

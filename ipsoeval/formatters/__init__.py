@@ -13,9 +13,8 @@ import sys
 from typing import IO, Callable
 
 from ipsoeval.errors import UsageError
-from ipsoeval.results import Report, ResultSet
-
 from ipsoeval.output_options import BINARY_FORMATS, FORMATS  # noqa: F401  (declared once)
+from ipsoeval.results import Report, ResultSet
 
 
 def resolve(fmt: str, *, pipe_default: str = "tsv", isatty: Callable[[], bool] | None = None,

@@ -5,9 +5,7 @@ baseline and the measures asked for."""
 from __future__ import annotations
 
 import math
-import os
 import warnings as _warnings
-from typing import Any
 
 from ipsoeval.errors import UsageError
 from ipsoeval.interop import measure_names

@@ -128,8 +128,15 @@ def _plot(path, report, runs, matrices) -> None:
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.sigtest` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import sigtest as st
-    from ipsoeval.pipeline.common import (_baseline, _common, _names, _report, _requested,
-                                      _score_set, _warn)
+    from ipsoeval.pipeline.common import (
+        _baseline,
+        _common,
+        _names,
+        _report,
+        _requested,
+        _score_set,
+        _warn,
+    )
 
     options = options_of(kw)
     ts = _score_set(res)

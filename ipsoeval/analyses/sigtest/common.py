@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ipsoeval.analyses import validate
-from ipsoeval.analyses.validate import ALTERNATIVES, CORRECTIONS
 from ipsoeval.analyses.sigtest import OMNIBUS, PAIRWISE, TESTS
+from ipsoeval.analyses.validate import ALTERNATIVES, CORRECTIONS
 from ipsoeval.declare import option
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Gate
