@@ -17,7 +17,8 @@ PKG = ROOT / "ipsoeval"
 
 # lower first: each module may import only modules before it (the package docstring)
 ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", "ipcfile",
-         "arrow", "irds", "entry", "scores", "nuggets", "manifest", "quick_measures", "quick"]
+         "arrow", "irds", "entry", "scores", "nuggets", "manifest", "provider", "quick_measures",
+         "quick"]
 # what reading may use outside itself (measures: score files name measures; ids:
 # identifiers decoded, shared with the formatters; labels: the coding of real
 # labels under --labels gain|probability; tiewarn_text: the tie-order warning's
@@ -28,7 +29,7 @@ ALLOWED_OUTSIDE = {"ipsoeval.errors", "ipsoeval.model", "ipsoeval.parallel", "ip
                    "ipsoeval.measures", "ipsoeval.ids", "ipsoeval.labels",
                    "ipsoeval.tiewarn_text", "ipsoeval",
                    "ipsoeval.mean"}          # the one mean (math only), for the quick path's TSV
-NO_NUMPY = ["core", "grammar", "opening", "quick_measures", "quick"]
+NO_NUMPY = ["core", "grammar", "opening", "provider", "quick_measures", "quick"]
 
 
 def _modules() -> dict[str, Path]:
