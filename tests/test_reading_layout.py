@@ -98,13 +98,15 @@ def test_no_import_cycle_through_reading():
 
 def test_outside_code_enters_reading_through_its_entries():
     """Outside ipsoeval/reading, the package (runs and qrels), reading.scores
-    (score files), reading.quick (the console script) and reading.core (the
-    compiled extension, which the stats use too) are the doors; the
+    (score files), reading.quick (the console script), reading.provider (which
+    measures the compiled core serves) and reading.core (the compiled
+    extension, which the stats use too) are the doors; the
     alignment also uses the ids, the compiled alignment and the opening of
     files (to word a duplicate docno's error), trec_eval's
     other modes the Python tokeniser and the opening of files."""
     doors = {"ipsoeval.reading", "ipsoeval.reading.scores", "ipsoeval.reading.quick",
-             "ipsoeval.reading.core", "ipsoeval.reading.nuggets", "ipsoeval.reading.manifest"}
+             "ipsoeval.reading.core", "ipsoeval.reading.nuggets", "ipsoeval.reading.manifest",
+             "ipsoeval.reading.provider"}
     # (the alignment reopens a qrels file to word a duplicate's error)
     extra = {"ipsoeval.align": {"ipsoeval.reading.words", "ipsoeval.reading.compiled",
                                 "ipsoeval.reading.opening"},
