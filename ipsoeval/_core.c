@@ -1292,10 +1292,11 @@ static int qside_build(QrelsSide *S, const unsigned char *s, Py_ssize_t len)
     return 0;
 }
 
-/* The measures eval_measures computes (ipsoeval/reading/quick.py maps the
- * names; the families' kernels in ipsoeval/measures/families are the full
- * program's): one per requested measure, a cutoff k (0: none) and a
- * relevance level. */
+/* The measures eval_measures computes: one per requested measure, a cutoff k
+ * (0: none) and a relevance level.  The codes are assigned in the families'
+ * declarations (Family(..., core=N) in ipsoeval/measures/families, whose
+ * kernels are the full program's); this enum is the receiving side, and
+ * family_codes() reports it so that a test binds the two. */
 enum { G_P = 1, G_R, G_AP, G_NDCG, G_RR, G_SUCCESS, G_JUDGED, G_BPREF, G_RPREC, G_ERR,
        G_NUMRET, G_NUMREL, G_NUMRELRET, G_NUMQ };
 #define G_MAX 64            /* measures per call */
@@ -2559,6 +2560,28 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
     free(cut_mask);
     free(qp);
     return res;
+}
+
+/* family_codes() -> {family name: code}: the G_* codes, under the names of the
+ * families whose kernels each follows. */
+static PyObject *py_family_codes(PyObject *self, PyObject *noargs)
+{
+    static const struct { const char *name; int code; } codes[] = {
+        {"P", G_P}, {"R", G_R}, {"AP", G_AP}, {"nDCG", G_NDCG}, {"RR", G_RR},
+        {"Success", G_SUCCESS}, {"Judged", G_JUDGED}, {"bpref", G_BPREF}, {"Rprec", G_RPREC},
+        {"ERR", G_ERR}, {"NumRet", G_NUMRET}, {"NumRel", G_NUMREL},
+        {"NumRelRet", G_NUMRELRET}, {"NumQ", G_NUMQ}};
+    PyObject *d = PyDict_New();
+    for (size_t i = 0; d && i < sizeof(codes) / sizeof(codes[0]); i++) {
+        PyObject *v = PyLong_FromLong(codes[i].code);
+        if (!v || PyDict_SetItemString(d, codes[i].name, v) < 0) {
+            Py_XDECREF(v);
+            Py_CLEAR(d);
+            break;
+        }
+        Py_DECREF(v);
+    }
+    return d;
 }
 
 /* eval_measures(qrels_path, [run_path, ...], [(code, k, rel), ...], [tie cutoff, ...]
@@ -3850,6 +3873,8 @@ static PyMethodDef methods[] = {
      "trec_eval's official measures of runs and their tie counts, or None (declined)."},
     {"eval_measures", py_eval_measures, METH_VARARGS,
      "Requested measures of runs per topic and their tie flags, or None (declined)."},
+    {"family_codes", py_family_codes, METH_NOARGS,
+     "The measure codes eval_measures takes, by family name."},
     {"quick_buffers", py_quick_buffers, METH_NOARGS,
      "The largest buffers (bytes, rows) eval_official/eval_measures held, and parts."},
     {"hsd_ranges", py_hsd_ranges, METH_VARARGS,

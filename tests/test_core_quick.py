@@ -241,7 +241,7 @@ def test_quick_runs_in_threads_in_file_order(tmp_path, monkeypatch, capsys):
     assert not _quick.quick_eval(["eval", str(q), *runs])
 
 
-# --- -m: the common families (ipsoeval/reading/quick_measures.py, _core.eval_measures) ---
+# --- -m: the families the core serves (reading/provider.py, _core.eval_measures) ---
 
 MEASURE_ARGS = [
     ["-m", "nDCG@10", "-m", "AP"],
@@ -278,6 +278,58 @@ def test_measures_are_the_full_program(tmp_path, args, tied, fmt):
         assert err == ("ipsoeval: warning: bm25: 4 topic(s) have tied scores across a cutoff "
                        "or between documents of different labels (the value of AP depends "
                        "on the tie order; --tie-break expected averages over it)\n")
+
+
+def _served_calls():
+    """Per family the compiled core serves (the registry's families the
+    provider accepts), the -m lists of its spellings the quick path takes:
+    the canonical and ir_measures names (cutoffs, levels), then trec_eval's
+    names (one call each where trec_eval's "first parameters win" would
+    otherwise warn)."""
+    from ipsoeval.measures.registry import FAMILIES
+    from ipsoeval.reading.quick_measures import requested
+    out = []
+    for fam in FAMILIES.values():
+        names = [fam.name, *fam.ir_measures]
+        cuts = {"none": [""], "optional": ["", "@3", "@10"], "required": ["@1", "@10"]}
+        canon = [n + c for n in names for c in cuts[fam.cutoff]]
+        if "rel" in fam.param_names:
+            canon += [f"{n}(rel={r}){c}" for n in names for c in cuts[fam.cutoff]
+                      for r in (0, 2)]
+        calls = [[t for t in canon if requested([t])]]
+        trec = [fam.trec_plain.name] if fam.trec_plain else []
+        if fam.trec:
+            trec += [fam.trec.name, f"{fam.trec.name}.5,10"]
+            calls.append([f"{fam.trec.name}_20"])
+        calls.append(trec)
+        calls = [c for c in calls if c and requested(c)]
+        if calls:
+            out += [(fam.name, c) for c in calls]
+    return out
+
+
+SERVED_CALLS = _served_calls()
+
+
+def test_every_family_the_core_serves_is_called():
+    from ipsoeval.measures.registry import FAMILIES
+    assert {f for f, _ in SERVED_CALLS} == {f.name for f in FAMILIES.values()
+                                            if f.core or f.agg == "text"}
+
+
+@pytest.mark.parametrize("names", [c for _, c in SERVED_CALLS],
+                         ids=[f"{f}:{c[0]}" for f, c in SERVED_CALLS])
+@pytest.mark.parametrize("tied", [False, True])
+@pytest.mark.parametrize("fmt", [[], ["--format", "tsv"]], ids=["trec", "tsv"])
+def test_every_served_measure_is_the_full_program(tmp_path, names, tied, fmt):
+    """Whichever serves -- the core or the numpy engine -- the same bytes."""
+    q = TESTDATA / "adhoc" / "qrels.txt"
+    r = BM25 if tied else untied(tmp_path)
+    args = ["-q", *fmt] + [x for n in names for x in ("-m", n)]
+    served, got, got_err = run_quick(["eval", *args, q, r])
+    code, out, err = invoke(["eval", *args, q, r])
+    assert served and code == 0
+    assert got == out and got_err == err
 
 
 def test_measures_against_trec_eval_by_hand():

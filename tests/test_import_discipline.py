@@ -279,3 +279,22 @@ def test_help_lists_every_command_with_its_summary(width):
     limit = help_width(width) - 6 - max(map(len, COMMANDS))
     for name in COMMANDS:
         assert " ".join(lines[name].split()[1:]) == short_help(HELP[name], limit), name
+
+
+def test_the_measure_registry_reads_without_numpy():
+    """Every family's declaration (the registry the quick paths read, and the
+    compiled core's provider) loads no numpy, nor the name parser's ``re``,
+    nor ``dataclasses``; the first kernel that runs imports numpy."""
+    code = ("import sys\n"
+            "from ipsoeval.measures.registry import FAMILIES\n"
+            "from ipsoeval.reading import provider\n"
+            "assert len(FAMILIES) > 50 and FAMILIES['P'].core\n"
+            "bad = [m for m in ('numpy', 're', 'dataclasses', 'typing', 'inspect')\n"
+            "       if m in sys.modules]\n"
+            "from ipsoeval.measures import parse_measure\n"
+            "from ipsoeval.model import Aligned\n"
+            "sys.stdout.write(repr((bad, 'numpy' in sys.modules)))\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=60)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout == "([], True)"

@@ -168,7 +168,7 @@ def test_exp_log2_ndcg_refuses_label_5_with_a_hint(tmp_path):
 
 def test_refusals_come_before_any_scoring(monkeypatch):
     """The engine runs every measure's check before the first one is scored."""
-    from ipsoeval.measures.family import Measure
+    from ipsoeval.measures.measure import Measure
     called = []
     real = Measure.compute
 

@@ -1,7 +1,8 @@
 """The quick path's measure names (ipsoeval/reading/quick_measures.py, no numpy)
 against the full parser (ipsoeval/measures/names.py): every name it accepts
-means what the full parser says, in the same order and under the same label,
-and its tables restate the registry."""
+means what the full parser says, in the same order and under the same label;
+both read the registry, and the compiled core (the provider) says which
+measures the quick path serves."""
 
 import pytest
 from hypothesis import given, settings
@@ -9,9 +10,7 @@ from hypothesis import strategies as st
 
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import names as N
-from ipsoeval.measures import registry
-from ipsoeval.measures import ties as TI
-from ipsoeval.measures.family import FAMILIES
+from ipsoeval.measures.registry import FAMILIES
 from ipsoeval.reading import quick_measures as QM
 
 SPELLINGS = [
@@ -74,9 +73,10 @@ def test_the_spellings_served():
     assert {"P", "P.5,10", "P_10", "map", "map_cut.10", "ndcg_cut", "recip_rank",
             "success.1,5", "num_rel_ret", "runid", "nDCG@10", "AP", "P@5", "RR@10",
             "R@100", "Success@10", "Judged@10", "ERR@20", "P(rel=2)@5", "Bpref",
-            "NumRelRet(rel=2)", "NumQ"} <= set(served)
+            "NumRelRet(rel=2)", "NumQ", "NumRet(rel=2)"} <= set(served)   # (ir_measures'
+    # NumRet(rel=L) is NumRelRet(rel=L): the registry's respelling, applied here too)
     assert not {"official", "ndcg.1=3", "P.5.5", "nDCG(dcg='exp-log2')@10",
-                "ERR(gmax=5)@20", "NumRet(rel=2)", "P(judged_only=True)@5"} & set(served)
+                "ERR(gmax=5)@20", "P(judged_only=True)@5"} & set(served)
 
 
 @settings(max_examples=400, deadline=None)
@@ -97,34 +97,52 @@ def test_orders_and_duplicates():
     assert check(["P.5", "P.5"])
 
 
-def test_tables_restate_the_registry():
-    ix = registry.index()
-    for fam, (code, rule, takes_rel, kind, moved) in QM.FAMILIES.items():
-        f = FAMILIES[fam]
-        assert f.cutoff == rule and f.cutoff_kind == "rank", fam
-        # NumRet(rel=L) is ir_measures' NumRelRet (a respelling): declined
-        assert ("rel" in f.param_names) == (takes_rel or fam == "NumRet"), fam
-        assert {"float": "mean", "int": "sum", "count": "count", "text": "text"}[kind] == f.agg
-        assert (f.ties is not TI.invariant) == moved, fam
-        assert f.per_query == (kind not in ("count", "text")), fam
-    for name, fam in QM.CANONICAL.items():
-        assert ix["ir_measures"][name] == fam
-    for name, (fam, order) in QM.PLAIN.items():
-        assert ix["plain"][name].name == fam and ix["plain"][name].trec_plain.order == order
-    for name, (fam, order, cuts) in QM.CUT.items():
-        f = ix["cut"][name]
-        assert f.name == fam and f.trec.order == order and tuple(f.trec.cutoffs) == cuts
-    # the core's codes: one per family, the G_* enum of _core.c
-    import re
-    from pathlib import Path
-    src = (Path(QM.__file__).parents[1] / "_core.c").read_text()
-    enum = re.search(r"enum \{ G_P = 1,([^}]*)\}", src).group(1)
-    codes = ["G_P"] + [x.strip() for x in enum.replace("\n", " ").split(",") if x.strip()]
-    want = {"P": "G_P", "R": "G_R", "AP": "G_AP", "nDCG": "G_NDCG", "RR": "G_RR",
-            "Success": "G_SUCCESS", "Judged": "G_JUDGED", "bpref": "G_BPREF",
-            "Rprec": "G_RPREC", "ERR": "G_ERR", "NumRet": "G_NUMRET", "NumRel": "G_NUMREL",
-            "NumRelRet": "G_NUMRELRET", "NumQ": "G_NUMQ"}
-    for fam, g in want.items():
-        assert QM.FAMILIES[fam][0] == codes.index(g) + 1, fam
-    # ERR's default gmax, which the core assumes
-    assert dict((p.name, p.default) for p in FAMILIES["ERR"].params)["gmax"] == 4
+def _spellings(fam):
+    """Every spelling of one measure the registry gives the family: its
+    canonical and ir_measures names (with cutoffs and levels where it takes
+    them) and trec_eval's names."""
+    names = [fam.name, *fam.ir_measures]
+    cuts = {"none": [""], "optional": ["", "@1", "@10", "@1000"],
+            "required": ["@1", "@10", "@1000"]}[fam.cutoff]
+    out = [n + c for n in names for c in cuts]
+    if "rel" in fam.param_names:
+        out += [f"{n}(rel={r}){c}" for n in names for c in cuts for r in (0, 2)]
+    if fam.trec_plain:
+        out.append(fam.trec_plain.name)
+    if fam.trec:
+        t = fam.trec.name
+        out += [t, f"{t}.5,10", f"{t}_20"]
+    return out
+
+
+@pytest.mark.parametrize("fam", list(FAMILIES.values()), ids=lambda f: f.name)
+def test_every_family_of_the_registry(fam):
+    """Each spelling of each registered family: read as the full parser reads
+    it, served exactly where the compiled core serves the measures it names
+    (the provider), and else left to the full program."""
+    from ipsoeval.reading.provider import supports
+    for text in _spellings(fam):
+        q = QM.requested([text])
+        f = full([text])
+        if f is None or f[1]:
+            assert q is None, text
+            continue
+        if q is None:
+            reqs = N.expand_all([text])
+            floating = fam.float_cutoff and any(r.measure.cutoff is not None for r in reqs)
+            assert floating or any(supports(r.measure) for r in reqs), text
+            continue
+        assert check([text]), text
+        assert all(supports(r) is None for r in q)
+    if fam.core:
+        assert any(QM.requested([t]) for t in _spellings(fam)), fam.name
+
+
+def test_quick_names_read_no_numpy_and_no_re():
+    import subprocess
+    import sys
+    code = ("import sys; from ipsoeval.reading.quick_measures import requested; "
+            "assert requested(['P.5,10', 'nDCG@10', 'NumRet(rel=2)', 'Bpref']); "
+            "sys.stdout.write(repr(('numpy' in sys.modules, 're' in sys.modules)))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert p.stdout == "(False, False)"

@@ -17,7 +17,8 @@ PKG = ROOT / "ipsoeval"
 
 # lower first: each module may import only modules before it (the package docstring)
 ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", "ipcfile",
-         "arrow", "irds", "entry", "scores", "nuggets", "manifest", "quick_measures", "quick"]
+         "arrow", "irds", "entry", "scores", "nuggets", "manifest", "provider", "quick_measures",
+         "quick"]
 # what reading may use outside itself (measures: score files name measures; ids:
 # identifiers decoded, shared with the formatters; labels: the coding of real
 # labels under --labels gain|probability; tiewarn_text: the tie-order warning's
@@ -28,7 +29,7 @@ ALLOWED_OUTSIDE = {"ipsoeval.errors", "ipsoeval.model", "ipsoeval.parallel", "ip
                    "ipsoeval.measures", "ipsoeval.ids", "ipsoeval.labels",
                    "ipsoeval.tiewarn_text", "ipsoeval",
                    "ipsoeval.mean"}          # the one mean (math only), for the quick path's TSV
-NO_NUMPY = ["core", "grammar", "opening", "quick_measures", "quick"]
+NO_NUMPY = ["core", "grammar", "opening", "provider", "quick_measures", "quick"]
 
 
 def _modules() -> dict[str, Path]:
@@ -97,13 +98,15 @@ def test_no_import_cycle_through_reading():
 
 def test_outside_code_enters_reading_through_its_entries():
     """Outside ipsoeval/reading, the package (runs and qrels), reading.scores
-    (score files), reading.quick (the console script) and reading.core (the
-    compiled extension, which the stats use too) are the doors; the
+    (score files), reading.quick (the console script), reading.provider (which
+    measures the compiled core serves) and reading.core (the compiled
+    extension, which the stats use too) are the doors; the
     alignment also uses the ids, the compiled alignment and the opening of
     files (to word a duplicate docno's error), trec_eval's
     other modes the Python tokeniser and the opening of files."""
     doors = {"ipsoeval.reading", "ipsoeval.reading.scores", "ipsoeval.reading.quick",
-             "ipsoeval.reading.core", "ipsoeval.reading.nuggets", "ipsoeval.reading.manifest"}
+             "ipsoeval.reading.core", "ipsoeval.reading.nuggets", "ipsoeval.reading.manifest",
+             "ipsoeval.reading.provider"}
     # (the alignment reopens a qrels file to word a duplicate's error)
     extra = {"ipsoeval.align": {"ipsoeval.reading.words", "ipsoeval.reading.compiled",
                                 "ipsoeval.reading.opening"},

@@ -154,12 +154,11 @@ def test_official_tie_names_are_the_registry_s():
     """tiewarn_text's official measures (the quick path's names) are the ones
     tie_cells names for trec_eval's official set, in its order."""
     from ipsoeval.measures import expand_all
-    from ipsoeval.measures.ties import invariant
     from ipsoeval.tiewarn_text import OFFICIAL_CUTOFFS, OFFICIAL_WHOLE
     whole, cut = [], []
     for r in expand_all([]):
         m = r.measure
-        if m.fam.kind == "text" or m.fam.ties is invariant:
+        if m.fam.kind == "text" or m.fam.tie_invariant:
             continue
         if m.cutoff is not None and m.fam.cutoff_kind == "rank":
             cut.append((int(m.k), m.name))

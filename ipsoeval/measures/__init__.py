@@ -7,13 +7,25 @@ Each measure family is declared once, with its kernel, in a module of
 canonical ``Name(param=value)@cutoff``, trec_eval's names and ``-m``
 arguments (``P.5,10``, ``official``, ``all_trec``, ``set``), ir_measures'
 names -- into hashable :class:`Measure` objects.
+
+The registry is read on import (it is numpy-free data: the quick paths
+read it too); the other names are loaded when first read, so that the quick
+paths import neither the name parser (``re``) nor :class:`Measure` (numpy).
 """
 
 from __future__ import annotations
 
-from ipsoeval.measures.family import FAMILIES, Family, Measure, Requested
-from ipsoeval.measures.names import MeasureArg, expand, expand_all, parse_measure
+from ipsoeval.measures.family import FAMILIES, Family
 from ipsoeval.measures.registry import catalogue, register, unregister
 
-__all__ = ["FAMILIES", "Family", "Measure", "Requested", "MeasureArg", "expand", "expand_all",
-           "parse_measure", "catalogue", "register", "unregister"]
+_WHERE = {"Measure": "measure", "Requested": "measure", "MeasureArg": "names",
+          "expand": "names", "expand_all": "names", "parse_measure": "names"}
+
+__all__ = ["FAMILIES", "Family", "catalogue", "register", "unregister", *_WHERE]
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)

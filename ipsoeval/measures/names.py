@@ -25,7 +25,8 @@ import re
 
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import registry
-from ipsoeval.measures.family import FAMILIES, Family, Measure, Requested
+from ipsoeval.measures.family import FAMILIES, Family
+from ipsoeval.measures.measure import Measure, Requested
 from ipsoeval.measures.params import MAX_CUTOFF, Bad, Value
 
 _INT = re.compile(r"[0-9]+\Z")

@@ -8,7 +8,9 @@ typed value (or the default) with :meth:`Measure.get`.
 
 from __future__ import annotations
 
-from typing import Callable
+TYPE_CHECKING = False
+if TYPE_CHECKING:                 # (typing and re cost the quick paths ~15 ms of imports)
+    from typing import Callable
 
 MAX_CUTOFF = 2**31 - 1        # largest cutoff (and rel level) accepted
 MAX_REL = 2**31 - 1

@@ -7,7 +7,7 @@ test)."""
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 
 from ipsoeval.measures.family import FAMILIES, Family, TrecName
 
@@ -53,8 +53,12 @@ def _reset() -> None:
 def discover(package: str = "ipsoeval.measures.families") -> None:
     """Register the ``FAMILIES`` of every module of ``package``, in name order."""
     pkg = importlib.import_module(package)
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        mod = importlib.import_module(f"{package}.{info.name}")
+    # the directory listed, not pkgutil.iter_modules: pkgutil imports inspect and
+    # typing (~20 ms), and the quick paths read the registry
+    names = {f[:-3] for d in pkg.__path__ for f in os.listdir(d)
+             if f.endswith(".py") and f != "__init__.py" and f[:-3].isidentifier()}
+    for name in sorted(names):
+        mod = importlib.import_module(f"{package}.{name}")
         for fam in getattr(mod, "FAMILIES", ()):
             register(fam)
 

@@ -64,6 +64,7 @@ import numpy as np
 
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import kernels as K
+from ipsoeval.measures import lazy
 from ipsoeval.model import judged
 from ipsoeval.model import unjudged as unjudged_labels
 
@@ -89,6 +90,12 @@ def per_group(ctx, m):
     orders are enumerated on their own (a sum of the groups' counts of orders,
     not their product)."""
     return None
+
+
+# the markers as the families' declarations name them (ipsoeval.measures.lazy,
+# so that the registry reads without numpy), and as a plug-in may name them
+_INVARIANT = (invariant, lazy.function(__name__, "invariant"))
+_PER_GROUP = (per_group, lazy.function(__name__, "per_group"))
 
 
 # --- the tie groups --------------------------------------------------------------------
@@ -530,19 +537,19 @@ def expectation(ctx: K.Context, m) -> np.ndarray:
     plain = plain_context(ctx)
     base = m.compute(plain.al, plain)
     fam = m.fam
-    if fam.kind == "text" or fam.ties is invariant:
+    if fam.kind == "text" or fam.ties in _INVARIANT:
         return base
     rr, tt = affected(ctx)
     if len(rr) == 0:
         return base
     out = np.array(base, dtype=np.float64)
     vals = None
-    closed = (fam.ties not in (None, per_group) and not m.param("judged_only")
+    closed = (fam.ties is not None and fam.ties not in _PER_GROUP and not m.param("judged_only")
               and (ctx.al.label_mode == "integer" or m.param("rel") is None))
     if closed:
         vals = fam.ties(_affected_context(ctx), m)
     if vals is None:
-        sep = fam.ties is per_group and not m.param("judged_only")
+        sep = fam.ties in _PER_GROUP and not m.param("judged_only")
         vals, se, mc = _enumerate(ctx, m, rr, tt, out, sep)
         if mc.any():
             err = np.zeros(out.shape)
@@ -590,9 +597,9 @@ def status(fam) -> str:
         return "trec order"
     if fam.subtopics:            # refused: the tie orders would move subtopic judgments too
         return "not defined"
-    if fam.ties is invariant:
+    if fam.ties in _INVARIANT:
         return "order-free"
-    if fam.ties is per_group:
+    if fam.ties in _PER_GROUP:
         return "enumeration per group (Monte Carlo beyond 100000)"
     if fam.ties is not None:
         return "closed form" + (f" ({fam.ties_note})" if fam.ties_note else "")
@@ -657,7 +664,7 @@ def tie_cells(scores) -> dict:
     for r in scores.requested:
         m = r.measure
         f = m.fam
-        if f.kind == "text" or f.ties is invariant:
+        if f.kind == "text" or f.ties in _INVARIANT:
             continue
         if m.cutoff is not None and f.cutoff_kind == "rank":
             by_k.setdefault(int(m.k), []).append(m.name)

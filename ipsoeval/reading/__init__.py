@@ -38,7 +38,8 @@ Which path is taken when, and why
    and prints trec_eval's lines, with neither numpy nor click imported (the
    most common call then costs less than ``import numpy``), and the full
    program's tie warning (:mod:`ipsoeval.tiewarn_text`) when a tie group
-   holds two different labels.  With ``-m`` (the common families, named as
+   holds two different labels.  With ``-m`` (measures the core serves,
+   :mod:`~ipsoeval.reading.provider`, named as
    :mod:`~ipsoeval.reading.quick_measures` reads them), ``-q``, ``-M`` or
    ``--format tsv``: ``_core.eval_measures`` reads, aligns and scores, and
    the quick path lays the values out.  Any other option or name, compressed
@@ -129,12 +130,13 @@ Modules, lower first (each imports only modules above it in this list)
 ``scores``    the entry for score files
 ``nuggets``   the entry for nugget assignment files of generated answers
 ``manifest``  ``ipsoeval across`` manifests: collection, qrels and run of each line (paths only)
-``quick_measures`` the ``-m`` names the quick path serves (no numpy, no ``re``)
+``provider``  the compiled core as a provider of measures: serves or says why not
+``quick_measures`` the ``-m`` names the quick path serves, from the registry (no numpy, ``re``)
 ``quick``     the console script's quick path (``core`` only; no numpy)
 
 ``tests/test_reading_layout.py`` checks the order (no import cycle) and that
-``core``, ``grammar``, ``opening``, ``quick_measures`` and ``quick`` load
-without numpy.
+``core``, ``grammar``, ``opening``, ``provider``, ``quick_measures`` and
+``quick`` load without numpy.
 """
 
 __all__ = ["read_qrels", "read_subtopic_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",

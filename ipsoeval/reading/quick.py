@@ -11,8 +11,9 @@ done in C (README "Speed"):
   its last line is read, so memory follows the longest topic, not the run
   (a topic whose rows are not together: the whole file, merged as the full
   program merges it);
-* with ``-m``/``--measure`` naming measures of the common families (P, R,
-  AP, nDCG, RR, Success, Judged, bpref, Rprec, ERR, the counts; in
+* with ``-m``/``--measure`` naming measures the compiled core serves (P, R,
+  AP, nDCG, RR, Success, Judged, bpref, Rprec, ERR, the counts: the
+  families it has a code for, :mod:`ipsoeval.reading.provider`; in
   trec_eval's spellings or the canonical ones, as
   :mod:`ipsoeval.reading.quick_measures` reads them), ``-q``, ``-M`` and
   ``--format tsv``: ``_core.eval_measures`` returns each topic's values and tie flags,
@@ -31,7 +32,8 @@ the full program writes it: one line for all the runs (``tie_lines``, as
 program).  ``IPSOEVAL_CORE=python`` turns this off.
 
 Imports nothing heavier than :mod:`ipsoeval.reading.core` (the extension
-itself), :mod:`ipsoeval.reading.quick_measures`, :mod:`ipsoeval.parallel`
+itself), :mod:`ipsoeval.reading.quick_measures` (the measure registry, data
+that reads without numpy), :mod:`ipsoeval.parallel`
 (four runs or more) and :mod:`ipsoeval.tiewarn_text`;
 ``tests/test_core_quick.py`` checks that neither numpy nor click is loaded.
 """
@@ -124,7 +126,8 @@ def quick_eval(args) -> bool:
         if len(specs) > 64 or len(tcuts) > 64:   # the core's limit (G_MAX)
             return False
         if not specs:                  # runid alone: the core still reads and checks
-            specs = [(14, 0, 1)]       # (NumQ, not printed)
+            from ipsoeval.reading.provider import family_spec
+            specs = [family_spec("NumQ")]       # (not printed)
         got = _evaluate(CORE.eval_measures, (qrels,), runs, _join_measures,
                         (specs, tcuts, depth or 0))
         if got is None:
@@ -141,18 +144,17 @@ def quick_eval(args) -> bool:
 
 
 def measure_requests(names):
-    """The common families' requests for the ``-m`` names (or None when one
-    is not theirs): :func:`ipsoeval.reading.quick_measures.requested`, for
-    callers above reading (sigtest's quick path)."""
+    """The requests for the ``-m`` names that the compiled core serves (or
+    None when it declines one): :func:`ipsoeval.reading.quick_measures.requested`,
+    for callers above reading (sigtest's quick path)."""
     from ipsoeval.reading.quick_measures import requested
     return requested(names)
 
 
 def core_spec(req) -> tuple:
     """The compiled core's (code, cutoff or 0, relevance level) of a request."""
-    from ipsoeval.reading.quick_measures import FAMILIES
-    fam, k, rel = req.key
-    return (FAMILIES[fam][0], k or 0, 1 if rel is None else rel)
+    from ipsoeval.reading.provider import spec
+    return spec(req)
 
 
 def topic_scores(reqs, qrels: str, runs: list, extra: tuple = ()):
@@ -175,14 +177,14 @@ def topic_scores(reqs, qrels: str, runs: list, extra: tuple = ()):
 def _specs(reqs):
     """The core's measures ((code, cutoff or 0, rel level), each once) and the
     rank cutoffs whose straddling tie groups it flags (ties.tie_cells' rule)."""
-    from ipsoeval.reading.quick_measures import FAMILIES
+    from ipsoeval.reading.provider import moved_by_ties, spec
     specs, tcuts = [], []
     for r in reqs:
-        fam, k, rel = r.key
-        code, _, _, _, moved = FAMILIES[fam]
-        if code and (code, k or 0, 1 if rel is None else rel) not in specs:
-            specs.append((code, k or 0, 1 if rel is None else rel))
-        if moved and k is not None and k not in tcuts:
+        s = spec(r)
+        if s is not None and s not in specs:
+            specs.append(s)
+        k = r.cutoff
+        if moved_by_ties(r.family) and k is not None and k not in tcuts:
             tcuts.append(k)
     return specs, tcuts
 
@@ -193,17 +195,17 @@ def _layout(reqs, specs, tcuts, got, per_query, tsv=False):
     aggregated as Measure.aggregate does) or the tsv table (formatters.tsv:
     the same records under the canonical names, without runid), and the tie
     warnings (ties.tie_notes' rule and text)."""
-    from ipsoeval.reading.quick_measures import FAMILIES
+    from ipsoeval.reading.provider import kind as kind_of
+    from ipsoeval.reading.provider import spec
     topics, per_run = got
     T, n = len(topics), len(specs)
     qids = [t.decode() for t in topics]
     cols = []                       # per req: (label, column, kind, per topic)
     for r in reqs:
-        fam, k, rel = r.key
-        code, _, _, kind, _ = FAMILIES[fam]
+        kind, s = kind_of(r.family), spec(r)
         if tsv and kind == "text":
             continue
-        col = specs.index((code, k or 0, 1 if rel is None else rel)) if code else -1
+        col = specs.index(s) if s is not None else -1
         cols.append((r.name if tsv else r.label, col, kind, kind not in ("count", "text")))
     text, notes = ["run\tqid\tmeasure\tvalue\n"] if tsv else [], []
     line = _tsv_line if tsv else _line
@@ -236,13 +238,13 @@ def _tie_note(reqs, tcuts, T, run, flags):
     of them: a tie group holding two different labels anywhere, then one
     straddling each cutoff), by ties.tie_notes' rule and text; None when
     no requested measure moves."""
-    from ipsoeval.reading.quick_measures import FAMILIES
+    from ipsoeval.reading.provider import moved_by_ties
     from ipsoeval.tiewarn_text import tie_note
     F = 1 + len(tcuts)
     hit, names = [False] * T, []
     for r in reqs:
-        fam, k, _ = r.key
-        if not FAMILIES[fam][4]:
+        k = r.cutoff
+        if not moved_by_ties(r.family):
             continue
         j = 0 if k is None else 1 + tcuts.index(k)
         moved = False

@@ -1,58 +1,22 @@
-"""The ``-m`` names the quick path serves (:mod:`ipsoeval.reading.quick`),
-mapped to the compiled core's measures (``_core.eval_measures``) without
-importing numpy.
+"""The ``-m`` names the quick paths serve (:mod:`ipsoeval.reading.quick`,
+sigtest's), read from the measure registry without importing numpy or ``re``.
 
-A numpy-free subset of :mod:`ipsoeval.measures.names`: the families P, R
-(recall), AP (map, map_cut), nDCG (ndcg, ndcg_cut), RR (recip_rank),
-Success, Judged, bpref, Rprec, ERR and the counts, in trec_eval's spellings
-(``P.5,10``, ``P_10``, ``map``, ``ndcg_cut``) and the canonical ones
-(``nDCG@10``, ``P(rel=2)@5``, ``Bpref``).  :func:`requested` expands,
-de-duplicates and orders the ``-m`` arguments as
-:func:`ipsoeval.measures.names.expand_all` does, or returns None for anything
-else -- another name or parameter, a spelling the full parser refuses or
-warns about -- and then the full program runs.  The tables below restate the
-registry's declarations (tests/test_quick_measures.py checks every name
-accepted here against the full parser, and these tables against the
-registry); what a measure computes is declared once, in the families'
-kernels, which ``_core.c``'s ``eval_specs`` follows operation by operation.
+:func:`requested` reads the spellings of one measure each family declares
+-- trec_eval's (``P.5,10``, ``P_10``, ``map``, ``ndcg_cut``: the registry's
+``trec_plain`` and ``trec`` names, orders and default cutoffs) and the
+canonical ones (``nDCG@10``, ``P(rel=2)@5``, ``Bpref``: the family's name
+and its ir_measures names) -- then expands, de-duplicates and orders the
+``-m`` arguments as :func:`ipsoeval.measures.names.expand_all` does, and
+asks the compiled core (:func:`ipsoeval.reading.provider.supports`) for each
+measure.  It returns None for anything else -- a nickname, another parameter,
+a spelling the full parser refuses or warns about, a measure the core
+declines -- and then the full program runs.  tests/test_quick_measures.py
+checks every name accepted here against the full parser.
 """
 
-MAX_CUTOFF = 2**31 - 1          # measures.params.MAX_CUTOFF (and MAX_REL)
-
-# family -> (code of _core.c's G_* enum, cutoff rule, takes rel=, value kind,
-#            tie order moves it)
-FAMILIES = {
-    "P": (1, "required", True, "float", True),
-    "R": (2, "optional", True, "float", True),
-    "AP": (3, "optional", True, "float", True),
-    "nDCG": (4, "optional", False, "float", True),
-    "RR": (5, "optional", True, "float", True),
-    "Success": (6, "required", True, "float", True),
-    "Judged": (7, "required", False, "float", True),
-    "bpref": (8, "none", True, "float", True),
-    "Rprec": (9, "none", True, "float", True),
-    "ERR": (10, "optional", False, "float", True),
-    "NumRet": (11, "none", False, "int", False),
-    "NumRel": (12, "none", True, "int", False),
-    "NumRelRet": (13, "none", True, "int", False),
-    "NumQ": (14, "none", False, "count", False),
-    "runid": (0, "none", False, "text", False),
-}
-
-# canonical (ir_measures) names -> family
-CANONICAL = {name: name for name in FAMILIES}
-CANONICAL["Bpref"] = "bpref"
-
-# trec_eval's single names -> (family, trec_eval's order)
-PLAIN = {"runid": ("runid", 0), "num_q": ("NumQ", 1), "num_ret": ("NumRet", 2),
-         "num_rel": ("NumRel", 3), "num_rel_ret": ("NumRelRet", 4), "map": ("AP", 5),
-         "Rprec": ("Rprec", 7), "bpref": ("bpref", 8), "recip_rank": ("RR", 9),
-         "ndcg": ("nDCG", 23)}
-
-_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-# trec_eval's measures with cutoffs -> (family, trec_eval's order, default cutoffs)
-CUT = {"P": ("P", 11, _CUTS), "recall": ("R", 13, _CUTS), "ndcg_cut": ("nDCG", 26, _CUTS),
-       "map_cut": ("AP", 27, _CUTS), "success": ("Success", 29, (1, 5, 10))}
+from ipsoeval.measures.params import MAX_CUTOFF, MAX_REL
+from ipsoeval.measures.registry import FAMILIES, index
+from ipsoeval.reading.provider import supports
 
 _DIGITS = frozenset("0123456789")
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
@@ -92,7 +56,9 @@ def _canon(text: str):
 class Req:
     """One requested measure: ``label`` as printed in the trec layout, ``name``
     the canonical name (tsv's measure column, the tie warning's), ``key``
-    (family, cutoff or None, rel level or None) its identity."""
+    (family, cutoff or None, rel level or None) its identity; ``family``,
+    ``cutoff`` and ``params`` as :class:`~ipsoeval.measures.measure.Measure`
+    has them (the provider's request)."""
 
     __slots__ = ("label", "name", "key", "trec_style", "te_family", "te_explicit")
 
@@ -104,14 +70,26 @@ class Req:
         self.trec_style, self.te_family, self.te_explicit = trec_style, te_family, te_explicit
 
     @property
+    def family(self) -> str:
+        return self.key[0]
+
+    @property
+    def cutoff(self):
+        return self.key[1]
+
+    @property
+    def params(self) -> tuple:
+        return () if self.key[2] is None else (("rel", self.key[2]),)
+
+    @property
     def order(self):
-        """measures.family.Measure.trec_order (runid first)."""
-        fam, k, _ = self.key
-        if fam == "runid":
+        """measures.measure.Measure.trec_order (runid first, as expand_all sorts)."""
+        if self.label == "runid":
             return (0, 0)
-        if k is None:
-            return (next(o for f, o in PLAIN.values() if f == fam), -1)
-        return (next(o for f, o, _ in CUT.values() if f == fam), k)
+        fam, k, _ = self.key
+        f = FAMILIES[fam]
+        t = f.trec if k is not None else f.trec_plain
+        return (t.order if t is not None else 1000, k if k is not None else -1)
 
 
 def _cutoff(text: str):
@@ -121,50 +99,67 @@ def _cutoff(text: str):
     return v if 1 <= v <= MAX_CUTOFF else None
 
 
+def _rank_cut(name: str):
+    """The family of trec_eval's name with whole cutoffs (P, ndcg_cut), or None."""
+    fam = index()["cut"].get(name)
+    return fam if fam is not None and not fam.float_cutoff else None
+
+
 def expand(text: str):
     """One ``-m`` argument's measures (names.expand), or None."""
     if not text or text != text.strip():
         return None
+    ix = index()
     name, dot, params = text.partition(".")
-    if name in CUT:                                    # P, P.5,10 (names._trec_family_arg)
-        fam, _, default = CUT[name]
+    if name in ix["cut"]:                              # P, P.5,10 (names._trec_family_arg)
+        fam = _rank_cut(name)
+        if fam is None:
+            return None
         if dot:
             cuts = [_cutoff(p) for p in params.split(",")]
             if None in cuts or len(set(cuts)) != len(cuts):
                 return None
             cuts.sort()
         else:
-            cuts = default
-        return [Req(f"{name}_{c}", (fam, c, None), True, name, bool(dot)) for c in cuts]
-    if text in PLAIN:                                  # map, ndcg (names._trec_single)
-        return [Req(text, (PLAIN[text][0], None, None), True, text)]
+            cuts = fam.trec.cutoffs
+        return [Req(f"{name}_{c}", (fam.name, c, None), True, name, bool(dot)) for c in cuts]
+    if text in ix["plain"]:                            # map, ndcg (names._trec_single)
+        return [Req(text, (ix["plain"][text].name, None, None), True, text)]
     single = _single(text)
     if single:                                         # P_10, ndcg_cut_10
-        if single[0] not in CUT:
-            return None
+        fam = _rank_cut(single[0])
         c = _cutoff(single[1])
-        if c is None:
+        if fam is None or c is None:
             return None
-        return [Req(f"{single[0]}_{c}", (CUT[single[0]][0], c, None), True, single[0], True)]
+        return [Req(f"{single[0]}_{c}", (fam.name, c, None), True, single[0], True)]
     canon = _canon(text)                               # nDCG@10, P(rel=2)@5
-    if not canon or canon[0] not in CANONICAL:
+    if not canon or canon[0] not in ix["ir_measures"]:
         return None
-    fam = CANONICAL[canon[0]]
-    _, rule, takes_rel, _, _ = FAMILIES[fam]
+    fam = FAMILIES[ix["ir_measures"][canon[0]]]
     rel = None if canon[1] is None else int(canon[1])
     k = None if canon[2] is None else _cutoff(canon[2])
-    if (rel is not None and not takes_rel) or (rel is not None and rel > MAX_CUTOFF) \
-            or (canon[2] is not None and (k is None or rule == "none")) \
-            or (k is None and rule == "required"):
+    if (rel is not None and ("rel" not in fam.param_names or rel > MAX_REL)) \
+            or (canon[2] is not None and (k is None or fam.cutoff == "none"
+                                           or fam.float_cutoff)) \
+            or (k is None and fam.cutoff == "required"):
         return None
-    return [Req(fam + (f"(rel={rel})" if rel is not None else "")
-                + (f"@{k}" if k is not None else ""), (fam, k, rel), False)]
+    family = fam.name
+    if fam.respell is not None:         # ir_measures' NumRet(rel=L) is NumRelRet(rel=L)
+        try:
+            family, typed = fam.respell({} if rel is None else {"rel": rel})
+        except Exception:               # noqa: BLE001  the full program says why
+            return None
+        if set(typed) - {"rel"} or family not in FAMILIES:
+            return None
+        rel = typed.get("rel")
+    return [Req(family + (f"(rel={rel})" if rel is not None else "")
+                + (f"@{k}" if k is not None else ""), (family, k, rel), False)]
 
 
 def requested(args):
     """All ``-m`` arguments, de-duplicated and ordered as names.expand_all does,
-    or None (the full program serves: an unknown name, or one the full
-    parser warns about)."""
+    or None (the full program serves: an unknown name, one the full parser
+    warns about, or a measure the compiled core declines)."""
     reqs = []
     first_arg = {}
     for i, a in enumerate(args):
@@ -187,6 +182,8 @@ def requested(args):
         if (r.label, r.key) not in seen:
             seen.add((r.label, r.key))
             unique.append(r)
+    if any(supports(r) is not None for r in unique):
+        return None
     if all(r.trec_style for r in unique):
         unique.sort(key=lambda r: r.order)
     return unique

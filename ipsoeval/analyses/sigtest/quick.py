@@ -4,8 +4,9 @@ numpy, click or rich, byte for byte what the full program prints.
 Taken by the console script (:mod:`ipsoeval._quick`) before anything heavy
 is imported, for the calls of shell one-liners and CI checks:
 
-* ``-m``/``--measure`` naming measures of the compiled core's families
-  (:mod:`ipsoeval.reading.quick_measures`) but the counts;
+* ``-m``/``--measure`` naming measures the compiled core serves
+  (:mod:`ipsoeval.reading.provider`) whose topics' values are averaged (not
+  the counts), each at the scale its family declares (:func:`_scale`);
 * two runs or more, the pairs as the full program forms them (every run
   against the first or ``--baseline NAME``, or ``--all-pairs``);
 * the default test of each measure's scale (registry.default_test: t for
@@ -42,13 +43,6 @@ import os
 import stat
 import sys
 
-# the families served and their scale (Measure.scale; a test checks them
-# against the measures' declarations); recall's is ordinal when the topics'
-# recall bases differ (stats.scales.recall_scale)
-SCALES = {"P": "interval", "R": "interval", "AP": "ordinal", "nDCG": "ordinal",
-          "RR": "ordinal", "Success": "interval", "Judged": "ratio", "bpref": "ordinal",
-          "Rprec": "ordinal", "ERR": "ordinal"}
-_NUM_REL = (12, 0, 1)           # the core's NumRel at relevance level 1: R of each topic
 
 # the options this path serves, by name (their spellings, kinds and ranges are
 # the command's declaration, ipsoeval.pipeline.sigtest.COMMAND, whose parser
@@ -84,10 +78,12 @@ def quick_sigtest(values: dict | None) -> bool:
             pass
     from ipsoeval.reading import quick as core_scores
     reqs = core_scores.measure_requests(opts["measures"])
-    if not reqs or any(r.key[0] not in SCALES for r in reqs):
+    if not reqs or any(_scale(r.family) is None for r in reqs):
         return False
     paths = opts["paths"]
-    extra = (_NUM_REL,) if any(r.key[0] == "R" for r in reqs) else ()
+    from ipsoeval.reading.provider import family_spec
+    num_rel = family_spec("NumRel")         # R of each topic, at relevance level 1
+    extra = (num_rel,) if any(r.family == "R" for r in reqs) else ()
     got = core_scores.topic_scores(reqs, paths[0], paths[1:], extra)
     if got is None:
         return False
@@ -107,14 +103,14 @@ def quick_sigtest(values: dict | None) -> bool:
     for r in reqs:
         if r.name in columns:
             continue
-        fam = r.key[0]
+        fam = r.family
         got = cells(core_scores.core_spec(r))
         if any(v != v for row in got for v in row):      # NaN: the full path's omissions
             return False
-        scale = SCALES[fam]
+        scale = _scale(fam)
         if fam == "R":                      # as stats.scales.measure_scale
             from ipsoeval.stats.scales import recall_scale
-            scale, why = recall_scale(r.name, cells(_NUM_REL)[0], scale)
+            scale, why = recall_scale(r.name, cells(num_rel)[0], scale)
             if why:
                 notes.append(why)
         columns[r.name] = (scale, got)
@@ -232,6 +228,19 @@ def _report(runs, paths, topics, columns, notes, opts, tie_warnings=()):
 
 class _Declined(Exception):
     pass
+
+
+def _scale(family: str) -> str | None:
+    """The scale of a family's measures (its declaration's, as Measure.scale
+    gives it; recall's becomes ordinal when the topics' recall bases differ,
+    stats.scales.recall_scale), or None where this path declines: a family
+    whose topics' values are not averaged (the counts, the run's name), or
+    whose scale its parameters change."""
+    from ipsoeval.measures.registry import FAMILIES
+    fam = FAMILIES[family]
+    if fam.agg != "mean" or fam.scale_of is not None:
+        return None
+    return fam.scale
 
 
 def _baseline(value, runs, paths):

@@ -22,4 +22,14 @@ did-you-mean of near names and the row of ``ipsoeval measures`` follow from
 it (tests/test_measure_registry.py does exactly this).  Arrays several
 families share (relevant positions, ideal gains, trec_eval's gain levels)
 are cached on the :class:`~ipsoeval.measures.kernels.Context`.
+
+The declarations are read without numpy (the quick paths read the registry:
+its names, cutoff rules, parameters, scales, trec_eval names and orders, tie
+behaviour and the compiled core's codes): a module here names numpy, the
+kernels' helpers and the label models through :mod:`ipsoeval.measures.lazy`
+(``np = lazy.module("numpy", globals(), "np")``, ``ties=TI.invariant`` with
+``TI = lazy.functions("ipsoeval.measures.ties")``), which the first kernel
+that runs imports; tests/test_import_discipline.py checks it.  ``core=N``
+gives a family the compiled core computes its code
+(:mod:`ipsoeval.reading.provider`).
 """

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from ipsoeval.measures import expected as E
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import JUDGED_ONLY, REL
-from ipsoeval.model import POOLED
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+E = lazy.functions("ipsoeval.measures.expected")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
+model = lazy.module("ipsoeval.model", globals(), "model")
 
 INFAP_EPSILON = 0.00001
 
@@ -37,7 +40,7 @@ def infap(ctx: K.Context, m) -> np.ndarray:
     cell, i, j = ctx.rel_positions(level)
     nonrel = K.count_before(ctx, ("nonrel", level),
                             lambda L: (L >= 0) & (L < level), cell, i)
-    pooled = K.count_before(ctx, "pooled", lambda L: L == POOLED, cell, i)
+    pooled = K.count_before(ctx, "pooled", lambda L: L == model.POOLED, cell, i)
     r1 = j - 1                                 # judged relevant above
     fj = i.astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -65,7 +68,7 @@ FAMILIES = (
            "ordinal", average_precision, cutoff="optional", params=(REL, JUDGED_ONLY),
            trec_plain=TrecName("map", 5, ("official", "all_trec")),
            trec=TrecName("map_cut", 27, ("all_trec",), (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
-           other_names=("map", "ap", "mapcut", "averageprecision"), bounds="prefix", expected=E.e_ap, ties=TI.t_ap),
+           other_names=("map", "ap", "mapcut", "averageprecision"), bounds="prefix", expected=E.e_ap, ties=TI.t_ap, core=3),
     Family("gm_map", "geometric mean over topics of AP (AP floored at 0.00001)", "ordinal",
            average_precision, params=(REL,), agg="gm", per_query=False,
            trec_plain=TrecName("gm_map", 6, ("official", "all_trec")),

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import REL
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
 
 
 def bpref(ctx: K.Context, m) -> np.ndarray:
@@ -35,7 +38,7 @@ def bpref(ctx: K.Context, m) -> np.ndarray:
 FAMILIES = (
     Family("bpref", "binary preference (Buckley & Voorhees 2004), as trec_eval", "ordinal",
            bpref, params=(REL,), trec_plain=TrecName("bpref", 8, ("official", "all_trec")),
-           ir_measures=("Bpref",), other_names=("bpref",), bounds="prefix", ties=TI.per_group),
+           ir_measures=("Bpref",), other_names=("bpref",), bounds="prefix", ties=TI.per_group, core=8),
     Family("gm_bpref", "geometric mean over topics of bpref (floored at 0.00001)", "ordinal",
            bpref, params=(REL,), agg="gm", per_query=False,
            trec_plain=TrecName("gm_bpref", 15, ("all_trec",)), bounds="prefix", ties=TI.per_group),

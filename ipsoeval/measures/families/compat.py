@@ -21,12 +21,15 @@ and when no non-relevant one is (ir_measures divides by zero there).
 
 from __future__ import annotations
 
-import numpy as np
-
-from ipsoeval.measures import kernels as K
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family
 from ipsoeval.measures.params import REL, Param, _flag, _persistence
-from ipsoeval.model import PAD
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+model = lazy.module("ipsoeval.model", globals(), "model")
 
 COMPAT_P = Param("p", _persistence, default=0.95, in_name=True, help="persistence")
 NORMALIZE = Param("normalize", _flag, default=True, drop_default=True,
@@ -98,7 +101,7 @@ def accuracy(ctx: K.Context, m) -> np.ndarray:
     k = m.k
     lab = ctx.al.labels if k is None else ctx.al.labels[:, :, :k]
     rel = ctx.rel(level)[:, :, :lab.shape[2]]
-    nonrel = (lab != PAD) & ~rel
+    nonrel = (lab != model.PAD) & ~rel
     above = np.cumsum(nonrel, axis=2, dtype=np.int64)         # non-relevant at or above
     pairs_wrong = np.where(rel, above, 0).sum(axis=2).astype(np.float64)
     n_rel = rel.sum(axis=2)

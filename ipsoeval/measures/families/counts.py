@@ -3,13 +3,16 @@ num_nonrel_judged_ret (summed over topics, num_q counted)."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from ipsoeval.measures import expected as E
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import REL
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+E = lazy.functions("ipsoeval.measures.expected")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
 
 OFFICIAL = ("official", "all_trec", "set")
 
@@ -46,16 +49,16 @@ FAMILIES = (
     Family("runid", "the run's name (trec format only)", "nominal", num_q, kind="text",
            agg="text", per_query=False, trec_plain=TrecName("runid", 0, OFFICIAL), bounds="none", expected=E.label_independent, ties=TI.invariant),
     Family("NumQ", "number of topics evaluated", "ratio", num_q, kind="int", agg="count",
-           per_query=False, trec_plain=TrecName("num_q", 1, OFFICIAL), other_names=("numq",), bounds="none", expected=E.label_independent, ties=TI.invariant),
+           per_query=False, trec_plain=TrecName("num_q", 1, OFFICIAL), other_names=("numq",), bounds="none", expected=E.label_independent, ties=TI.invariant, core=14),
     Family("NumRet", "number of documents retrieved", "ratio", num_ret, params=(REL,),
            kind="int", agg="sum", trec_plain=TrecName("num_ret", 2, OFFICIAL),
-           respell=_num_ret_respell, other_names=("numret",), bounds="none", expected=E.label_independent, ties=TI.invariant),
+           respell=_num_ret_respell, other_names=("numret",), bounds="none", expected=E.label_independent, ties=TI.invariant, core=11),
     Family("NumRel", "number of relevant documents (R)", "ratio", num_rel, params=(REL,),
            kind="int", agg="sum", trec_plain=TrecName("num_rel", 3, OFFICIAL),
-           other_names=("numrel",), bounds="uniform", expected=E.e_num_rel, ties=TI.invariant),
+           other_names=("numrel",), bounds="uniform", expected=E.e_num_rel, ties=TI.invariant, core=12),
     Family("NumRelRet", "number of relevant documents retrieved", "ratio", num_rel_ret,
            params=(REL,), kind="int", agg="sum",
-           trec_plain=TrecName("num_rel_ret", 4, OFFICIAL), other_names=("numrelret",), bounds="uniform", expected=E.e_count, ties=TI.invariant),
+           trec_plain=TrecName("num_rel_ret", 4, OFFICIAL), other_names=("numrelret",), bounds="uniform", expected=E.e_count, ties=TI.invariant, core=13),
     Family("NumNonRelJudgedRet", "number of judged non-relevant documents retrieved",
            "ratio", num_nonrel_judged_ret, params=(REL,), kind="int", agg="sum",
            trec_plain=TrecName("num_nonrel_judged_ret", 35, ("all_trec",)), bounds="uniform", expected=E.e_nonrel_judged, ties=TI.invariant),

@@ -25,13 +25,16 @@ Continuation probabilities at rank i (1-based), cg_i the gain of ranks 1..i:
 
 from __future__ import annotations
 
-import numpy as np
-
 from ipsoeval.errors import UsageError
-from ipsoeval.measures import kernels as K
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family
 from ipsoeval.measures.params import Bad, Param, Value, _persistence
-from ipsoeval.model import judged
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+judged = lazy.function("ipsoeval.model", "judged")
 
 MAX_N = 1000          # cwl_eval's ranking depth (max_n)
 
@@ -100,36 +103,43 @@ def _gains(ctx: K.Context, m, best: bool, r: int) -> np.ndarray:
     return g
 
 
-_RANK = np.arange(1, MAX_N + 1, dtype=np.float64)
+_RANKS = []
+
+
+def _rank():
+    """The ranks 1..MAX_N as float64, made by the first kernel that needs them."""
+    if not _RANKS:
+        _RANKS.append(np.arange(1, MAX_N + 1, dtype=np.float64))
+    return _RANKS[0]
 
 
 def _c_inst(g, m):
     T = float(m.get("T"))
     Ti = T - np.cumsum(g, axis=-1)
-    return ((_RANK + T + Ti - 1.0) / (_RANK + T + Ti)) ** 2
+    return ((_rank() + T + Ti - 1.0) / (_rank() + T + Ti)) ** 2
 
 
 def _c_insq(g, m):
     T = float(m.get("T"))
-    return np.broadcast_to(((_RANK + 2 * T - 1.0) / (_RANK + 2 * T)) ** 2, g.shape)
+    return np.broadcast_to(((_rank() + 2 * T - 1.0) / (_rank() + 2 * T)) ** 2, g.shape)
 
 
 def _c_bpm(g, m):
     T = float(m.get("T"))
-    return ((np.cumsum(g, axis=-1) < T) & (_RANK < m.k)).astype(np.float64)
+    return ((np.cumsum(g, axis=-1) < T) & (_rank() < m.k)).astype(np.float64)
 
 
 def _c_sdcg(g, m):
-    c = np.where(_RANK < m.k, np.log2(_RANK + 1.0) / np.log2(_RANK + 2.0), 0.0)
+    c = np.where(_rank() < m.k, np.log2(_rank() + 1.0) / np.log2(_rank() + 2.0), 0.0)
     return np.broadcast_to(c, g.shape)
 
 
 def _c_nerr8(g, m):
-    return np.where(_RANK < m.k, 1.0 - g, 0.0)
+    return np.where(_rank() < m.k, 1.0 - g, 0.0)
 
 
 def _c_nerr9(g, m):
-    return np.where(_RANK < m.k, _RANK / (_RANK + 1.0) * (1.0 - g), 0.0)
+    return np.where(_rank() < m.k, _rank() / (_rank() + 1.0) * (1.0 - g), 0.0)
 
 
 def _c_nerr10(g, m):
@@ -138,7 +148,7 @@ def _c_nerr10(g, m):
 
 def _c_nerr11(g, m):
     T = float(m.get("T"))
-    return ((_RANK + 2 * T - 1.0) / (_RANK + 2 * T)) ** 2 * (1.0 - g)
+    return ((_rank() + 2 * T - 1.0) / (_rank() + 2 * T)) ** 2 * (1.0 - g)
 
 
 def _expected_utility(g: np.ndarray, c: np.ndarray) -> np.ndarray:

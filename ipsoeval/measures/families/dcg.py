@@ -4,16 +4,19 @@ ideal_dcg, ndcg_rel, Rndcg, G and binG."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from ipsoeval.errors import InputError, UsageError
-from ipsoeval.measures import expected as E
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName, TrecParams
 from ipsoeval.measures.params import DCG, JK_BASE, JUDGED_ONLY, REL
 
-PAIRS = TrecParams(K.check_gain_pairs)
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+E = lazy.functions("ipsoeval.measures.expected")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
+
+PAIRS = TrecParams(lazy.function("ipsoeval.measures.kernels", "check_gain_pairs"))
 
 
 # --- trec_eval's DCG: gain / log2(rank + 1) ------------------------------------------
@@ -248,7 +251,7 @@ FAMILIES = (
            trec_plain=TrecName("ndcg", 23, ("all_trec",)),
            trec=TrecName("ndcg_cut", 26, ("all_trec",), (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
            trec_params=PAIRS, other_names=("ndcg", "ndcgcut"), bounds="sorted", expected=E.e_ndcg, expected_note="b=, dcg= and LEVEL=GAIN forms: Monte Carlo", ties=TI.t_ndcg, ties_note="dcg=, LEVEL=GAIN: enumeration",
-           check=check_exp_gains),
+           check=check_exp_gains, core=4),
     Family("DCG", "discounted cumulative gain: sum of gain/log2(rank+1), or with b= the "
            "Jarvelin-Kekalainen form (no discount before rank b, log_b(rank) after)",
            "ordinal", dcg, cutoff="optional", params=(JK_BASE, DCG, JUDGED_ONLY),

@@ -25,12 +25,15 @@ ndeval's rules, each kept here (and stated in man/ipsoeval-measures.1):
 
 from __future__ import annotations
 
-import numpy as np
-
 from ipsoeval.errors import UsageError
-from ipsoeval.measures import kernels as K
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family
 from ipsoeval.measures.params import JUDGED_ONLY, REL, Bad, Param, Value
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
 
 
 def _unit(v: Value):

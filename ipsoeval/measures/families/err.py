@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ipsoeval.errors import UsageError
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family
 from ipsoeval.measures.params import GMAX
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
 
 
 def check_gmax(ctx: K.Context, m) -> None:
@@ -51,5 +54,5 @@ FAMILIES = (
     Family("ERR", "expected reciprocal rank (Chapelle et al. 2009) as gdeval/ir_measures: "
            "sum R_i/i prod_{j<i}(1-R_j), R = (2^label - 1)/2^gmax, gmax = 4",
            "ordinal", err, cutoff="optional", params=(GMAX,), example="ERR@20",
-           other_names=("err",), bounds="uniform", ties=TI.per_group, check=check_gmax),
+           other_names=("err",), bounds="uniform", ties=TI.per_group, check=check_gmax, core=10),
 )

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from ipsoeval.measures import expected as E
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import JUDGED_ONLY, REL
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+E = lazy.functions("ipsoeval.measures.expected")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
 
 
 def reciprocal_rank(ctx: K.Context, m) -> np.ndarray:
@@ -31,7 +34,7 @@ FAMILIES = (
     Family("RR", "reciprocal rank of the first relevant document in the top k; 0 if none",
            "ordinal", reciprocal_rank, cutoff="optional", params=(REL, JUDGED_ONLY),
            trec_plain=TrecName("recip_rank", 9, ("official", "all_trec")),
-           other_names=("mrr", "rr", "reciprank", "reciprocalrank"), bounds="uniform", expected=E.e_rr, ties=TI.t_rr),
+           other_names=("mrr", "rr", "reciprank", "reciprocalrank"), bounds="uniform", expected=E.e_rr, ties=TI.t_rr, core=5),
     Family("ESL", "rank of the first relevant document in the top k (expected search "
            "length, one relevant document); undefined if none", "ratio", esl,
            cutoff="optional", params=(REL,), agg="mean_defined", higher_is_better=False,
@@ -39,5 +42,5 @@ FAMILIES = (
     Family("Success", "1 if a relevant document is in the top k, else 0", "interval", success,
            cutoff="required", params=(REL, JUDGED_ONLY),
            trec=TrecName("success", 29, ("all_trec",), (1, 5, 10)),
-           other_names=("hits", "hit", "hr", "hitrate", "hitratio", "success"), bounds="uniform", expected=E.e_success, ties=TI.t_success),
+           other_names=("hits", "hit", "hr", "hitrate", "hitratio", "success"), bounds="uniform", expected=E.e_success, ties=TI.t_success, core=6),
 )

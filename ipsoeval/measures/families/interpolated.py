@@ -3,12 +3,15 @@ over recall levels (11pt_avg); trec_eval 10's rounding lround(x·R)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from ipsoeval.errors import UsageError
-from ipsoeval.measures import kernels as K
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName, TrecParams
 from ipsoeval.measures.params import JUDGED_ONLY, REL
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
 
 ELEVEN = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from ipsoeval.measures import expected as E
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName
-from ipsoeval.model import judged
-from ipsoeval.model import unjudged as unjudged_labels
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+E = lazy.functions("ipsoeval.measures.expected")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
+judged = lazy.function("ipsoeval.model", "judged")
+unjudged_labels = lazy.function("ipsoeval.model", "unjudged")
 
 
 def judged_at(ctx: K.Context, m) -> np.ndarray:
@@ -32,7 +35,7 @@ def unjudged(ctx: K.Context, m) -> np.ndarray:
 FAMILIES = (
     Family("Judged", "judged documents in the top k, divided by min(k, documents retrieved); "
            "0 for an empty ranking (ir_measures' Judged; qrels labels < 0 count as unjudged)",
-           "ratio", judged_at, cutoff="required", other_names=("judged",), bounds="none", expected=E.label_independent, ties=TI.t_judged),
+           "ratio", judged_at, cutoff="required", other_names=("judged",), bounds="none", expected=E.label_independent, ties=TI.t_judged, core=7),
     Family("Unjudged", "fraction of the top k that is unjudged (not in the qrels or "
            "label < 0), divided by k (trec_eval unj)", "interval", unjudged,
            cutoff="required", higher_is_better=False,

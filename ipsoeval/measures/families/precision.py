@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from ipsoeval.measures import expected as E
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import JUDGED_ONLY, REL
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+E = lazy.functions("ipsoeval.measures.expected")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
 
 DEFAULT_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
@@ -53,14 +56,14 @@ FAMILIES = (
     Family("P", "precision: relevant documents in the top k, divided by k", "interval",
            precision, cutoff="required", params=(REL, JUDGED_ONLY),
            trec=TrecName("P", 11, ("official", "all_trec"), DEFAULT_CUTS),
-           other_names=("precision", "prec", "p"), bounds="uniform", expected=E.e_precision, ties=TI.t_precision),
+           other_names=("precision", "prec", "p"), bounds="uniform", expected=E.e_precision, ties=TI.t_precision, core=1),
     Family("RelP", "relative precision: relevant documents in the top k divided by "
            "min(k, R) (trec_eval relative_P)", "ordinal", relative_p, cutoff="required",
            params=(REL,), trec=TrecName("relative_P", 28, ("all_trec",), DEFAULT_CUTS),
            bounds="prefix", ties=TI.t_relative_p),
     Family("Rprec", "precision after R documents", "ordinal", r_precision,
            params=(REL, JUDGED_ONLY), trec_plain=TrecName("Rprec", 7, ("official", "all_trec")),
-           other_names=("rprec", "rprecision"), bounds="prefix", ties=TI.t_rprec),
+           other_names=("rprec", "rprecision"), bounds="prefix", ties=TI.t_rprec, core=9),
     Family("RprecMult", "precision after m*R documents (trec_eval Rprec_mult: cutoff "
            "(long)(m*R + 0.9), nonrelevant fill past the end)", "ordinal", rprec_mult,
            cutoff="required", cutoff_kind="multiple", params=(REL,),

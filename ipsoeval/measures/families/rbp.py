@@ -3,15 +3,18 @@ gains, p = 0.8) and trec_eval's (rbp, rbp_resid: graded gains, p = 0.9)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from ipsoeval.errors import UsageError
-from ipsoeval.measures import expected as E
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName, TrecParams
 from ipsoeval.measures.params import PERSISTENCE, REL
-from ipsoeval.model import unjudged as unjudged_labels
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+E = lazy.functions("ipsoeval.measures.expected")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
+unjudged_labels = lazy.function("ipsoeval.model", "unjudged")
 
 
 def rbp(ctx: K.Context, m) -> np.ndarray:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from ipsoeval.measures import expected as E
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName
 from ipsoeval.measures.params import JUDGED_ONLY, REL
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+E = lazy.functions("ipsoeval.measures.expected")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
 
 
 def recall(ctx: K.Context, m) -> np.ndarray:
@@ -21,5 +24,5 @@ FAMILIES = (
     Family("R", "recall: relevant documents in the top k, divided by R (0 when R = 0)",
            "interval", recall, cutoff="optional", params=(REL, JUDGED_ONLY),
            trec=TrecName("recall", 13, ("all_trec",), (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
-           other_names=("recall", "r", "rec"), bounds="prefix", expected=E.e_recall, ties=TI.t_recall),
+           other_names=("recall", "r", "rec"), bounds="prefix", expected=E.e_recall, ties=TI.t_recall, core=2),
 )

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ipsoeval.errors import UsageError
-from ipsoeval.measures import kernels as K
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName, TrecParams
-from ipsoeval.model import POOLED, UNJUDGED
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+model = lazy.module("ipsoeval.model", globals(), "model")
 
 
 def relstring(ctx: K.Context, m) -> np.ndarray:
@@ -22,8 +25,8 @@ def relstring(ctx: K.Context, m) -> np.ndarray:
     ch[lab > 9] = ">"
     for d in range(10):
         ch[lab == d] = str(d)
-    ch[lab == UNJUDGED] = "-"
-    ch[lab == POOLED] = "."
+    ch[lab == model.UNJUDGED] = "-"
+    ch[lab == model.POOLED] = "."
     R_, T_ = ctx.al.n_ret.shape
     out = np.empty((R_, T_), dtype=object)
     n_ret = ctx.al.n_ret

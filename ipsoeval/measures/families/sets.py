@@ -3,14 +3,17 @@ SetR, SetAP, SetF (trec_eval's set_*) and trec_eval's utility."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from ipsoeval.errors import UsageError
-from ipsoeval.measures import expected as E
-from ipsoeval.measures import kernels as K
-from ipsoeval.measures import ties as TI
+from ipsoeval.measures import lazy
 from ipsoeval.measures.family import Family, TrecName, TrecParams
 from ipsoeval.measures.params import BETA, JUDGED_ONLY, REL, RELATIVE
+
+# numpy and the kernels' helpers, imported by the first kernel that runs: the
+# declarations below read without them (ipsoeval.measures.lazy)
+np = lazy.module("numpy", globals(), "np")
+E = lazy.functions("ipsoeval.measures.expected")
+K = lazy.module("ipsoeval.measures.kernels", globals(), "K")
+TI = lazy.functions("ipsoeval.measures.ties")
 
 SET = ("all_trec", "set")
 
