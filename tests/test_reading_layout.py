@@ -111,7 +111,7 @@ def test_outside_code_enters_reading_through_its_entries():
     extra = {"ipsoeval.align": {"ipsoeval.reading.words", "ipsoeval.reading.compiled",
                                 "ipsoeval.reading.opening"},
              # the score files' formats, for --help without the score reader
-             "ipsoeval.cli.scores_opts": {"ipsoeval.reading.grammar"},
+             "ipsoeval.pipeline.options": {"ipsoeval.reading.grammar"},
              "ipsoeval.trecmodes.common": {"ipsoeval.reading.grammar", "ipsoeval.reading.words",
                                            "ipsoeval.reading.opening",
                                            "ipsoeval.reading.python"}}
