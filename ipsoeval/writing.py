@@ -28,14 +28,21 @@ def _umask() -> int:
     return old
 
 
-def mkstemp(prefix: str, dir: str) -> tuple[int, str]:
-    """A new file ``dir/prefix + 12 random hex digits`` opened for writing,
-    mode 0600, never an existing one: ``(fd, path)``, as tempfile.mkstemp
-    gives them (whose import, with shutil's and random's, costs ~5 ms)."""
+def mkstemp(prefix: str, dir: str, suffix: str = "") -> tuple[int, str]:
+    """A new file ``dir/prefix + 12 random hex digits + suffix`` opened for
+    writing, mode 0600, never an existing one: ``(fd, path)``, as
+    tempfile.mkstemp gives them.  The one way ipsoeval makes a temporary file.
+
+    Why not tempfile.mkstemp: its import (with shutil's and random's) is
+    ~4.6 ms, and ``sigtest -o FILE`` on its quick path (no numpy, no click)
+    probes and writes FILE with this.  Measured whole-process CPU, median of
+    40 interleaved runs, 2 runs x 50 topics: 0.136 s with this function,
+    0.145 s with tempfile.mkstemp (paired ratio 1.05, +1.1 MiB peak); on the full program
+    (``eval -o FILE``, numpy loaded) 0.430 s against 0.432 s, lost in the noise."""
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
         | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        name = os.path.join(dir, prefix + os.urandom(6).hex())
+        name = os.path.join(dir, prefix + os.urandom(6).hex() + suffix)
         try:
             return os.open(name, flags, 0o600), name
         except FileExistsError:

@@ -405,3 +405,46 @@ def test_ci_half_width_matches_simulated_intervals():
 def stats_ttest_rel(b, a):
     from scipy import stats
     return stats.ttest_rel(b, a, axis=1).pvalue
+
+
+def _ncf_sf_by_series(x, d1, d2, lam):
+    """P(F' > x) as the Poisson(λ/2) mixture of central beta tails (scipy)."""
+    from scipy import stats
+    z = d1 * x / (d1 * x + d2)
+    mu = lam / 2
+    k = np.arange(max(0, int(mu - 40 * math.sqrt(mu + 1) - 40)),
+                  int(mu + 40 * math.sqrt(mu + 1) + 40) + 1)
+    return float((stats.poisson.pmf(k, mu) * stats.beta.sf(z, d1 / 2 + k, d2 / 2)).sum())
+
+
+@pytest.mark.parametrize("x, d1, d2, lam", [
+    (2000.0, 5.0, 200.0, 10_001.0), (2600.0, 5.0, 200.0, 10_001.0),
+    (30.0, 1.0, 50.0, 1e5 / 30), (3.0e4, 4.0, 1000.0, 1.2e5), (3.5e4, 4.0, 1000.0, 1.2e5)])
+def test_a_large_noncentral_f_is_scipys_and_agrees_with_the_series(x, d1, d2, lam, monkeypatch):
+    """Beyond _NCF_SERIES_MAX the tail is scipy's (the series' cost grows as
+    nc/2: 27 s a call at 1.3e6), checked against the Poisson mixture."""
+    from ipsoeval.stats import noncentral
+    calls = []
+    real = noncentral.ncf_sf
+    monkeypatch.setattr(noncentral, "ncf_sf", lambda *a: calls.append(a) or real(*a))
+    ours = pw._ncf_sf(x, d1, d2, lam)
+    if lam > pw._NCF_SERIES_MAX:
+        assert calls == []
+    assert ours == pytest.approx(_ncf_sf_by_series(x, d1, d2, lam), rel=1e-9, abs=1e-12)
+
+
+def test_anova_power_at_a_huge_noncentrality_is_quick(monkeypatch):
+    """λ = 1.25e7: the series would run for minutes; scipy's tail answers."""
+    from ipsoeval.stats import noncentral
+    monkeypatch.setattr(noncentral, "ncf_sf", lambda x, d1, d2, nc: pytest.fail(
+        "the series at nc = %g" % nc) if nc > pw._NCF_SERIES_MAX else 0.5)
+    assert pw.anova_power(10_000, 5, 0.5, 1e-4, 0.05) == 1.0
+
+
+def test_a_failed_noncentral_f_tail_is_an_error_not_a_power(monkeypatch):
+    from scipy import stats
+
+    from ipsoeval.errors import IpsoevalError
+    monkeypatch.setattr(stats.ncf, "sf", lambda *a: math.nan)
+    with pytest.raises(IpsoevalError, match="noncentral F tail"):
+        pw._ncf_sf(3.0, 2.0, 100.0, 2e4)

@@ -38,11 +38,13 @@ import math
 
 import numpy as np
 
+from ipsoeval.errors import IpsoevalError
 from ipsoeval.stats import dist, noncentral
 
 # The distributions: the central quantiles from ipsoeval.stats.dist (t.ppf(q,
 # df) = stdtrit(df, q), f.ppf(q, d1, d2) = fdtri(d1, d2, q)), the noncentral
-# tails from ipsoeval.stats.noncentral; no scipy.
+# tails from ipsoeval.stats.noncentral; scipy only for a large noncentral F
+# (_NCF_SERIES_MAX).
 
 
 # The critical values depend on (α, df) only: the root finders in _invert and
@@ -61,8 +63,28 @@ def _nct_sf(x: float, df: float, nc: float) -> float:
     return noncentral.nct_sf(x, df, nc)
 
 
+# Above this noncentrality the Poisson series of noncentral.ncf_sf, whose
+# length grows as nc/2 (0.03 s of CPU a call at nc 5,000, 0.15 s at 20,000,
+# 27 s at 1.3e6; a search for a topic count makes some tens of calls), costs
+# more than importing scipy.stats once (~1 s) and calling its ncf.sf (Boost's
+# series, ~0.1 ms).  Below it the series serves, and power's small-study call
+# stays free of scipy's import: 0.44 s of CPU with the series against 1.50 s
+# with scipy.stats.ncf.sf (0.73 s with scipy.special's private tail) on the
+# bench's small-study case, whose target is 0.5 s.
+_NCF_SERIES_MAX = 10_000.0
+
+
 def _ncf_sf(x: float, d1: float, d2: float, nc: float) -> float:
-    return noncentral.ncf_sf(x, d1, d2, nc)
+    if not nc > _NCF_SERIES_MAX:
+        return noncentral.ncf_sf(x, d1, d2, nc)
+    from scipy.stats import ncf
+    with np.errstate(all="ignore"):
+        p = float(ncf.sf(x, d1, d2, nc))
+    if math.isnan(p) and not any(math.isnan(v) for v in (x, d1, d2, nc)):
+        # Boost reports a series that failed as NaN: said, not passed on as a power
+        raise IpsoevalError(f"the noncentral F tail P(F' > {x!r}; {d1!r}, {d2!r}, {nc!r}) "
+                            "could not be computed")
+    return p
 
 
 def brentq(f, a: float, b: float, xtol: float = 2e-12, rtol: float = 8.9e-16,

@@ -19,10 +19,11 @@ import hashlib
 import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from ipsoeval.writing import mkstemp
 
 CACHE_VERSION = 2
 MAX_ENTRIES = 4_000_000      # answers kept per file (72 MB); beyond it, the last call's only
@@ -115,7 +116,7 @@ class RankMemo:
         tmp = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".write-", suffix=".npz", dir=path.parent)
+            fd, tmp = mkstemp(".write-", str(path.parent), ".npz")
             with os.fdopen(fd, "wb") as f:
                 np.savez(f, key=np.array(self.key), keys=self.keys, caps=self.caps,
                          phi=self.phi, nv_caps=np.array(sorted(self.n_values), np.int64),

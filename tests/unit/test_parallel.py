@@ -1,17 +1,18 @@
-"""ipsoeval.parallel: parallel_map on plain threads gives what the list
+"""ipsoeval.parallel: parallel_map on a thread pool gives what the list
 comprehension gives -- the results in input order, the first exception in
-input order raised on the calling thread -- reads a generator at most
-``max_in_flight`` items ahead of the results handed back, and runs nested
-calls serially; every job handed out has finished when it returns."""
+input order raised on the calling thread, the items not yet started then
+cancelled -- reads a generator at most ``max_in_flight`` items ahead of the
+results handed back, and runs nested calls serially; every job started has
+finished when it returns."""
 
 from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import Future
 
 import pytest
 
-from ipsoeval import parallel
 from ipsoeval.parallel import in_worker, parallel_map
 
 
@@ -89,13 +90,14 @@ def test_a_generator_is_read_at_most_max_in_flight_ahead(limit, monkeypatch):
             pulled[0] += 1
             yield i
     seen = []
-    real_result = parallel._Job.result
+    real_result = Future.result
 
-    def spy(self):
+    def spy(self, timeout=None):
         seen.append(pulled[0])
-        return real_result(self)
-    monkeypatch.setattr(parallel._Job, "result", spy)
+        return real_result(self, timeout)
+    monkeypatch.setattr(Future, "result", spy)
     assert parallel_map(lambda x: x + 1, gen(), max_in_flight=limit) == list(range(1, 31))
+    assert len(seen) == 30                      # every result taken back through a Future
     for consumed, n_pulled in enumerate(seen):
         assert n_pulled - consumed <= limit
 
@@ -104,3 +106,37 @@ def test_one_thread_is_the_list_comprehension(monkeypatch):
     monkeypatch.setenv("IPSOEVAL_THREADS", "1")
     main = threading.get_ident()
     assert parallel_map(lambda x: threading.get_ident(), range(5)) == [main] * 5
+
+
+def test_after_an_error_the_items_not_started_are_cancelled():
+    """Three threads, six items in flight: item 0 fails while 1-3 are still
+    running (slowly) and 4, 5 wait in the queue; 4 and 5 never start."""
+    started = []
+
+    def f(x):
+        started.append(x)
+        if x == 0:
+            time.sleep(0.02)
+            raise ValueError("bad 0")
+        time.sleep(0.3)
+        return x
+    with pytest.raises(ValueError, match="bad 0"):
+        parallel_map(f, range(6))
+    assert sorted(started) == [0, 1, 2, 3]
+
+
+def test_never_more_items_running_than_threads():
+    lock = threading.Lock()
+    running = [0]
+    peak = [0]
+
+    def f(x):
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.005)
+        with lock:
+            running[0] -= 1
+        return x
+    assert parallel_map(f, range(30), max_in_flight=10) == list(range(30))
+    assert 1 < peak[0] <= 3

@@ -43,6 +43,49 @@ def test_mkstemp_never_opens_an_existing_name_or_a_link(tmp_path, monkeypatch):
     assert target.read_text() == "keep"
 
 
+def test_mkstemp_puts_the_suffix_after_the_random_part(tmp_path):
+    fd, path = mkstemp(".write-", str(tmp_path), ".npz")
+    os.close(fd)
+    name = os.path.basename(path)
+    assert name.startswith(".write-") and name.endswith(".npz")
+    assert len(name) == len(".write-") + 12 + len(".npz")
+
+
+def test_one_way_to_make_a_temporary_file():
+    """Only writing.mkstemp makes temporary files in the package: no other
+    module imports tempfile (the ray backend's spool, a TemporaryFile, aside)."""
+    import ast
+    pkg = ROOT / "ipsoeval"
+    users = set()
+    for p in pkg.rglob("*.py"):
+        for node in ast.walk(ast.parse(p.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) else []
+            if "tempfile" in names:
+                users.add(str(p.relative_to(pkg)))
+    assert users == {"distributed/ray_backend.py"}
+
+
+def test_the_interval_map_cache_writes_through_writing_mkstemp(tmp_path, monkeypatch):
+    pytest.importorskip("numpy")
+    from ipsoeval import writing
+    from ipsoeval.analyses.interval_map import cache
+    made = []
+    real = writing.mkstemp
+
+    def spy(prefix, dir, suffix=""):
+        made.append((prefix, suffix))
+        return real(prefix, dir, suffix)
+    monkeypatch.setattr(cache, "mkstemp", spy)
+    monkeypatch.setenv("IPSOEVAL_CACHE_DIR", str(tmp_path))
+    c = cache.RankMemo("AP|N=3")
+    warnings = []
+    c._save(warnings)
+    assert warnings == [] and made == [(".write-", ".npz")]
+    assert [p.name for p in cache.cache_path(c.key).parent.iterdir()] == \
+        [cache.cache_path(c.key).name]           # no temporary file left
+
+
 def test_write_output_replaces_whole_and_keeps_the_mode(tmp_path):
     out = tmp_path / "o.tsv"
     out.write_text("old")
