@@ -20,12 +20,12 @@ import warnings
 import numpy as np
 import pytest
 import scipy.stats as ss
-from tests.conftest import invoke
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from ipsoeval.stats import agreement as ag
 from ipsoeval.stats import rankcorr as rc
+from tests.conftest import invoke
 
 krippendorff = pytest.importorskip("krippendorff")
 sklearn_metrics = pytest.importorskip("sklearn.metrics")

@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+
 from tests.conftest import ROOT, TESTDATA, invoke
 
 MS = TESTDATA / "msmarco"

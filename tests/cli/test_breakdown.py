@@ -6,8 +6,9 @@ import lzma
 
 import numpy as np
 import pytest
-from tests.conftest import TESTDATA
 from scipy import stats as ss
+
+from tests.conftest import TESTDATA
 
 QRELS = """\
 q1 0 d1 1

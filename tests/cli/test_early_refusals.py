@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+
 from tests.conftest import ROOT, TESTDATA, invoke
 
 AD = TESTDATA / "adhoc"

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+
 from tests.conftest import TE, TESTDATA, invoke
 
 # run against the compiled reading core and the pure-Python one (conftest.py)

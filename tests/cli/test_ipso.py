@@ -14,16 +14,16 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from tests.conftest import ROOT, environment
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
-from tests.unit.analyses.ipso.test_core import FIG5, algorithm1
 
 from ipsoeval.analyses.ipso import core
 from ipsoeval.cli import cli
 from ipsoeval.measures import parse_measure
 from ipsoeval.model import Aligned
+from tests.conftest import ROOT, environment
+from tests.unit.analyses.ipso.test_core import FIG5, algorithm1
 
 DATA = ROOT / "testdata" / "ipso-fig5"
 FILES = [str(DATA / "qrels.txt"), str(DATA / "sysA.run"), str(DATA / "sysB.run")]

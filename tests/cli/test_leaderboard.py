@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+
 from tests.conftest import ROOT, TESTDATA, environment, invoke
 
 MS = TESTDATA / "msmarco"
@@ -45,6 +46,7 @@ def score_file(tmp_path):
 
 def test_scores_against_outside_references(score_file):
     from scipy import stats as ss
+
     from tests.unit.analyses.leaderboard.test_report import slow_ranges
     out, err = ok("--scores", "--samples", "2000", "--seed", "5", "--format", "json", score_file)
     doc = json.loads(out)

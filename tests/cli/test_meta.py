@@ -16,7 +16,6 @@ import math
 
 import numpy as np
 import pytest
-from tests.conftest import TESTDATA, invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -24,6 +23,7 @@ from scipy import stats
 from ipsoeval.analyses import meta
 from ipsoeval.analyses.meta import swap as sw
 from ipsoeval.analyses.meta.report import tau_ap  # rankcorr.tau_ap, empty on ties
+from tests.conftest import TESTDATA, invoke
 
 MS = TESTDATA / "msmarco"
 FILES = [str(MS / "qrels.txt"), *sorted(str(p) for p in MS.glob("*.run.xz"))]

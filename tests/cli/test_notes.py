@@ -21,6 +21,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+
 from tests.conftest import ROOT, TESTDATA, invoke
 
 ENTRY = ("import sys; from ipsoeval._quick import main; sys.argv[0] = 'ipsoeval'; "

@@ -19,6 +19,7 @@ import random
 
 import numpy as np
 import pytest
+
 from tests.conftest import TESTDATA, invoke
 
 metrics = pytest.importorskip("nuggetizer.core.metrics")

@@ -21,11 +21,11 @@ import random
 
 import numpy as np
 import pytest
-from tests.conftest import TESTDATA, invoke, run_quick, run_quick_sigtest
 
 import ipsoeval
 from ipsoeval import mean as one_mean
 from ipsoeval.stats import registry
+from tests.conftest import TESTDATA, invoke, run_quick, run_quick_sigtest
 
 WEB = TESTDATA / "across"
 RUNS3 = [str(WEB / f"web-{r}.run") for r in ("bm25", "dense", "hybrid")]

@@ -14,11 +14,11 @@ import math
 
 import numpy as np
 import pytest
-from tests.conftest import TESTDATA, invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ipsoeval.stats import power as pw
+from tests.conftest import TESTDATA, invoke
 
 statsmodels = pytest.importorskip("statsmodels")
 from statsmodels.stats.power import FTestAnovaPower, TTestPower  # noqa: E402

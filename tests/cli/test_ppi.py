@@ -11,6 +11,7 @@ import random
 
 import numpy as np
 import pytest
+
 from tests.conftest import invoke
 
 ppi_py = pytest.importorskip("ppi_py")

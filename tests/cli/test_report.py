@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pytest
+
 from tests.conftest import ROOT, invoke
 from tests.report_inputs import make_inputs, one_relevant
 

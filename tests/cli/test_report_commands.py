@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tests.conftest import ROOT
 from tests.report_inputs import make_inputs, one_relevant
 

@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 import scipy.stats as ss
 from click.testing import CliRunner
-from tests.conftest import environment
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
@@ -25,6 +24,7 @@ from ipsoeval.cli import cli
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import descriptive, omnibus, ptukey, registry
 from ipsoeval.stats import tests as st
+from tests.conftest import environment
 
 ALTS = ["two-sided", "less", "greater"]
 

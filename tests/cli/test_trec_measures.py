@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+
 from tests.conftest import ROOT, TE, invoke
 
 

@@ -16,10 +16,10 @@ import subprocess
 import sys
 
 import pytest
-from tests.conftest import ROOT, invoke, run_quick
 
 from ipsoeval.tiewarn_text import official_tie_note, tie_lines, tie_note
 from ipsoeval.warntext import merge
+from tests.conftest import ROOT, invoke, run_quick
 
 N_RUNS = 12
 

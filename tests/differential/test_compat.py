@@ -29,9 +29,9 @@ import json
 import math
 
 import pytest
-from tests.conftest import ROOT
 
 from ipsoeval import api
+from tests.conftest import ROOT
 
 D = ROOT / "tests" / "data" / "compat"
 CASES = json.loads((D / "cases.json").read_text())

@@ -17,9 +17,9 @@ import json
 
 import numpy as np
 import pytest
-from tests.conftest import ROOT
 
 from ipsoeval import api
+from tests.conftest import ROOT
 
 CASES = json.loads((ROOT / "tests/data/compat/cases.json").read_text())
 GOLD = json.loads((ROOT / "tests/data/cwl/golden.json").read_text())

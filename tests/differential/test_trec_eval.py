@@ -17,6 +17,7 @@ import json
 import os
 
 import pytest
+
 from tests.conftest import ROOT, invoke, invoke_bytes
 
 # run against the compiled reading core and the pure-Python one (conftest.py)
@@ -475,9 +476,8 @@ TIES = next(c for c in CASES if c["case"] == "s-ties-0")
 def _quick(case, core_path):
     """(served, stdout, stderr) of the console script's quick path on the case
     (which IPSOEVAL_CORE=python turns off: the full program is test_case's)."""
-    from tests.conftest import run_quick
-
     from ipsoeval.reading.core import CORE
+    from tests.conftest import run_quick
     if CORE is None or core_path == "python":
         pytest.skip("the quick path needs the compiled core")
     return run_quick(["eval", "--format", "trec", *_args(case)])

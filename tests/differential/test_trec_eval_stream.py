@@ -6,9 +6,9 @@ two-step path serves.  trec_eval's output does not depend on the order of
 the lines, so the same committed outputs are the reference."""
 
 import pytest
-from tests.differential import test_trec_eval as td
 
 from ipsoeval.reading import compiled as _fast
+from tests.differential import test_trec_eval as td
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
 

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+
 from tests.conftest import TE, invoke
 
 # run against the compiled reading core and the pure-Python one (conftest.py)

@@ -24,6 +24,7 @@ import json
 import os
 
 import pytest
+
 from tests.conftest import ROOT, invoke
 from tests.goldens import assert_same_output
 

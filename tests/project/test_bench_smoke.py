@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+
 from tests.conftest import ROOT
 
 BENCH = ROOT / "bench"

@@ -4,10 +4,10 @@ import re
 
 import click
 import pytest
-from tests.conftest import ROOT
-from tests.project.test_examples import examples
 
 from ipsoeval.cli import cli
+from tests.conftest import ROOT
+from tests.project.test_examples import examples
 
 CTX = click.Context(cli)
 COMMANDS = cli.list_commands(CTX)

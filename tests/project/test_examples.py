@@ -25,6 +25,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from tests.conftest import ROOT, TE, TESTDATA, invoke
 
 ADHOC = TESTDATA / "adhoc"

@@ -19,9 +19,9 @@ import sys
 
 import numpy as np
 import pytest
-from tests.conftest import ROOT, TESTDATA
 
 from ipsoeval.cli import COMMANDS
+from tests.conftest import ROOT, TESTDATA
 
 HEAVY = ("numpy", "scipy", "rich", "pandas", "matplotlib")
 QRELS = str(TESTDATA / "adhoc" / "qrels.txt")

@@ -15,6 +15,7 @@ import sys
 import zipfile
 
 import pytest
+
 from tests.conftest import ROOT, TESTDATA
 
 pytestmark = pytest.mark.slow

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 
 import pytest
+
 from tests.conftest import ROOT, TESTDATA, invoke
 
 ADHOC = TESTDATA / "adhoc"

@@ -5,7 +5,6 @@ import random
 
 import numpy as np
 import pytest
-from tests import reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +12,7 @@ from ipsoeval.align import align
 from ipsoeval.engine import evaluate
 from ipsoeval.errors import InputError
 from ipsoeval.model import Qrels, Run
+from tests import reference as ref
 
 # run against the compiled reading core and the pure-Python one (conftest.py)
 CORE_PATHS = ("c", "python", "c-two-step")

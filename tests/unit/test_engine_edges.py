@@ -5,13 +5,13 @@ import math
 
 import numpy as np
 import pytest
-from tests import reference as ref
-from tests.unit.test_engine import make_qrels, make_run
 
 from ipsoeval.align import align
 from ipsoeval.engine import evaluate
 from ipsoeval.errors import InputError
 from ipsoeval.measures import FAMILIES
+from tests import reference as ref
+from tests.unit.test_engine import make_qrels, make_run
 
 # run against the compiled reading core and the pure-Python one (conftest.py)
 CORE_PATHS = ("c", "python", "c-two-step")

@@ -16,10 +16,10 @@ import subprocess
 import sys
 
 import pytest
-from tests.conftest import ROOT
 
 from ipsoeval import _helptext, _quick
 from ipsoeval.cli import COMMANDS, _helptext_gen
+from tests.conftest import ROOT
 
 REGEN = "stale: run `python -m ipsoeval.cli._helptext_gen` (make helptext)"
 HEAVY = ("click", "numpy", "scipy", "rich")

@@ -14,7 +14,6 @@ import os
 
 import numpy as np
 import pytest
-from tests.conftest import ROOT, invoke, invoke_bytes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,7 @@ from ipsoeval import engine
 from ipsoeval.errors import InputError
 from ipsoeval.ids import decode_id, encode_id, id_sort_key, render_id
 from ipsoeval.reading import compiled as _fast
+from tests.conftest import ROOT, invoke, invoke_bytes
 
 D = ROOT / "tests" / "data" / "differential"
 ISSUE_Q, ISSUE_R = D / "b-issue.qrels", D / "b-issue.run"

@@ -15,11 +15,11 @@ import os
 import re
 
 import pytest
-from tests.conftest import invoke, run_quick
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ipsoeval.reading import compiled as _fast
+from tests.conftest import invoke, run_quick
 
 TOPICS = ["1", "2", "10", "301"]
 DOCS = ["d1", "d2", "d3", "d4", "d5", "d6", "e" * 9, "x"]

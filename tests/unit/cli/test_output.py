@@ -13,7 +13,6 @@ import io
 import re
 
 import pytest
-from tests.conftest import TESTDATA, environment, invoke
 from rich.cells import cell_len
 from rich.color import Color, ColorSystem
 
@@ -22,6 +21,7 @@ from ipsoeval.cli.progress import make_progress
 from ipsoeval.formatters import render
 from ipsoeval.formatters import table as T
 from ipsoeval.results import ResultSet
+from tests.conftest import TESTDATA, environment, invoke
 
 AD = TESTDATA / "adhoc"
 FIG5 = TESTDATA / "ipso-fig5"

@@ -19,11 +19,11 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from tests.conftest import ROOT, TESTDATA
-from tests.report_inputs import one_relevant
 
 from ipsoeval.formatters import charts
 from ipsoeval.results import ResultSet
+from tests.conftest import ROOT, TESTDATA
+from tests.report_inputs import one_relevant
 
 PIXEL = 1.0
 

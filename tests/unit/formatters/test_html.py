@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from tests.conftest import invoke
 from tests.report_inputs import make_inputs, one_relevant
 

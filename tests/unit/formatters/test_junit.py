@@ -4,6 +4,7 @@ junit-10.xsd, copied with its notice): one test case per gated comparison,
 a failure carrying the gate's line."""
 
 import pytest
+
 from tests.conftest import ROOT, TESTDATA, invoke
 
 etree = pytest.importorskip("lxml.etree")

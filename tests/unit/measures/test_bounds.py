@@ -15,7 +15,6 @@ import warnings
 import numpy as np
 import pytest
 import scipy.stats as ss
-from tests.conftest import invoke
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,7 @@ from ipsoeval import api
 from ipsoeval.measures import bounds as B
 from ipsoeval.measures.bounds import bounds
 from ipsoeval.measures.family import FAMILIES
+from tests.conftest import invoke
 
 # every family, in its several forms (cutoffs, parameters, trec_eval's gain pairs)
 MEASURES = [

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from tests.unit.measures.test_bounds import check
 
 from ipsoeval import api
 from ipsoeval.measures import bounds as B
 from ipsoeval.measures import bounds_scan as S
 from ipsoeval.measures import kernels as K
+from tests.unit.measures.test_bounds import check
 
 FAST = ["AP", "AP@3", "AP@1", "map_cut.2", "gm_map", "AP(rel=2)", "R", "R@3", "R@1",
         "recall.2", "R(rel=2)@4", "bpref", "bpref(rel=2)", "gm_bpref"]

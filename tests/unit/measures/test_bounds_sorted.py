@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from tests.unit.measures.test_bounds import check
 
 from ipsoeval import api
 from ipsoeval.measures import bounds as B
 from ipsoeval.measures import bounds_sorted as BS
+from tests.unit.measures.test_bounds import check
 
 NDCG = ["nDCG", "nDCG@1", "nDCG@3", "nDCG@5", "nDCG(b=2)@4", "nDCG(b=3)",
         "nDCG(dcg='exp-log2')@3", "nDCG(dcg='exp-log2')", "ndcg_cut.2"]

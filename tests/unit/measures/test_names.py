@@ -4,10 +4,10 @@ ir_measures spellings are accepted, other tools' names get a "did you mean"."""
 import math
 
 import pytest
-from tests.conftest import TE, invoke
 
 from ipsoeval.errors import UsageError
 from ipsoeval.measures import FAMILIES, expand_all, parse_measure
+from tests.conftest import TE, invoke
 
 QRELS, RUN = TE / "qrels.test", TE / "results.test"
 

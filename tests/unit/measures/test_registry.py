@@ -8,7 +8,6 @@ import textwrap
 
 import numpy as np
 import pytest
-from tests.conftest import TE, invoke
 
 from ipsoeval import engine
 from ipsoeval.errors import UsageError
@@ -24,6 +23,7 @@ from ipsoeval.measures import (
 from ipsoeval.measures import names as N
 from ipsoeval.measures.family import TrecName
 from ipsoeval.measures.params import REL
+from tests.conftest import TE, invoke
 
 QRELS, RUN = TE / "qrels.test", TE / "results.test"
 

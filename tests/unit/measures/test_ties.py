@@ -13,12 +13,12 @@ import math
 
 import numpy as np
 import pytest
-from tests.conftest import invoke
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ipsoeval import api
 from ipsoeval.errors import UsageError
+from tests.conftest import invoke
 
 MEASURES = ["P@1", "P@3", "P@5", "RelP@3", "R@4", "R", "Rprec", "RprecMult@0.6", "AP",
             "AP@4", "RR", "RR@3", "Success@1", "Success@4", "nDCG", "nDCG@3", "DCG@4",

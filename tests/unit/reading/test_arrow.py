@@ -12,9 +12,10 @@ import sys
 
 import numpy as np
 import pytest
-from tests.conftest import ROOT, TE, invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from tests.conftest import ROOT, TE, invoke
 
 pa = pytest.importorskip("pyarrow")
 import pyarrow.parquet as pq  # noqa: E402

@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 import pytest
+
 from tests.conftest import ROOT, invoke, invoke_bytes
 
 pa = pytest.importorskip("pyarrow")

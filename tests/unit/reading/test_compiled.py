@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.unit.test_core import ALIGNED_FIELDS
-from tests.unit.test_core import _same as same_fields
 
 from ipsoeval import engine
 from ipsoeval.errors import InputError
 from ipsoeval.reading import compiled as _fast
 from ipsoeval.reading import opening
+from tests.unit.test_core import ALIGNED_FIELDS
+from tests.unit.test_core import _same as same_fields
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
 

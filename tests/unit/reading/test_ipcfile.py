@@ -14,15 +14,15 @@ import sys
 
 import numpy as np
 import pytest
+
 from tests.conftest import ROOT, invoke_bytes
 
 pa = pytest.importorskip("pyarrow")
 import pyarrow.feather as feather  # noqa: E402
 
+from ipsoeval.reading import ipcfile  # noqa: E402
 from tests.fuzz import harness  # noqa: E402
 from tests.unit.reading.test_arrow_columnar import ARGS, random_case  # noqa: E402
-
-from ipsoeval.reading import ipcfile  # noqa: E402
 
 
 def _pyarrow_batches(data: bytes):

@@ -20,6 +20,7 @@ import subprocess
 import sys
 
 import pytest
+
 from tests.conftest import ROOT
 
 # not imported here: importing ir_datasets creates its tree under IR_DATASETS_HOME

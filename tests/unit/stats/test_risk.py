@@ -9,13 +9,13 @@ import math
 
 import numpy as np
 import pytest
-from tests.conftest import ROOT
 from scipy import stats
 from scipy.stats.contingency import expected_freq
 
 from ipsoeval.analyses import risk as analysis
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import risk
+from tests.conftest import ROOT
 
 QRELS = ROOT / "testdata/adhoc/qrels.txt"
 RUNS = [ROOT / "testdata/adhoc/run-bm25.txt", ROOT / "testdata/adhoc/run-neural.txt"]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests import reference
 import scipy.stats as ss
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from ipsoeval.stats import corrections
 from ipsoeval.stats import tests as st
+from tests import reference
 
 ALTS = ["two-sided", "less", "greater"]
 TOL = 1e-10

@@ -4,6 +4,7 @@ and --trec-eval-version, byte for byte against trec_eval's outputs."""
 import re
 
 import pytest
+
 from tests.conftest import ROOT, TE, invoke
 
 DATA = ROOT / "tests" / "data"

@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 import pytest
+
 from tests.conftest import TESTDATA, invoke
 
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")

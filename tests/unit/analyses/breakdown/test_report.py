@@ -7,7 +7,6 @@ topics, and scipy.stats on the raw ranks.
 
 import numpy as np
 import pytest
-from tests import reference
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 from scipy import stats as ss
@@ -15,6 +14,7 @@ from scipy import stats as ss
 from ipsoeval.analyses import breakdown as bd
 from ipsoeval.errors import UsageError
 from ipsoeval.model import UNJUDGED, Aligned
+from tests import reference
 
 # ---------------------------------------------------------------- helpers
 

@@ -204,9 +204,8 @@ def test_values_listing_too_long_is_refused_before_mapping(monkeypatch):
     """interval-map --values -m nDCG (N = 30, graded: 6.9e13 values) once
     mapped every run for ~37 s before refusing to list the value set; the
     count is known at once, so the refusal comes first."""
-    from tests.conftest import TESTDATA, invoke
-
     from ipsoeval.analyses.interval_map import valuesets
+    from tests.conftest import TESTDATA, invoke
 
     def no_mapping(*a, **k):
         raise AssertionError("mapped before refusing the listing")

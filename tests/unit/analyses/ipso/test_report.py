@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binomtest
-from tests.unit.analyses.ipso.test_core import FIG5, algorithm1
 
 from ipsoeval.analyses import ipso
 from ipsoeval.analyses.ipso import core
 from ipsoeval.errors import UsageError
 from ipsoeval.model import PAD, UNJUDGED, Aligned
+from tests.unit.analyses.ipso.test_core import FIG5, algorithm1
 
 
 def make_aligned(labels, runs=None, topics=None, rel_level=1, gain_map=None, judged=None):

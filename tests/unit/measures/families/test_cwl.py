@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 import pytest
-from tests.conftest import ROOT
 
 from ipsoeval import api
+from tests.conftest import ROOT
 
 Q = ROOT / "testdata/adhoc/qrels.txt"
 RUNS = [ROOT / "testdata/adhoc/run-bm25.txt", ROOT / "testdata/adhoc/run-neural.txt"]

@@ -6,9 +6,9 @@ values with ndeval's)."""
 import math
 
 import pytest
-from tests.conftest import invoke
 
 from ipsoeval import engine
+from tests.conftest import invoke
 
 QRELS = """1 a d1 1
 1 a d2 0
