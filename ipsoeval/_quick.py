@@ -3,7 +3,7 @@
 ``ipsoeval --help``, ``ipsoeval COMMAND --help`` (or ``-h``) and ``ipsoeval
 --version`` (or ``-V``), alone on the line, print stored text without importing
 click: the help as click renders it (:mod:`ipsoeval._helptext`, generated;
-tests/test_helptext.py keeps it in step), served only when click would lay it
+tests/unit/test_helptext.py keeps it in step), served only when click would lay it
 out at the stored width.  ``ipsoeval eval [OPTIONS] QRELS RUN...`` is first
 offered to the quick path (:mod:`ipsoeval.reading.quick`: the compiled core,
 no numpy, no click); whatever they decline runs the full program

@@ -46,7 +46,7 @@ COMMANDS = {
 
 
 # each command's one-line help, as click derives it from the command's docstring
-# (`ipsoeval --help` lists them without importing a command; tests/test_import_discipline.py
+# (`ipsoeval --help` lists them without importing a command; tests/project/test_import_discipline.py
 # checks each equals the command's own)
 SHORT_HELP = {
     "eval": "Score runs against qrels, as trec_eval does.",

@@ -2,7 +2,7 @@
 COMMAND --help`` exactly as click prints them, so that the console entry
 (:mod:`ipsoeval._quick`) can print them without importing click.
 
-Run it after changing a command's options or docstring (tests/test_helptext.py
+Run it after changing a command's options or docstring (tests/unit/test_helptext.py
 fails until then)::
 
     python -m ipsoeval.cli._helptext_gen      # or: make helptext

@@ -33,7 +33,7 @@ program).  ``IPSOEVAL_CORE=python`` turns this off.
 Imports nothing heavier than :mod:`ipsoeval.reading.core` (the extension
 itself), :mod:`ipsoeval.reading.quick_measures`, :mod:`ipsoeval.parallel`
 (four runs or more) and :mod:`ipsoeval.tiewarn_text`;
-``tests/test_core_quick.py`` checks that neither numpy nor click is loaded.
+``tests/unit/reading/test_quick.py`` checks that neither numpy nor click is loaded.
 """
 
 import os

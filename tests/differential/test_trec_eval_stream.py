@@ -1,4 +1,4 @@
-"""The differential cases against trec_eval 10.0 (tests/test_differential.py)
+"""The differential cases against trec_eval 10.0 (tests/differential/test_trec_eval.py)
 once more with each run's lines grouped by topic, the order in which the
 compiled core reads and aligns a run in one pass (``compiled.stream_run``): the
 random runs there are shuffled, so their one-pass reading declines and the

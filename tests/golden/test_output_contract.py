@@ -4,7 +4,7 @@
   testdata/adhoc, in tests/data/golden_output/.  After a deliberate change of
   output, regenerate them with
 
-      IPSOEVAL_REGEN_GOLDEN=1 .venv/bin/python -m pytest -q tests/test_output_contract.py
+      IPSOEVAL_REGEN_GOLDEN=1 .venv/bin/python -m pytest -q tests/golden/test_output_contract.py
 
   and review the diff (``git diff tests/data/golden_output``).  The JSON's
   ``ipsoeval`` version field is compared as "VERSION".
@@ -121,7 +121,7 @@ def _mixed_model_apart(expected: str, actual: str) -> tuple[str, str]:
 
 def test_every_subcommand_has_golden_files():
     from ipsoeval.cli import COMMANDS
-    # report writes an HTML page, no TSV or JSON: tests/test_report.py checks its
+    # report writes an HTML page, no TSV or JSON: tests/cli/test_report.py checks its
     # tables against leaderboard's, sigtest's and breakdown's
     assert set(GOLDEN_CASES) == set(COMMANDS) - {"report"}
 

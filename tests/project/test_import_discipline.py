@@ -169,7 +169,7 @@ def test_power_distributions_are_scipy_stats_own():
         q, x = float(rng.uniform(0.5, 0.999)), float(rng.uniform(0, 6))
         assert power._t_ppf(q, df) == pytest.approx(stats.t.ppf(q, df), rel=1e-12)
         assert power._f_ppf(q, d1, d2) == pytest.approx(stats.f.ppf(q, d1, d2), rel=1e-12)
-        # the noncentral tails are our own (tests/test_noncentral.py, with
+        # the noncentral tails are our own (tests/unit/stats/test_noncentral.py, with
         # mpmath where Boost's lower tails of nct fail): Boost's to 1e-11 here
         ref = float(stats.nct.sf(x, df, nc))
         if nc >= 0 or ref > 1e-3:

@@ -8,7 +8,7 @@ helper never imports a command.
 
 The graph is built from the source with ``ast``: an import inside a function
 counts (a lazy import is still a dependency, and a circle of lazy imports is
-still a circle).  ``tests/test_reading_layout.py`` holds the finer order inside
+still a circle).  ``tests/project/test_reading_layout.py`` holds the finer order inside
 ``ipsoeval/reading``."""
 
 from __future__ import annotations

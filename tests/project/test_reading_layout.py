@@ -89,7 +89,7 @@ def test_reading_imports_point_one_way(mod):
 
 def test_no_import_cycle_through_reading():
     """No cycle in the whole package's graph passes through a reading module
-    (Tarjan's strongly connected components, tests/test_layout.py's)."""
+    (Tarjan's strongly connected components, tests/project/test_layout.py's)."""
     from tests.project.test_layout import cycles
     found = [c for c in cycles(GRAPH) if any(m.startswith("ipsoeval.reading") for m in c)]
     assert found == []

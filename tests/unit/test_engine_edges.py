@@ -31,7 +31,7 @@ MEASURES = ["P@5", "R@5", "R", "AP", "AP@5", "RR", "RR@1", "ESL@5", "nDCG", "nDC
             "Judged@5", "nDCG(dcg='exp-log2')@5", "AP(judged_only=True)"]
 
 
-# trec_eval's measures beyond the official set: edge cases in tests/test_trec_measures.py
+# trec_eval's measures beyond the official set: edge cases in tests/cli/test_trec_measures.py
 TREC_MEASURES = {"relstring", "infAP", "gm_bpref", "RprecMult", "utility", "11pt_avg", "binG",
                  "G", "ideal_dcg", "ndcg_rel", "Rndcg", "RelP", "SetP", "SetRelP", "SetR",
                  "SetAP", "SetF", "yaap", "rbp", "rbp_resid", "Unjudged", "ERR"}
@@ -44,8 +44,8 @@ SCORER_MEASURES = {"Compat", "Accuracy"} | {f"{n}{s}" for n in ("INST", "INSQ", 
 
 
 # the diversity measures read diversity qrels: their edges (no relevant subtopic, run
-# shorter than k, topics only in the run or the qrels) are in tests/test_diversity.py and
-# tests/test_ndeval_differential.py
+# shorter than k, topics only in the run or the qrels) are in tests/unit/measures/families/test_diversity.py and
+# tests/differential/test_ndeval.py
 DIVERSITY = {name for name, f in FAMILIES.items() if f.subtopics}
 
 

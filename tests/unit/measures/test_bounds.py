@@ -113,7 +113,7 @@ def test_every_family_is_checked():
     """A new family gets a line in MEASURES (and its bounds shape is declared)."""
     from ipsoeval.measures import parse_measure
     covered = {parse_measure(n).family for n in MEASURES}
-    # the diversity measures refuse --bounds (tests/test_diversity.py)
+    # the diversity measures refuse --bounds (tests/unit/measures/families/test_diversity.py)
     diversity = {name for name, f in FAMILIES.items() if f.subtopics}
     missing = set(FAMILIES) - covered - {"runid", "NumQ", "relstring"} - diversity
     assert not missing

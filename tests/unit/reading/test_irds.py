@@ -79,7 +79,7 @@ def one_error(r, status):
 ])
 def test_same_numbers_as_the_text_qrels(args, home, tmp_path):
     """Graded labels kept: every number equals the same qrels read as a file
-    (the text path is checked against trec_eval in tests/test_golden.py)."""
+    (the text path is checked against trec_eval in tests/golden/test_golden.py)."""
     runs = [tmp_path / "a.txt", tmp_path / "b.txt"]
     want = cli([*args, tmp_path / "q.txt", *runs], home, cwd=tmp_path)
     got = cli([*args, f"irds:{DL19}", *runs], home, cwd=tmp_path)

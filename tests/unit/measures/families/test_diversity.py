@@ -1,6 +1,6 @@
 """The diversity measures outside the differential suite: hand-worked values,
 reading diversity qrels only when one is asked for, the commands they work in,
-and the one-line refusals (tests/test_ndeval_differential.py compares the
+and the one-line refusals (tests/differential/test_ndeval.py compares the
 values with ndeval's)."""
 
 import math
