@@ -7,7 +7,7 @@ PREFIX ?= $(HOME)/.local
 MANDIR ?= $(PREFIX)/share/man/man1
 TD      = testdata
 
-.PHONY: help demo test test-all lint fuzz bench bench-quick man helptext clean install difftest-regen browser-deps
+.PHONY: help demo test test-all lint fuzz bench bench-quick man manpages clean install difftest-regen browser-deps
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
@@ -95,8 +95,8 @@ bench: $(VENV)/.installed  ## speed and memory next to trec_eval, pytrec_eval, r
 bench-quick: $(VENV)/.installed  ## a small smoke run of the benchmarks
 	$(PY) bench/run.py --quick $(BENCH_ARGS)
 
-helptext: $(VENV)/.installed  ## regenerate the stored --help text (after changing an option or a docstring)
-	$(PY) -m ipsoeval.cli._helptext_gen
+manpages: $(VENV)/.installed  ## rewrite each man page's SYNOPSIS from the commands' declarations
+	$(PY) -m ipsoeval.cli.manpages
 
 man:  ## install the man pages under $(MANDIR)
 	install -d $(MANDIR)

@@ -363,7 +363,7 @@ def gen_ipso(out: Path, seed: int, sz: Sizes) -> None:
 
 
 def gen_sweep(out: Path, seed: int, sz: Sizes) -> None:
-    """A sweep (issue 21): 1,000 runs x 7,000 topics x 10 docs (70k lines,
+    """A sweep: 1,000 runs x 7,000 topics x 10 docs (70k lines,
     ~2 MB each) in ``runs/``, one graded qrels (3 judged per topic).  Only
     ``sweep_distinct`` (50) run files are written; the others are symbolic
     links to them under their own names (``runs/run0000``...), so the data
@@ -388,7 +388,7 @@ def gen_sweep(out: Path, seed: int, sz: Sizes) -> None:
 
 
 def gen_small(out: Path, seed: int, sz: Sizes) -> None:
-    """A small study (issue 25): 12 runs of 5,000 lines, the human and the
+    """A small study: 12 runs of 5,000 lines, the human and the
     machine qrels of ppi and agree, and one 100,000-line run in ``big/``."""
     rng = np.random.default_rng([seed, 7])
     topics = [str(t) for t in range(401, 401 + sz.small_topics)]

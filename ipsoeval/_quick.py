@@ -1,15 +1,15 @@
 """The console script's entry (``ipsoeval = "ipsoeval._quick:main"``).
 
 ``ipsoeval --help``, ``ipsoeval COMMAND --help`` (or ``-h``) and ``ipsoeval
---version`` (or ``-V``), alone on the line, print stored text without importing
-click: the help as click renders it (:mod:`ipsoeval._helptext`, generated;
-tests/unit/test_helptext.py keeps it in step), served only when click would lay it
-out at the stored width.  ``ipsoeval eval [OPTIONS] QRELS RUN...`` is first
-offered to the quick path (:mod:`ipsoeval.reading.quick`: the compiled core,
-no numpy, no click); whatever they decline runs the full program
-(:mod:`ipsoeval.cli`).  The module keeps its name because every installed
-``ipsoeval`` script imports it; it holds nothing else, so that start-up stays
-cheap.
+--version`` (or ``-V``), alone on the line, are printed without importing
+click: the help is rendered from the commands' declarations
+(:func:`ipsoeval.declare.render_help`), the same text the click command
+prints.  ``ipsoeval eval ...`` and ``ipsoeval sigtest ...`` are first offered
+to their quick paths (the compiled core, no numpy, no click), which read the
+arguments with the parser made from the same declarations; whatever they
+decline runs the full program (:mod:`ipsoeval.cli`).  The module keeps its
+name because every installed ``ipsoeval`` script imports it; it holds nothing
+else, so that start-up stays cheap.
 """
 
 import os
@@ -19,38 +19,26 @@ HELP_FLAGS = ("--help", "-h")
 VERSION_FLAGS = ("--version", "-V")
 
 
-def help_width(max_content_width: int) -> int:
-    """The width click's HelpFormatter lays help out at: ``max(min(columns,
-    max_content_width) - 2, 50)``, the columns as ``shutil.get_terminal_size``
-    finds them (COLUMNS if a positive integer, else standard output's
-    terminal, else 80) -- without importing shutil (~15 ms)."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 80
-        columns = columns or 80
-    return max(min(columns, max_content_width) - 2, 50)
-
-
 def stored_text(args: list[str]) -> str | None:
-    """What the full program would print for ``args`` when that is stored
-    text (help or version), else None."""
+    """What the full program would print for ``args`` when that is help or
+    the version, else None."""
     if len(args) == 1 and args[0] in VERSION_FLAGS:
         from ipsoeval._version import version_line
         return version_line() + "\n"
     if len(args) == 1 and args[0] in HELP_FLAGS:
-        command = ""
-    elif len(args) == 2 and args[1] in HELP_FLAGS and args[0][:1].isalpha():
-        command = args[0]
-    else:
-        return None
-    from ipsoeval._helptext import HELP, MAX_CONTENT_WIDTH
-    return HELP.get(help_width(MAX_CONTENT_WIDTH), {}).get(command)
+        from ipsoeval.pipeline import group_help
+        return group_help()
+    if len(args) == 2 and args[1] in HELP_FLAGS and args[0][:1].isalpha():
+        from ipsoeval.pipeline import COMMANDS, command
+        if args[0] not in COMMANDS:
+            return None
+        from ipsoeval.declare import render_help
+        try:
+            decl = command(args[0])
+        except (ImportError, AttributeError):
+            return None
+        return render_help(decl)
+    return None
 
 
 def _print_stored(args: list[str]) -> bool:
@@ -78,8 +66,8 @@ def main() -> None:
     if quick_eval(args):
         return
     if args[:1] == ["sigtest"]:
-        from ipsoeval.analyses.sigtest.quick import quick_sigtest
-        if quick_sigtest(args):
+        from ipsoeval.pipeline.sigtest import quick
+        if quick(args):
             return
     # OpenBLAS's thread pool, started by `import numpy`, costs ~40 ms of CPU
     # (eval 0.14 -> 0.10 s); no command gains from it: their matrix products

@@ -1,26 +1,75 @@
-"""The alignment options of a command line (``--queries``, ``--rel-level``,
-``--judged-only``, ``--gains``, ``-M``, ``--tie-break``, ...), as
-:func:`ipsoeval.cli.options.alignment_options` collects them -- in a module
-of their own, without click, so that sigtest's quick path states the same
-params as the full program."""
+"""The alignment options of a command (``--queries``, ``--rel-level``,
+``--judged-only``, ``--gains``, ``-M``, ``--tie-break``, ...): declared once
+here (:mod:`ipsoeval.declare`), without click, for every command that reads
+qrels and runs, the fast paths and the API's ``evaluate``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ipsoeval.declare import Group, option
+
+QUERIES = ("intersection", "qrels", "strict")
+TIE_BREAKS = ("trec", "docno-asc", "input", "expected")
+RUN_FORMATS = ("auto", "trec", "msmarco")
+LABELS = ("integer", "gain", "probability")
+
+LABELS_HELP = ("What a qrels label is: an integer (trec_eval), a real gain >= 0, or the "
+               "probability that the document is relevant (every measure is then its "
+               "expected value; ipsoeval measures says which are exact).")
+
+
+def _int64(value):
+    """Labels are 64-bit integers: a level outside that range is a usage error."""
+    if value is not None and not -(2 ** 63) <= value < 2 ** 63:
+        from ipsoeval.errors import UsageError
+        raise UsageError(f"Invalid value for '-l' / '--rel-level': {value} is not a 64-bit "
+                         f"integer.")
+    return value
+
+
+def _queries_help(paired: bool) -> str:
+    topics = ("the qrels topics every run has" if paired
+              else "the qrels topics the run has (trec_eval's default)")
+    return (f"Topic set: {topics} (intersection), every qrels topic, a missing one scored "
+            f"as an empty ranking (qrels; -c, as trec_eval -c), or the same topics "
+            f"everywhere (strict).")
+
 
 @dataclass
 class AlignOptions:
-    queries: str = "qrels"
-    rel_level: int = 1
-    judged_only: bool = False
-    gains: str | None = None
-    depth: int | None = None
-    tie_break: str = "trec"
-    run_format: str = "auto"
-    names: tuple = ()
-    name_from_file: bool = False
-    labels: str = "integer"          # --labels (ipsoeval.labels)
+    queries: str = option("--queries", kind="choice", choices=QUERIES, default="qrels",
+                          usage="--queries [intersection|qrels|strict] | -c",
+                          help=_queries_help(True), default_text="qrels")
+    complete: bool = option("-c", "--complete", kind="flag", hidden=True, api=False,
+                            help="Same as --queries qrels (trec_eval -c).")
+    rel_level: int = option("-l", "--rel-level", kind="int", default=1, show_default=True,
+                            check=_int64,
+                            help="A document is relevant when its label is at least this.")
+    judged_only: bool = option("-J", "--judged-only", kind="flag",
+                               help="Remove unjudged documents before ranking (trec_eval -J).")
+    depth: int | None = option("-M", "--depth", kind="int", low=1,
+                               help="Keep at most this many documents per topic "
+                                    "(trec_eval -M).")
+    tie_break: str = option("--tie-break", kind="choice", choices=TIE_BREAKS, default="trec",
+                            show_default=True,
+                            help="Order of equal scores: docno descending (trec_eval), docno "
+                                 "ascending, input order, or expected (every measure is its "
+                                 "exact expectation over all orders of the tied documents; "
+                                 "ipsoeval measures, column ties).")
+    run_format: str = option("--run-format", kind="choice", choices=RUN_FORMATS,
+                             default="auto", show_default=True,
+                             help="Run file format; auto = msmarco when lines have 3 fields.")
+    names: tuple = option("--name", kind="text", multiple=True, metavar="NAME", default=(),
+                          help="Run name, once per run in order (default: the tag column).")
+    name_from_file: bool = option("--name-from-file", kind="flag",
+                                  help="Name runs by their file stems (bm25.run.gz: bm25) "
+                                       "instead of their tags.")
+    labels: str = option("--labels", kind="choice", choices=LABELS, default="integer",
+                         show_default=True, help=LABELS_HELP)
+    gains: str | None = option("--gains", metavar="MAP",
+                               help="Gains for graded measures as LABEL:GAIN pairs, e.g. "
+                                    "0:0,1:1,2:3 (default: the label, 0 for labels <= 0).")
     samples: int | None = None       # Monte Carlo draws under --labels probability
     seed: int | None = None
 
@@ -61,3 +110,13 @@ class AlignOptions:
         if self.labels != "integer":
             argv += ["--labels", self.labels]
         return argv
+
+
+def align_group(*, paired: bool = True, gains: bool = True, api: bool = False) -> Group:
+    """The alignment options as a command takes them: ``paired``, the
+    command compares runs topic by topic (its topic set defaults to qrels,
+    else intersection); ``gains``: it takes --gains."""
+    default = "qrels" if paired else "intersection"
+    return Group(AlignOptions, without=() if gains else ("gains",), api=api,
+                 words={"queries": {"help": _queries_help(paired), "default": None,
+                                    "default_text": default}})

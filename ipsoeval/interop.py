@@ -1,5 +1,5 @@
 """PyTerrier and ir_measures interop: the one place where other tools' objects
-become ipsoeval's names (issue 21, part 3).
+become ipsoeval's names.
 
 * :func:`measure_name`: an ir_measures measure object (``nDCG@10``,
   ``AP(rel=2)``, ``RR``) or a string → the name ``-m`` takes.  ir_measures

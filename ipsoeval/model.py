@@ -194,7 +194,7 @@ class Aligned:
         return g
 
 
-# --- nugget judgments of generated answers (issue 28) ---------------------------------
+# --- nugget judgments of generated answers --------------------------------------------
 
 # Support levels of a nugget in an answer, in order (not < partial < support);
 # NUGGET_PAD marks "no nugget at this position" in the padded arrays.

@@ -110,8 +110,8 @@ def run_quick(args):
 
 def run_quick_sigtest(args, tty=False):
     """quick_sigtest(args) in-process: (served, exit status, stdout, stderr)."""
-    from ipsoeval.analyses.sigtest import quick as _quick
-    return _quick_call(_quick.quick_sigtest, args, tty)
+    from ipsoeval.pipeline.sigtest import quick
+    return _quick_call(quick, args, tty)
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """A plain, per-query reference implementation of the measures (no numpy).
 
-Written from the definitions (SPEC §3 and trec_eval's documented semantics),
+Written from the definitions (docs/conventions.md's Measures and trec_eval's documented semantics),
 one topic at a time, to check the vectorised engine against.
 """
 

@@ -1,4 +1,4 @@
-"""Case for ``ipsoeval across`` (issue 29): runs compared over many collections.
+"""Case for ``ipsoeval across``: runs compared over many collections.
 
 Goal: 20 collections x 50 runs x 5,000 topics, the pooled table and the
 stratified bootstrap of the leaderboard (1,000 samples), within 30 s and 2 GB

@@ -1,6 +1,6 @@
 """Cases for ``ipsoeval bootstrap`` (Craswell et al. 2021 §3.1, §4.3).
 
-Goals (issue 7): 1,000 trials x 40 runs x 5,793 topics within 2 s beyond
+Goals: 1,000 trials x 40 runs x 5,793 topics within 2 s beyond
 scoring; split-half with 100 splits x 780 run pairs x 4 tests within 30 s.
 
 The harness times whole processes, so the 40-run goals are measured inside

@@ -1,7 +1,7 @@
 """Cases for columnar input: the eval-msmarco run (~7M rows) as Parquet with
 string ids, as Parquet with integer ids and as an uncompressed Arrow IPC file
 (Feather v2), each next to ipsoeval on the plain text file in the same run
-(issue 26's targets, on CPU time: <= 1.3x, <= 1.0x and <= 0.8x the text path;
+(targets, on CPU time: <= 1.3x, <= 1.0x and <= 0.8x the text path;
 Parquet with string ids also peaks under 300 MB)."""
 
 from harness import Case, Context, Target, Tool, ipsoeval_cmd, need_module

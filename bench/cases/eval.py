@@ -132,7 +132,7 @@ EVAL_MSMARCO_PARQUET = Case(
     description=(
         "The eval-msmarco case with the run as Parquet (qid, docno, rank, score, "
         "tag; written once by pyarrow): ipsoeval on the .parquet next to ipsoeval "
-        "on the plain text file (issue 21's target: no slower)."),
+        "on the plain text file (target: no slower)."),
     data="msmarco",
     tools={
         "ipsoeval": Tool(lambda ctx: [*ipsoeval_cmd(), "eval", *MSMARCO_MEASURES,

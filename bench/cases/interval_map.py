@@ -1,8 +1,8 @@
 """Cases for ``ipsoeval interval-map``: the maps of a whole ad hoc track
 (129 runs x 50 topics) at run length N = 30, binary relevance, one measure
-per case (issue 6 targets: 30 s for each measure but AP, 6 GB peak, cold;
-issue 14: AP@30 cold within 30 s and 2 GB, its cache within 1 GB), and
-graded nDCG@10 (gains 0, 1, 3) within 10 s (issue 14)."""
+per case (targets: 30 s for each measure but AP, 6 GB peak, cold;
+AP@30 cold within 30 s and 2 GB, its cache within 1 GB), and
+graded nDCG@10 (gains 0, 1, 3) within 10 s."""
 
 from harness import BENCH_DIR, Case, Context, Target, Tool, ipsoeval_cmd
 

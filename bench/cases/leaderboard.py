@@ -1,4 +1,4 @@
-"""Case for ``ipsoeval leaderboard`` (issue 20): the randomised Tukey HSD.
+"""Case for ``ipsoeval leaderboard``: the randomised Tukey HSD.
 
 Goal: 100 runs x 5,000 topics x 10,000 samples within 60 s on the bench
 machine (2 cores).  The harness times whole processes, so the goal is measured

@@ -1,4 +1,4 @@
-"""The ``small-study`` case (issue 25): everyday calls on small inputs, as in
+"""The ``small-study`` case: everyday calls on small inputs, as in
 shell one-liners, Makefile loops and CI checks, each judged by its median CPU
 time (user + system) beside trec_eval, timed in the same run.
 
@@ -41,7 +41,7 @@ from harness import (  # noqa: E402
 HELP_MAX = 0.1
 COMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
             "ppi", "agree", "leaderboard", "power", "meta", "report"]
-# -m of the common families (the quick path's reach, issue 25 part 1)
+# -m of the common families (the quick path's reach)
 FAMILIES = ["-m", "P@10", "-m", "R@100", "-m", "AP", "-m", "nDCG@10", "-m", "RR",
             "-m", "Success@10", "-m", "Judged@10", "-m", "bpref", "-m", "Rprec",
             "-m", "ERR@20"]

@@ -1,4 +1,4 @@
-"""Case for ``--engine`` (issue 21, part 4): a sweep of 1,000 runs x 7,000
+"""Case for ``--engine``: a sweep of 1,000 runs x 7,000
 topics (``sweep`` data set, opt-in), scored on this machine's threads (a
 batch of runs at a time) and on a local Ray cluster (``--engine ray``,
 skipped without the extra ``ipsoeval[ray]``).  Ray's overhead is the

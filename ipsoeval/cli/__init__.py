@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from ipsoeval._version import __version__, version_line
+from ipsoeval._version import version_line
 from ipsoeval.errors import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -22,116 +22,29 @@ from ipsoeval.errors import (
     GateFailed,
     IpsoevalError,
 )
+from ipsoeval.pipeline import COMMANDS  # the one table of commands (noqa: F401)
 from ipsoeval.stdio import quiet_stdout
 
-# subcommand name -> module (ipsoeval.cli.<module>, exporting `command`)
-COMMANDS = {
-    "eval": "eval_cmd",
-    "measures": "measures_cmd",
-    "breakdown": "breakdown_cmd",
-    "ipso": "ipso_cmd",
-    "interval-map": "interval_map_cmd",
-    "sigtest": "sigtest_cmd",
-    "bootstrap": "bootstrap_cmd",
-    "ppi": "ppi_cmd",
-    "agree": "agree_cmd",
-    "leaderboard": "leaderboard_cmd",
-    "power": "power_cmd",
-    "meta": "meta_cmd",
-    "report": "report_cmd",
-    "nuggets": "nuggets_cmd",
-    "across": "across_cmd",
-    "risk": "risk_cmd",
-}
 
-
-# each command's one-line help, as click derives it from the command's docstring
-# (`ipsoeval --help` lists them without importing a command; tests/project/test_import_discipline.py
-# checks each equals the command's own)
-SHORT_HELP = {
-    "eval": "Score runs against qrels, as trec_eval does.",
-    "measures": ('List every measure with its definition, scale type and trec_eval '
-                 'names (--dataset ID: the relevance levels of an ir_datasets data '
-                 'set).'),
-    "breakdown": ('Outcomes breakdown of runs with one relevant document per topic '
-                  '(Lin, Campos, Craswell, Mitra and Yilmaz, 2021).'),
-    "ipso": ("Innate pairwise SERP orderings: for each topic, is run A's SERP non-"
-             'inferior (ni), non-superior (ns), equal (==) or non-separable (**) to '
-             "run B's for every metric at depth k? Then the sign test of |ns| against "
-             '|ni| over the topics (Moffat & Mackenzie 2024).'),
-    "interval-map": ('Map per-topic scores onto an interval scale: phi(m) is the rank '
-                     'of m among the distinct values the measure takes on all judged '
-                     'runs of length N (Ferrante, Ferro & Fuhr 2021).'),
-    "sigtest": ('Significance tests between runs on per-topic scores: paired t, '
-                'Wilcoxon signed-rank, sign, rank-sum, randomization, bootstrap and, '
-                'for three or more runs, ANOVA, Kruskal-Wallis, two-way ANOVA and '
-                'Friedman with Tukey HSD.'),
-    "bootstrap": ('Leaderboard stability under bootstrapping: resample the topics with'
-                  ' replacement (same size) in each trial, rank the runs by mean '
-                  "score, and report each run's expected rank, rank interval, share of"
-                  ' samples at rank 1 and the bootstrap CI of its mean; optionally the'
-                  ' expected rank on named topic subsets and the split-half '
-                  'reliability of significance tests (Craswell et al.'),
-    "ppi": ('The mean of a measure over topics from a few human-judged topics and '
-            'machine labels on all of them: the prediction-powered estimate and its '
-            'confidence interval (PPI++ by default, or classical PPI), beside the '
-            'human-only and the auto-only estimates; for pairs of runs, the same for '
-            'the paired difference.'),
-    "agree": ("Agreement of two qrels on the judgments they share: Cohen's kappa "
-              "(unweighted, linear, quadratic), Krippendorff's alpha (interval, "
-              'ordinal) and the confusion matrix.'),
-    "leaderboard": ("A leaderboard that says which differences are real: each run's "
-                    'mean and CI, every pair tested with the randomised Tukey HSD '
-                    '(family-wise over all pairs; Carterette 2012, Sakai 2018) beside '
-                    'Tukey HSD from the two-way ANOVA, a compact letter display (runs '
-                    'sharing a letter are not significantly different; Piepho 2004), '
-                    'rank intervals, the group of runs indistinguishable from the best'
-                    ' and the rank resolution.'),
-    "power": ('Topic set size design (Sakai 2016): the number of topics the paired '
-              't-test, one-way ANOVA over m systems and a confidence interval need to '
-              'detect a difference delta with power 1 - beta at alpha (or to bound the'
-              ' CI), from the residual variance of the two-way ANOVA (topics x runs) '
-              'of the given runs; and the power and the minimal detectable difference '
-              'of the collection as it is.'),
-    "meta": ('Compare measures over a set of runs, to choose the one to report: '
-             'discriminative power (share of run pairs a test finds significant, and '
-             'the sorted p-values, Sakai 2006), swap rate over random topic halves '
-             "(Voorhees & Buckley 2002) and Kendall's tau / tau_ap (Yilmaz et al."),
-    "report": ("One self-contained HTML page comparing runs, to attach to a paper's "
-               'repository or a CI job: the leaderboard with CIs and letter groups '
-               '(randomised Tukey HSD), the significance matrix as a heat map, the '
-               'per-topic differences of chosen pairs with their tests, the outcomes '
-               'breakdown of the best run against the baseline (Lin et al.'),
-    "nuggets": ('Nugget scores of generated answers from nugget assignment files '
-                "(nuggetizer's JSONL or the long TSV): per run the mean over topics of"
-                ' the strict and the partial (0.5) vital and all-nugget scores, as the'
-                " TREC 2024 RAG track's AutoNuggetizer."),
-    "across": "Compare runs over several test collections.",
-    "risk": ("Risk-sensitive comparison of runs on per-topic scores: URisk and TRisk "
-             "of each run against a baseline (Dinçer, Macdonald and Ounis, SIGIR 2014), "
-             "and ZRisk and GeoRisk of each run against all of them (Dinçer, Macdonald "
-             "and Ounis, SIGIR 2016)."),
-}
+def command_module(name: str) -> str:
+    """The module of ipsoeval.cli building subcommand ``name`` (``command``)."""
+    return f"ipsoeval.cli.{name.replace('-', '_')}_cmd"
 
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx):
         return list(COMMANDS)
 
-    def format_commands(self, ctx, formatter):
-        """The command list of ``ipsoeval --help`` from SHORT_HELP, as click's
-        Group.format_commands writes it, without importing every command."""
-        from click.utils import make_default_short_help
-        limit = formatter.width - 6 - max(len(n) for n in COMMANDS)
-        with formatter.section("Commands"):
-            formatter.write_dl([(n, make_default_short_help(SHORT_HELP[n], limit))
-                                for n in COMMANDS])
+    def get_help(self, ctx) -> str:
+        """``ipsoeval --help``: from the declarations, as the fast path prints it."""
+        from ipsoeval.declare import help_width
+        from ipsoeval.pipeline import group_help
+        return group_help(help_width()).rstrip("\n")
 
     def get_command(self, ctx, name):
-        mod = COMMANDS.get(name)
-        if mod is None:
+        if name not in COMMANDS:
             return None
-        return importlib.import_module(f"ipsoeval.cli.{mod}").command
+        return importlib.import_module(command_module(name)).command
 
     def resolve_command(self, ctx, args):
         name = args[0] if args else None
@@ -250,25 +163,37 @@ def run_cli(group: click.Group, args, prog_name: str, extra: dict) -> int:
         return EXIT_INTERNAL
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"],
-                                              "max_content_width": 100})
-@click.version_option(__version__, "-V", "--version", prog_name="ipsoeval",
-                      message=version_line())
-@click.option("--debug", is_flag=True, help="Show a traceback for internal errors.")
-@click.pass_context
-def cli(ctx, debug):
-    """trec_eval-compatible evaluation of ranked runs, with honest comparisons.
+def _print_version(ctx, param, value):
+    if value and not ctx.resilient_parsing:
+        click.echo(version_line(), color=ctx.color)
+        ctx.exit()
 
-    Subcommands read TREC qrels and runs (gzip, bzip2 or xz are detected;
-    '-' is standard input), score them with one engine and print trec_eval's
-    layout, TSV, JSON or a table (--format).  See `ipsoeval COMMAND --help`
-    and the man pages (man ipsoeval).
-    """
+
+def _group_params() -> list:
+    """The group's options, from their declaration (ipsoeval.pipeline.GROUP_OPTIONS)."""
+    from ipsoeval.pipeline import GROUP_OPTIONS
+    params = []
+    for o in GROUP_OPTIONS:
+        if o.dest == "help":
+            continue                  # click's own, named by help_option_names
+        extra = ({"is_eager": True, "expose_value": False, "callback": _print_version}
+                 if o.dest == "version" else {})
+        params.append(click.Option([*o.flags, o.dest], is_flag=True, help=o.help, **extra))
+    return params
+
+
+def _group(ctx, debug):
     ctx.ensure_object(dict)
     if ctx.obj.get("env") is None:     # tests inject their own (ipsoeval.cli.environment)
         from ipsoeval.cli.environment import Environment
         ctx.obj["env"] = Environment()
     ctx.obj["debug"] = debug
+
+
+cli = LazyGroup(name="ipsoeval", params=_group_params(),
+                callback=click.pass_context(_group),
+                context_settings={"help_option_names": ["-h", "--help"],
+                                  "max_content_width": 100})
 
 
 def main(argv=None) -> None:  # console script entry point

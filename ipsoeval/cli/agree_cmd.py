@@ -59,7 +59,7 @@ def command(ctx, qrels_a, qrels_b, runs, measures, tests, correct, alpha, sample
                          f"--labels {align_opts.labels} is not supported")
     options = agree.make_options(list(tests), correct=correct, alpha=alpha, samples=samples,
                                  seed=seed, rbo_p=rbo_p)
-    if nuggets:             # issue 28: two assigners of the same answers
+    if nuggets:             # --nuggets: two assigners of the same answers
         return _nuggets(ctx, qrels_a, qrels_b, runs, measures, nuggets_format, options,
                         align_opts, plot, fmt, output)
     if nuggets_format != "auto":

@@ -13,7 +13,7 @@ from ipsoeval.errors import UsageError
 
 
 @click.command("bootstrap")
-@qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
+@qrels_and_runs_or_scores                         # RUN optional: --scores files stand in
 @opt.measure_option(help_text="Measure to rank runs by, e.g. RR@10, nDCG@10, AP. Repeatable "
                               "(every measure uses the same resamples).")
 @opt.samples_option(default=1000,
@@ -48,8 +48,8 @@ from ipsoeval.errors import UsageError
                    "expected rank on it is added side by side.  Repeatable.")
 @opt.alignment_options()
 @opt.engine_option
-@scores_options                                   # issue 13: --scores FILE...
-@plot_option                                      # issue 13: --plot FILE
+@scores_options                                   # --scores FILE...: per-topic scores
+@plot_option                                      # --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, baseline, ranks,
@@ -77,7 +77,7 @@ def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, basel
     if (tests or aggregates) and not split_half:
         raise UsageError("--test and --aggregate apply to --split-half: give --split-half too")
     options.check()
-    if scores:      # issue 13: the arguments are per-topic score files
+    if scores:      # --scores: the arguments are per-topic score files
         from ipsoeval.cli.scores_opts import run_bootstrap
         return run_bootstrap(ctx, [qrels, *runs], measures, options, queries_files, align_opts,
                              scores_format, scores_scale, fmt, output, plot=plot)
@@ -89,7 +89,7 @@ def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, basel
     options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
     options.check()
 
-    if opt.sweeping(engine_name, runs, align_opts):  # issue 21: per-run sweep
+    if opt.sweeping(engine_name, runs, align_opts):  # a sweep: runs scored a batch at a time
         scores = opt.load_scores(qrels, runs, align_opts, requested, engine=engine_name,
                                  ctx=ctx)
         aligned = scores.aligned
@@ -103,7 +103,7 @@ def command(ctx, qrels, runs, measures, samples, seed, top, ci, ci_method, basel
     report = bootstrap.run(scores, options, progress=progress)
     for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    if plot:        # issue 13: rank-probability heatmap and rank intervals
+    if plot:        # --plot: rank-probability heatmap and rank intervals
         from ipsoeval import plots
         plots.bootstrap(plot, report.table("leaderboard"), report.table("rank_probabilities"))
     out_.emit(ctx, report, fmt, output, pipe_default="tsv")

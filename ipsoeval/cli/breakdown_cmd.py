@@ -29,7 +29,7 @@ from ipsoeval.errors import UsageError
 @opt.per_query_option(help_text="Print each topic's outcome and first-relevant ranks instead "
                                 "of the summary.")
 @opt.alignment_options(gains=False, integer_labels="breakdown")
-@plot_option                                      # issue 13: --plot FILE
+@plot_option                                      # --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, alternative, verdict_test,
@@ -55,7 +55,7 @@ def command(ctx, qrels, runs, k, baseline, naive, correct, alpha, alternative, v
     report = breakdown.run(aligned, options)
     for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    if plot:        # issue 13: the outcome bars come from the summary
+    if plot:        # --plot: the outcome bars come from the summary
         from ipsoeval import plots
         plots.breakdown(plot, report.table("summary"))
     out_.emit(ctx, report, fmt, output, pipe_default="tsv")

@@ -134,7 +134,7 @@ def command(ctx, qrels, runs, measures, per_query, align_opts, engine_name, rel_
                             (align_opts.tie_break == "expected", "--tie-break expected")):
             if given:
                 raise UsageError(f"--bounds does not combine with {what}")
-    sweep = opt.sweeping(engine_name, runs, align_opts,   # issue 21: per-run sweep
+    sweep = opt.sweeping(engine_name, runs, align_opts,   # a sweep: runs scored a batch at a time
                          (rel_format != "qrels", f"-R {rel_format}"), (bounds, "--bounds"))
     if rel_format != "qrels":
         if align_opts.labels != "integer":
@@ -190,7 +190,7 @@ def _run_names(runs, align_opts):
                                  f"{len(runs)} run(s)")
         return list(align_opts.names)
     if align_opts.name_from_file:
-        from ipsoeval.reading import file_stem  # issue 13: the file stem
+        from ipsoeval.reading import file_stem  # --name-from-file: the file stem
         return [file_stem(p) for p in runs]
     return None
 
@@ -222,7 +222,7 @@ def _qrels_mode(ctx, qrels, runs, measures, per_query, align_opts, zscores_file,
         align_opts.queries = "qrels"           # trec_eval 10 walks the qrels topics
     quiet_missing = version == "10" and queries != "qrels"
     scores = None
-    if engine_name is not None:          # issue 21: runs scored a batch at a time
+    if engine_name is not None:          # --engine: runs scored a batch at a time
         extra = {} if num_docs_in_coll is None else {"num_docs_in_coll": num_docs_in_coll}
         scores = opt.load_scores(qrels, runs, align_opts, reqs, engine=engine_name,
                                  paired=False, text_ok=True, ctx=ctx, params=extra,

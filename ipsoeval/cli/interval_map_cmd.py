@@ -36,7 +36,7 @@ def _progress_factory(ctx):
 
 
 @click.command("interval-map")
-@qrels_and_runs_or_scores                         # issue 13: RUN optional with --scores
+@qrels_and_runs_or_scores                         # RUN optional: --scores files stand in
 @opt.measure_option(help_text="Measure to map: P, R, AP, RR, Success, ESL, "
                                              "DCG(b=2), nDCG(b=2), nDCG, RBP(p=0.8), ... with "
                                              "a cutoff (its run length N) or without one (then "
@@ -73,8 +73,8 @@ def _progress_factory(ctx):
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor write the on-disk cache of computed maps.")
 @opt.alignment_options(integer_labels="interval-map", rankings="interval-map")
-@scores_options                                   # issue 13: --scores FILE...
-@plot_option                                      # issue 13: --plot FILE
+@scores_options                                   # --scores FILE...: per-topic scores
+@plot_option                                      # --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_query, values,
@@ -96,7 +96,7 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_q
                                    use_cache=not no_cache,
                                    max_memory=interval_map.iv.parse_size(max_memory))
     options.check()
-    if scores:      # issue 13: P@k, RR@k, Success@k from per-topic score files
+    if scores:      # --scores: P@k, RR@k, Success@k from per-topic score files
         from ipsoeval.cli.scores_opts import run_interval_map
         return run_interval_map(ctx, [qrels, *runs], measures, options, align_opts,
                                 scores_format, scores_scale, fmt, output, plot=plot)
@@ -110,7 +110,7 @@ def command(ctx, qrels, runs, measures, length, normalise, ties, universe, per_q
     report = interval_map.run(aligned, plain, options, progress=_progress_factory(ctx))
     for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    if plot:        # issue 13: φ per topic against the raw value, means before/after
+    if plot:        # --plot: φ per topic against the raw value, means before/after
         import dataclasses
 
         from ipsoeval import plots

@@ -51,8 +51,8 @@ def _explicit(ctx: click.Context, name: str) -> bool:
               help="Exact Table 2: equal / separable / non-separable among all 4^k binary "
                    "SERP pairs, for each k (needs no files).")
 @opt.alignment_options(integer_labels="ipso", rankings="ipso")
-@scores_options                                   # issue 13: --scores FILE...
-@plot_option                                      # issue 13: --plot FILE
+@scores_options                                   # --scores FILE...: per-topic scores
+@plot_option                                      # --plot FILE
 @out_.format_option(pipe_default="tsv")
 @click.pass_context
 def command(ctx, qrels, runs, k, depths, measures, tests, correct, alpha, alternative, samples,
@@ -66,7 +66,7 @@ def command(ctx, qrels, runs, k, depths, measures, tests, correct, alpha, altern
     """
     from ipsoeval.analyses import validate
 
-    if scores:      # issue 13: the sign test over topics on per-topic score files
+    if scores:      # --scores: the sign test over topics on per-topic score files
         from ipsoeval.cli.scores_opts import refuse, run_ipso
         for flag, name in ((k is not None or depths is not None, "-k/--depths"),
                            (bool(tests), "--test"), (per_query, "-q"),
@@ -115,7 +115,7 @@ def command(ctx, qrels, runs, k, depths, measures, tests, correct, alpha, altern
                       progress=progress, enumerate_ks=ks)
     for rs in report.tables:
         rs.params.update(align_opts.as_params())
-    if plot:        # issue 13: Figure 5's per-topic view needs the topic table
+    if plot:        # --plot: Figure 5's per-topic view needs the topic table
         import dataclasses
 
         from ipsoeval import plots

@@ -87,7 +87,7 @@ def command(ctx, qrels, runs, measures, samples, seed, alpha, ci, align_opts, en
     if len(runs) < 1:
         raise UsageError("leaderboard needs QRELS and at least two runs (got no run)")
     requested = engine.requested(measures)          # usage errors before reading files
-    if opt.sweeping(engine_name, runs, align_opts):  # issue 21: per-run sweep
+    if opt.sweeping(engine_name, runs, align_opts):  # a sweep: runs scored a batch at a time
         sc = opt.load_scores(qrels, runs, align_opts, requested, engine=engine_name, ctx=ctx)
         aligned = sc.aligned
         options.check(list(aligned.runs))

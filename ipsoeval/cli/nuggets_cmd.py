@@ -1,4 +1,4 @@
-"""ipsoeval nuggets — nugget scores of generated answers (issue 28)."""
+"""ipsoeval nuggets — nugget scores of generated answers."""
 
 from __future__ import annotations
 

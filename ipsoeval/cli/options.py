@@ -91,7 +91,7 @@ def alignment_options(*, paired: bool = True, gains: bool = True,
 
         @functools.wraps(f)
         def wrapper(*args, **kw):
-            if kw.get("runs"):      # issue 13: a directory as RUN = every run file in it
+            if kw.get("runs"):      # a directory as RUN = every run file in it
                 from ipsoeval.reading import expand_run_paths
                 given = kw["runs"]
                 kw["runs"] = tuple(expand_run_paths(given))
@@ -335,7 +335,7 @@ def run_names(runs, opts: AlignOptions):
             raise UsageError(f"--name given {len(opts.names)} time(s) for {len(runs)} run(s)")
         return list(opts.names)
     if opts.name_from_file:
-        from ipsoeval.reading import file_stem  # issue 13: the file stem
+        from ipsoeval.reading import file_stem  # --name-from-file: the file stem
         return [file_stem(p) for p in runs]
     return None
 

@@ -1,4 +1,4 @@
-"""``--plot FILE.{svg,png,pdf}`` (issue 13): the option and the glue from a
+"""``--plot FILE.{svg,png,pdf}``: the option and the glue from a
 command's results to :mod:`ipsoeval.plots` (the ``plot`` extra)."""
 
 from __future__ import annotations

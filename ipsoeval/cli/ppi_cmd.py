@@ -1,4 +1,4 @@
-"""ipsoeval ppi — human labels + machine labels: prediction-powered inference (issue 19)."""
+"""ipsoeval ppi — human labels + machine labels: prediction-powered inference."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def command(ctx, runs, human, auto, measures, nuggets, nuggets_format, method, b
     options = ppi.Options(method=method, baseline=baseline, all_pairs=all_pairs,
                           correct=correct, alpha=alpha)
     options.check()
-    if nuggets:             # issue 28: human and automatic nugget assignments
+    if nuggets:             # --nuggets: human and automatic nugget assignments
         return _nuggets(ctx, runs, human, auto, measures, nuggets_format, options,
                         align_opts, plot, fmt, output)
     if nuggets_format != "auto":

@@ -105,7 +105,7 @@ def command(ctx, qrels, runs, measures, baseline, pairs, tests, samples, seed, a
     options = rp.Options(samples=samples, seed=seed, alpha=alpha, ci=ci, correct=correct,
                          pairs=list(pairs), tests=list(tests) or None, k=k, title=title)
     options.check()                                  # usage errors before reading files
-    if nuggets:             # issue 28: the runs' nugget scores
+    if nuggets:             # --nuggets: the runs' nugget scores
         if manifest is not None:
             raise UsageError("--manifest does not combine with --nuggets (a manifest lists "
                              "runs and qrels of collections)")

@@ -1,4 +1,4 @@
-"""``--scores``: per-topic scores from any tool instead of QRELS RUN... (issue 13).
+"""``--scores``: per-topic scores from any tool instead of ``QRELS RUN...``.
 
 A command that takes per-topic scores stacks :func:`scores_options` and, at
 the top of its body, hands over to the matching ``run_*`` function when
@@ -25,7 +25,7 @@ def qrels_and_runs_or_scores(f):
 
 
 def scores_options(f):
-    """--scores, --scores-format, --scores-scale, and --nuggets (issue 28: the
+    """--scores, --scores-format, --scores-scale, and --nuggets (with --nuggets the
     arguments are nugget assignment files, whose nugget scores are the
     per-topic scores; the command sees --scores with the format 'nuggets')."""
     import functools
@@ -140,7 +140,7 @@ def load(files, align_opts, scores_format: str, scores_scale, *, baseline=None,
 
 def measures_or_only(ts, measures, command: str) -> list[str]:
     """-m as given; without -m, the one measure the score files share (said on
-    stderr), else a usage error that lists the measures found (issue 22)."""
+    stderr), else a usage error that lists the measures found."""
     if measures:
         return list(measures)
     if len(ts.measures) == 1:

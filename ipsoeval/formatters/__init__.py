@@ -13,11 +13,8 @@ import sys
 from typing import IO, Callable
 
 from ipsoeval.errors import UsageError
+from ipsoeval.output_options import BINARY_FORMATS, FORMATS  # noqa: F401  (declared once)
 from ipsoeval.results import Report, ResultSet
-
-FORMATS = ("auto", "trec", "tsv", "json", "table",
-           "jsonl", "latex", "markdown",   # issue 13: paper-ready tables and JSON lines
-           "parquet")                      # issue 21: binary, -o FILE only (render_bytes)
 
 
 def resolve(fmt: str, *, pipe_default: str = "tsv", isatty: Callable[[], bool] | None = None,
@@ -86,7 +83,6 @@ def render_bytes(report: Report, fmt: str, *, table: str | None = None) -> bytes
     raise UsageError(f"unknown binary format {fmt!r}")
 
 
-BINARY_FORMATS = ("parquet",)
 
 
 def table_list(report: Report) -> str:

@@ -403,7 +403,7 @@ def expand(text: str) -> list[Requested]:
         one = parse(text)
         if one is not None:
             return [one]
-    from ipsoeval.trecmodes.catalogue import hint  # -R modes' measures: prefs_*, *_avgjg
+    from ipsoeval.measures.trec_catalogue import hint  # -R modes' measures: prefs_*, *_avgjg
     if hint(text):
         raise UsageError(hint(text))
     raise UsageError(f"unknown measure {text!r}{did_you_mean(text, _all_spellings())}")

@@ -1,4 +1,4 @@
-"""The nugget scores of generated answers (issue 28): declared once here, computed
+"""The nugget scores of generated answers: declared once here, computed
 on :class:`~ipsoeval.model.NuggetJudgments`, listed by ``ipsoeval measures``.
 
 A topic's nuggets are atomic facts a good answer holds, each ``vital`` or

@@ -118,10 +118,10 @@ def catalogue() -> list[dict]:
                      "trec_eval": ",".join(trec), "probability": status(f),
                      "ties": tie_status(f),
                      "definition": f.description})
-    from ipsoeval.trecmodes.catalogue import rows as mode_rows  # -R prefs, qrels_jg
+    from ipsoeval.measures.trec_catalogue import rows as mode_rows  # -R prefs, qrels_jg
     rows.extend({**r, "probability": r.get("probability", "not defined"),
                  "ties": r.get("ties", "not defined")} for r in mode_rows())
-    from ipsoeval.measures.nuggets import catalogue_rows as nugget_rows  # issue 28
+    from ipsoeval.measures.nuggets import catalogue_rows as nugget_rows  # listed with the rest
     rows.extend(nugget_rows())
     return rows
 

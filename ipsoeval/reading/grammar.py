@@ -2,7 +2,7 @@
 (docs/conventions.md, "Inputs").  No numpy: the quick path and the CLI's
 argument handling may import it cheaply.
 
-Run arguments (issue 13): a directory stands for every run file in it, and
+Run arguments: a directory stands for every run file in it, and
 ``--name-from-file`` names a run by its file stem (:func:`expand_run_paths`,
 :func:`file_stem`).  ``-`` is standard input, at most once per call.
 

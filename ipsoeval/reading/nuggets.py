@@ -1,4 +1,4 @@
-"""Nugget assignment files of generated answers (issue 28): the one reader, into
+"""Nugget assignment files of generated answers: the one reader, into
 a :class:`~ipsoeval.model.NuggetJudgments`.
 
 Formats (detected per file from its first non-blank character):

@@ -109,7 +109,7 @@ def words_to_bytes(words: np.ndarray) -> np.ndarray:
     return w.view(np.uint8).view(f"S{8 * w.shape[1]}").ravel()
 
 
-# --- identifiers that are not UTF-8 (issue 22): the one warning per file ----------
+# --- identifiers that are not UTF-8 (ids are bytes): the one warning per file ----------
 
 _HIGH = 0x8080808080808080
 _ROWS = 1 << 20

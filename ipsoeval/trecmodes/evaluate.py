@@ -15,10 +15,10 @@ import numpy as np
 from ipsoeval import reading
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import id_sort_key
+from ipsoeval.measures.trec_catalogue import hint, mode_of
 from ipsoeval.parallel import parallel_map
 from ipsoeval.trecmodes import jg as J
 from ipsoeval.trecmodes import prefs as P
-from ipsoeval.trecmodes.catalogue import hint, mode_of
 from ipsoeval.trecmodes.common import Column, rank_run
 
 MODES = ("qrels", "prefs", "qrels_prefs", "qrels_jg")

@@ -15,10 +15,10 @@ import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_id
-from ipsoeval.trecmodes.catalogue import JG_DESCRIPTIONS as DESCRIPTIONS  # noqa: F401
-from ipsoeval.trecmodes.catalogue import JG_MEASURES as MEASURES
-from ipsoeval.trecmodes.catalogue import JG_NICKNAMES as NICKNAMES  # noqa: F401
-from ipsoeval.trecmodes.catalogue import P_CUTOFFS, RPREC_MULT_CUTOFFS
+from ipsoeval.measures.trec_catalogue import JG_DESCRIPTIONS as DESCRIPTIONS  # noqa: F401
+from ipsoeval.measures.trec_catalogue import JG_MEASURES as MEASURES
+from ipsoeval.measures.trec_catalogue import JG_NICKNAMES as NICKNAMES  # noqa: F401
+from ipsoeval.measures.trec_catalogue import P_CUTOFFS, RPREC_MULT_CUTOFFS
 from ipsoeval.trecmodes.common import as_bytes, parse_table
 
 NONPOOL = -1        # retrieved, not in this group's judgments

@@ -24,9 +24,9 @@ import numpy as np
 
 from ipsoeval.errors import InputError
 from ipsoeval.ids import decode_id
-from ipsoeval.trecmodes.catalogue import PREFS_COUNTS as COUNTS  # noqa: F401
-from ipsoeval.trecmodes.catalogue import PREFS_MEASURES as MEASURES
-from ipsoeval.trecmodes.catalogue import PREFS_NICKNAMES as NICKNAMES  # noqa: F401
+from ipsoeval.measures.trec_catalogue import PREFS_COUNTS as COUNTS  # noqa: F401
+from ipsoeval.measures.trec_catalogue import PREFS_MEASURES as MEASURES
+from ipsoeval.measures.trec_catalogue import PREFS_NICKNAMES as NICKNAMES  # noqa: F401
 from ipsoeval.trecmodes.common import as_bytes, parse_table
 
 

@@ -1,6 +1,6 @@
-"""Refuse before working (issue 25): a check that can fail runs before the
+"""Refuse before working: a check that can fail runs before the
 inputs are read or the analysis starts, and its error is one line on
-standard error, alone, with exit status 2 (SPEC §7) and no output file.
+standard error, alone, with exit status 2 (docs/conventions.md, Errors and exit status) and no output file.
 
 In-process cases make reading and the analyses raise, so a check that came
 after the work fails the test instead of taking its time."""
@@ -41,11 +41,11 @@ def one_error(code, err, status=2):
 
 
 CASES = {
-    # issue 25: 26 s of mapping, then "2^30 runs, too many to list"
+    # once 26 s of mapping, then "2^30 runs, too many to list"
     "interval-map listing": (["interval-map", "-M", "79", "-m", "AP", "-q", "--values",
                               "--analyze", "--name", "r1", "--name", "r2", "--name", "r3",
                               Q, A, B, A], "2^30 runs, too many to list"),
-    # issue 25: AP@33's value-set pass ranks 6.9e9 candidate values, minutes of work
+    # AP@33's value-set pass ranks 6.9e9 candidate values, minutes of work
     "interval-map AP@33": (["interval-map", "-m", "AP@33", Q, A], "minutes of work"),
     "interval-map -N 36 -m AP": (["interval-map", "-N", "36", "-m", "AP", "-q", Q, A, B],
                                  "53,361,945,606 candidate values"),

@@ -188,7 +188,7 @@ def test_python_dash_m_and_version():
     assert p.returncode == 0 and b"ipsoeval" in p.stdout
 
 
-# --- issue 10: data in tables is text, not markup (defect 6) -----------------
+# --- data in tables is text, not markup ---------------------------------------
 
 def test_table_shows_run_names_verbatim():
     code, out, err = invoke(["eval", "--format", "table", "-m", "P@5", "--name", "bm25[run.txt]",
@@ -232,7 +232,7 @@ def test_table_formatter_escapes_every_string():
     assert "[/x]" in out and "m[a]" in out
 
 
-# --- issue 10: -o honours the umask, keeps what is at the path (12, 14) ------
+# --- -o honours the umask, keeps what is at the path -----------------------
 
 @pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
 def test_output_file_mode_honours_umask(tmp_path, umask, mode):
@@ -335,7 +335,7 @@ def test_no_temp_file_left_on_bad_input(tmp_path):
     assert code == 3 and list(out_dir.iterdir()) == []
 
 
-# --- issue 10: closed pipes and full disks (defect 15) -----------------------
+# --- closed pipes and full disks ----------------------------------------------
 
 def _bash(cmd):
     env = dict(os.environ, PYTHONPATH=str(TE.parent.parent.parent))
@@ -403,7 +403,7 @@ def test_output_to_proc_fd_link_writes_stdout(tmp_path):
     assert p.stdout.startswith("measure\t") and link.is_symlink()
 
 
-# --- issue 10: absurd option values are usage errors (defect 7, CLI part) ----
+# --- absurd option values are usage errors --------------------------------------
 
 @pytest.mark.parametrize("cmd", [
     ["sigtest", "-m", "P@5", "--test", "randomization", "--samples", "10"],

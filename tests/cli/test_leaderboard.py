@@ -185,7 +185,7 @@ def test_man_page_names_every_column():
 
 
 def test_ordinal_measures_name_the_permissible_routes():
-    # issue 25: not only "permissible: no" -- the interval-mapped measure and a
+    # not only "permissible: no" -- the interval-mapped measure and a
     # rank-based test, as commands, in the resolution table and the warning
     code, out, err = invoke(["leaderboard", "-m", "RR@10", "-m", "P@10", "--samples", "200",
                              "--table", "resolution", "--format", "tsv", *FILES[:4]])

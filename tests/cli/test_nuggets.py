@@ -1,4 +1,4 @@
-"""Nugget evaluation of generated answers (issue 28).
+"""Nugget evaluation of generated answers.
 
 References: every per-topic score and every mean equals castorini's
 nuggetizer (``nuggetizer.core.metrics``: calculate_nugget_scores,

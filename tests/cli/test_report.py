@@ -147,7 +147,7 @@ def test_tables_equal_the_commands_tsv_and_json(inputs, page):
         assert t["columns"] == cols
         assert all(r in t["rows"] for r in rows)
     assert doc["sigtest"]["tables"]["tests"]["records"] == sig_rows
-    # several relevant documents per topic: no breakdown, one line says why (issue 25)
+    # several relevant documents per topic: no breakdown, one line says why
     assert "breakdown" not in doc and "t-breakdown-summary" not in html_tables
     assert re.search(r'<section id="breakdown">.*?no outcomes breakdown: 30 of 30 topics have '
                      r'more than one relevant document', page, re.S)

@@ -223,7 +223,7 @@ def test_real_trec_eval_q_output():
 
 
 def _map_only(tmp_path, name, values):
-    """A trec_eval -q file holding only map (issue 22, defect 3)."""
+    """A trec_eval -q file holding only map."""
     lines = [f"map                   \t{q}\t{v:.4f}" for q, v in values.items()]
     lines.append(f"map                   \tall\t{sum(values.values()) / len(values):.4f}")
     p = tmp_path / f"{name}.q"
@@ -232,7 +232,7 @@ def _map_only(tmp_path, name, values):
 
 
 def test_scores_with_one_measure_need_no_m(tmp_path):
-    """Issue 22: `sigtest --scores a.q b.q` on files holding only map used to fail
+    """`sigtest --scores a.q b.q` on files holding only map used to fail
     with "Missing option '-m'"; the one shared measure is used and said."""
     a = _map_only(tmp_path, "a", {"1": 0.5, "2": 0.25, "3": 0.125})
     b = _map_only(tmp_path, "b", {"1": 0.625, "2": 0.25, "3": 0.5})

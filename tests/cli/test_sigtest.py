@@ -74,7 +74,7 @@ def test_cli_gate_regression_and_not(tmp_path):
     r = invoke([qrels, base, bad, "-m", "RR@10", "--fail-if", "worse", "--format", "tsv"], code=1)
     assert r.stderr.strip().splitlines()[-1].startswith("ipsoeval: gate failed:")
     rows = _tsv(r.stdout)
-    # RR is ordinal: the default is one sign test per comparison (issue 25)
+    # RR is ordinal: the default is one sign test per comparison
     assert [row["test"] for row in rows] == ["sign"]
     assert rows[0]["why"].startswith("ordinal scale: sign test")
     assert all(float(row["diff"]) < 0 for row in rows)

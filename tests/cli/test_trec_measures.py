@@ -20,7 +20,7 @@ def run(*args):
 
 
 def test_rbp_is_trec_evals_rbp():
-    # defect 3 (issue 10): `-m rbp` is trec_eval's rbp (p = 0.9, graded gains, name rbp)
+    # defect 3: `-m rbp` is trec_eval's rbp (p = 0.9, graded gains, name rbp)
     out = run("-m", "rbp", "-m", "rbp_resid", TE / "qrels.test", TE / "results.test")
     assert out == ("rbp                   \tall\t0.3234\n"
                    "rbp_resid             \tall\t0.0204\n")

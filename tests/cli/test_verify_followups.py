@@ -1,5 +1,5 @@
-"""Defects found while verifying issues 10, 11 and 13 after they landed
-(branch verify).  Each test was written before its fix and failed then."""
+"""Defects found while verifying the trec_eval compatibility, its measures and
+--scores after they landed (branch verify).  Each test was written before its fix and failed then."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_interval_map_analyze_three_runs_every_topic_undefined(tmp_path):
     assert all(r[4] == "0" and r[5] == "0" for r in rows)   # no pair significant
 
 
-# --- a 1 MB docno widened every row of the C reader's table (issue 10, item 17) ---
+# --- a 1 MB docno widened every row of the C reader's table ---
 
 def test_c_reader_declines_a_long_id_instead_of_widening_every_row(tmp_path):
     """One 1 MB docno in a 1,500-line run: the C pass must hand the file to
@@ -79,7 +79,7 @@ def test_c_reader_declines_a_long_id_instead_of_widening_every_row(tmp_path):
     assert words.id_bytes(run.docno[700]) == b"x" * 1_000_000
 
 
-# --- DataFrame ids with few distinct values (issue 13's 2x target) ------------------
+# --- DataFrame ids with few distinct values (within 2x the file's CPU time) ---------
 
 @pytest.mark.parametrize("kind", ["str", "int"])
 def test_large_id_columns_with_repeats_encode_like_the_plain_path(kind):

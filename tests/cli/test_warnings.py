@@ -1,4 +1,4 @@
-"""Issue 25, part 3: quiet by default, strict on request.
+"""Warnings: quiet by default, strict on request.
 
 A warning of one kind is one line whatever the number of runs (12 runs that
 each lack the same 35 topics in the qrels: one line), each run's warning

@@ -257,7 +257,7 @@ def case_args(rnd, group, n_topics):
     return (["-q"] if per_query else []) + flags + list(group)
 
 
-# Inputs outside SPEC section 1 or refused by trec_eval, one defect each, on a small
+# Inputs outside the input grammar (docs/conventions.md, Inputs) or refused by trec_eval, one defect each, on a small
 # valid base (x-NAME; x-NAME-clean is the same input without the offending lines,
 # for those ipsoeval reads and trec_eval refuses).  What ipsoeval must do with each
 # is in tests/differential/test_trec_eval.py (INVALID_INPUTS).
@@ -295,7 +295,7 @@ SPECIAL = [
      [["-q", "-m", "all_trec"], ["-q", "-m", "ideal_dcg.1=2", "-m", "Rndcg"]]),
     # one score for every document of a topic, labels -1..3 (ties go by docno,
     # descending), and a topic tied across its cutoffs 1 and 2: the quick path's
-    # measures and its tie warning (issue 25)
+    # measures and its tie warning
     ("ties", "1 0 a 2\n1 0 b -1\n1 0 c 0\n1 0 d 3\n1 0 e 1\n2 0 x 1\n2 0 y 0\n2 0 z 2\n",
      "1 Q0 a 1 5 t\n1 Q0 b 2 5 t\n1 Q0 c 3 5 t\n1 Q0 d 4 5 t\n1 Q0 e 5 5 t\n1 Q0 f 6 5 t\n"
      "2 Q0 x 1 9 t\n2 Q0 y 2 1 t\n2 Q0 z 3 1 t\n2 Q0 w 4 1 t\n",
@@ -313,7 +313,7 @@ EXTRA = [
 ]
 
 
-# The measures eval's quick path serves (issue 25: ipsoeval/reading/quick.py), in
+# The measures eval's quick path serves (ipsoeval/reading/quick.py), in
 # trec_eval's spellings, one command line per random input (q-NNN), drawn from no
 # random stream: ties, negative labels, odd docnos, missing topics (served by the
 # full program) as the inputs have them.
@@ -336,7 +336,7 @@ QUICK_SPECIAL = [("x-run-empty", QUICK_ARGS[0]),
                                        "-m", "bpref", "-m", "P.1", "-m", "recip_rank",
                                        "-m", "num_rel"])]
 
-# Ids as bytes (issue 22): qids, docnos and run tags that differ only in bytes
+# Ids as bytes: qids, docnos and run tags that differ only in bytes
 # above 0x7F -- Latin-1 bytes, invalid UTF-8 (truncated and overlong sequences,
 # encoded surrogates, 0xF5..0xFF) and valid UTF-8 mixed in, where Python's str
 # order and the byte order (trec_eval's strcmp) disagree (U+E000 is EE 80 80,

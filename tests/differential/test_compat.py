@@ -1,5 +1,5 @@
 """Differential test of Compat and Accuracy against ir_measures' compat and
-accuracy providers (issue 27, item 4).
+accuracy providers.
 
 tests/data/compat holds 220 seeded cases (tests/differential/compat_generate.py)
 and the providers' per-topic values.  Every value agrees to 1e-12 (the sums

@@ -1,4 +1,4 @@
-"""Differential test of the C/W/L measures against cwl_eval (issue 27, item 3).
+"""Differential test of the C/W/L measures against cwl_eval.
 
 The cases are tests/data/compat/cases.json (220 seeded cases: odd docnos,
 labels 0-3, unjudged documents, ties, topics without relevant documents, qrels

@@ -1,4 +1,4 @@
-"""Differential test against trec_eval 10.0 (issue 10; issue 11's measures).
+"""Differential test against trec_eval 10.0, every measure trec_eval prints.
 
 tests/data/differential holds ~300 seeded random cases (tests/differential/
 generate.py) and trec_eval 10.0's outputs on them (software of NIST, see the
@@ -145,10 +145,10 @@ EXIT_BUGS = {
 }
 
 
-# Inputs outside SPEC section 1 or refused by trec_eval (x-NAME cases): trec_eval's
+# Inputs outside the input grammar (docs/conventions.md, Inputs) or refused by trec_eval (x-NAME cases): trec_eval's
 # exit status (from golden.json) and what ipsoeval does instead -- an input error
 # (exit 3, one line naming FILE:LINE where there is a line), or the output of
-# trec_eval on the same input without the lines it refuses but SPEC allows.
+# trec_eval on the same input without the lines it refuses but ipsoeval reads.
 INVALID_INPUTS = {
     "x-dup-run": (4, "error", ".run:6: duplicate docno 'a' in topic '1' (also at line 1)"),
     "x-dup-qrels": (4, "error", ".qrels:6: duplicate docno 'a' in topic '1'"),
@@ -163,14 +163,14 @@ INVALID_INPUTS = {
     # and labels with atol: 1.5 is 1, x is 0
     "x-qrels-fractional-label": (0, "error", ".qrels:6: label is not an integer ('1.5')"),
     "x-qrels-alpha-label": (0, "error", ".qrels:6: label is not an integer ('x')"),
-    # trec_eval skips a run line whose first non-blank is '#'; SPEC: '#' in column 0
+    # trec_eval skips a run line whose first non-blank is '#'; ipsoeval: '#' in column 0 only
     "x-run-indented-comment": (0, "error", ".run:6: expected 6 or more fields"),
     "x-run-empty": (2, "error", ".run: empty run file"),
     "q-x-run-empty": (2, "error", ".run: empty run file"),
     "x-qrels-empty": (2, "error", ".qrels: empty qrels file"),
     "x-no-common-topic": (4, "error", ".run: no topic in common between run(s) and qrels"),
     # trec_eval: "Malformed line" on a blank qrels line, and on the second of two
-    # comment lines in a row (its comment skip handles one); SPEC skips both
+    # comment lines in a row (its comment skip handles one); ipsoeval skips both
     "x-qrels-blank-line": (2, "as", "x-qrels-blank-line-clean"),
     "x-qrels-two-comments": (2, "as", "x-qrels-two-comments-clean"),
 }
@@ -444,7 +444,7 @@ TREC_EVAL_MEASURES = [
 
 
 def test_every_trec_eval_measure_is_compared():
-    # issue 11: each measure, plain and with parameters where it takes them
+    # each measure, plain and with parameters where it takes them
     printed = set()
     for c in CASES:
         gold = GOLD[c["case"]]

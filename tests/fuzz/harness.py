@@ -1,4 +1,4 @@
-"""CLI fuzzing harness (issue 10): mutated inputs and options for every subcommand.
+"""CLI fuzzing harness: mutated inputs and options for every subcommand.
 
 A *case* is built by a :class:`Chooser` (hypothesis's ``data.draw`` in the test
 suite, a seeded ``random.Random`` in ``make fuzz``) from small valid qrels and
@@ -35,7 +35,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard")    # --engine (issue 21)
+ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard")    # --engine
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
                "ppi", "agree", "leaderboard", "power", "meta", "report", "nuggets",
                "across", "risk", "scores"]   # scores: --scores FILE... of several commands
@@ -94,7 +94,7 @@ MEASURES_OK = ["P@5", "P@10", "nDCG@10", "AP", "RR@10", "RR", "map", "P.5,10", "
                # diversity measures: the qrels are read as qid subtopic docno judgment
                "alpha_nDCG@10", "ERR_IA@5", "nNRBP", "AP_IA", "StRecall@5", "P_IA@10",
                "alpha_DCG(alpha=0.3)@5", "nERR_IA@20", "NRBP(beta=0.8)",
-               "Compat", "Accuracy@10", "INST(max_rel=2)", "SDCG(max_rel=3)@10",   # issue 27
+               "Compat", "Accuracy@10", "INST(max_rel=2)", "SDCG(max_rel=3)@10",   # scorer measures
                # diversity measures at huge cutoffs: the cost follows the rankings, not k
                "alpha_nDCG@1000000000", "ERR_IA@100000000", "alpha_DCG@2147483647",
                "nERR_IA@2147483647", "P_IA@1000000000", "StRecall@2147483647",
@@ -122,18 +122,18 @@ MEASURES_MAP = ["P@5", "P@10", "R@10", "AP@10", "RR@10", "RR@5", "Success@5", "E
 # seconds and are fuzzed by the suite too (checked on branch verify).
 KNOWN_SLOW_MEASURES = {"AP", "map", "nDCG"}
 SLOW_AT_20 = {"AP": "AP@20", "map": "AP@20", "nDCG": "nDCG@20"}
-# defects of issue 10 the suite used to leave out until their fixes were
+# defects of value parsing the suite used to leave out until their fixes were
 # merged; all are fixed on main (P.1e400 / P.inf / --gains 1:1e308 are usage
 # errors), so the suite fuzzes them again.
 KNOWN_OPEN_VALUES: set[str] = set()
 # sizes ipso (-k, --depths, --enumerate) and interval-map (-N) once took at
-# their word; each is now bounded or refused in seconds (issue 10, items 8, 17)
+# their word; each is now bounded or refused in seconds
 KNOWN_SLOW_SIZES: set[str] = set()
 GAINS = ["0:0,1:1,2:3", "0:0,1:1,2:2", "1:1e308", "1:1,1:5", "", "x", "1:nan", "-1:2",
          "1:-1", "2:inf", "1:", ":1", "0:0,1:1,2:1e300", "1:1,2:2,3:3,4:4"]
 TESTS = ["t", "wilcoxon", "sign", "ranksum", "randomization", "bootstrap", "anova", "kruskal",
          "anova2", "friedman", "t,sign", "", "x", "t,t", "wilcoxon,anova"]
-# ids as bytes (issue 22): tags, topics and docnos that differ only in bytes above
+# ids as bytes: tags, topics and docnos that differ only in bytes above
 # 0x7F that are not UTF-8 (surrogateescape strs, written as their bytes)
 TAGS = ["A", "B", "C", "bm25", "a[b]c", "[/x]", "run.1", "Ω", "x" * 40,
         "run\udce9", "run\udce8", "\udcff\udcfe"]
@@ -167,7 +167,7 @@ class Case:
         return h.hexdigest()[:12]
 
 
-# --labels gain|probability (issue 19): real labels, a few out of the mode's range
+# --labels gain|probability: real labels, a few out of the mode's range
 REAL_LABELS = {"gain": ["0", "0.5", "2.25", "1e-3", "3", "1", ".75"],
                "probability": ["0", "0.25", "1", "0.999", ".5", "1e-3", "1.0"]}
 BAD_REAL_LABELS = ["-0.5", "1.5", "nan", "inf", "1e400", "-1", "x"]
@@ -337,7 +337,7 @@ def _compress(ch, data: bytes, name: str) -> tuple[bytes, str, str]:
     return comp, name, f"{note}-{how}"
 
 
-# --- tables (issue 21): runs and qrels as Parquet / Arrow IPC ------------------
+# --- tables: runs and qrels as Parquet / Arrow IPC ------------------
 
 def have_pyarrow() -> bool:
     import importlib.util
@@ -373,7 +373,7 @@ def _utf8(v: str) -> bool:
     return True
 
 
-# how a table lays out its id columns (issue 26): each takes its own path
+# how a table lays out its id columns: each takes its own path
 # through the compiled reader (tests/unit/reading/test_arrow_columnar.py)
 ID_LAYOUTS = ["plain", "dictionary", "large", "binary", "int"]
 ID_COLUMNS = ("qid", "docno", "query_id", "doc_id")
@@ -468,7 +468,7 @@ def _tabular(ch, data: bytes, qrels: bool) -> tuple[bytes, str] | None:
         cols["qid"] = [j % 3 for j in range(n)]
     elif damage == "binary-ids":
         cols["docno"] = [d.encode("utf-8", "surrogateescape") + b"\xff" for d in cols["docno"]]
-    layout = ch.choice(ID_LAYOUTS)                 # issue 26: each id layout, chunks
+    layout = ch.choice(ID_LAYOUTS)                 # each id layout, chunks
     chunk = ch.choice([None, None, 1, 2, 7, 64])
     try:
         raw = table_bytes(cols, kind, names, layout, chunk)
@@ -502,9 +502,9 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
     leaves out the inputs of KNOWN_SLOW_MEASURES (open issues that would only
     make the test suite wait for its time limit)."""
     cmd = command or ch.choice(SUBCOMMANDS)
-    if cmd == "nuggets":        # issue 28: nugget assignment files (make_nuggets_case)
+    if cmd == "nuggets":        # nugget assignment files (make_nuggets_case)
         return make_nuggets_case(ch, p_mut=p_mut, suite=suite)
-    if cmd == "across":                      # issue 29: a manifest of collections
+    if cmd == "across":                      # a manifest of collections
         return make_across_case(ch, p_mut=p_mut, suite=suite)
     if cmd == "scores":                      # --scores files, a baseline good or bad
         return make_scores_case(ch, p_mut=p_mut, suite=suite)
@@ -538,7 +538,7 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         if ch.coin(p_mut * 0.25):
             data, name, note = _compress(ch, data, name)
             case.notes.append(f"{name}:{note}")
-        elif ch.coin(0.15):                     # issue 21: as Parquet / Arrow
+        elif ch.coin(0.15):                     # as Parquet / Arrow
             got = _tabular(ch, data, qrels=not name.startswith("run"))
             if got is not None:
                 data, note = got
@@ -557,7 +557,7 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
             case.notes.append("stdin-twice")
     if ch.coin(p_mut * 0.05):
         named[ch.randint(0, len(named) - 1)] = ch.choice(["missing", ".", "", "/dev/null"])
-    if ch.coin(p_mut * 0.05):                   # issue 21: ir_datasets qrels, offline ids
+    if ch.coin(p_mut * 0.05):                   # ir_datasets qrels, offline ids
         named[0] = ch.choice(IRDS_IDS)
         case.notes.append("irds-qrels")
     absurd = p_mut * 0.4
@@ -596,7 +596,7 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         if ch.coin(0.5):
             flags = flags[2:] + flags[:2]
         named = flags + named[2:]
-    if cmd in ENGINE_COMMANDS and ch.coin(0.1):   # issue 21: only local (no cluster in fuzz)
+    if cmd in ENGINE_COMMANDS and ch.coin(0.1):   # only local (no cluster in fuzz)
         a += ["--engine", "local"]
     if ch.coin(0.5):
         a += named
@@ -743,7 +743,7 @@ def _command_options(ch, case, absurd, tags):
             a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
     elif cmd == "leaderboard":
         _leaderboard_options(ch, case, absurd)
-    elif cmd == "risk":                       # issue 27
+    elif cmd == "risk":
         if ch.coin(0.4):
             a += ["--baseline", baseline()]
         if ch.coin(0.4):
@@ -870,7 +870,7 @@ def _format_and_output(ch, case):
     elif ch.coin(0.7):
         fmts = ["tsv", "json", "table", "auto"] + (["trec"] * 3 if case.command == "eval" else
                                                     ["trec"] if ch.coin(0.2) else [])
-        fmts += ["parquet"] if ch.coin(0.3) else []     # issue 21: binary, -o only
+        fmts += ["parquet"] if ch.coin(0.3) else []     # binary, -o only
         a += ["--format", ch.choice(fmts)]
     if ch.coin(0.35):
         target = ch.choice(["out.txt", "out.txt", "out.txt", "outdir/x", "nodir/x", "",
@@ -976,8 +976,8 @@ def _served_quick(args: list) -> bool:
     if quick_eval(args):
         return True
     if args[:1] == ["sigtest"]:
-        from ipsoeval.analyses.sigtest.quick import quick_sigtest
-        return bool(quick_sigtest(args))
+        from ipsoeval.pipeline.sigtest import quick
+        return bool(quick(args))
     return False
 
 
@@ -1137,7 +1137,7 @@ def save_failure(case: Case, r: Result, outcome: str, reason: str, directory: st
     return d
 
 
-# --- nugget assignments of generated answers (issue 28) ---------------------------
+# --- nugget assignments of generated answers ---------------------------
 
 NUGGET_MEASURES = ["nugget_vital_strict", "nugget_all_strict", "nugget_vital", "nugget_all"]
 NUGGET_IMPORTANCE = ["vital", "okay"]
@@ -1268,7 +1268,7 @@ def make_nuggets_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
     return case
 
 
-# --- across (issue 29): manifests of collections --------------------------------------
+# --- across: manifests of collections --------------------------------------
 
 def make_across_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
     """``ipsoeval across MANIFEST``: one to three collections of small qrels and

@@ -1,4 +1,4 @@
-"""CLI fuzzing (issue 10): mutated inputs and absurd options for every subcommand.
+"""CLI fuzzing: mutated inputs and absurd options for every subcommand.
 
 Each example is a small valid qrels/runs set, damaged (see tests/fuzz/harness.py),
 run through the real CLI in a forked child with real file descriptors, an

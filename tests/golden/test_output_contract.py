@@ -1,4 +1,4 @@
-"""The output contract of issue 12, for every subcommand.
+"""The output contract, for every subcommand.
 
 - Golden files: each subcommand's TSV and JSON on the small inputs of
   testdata/adhoc, in tests/data/golden_output/.  After a deliberate change of
@@ -177,7 +177,7 @@ SCORES_COMBOS = [
     ["meta", "--scores", "--samples", "100", "--splits", "10", SCORES, SCORES, SCORES],
     ["interval-map", "--scores", "-m", "P@10", "-q", "--values", "--analyze", SCORES],
 ]
-NG = "testdata/nuggets"     # nugget assignments (issue 28): whole argument lists
+NG = "testdata/nuggets"     # nugget assignments: whole argument lists
 NUGGETS_COMBOS = [
     ["nuggets", f"{NG}/auto.jsonl"],
     ["nuggets", "-q", "-m", "nugget_vital_strict", f"{NG}/human.tsv"],
@@ -286,7 +286,7 @@ def test_one_table_per_tsv_and_every_table_in_json(args, scores_file):
 
 @pytest.mark.parametrize("command", sorted(TABLE_COMMANDS))
 def test_table_list_does_not_run_the_analysis(command, monkeypatch, tmp_path):
-    # issue 25: leaderboard spent 6 s before listing its tables.  Every analysis
+    # leaderboard once spent 6 s before listing its tables.  Every analysis
     # function and the reading of inputs raise here: the list must not need them
     import ipsoeval.cli.options as cli_options
     from ipsoeval import engine

@@ -71,7 +71,7 @@ def test_eval_q_with_several_runs_in_the_trec_layout_names_each_block(cli_invoke
 
 
 def test_no_binary_or_large_file_tracked_outside_the_data_folders():
-    """Issue 22: a 296 KB wheel was committed at the repository root.  Only
+    """A 296 KB wheel was once committed at the repository root.  Only
     tests/data and testdata hold binary or large files (compressed inputs)."""
     import shutil
     import subprocess
@@ -90,3 +90,40 @@ def test_no_binary_or_large_file_tracked_outside_the_data_folders():
         if len(data) > 1_000_000 or b"\0" in data[:65536]:
             bad.append(f"{name} ({len(data)} bytes)")
     assert not bad, f"binary or large files tracked outside tests/data and testdata: {bad}"
+
+
+# An outside contributor can look up neither the project's issue numbers nor
+# the design spec (it is not in the repository): comments, docstrings and the
+# pages a user reads say why in their own terms, or cite docs/conventions.md.
+# The CHANGELOG may cite issues.
+CITATION = re.compile(r"\b[Ii]ssues? ?#?\d+|\bSPEC\b")
+
+
+def test_no_issue_number_or_spec_cited_outside_the_changelog():
+    places = [*ROOT.glob("ipsoeval/**/*.py"), *ROOT.glob("ipsoeval/**/*.c"),
+              *ROOT.glob("tests/**/*.py"), *ROOT.glob("bench/**/*.py"),
+              *ROOT.glob("man/*.1"), *ROOT.glob("docs/*.md"), ROOT / "README.md",
+              ROOT / "tests" / "data" / "differential" / "README.md"]
+    found = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
+             for p in places if p.is_file() and p.name != "test_docs.py"
+             for i, line in enumerate(p.read_text(errors="replace").splitlines(), 1)
+             if CITATION.search(line)]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_each_man_pages_synopsis_is_its_declarations(name):
+    """The SYNOPSIS is generated from the command's declaration (`make
+    manpages`), and OPTIONS names every spelling the declaration has."""
+    from ipsoeval.cli.manpages import page, synopsis_section
+    from ipsoeval.declare import man_options, man_synopsis
+    from ipsoeval.pipeline import command
+    try:
+        decl = command(name)
+    except (ImportError, AttributeError):
+        pytest.skip(f"{name} is not declared yet")
+    text = page(name).read_text()
+    assert synopsis_section(text) == man_synopsis(decl), \
+        f"run `make manpages`: the SYNOPSIS of {page(name).name} differs from its declaration"
+    plain = man_text(name)
+    assert not [f for f in man_options(decl) if f not in plain]

@@ -1,4 +1,4 @@
-"""Every shell example in README.md and the man pages runs (issue 22).
+"""Every shell example in README.md and the man pages runs.
 
 The examples are read from the pages themselves: in README.md the lines of
 ```sh blocks that call ipsoeval; in a man page every ipsoeval command inside a
@@ -160,7 +160,7 @@ def sandbox(tmp_path_factory):
     (root / "trec2020.tsv").write_text("".join(f"{q}\n" for q in topics[1::2]))
     for d in ("results", "reports"):
         (root / d).mkdir()
-    # issue 21: a Parquet run, and an ir_datasets data set's qrels placed where
+    # a Parquet run, and an ir_datasets data set's qrels placed where
     # ir_datasets keeps its download (IR_DATASETS_HOME, set by _run; no network)
     import pyarrow as pa
     import pyarrow.parquet as pq

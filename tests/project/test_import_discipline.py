@@ -1,4 +1,4 @@
-"""Import only what a command uses (issue 25, part 1).
+"""Import only what a command uses.
 
 ``ipsoeval --help`` and every ``ipsoeval CMD --help`` load neither numpy nor
 scipy nor rich (the analysis packages declare their option constants without
@@ -79,7 +79,7 @@ def test_commands_on_small_inputs_do_not_load_scipy_stats(tmp_path):
 
 
 def test_power_and_leaderboard_load_no_scipy_at_all(tmp_path):
-    """Issue 25: power (noncentral tails, Brent's inversions) and leaderboard
+    """power (noncentral tails, Brent's inversions) and leaderboard
     (Tukey's studentized range) run on ipsoeval.stats' own distributions."""
     runs = []
     for i, src in enumerate((BM25, NEURAL, BM25)):   # three runs: Tukey HSD over them
@@ -207,39 +207,7 @@ def test_kendall_tau_b_unsnapped_is_scipy_kendalltau():
         assert got == ref or (np.isnan(got) and np.isnan(ref)), (x, y)
 
 
-def test_the_command_list_of_help_is_each_commands_own_short_help():
-    """``ipsoeval --help`` lists the commands from cli.SHORT_HELP without
-    importing them: each entry gives what click derives from the command's
-    own docstring, at every width."""
-    import importlib
-
-    from click.utils import make_default_short_help
-
-    from ipsoeval.cli import COMMANDS, SHORT_HELP
-    assert list(SHORT_HELP) == list(COMMANDS)
-    for name, mod in COMMANDS.items():
-        cmd = importlib.import_module(f"ipsoeval.cli.{mod}").command
-        for limit in range(10, 130):
-            assert make_default_short_help(SHORT_HELP[name], limit) == \
-                cmd.get_short_help_str(limit), (name, limit)
-
-
-@pytest.mark.parametrize("width", [40, 80, 200])
-def test_help_lists_the_commands_as_click_would(width):
-    import click
-    from click.testing import CliRunner
-
-    from ipsoeval.cli import cli
-
-    got = CliRunner().invoke(cli, ["--help"], terminal_width=width).output
-    ctx = click.Context(cli, info_name="ipsoeval", terminal_width=width,
-                        max_content_width=100)
-    formatter = ctx.make_formatter()
-    click.Group.format_commands(cli, ctx, formatter)
-    assert formatter.getvalue() in got
-
-
-# --- modules the small study's statistics commands do without (issue 25) -----------
+# --- modules the small study's statistics commands do without -----------
 
 # loaded by nothing those paths need: socket (only --engine ray connects),
 # ipsoeval.plots (only --plot), numpy.ma (np.unique imports it: ~10 ms),
@@ -292,3 +260,22 @@ def test_statistics_commands_leave_out_what_they_do_not_use(command, tmp_path):
             timeout=300)
         assert json.loads(p.stderr.strip().splitlines()[-1]) == [], p.stderr[-2000:]
     assert p.stdout.count("\n") > 1
+
+
+@pytest.mark.parametrize("width", [40, 80, 200])
+def test_help_lists_every_command_with_its_summary(width):
+    """``ipsoeval --help`` lists every command of the one table, each with
+    the start of its declared help, through click as through the fast path."""
+    from click.testing import CliRunner
+
+    from ipsoeval.cli import cli
+    from ipsoeval.declare import help_width, short_help
+    from ipsoeval.pipeline import COMMANDS, HELP, group_help
+
+    got = CliRunner().invoke(cli, ["--help"], env={"COLUMNS": str(width)}).output
+    assert got == group_help(help_width(width))
+    listed = got.split("Commands:\n", 1)[1]
+    lines = {ln.split()[0]: ln for ln in listed.splitlines() if ln.startswith("  ")}
+    limit = help_width(width) - 6 - max(map(len, COMMANDS))
+    for name in COMMANDS:
+        assert " ".join(lines[name].split()[1:]) == short_help(HELP[name], limit), name

@@ -1,10 +1,42 @@
-"""The layout of the whole package (issue 26): the import graph has no circle,
-and the layers of SPEC's layout point one way.
+"""The layout of the whole package: the import graph has no circle,
+and the layers point one way.
 
 cli -> api -> analyses -> engine/stats -> measures -> label models -> model;
 readers produce the model; formatters see only finished reports; nothing
 below the CLI imports click; only the table formatter imports rich; a CLI
 helper never imports a command.
+
+Rooms and floors.  A *room* is a top-level module or package of ipsoeval
+(``ipsoeval.measures``, ``ipsoeval.reading``, ``ipsoeval.errors``, ...; the
+package itself, ``ipsoeval/__init__.py``, is the room ``ipsoeval``).  The rooms
+stand on the floors of :data:`FLOORS`, bottom first, and every import runs to
+a room on an earlier or the same floor -- never up.  The order is written
+down there, once:
+
+ 0. shared leaves: errors, ids, the one mean, the thread pool, standard
+    output, warning texts, file writing, the version, the compiled core,
+    the declaration of options (``declare``) and the options every command
+    shares (alignment, output)
+ 1. the model: model, label models, results (the finished report), and the
+    package itself
+ 2. measures (their declarations, kernels and catalogues)
+ 3. formatters and plots: finished reports and the measure names in them
+ 4. readers: files and frames into the model
+ 5. alignment: runs x qrels into label matrices
+ 6. the engine and the statistics
+ 7. sweeps (``--engine``): runs scored a batch at a time
+ 8. analyses
+ 9. trec_eval's other modes (``eval -R``, ``-Z``), built on the analyses
+10. interop: other tools' objects as ipsoeval's names
+11. the pipeline: each command's declaration and the calls from its inputs
+    to a Report, made by both doors above it
+12. the Python API
+13. the CLI
+14. the entry points (the console script's quick paths, ``python -m``)
+
+One import runs up, documented: ``ipsoeval/__init__.py`` loads the API in its
+module ``__getattr__`` (``ipsoeval.evaluate`` on first use), so that
+``import ipsoeval`` stays cheap and the API still reads as ``ipsoeval.X``.
 
 The graph is built from the source with ``ast``: an import inside a function
 counts (a lazy import is still a dependency, and a circle of lazy imports is
@@ -104,7 +136,7 @@ LAYERS = [
       "ipsoeval.align", "ipsoeval.stats", "ipsoeval.engine", "ipsoeval.analyses",
       "ipsoeval.formatters", "ipsoeval.results", "ipsoeval.plots", "ipsoeval.distributed",
       "ipsoeval.trecmodes", "ipsoeval.errors", "ipsoeval.ids"),
-     ("ipsoeval.cli", "ipsoeval.api", "ipsoeval.interop"),
+     ("ipsoeval.cli", "ipsoeval.api", "ipsoeval.interop", "ipsoeval.pipeline"),
      "below the CLI and the API: nothing imports them back"),
     (("ipsoeval.measures", "ipsoeval.stats", "ipsoeval.engine", "ipsoeval.reading",
       "ipsoeval.align", "ipsoeval.model", "ipsoeval.labels", "ipsoeval.formatters",
@@ -132,6 +164,9 @@ LAYERS = [
      ("ipsoeval.measures.family", "ipsoeval.measures.families", "ipsoeval.measures.registry",
       "ipsoeval.measures.names"),
      "label models sit below the measures' declarations"),
+    (("ipsoeval.pipeline",),
+     ("ipsoeval.cli", "ipsoeval.api", "click"),
+     "the pipeline serves the command line and the API; it imports neither"),
     (("ipsoeval.api", "ipsoeval.interop"),
      ("ipsoeval.cli",),
      "the API sits beside the CLI, never on it"),
@@ -208,3 +243,124 @@ def test_a_planted_layer_violation_is_caught(rule):
     graph[planted[0]].add(planted[1])
     assert any(v.startswith(f"{planted[0]} imports {planted[1]}")
                for v in layer_violations(graph))
+
+
+# --- rooms and floors (see the module docstring) ---------------------------------------
+
+# bottom first; every import runs to a room on an earlier or the same floor
+FLOORS: list[tuple[str, ...]] = [
+    ("ipsoeval.errors", "ipsoeval.ids", "ipsoeval.mean", "ipsoeval.parallel",
+     "ipsoeval.stdio", "ipsoeval.tiewarn_text", "ipsoeval.warntext", "ipsoeval.writing",
+     "ipsoeval._version", "ipsoeval._core", "ipsoeval.declare", "ipsoeval.align_options",
+     "ipsoeval.output_options"),
+    ("ipsoeval.model", "ipsoeval.labels", "ipsoeval.results", "ipsoeval"),
+    ("ipsoeval.measures",),
+    ("ipsoeval.formatters", "ipsoeval.plots"),
+    ("ipsoeval.reading",),
+    ("ipsoeval.align",),
+    ("ipsoeval.engine", "ipsoeval.stats"),
+    ("ipsoeval.distributed",),
+    ("ipsoeval.analyses",),
+    ("ipsoeval.trecmodes",),
+    ("ipsoeval.interop",),
+    ("ipsoeval.pipeline",),
+    ("ipsoeval.api",),
+    ("ipsoeval.cli",),
+    ("ipsoeval._quick", "ipsoeval.__main__"),
+]
+FLOOR = {room: i for i, rooms in enumerate(FLOORS) for room in rooms}
+
+# (importer room, imported room): the one import that runs up, lazily
+UPWARD = {("ipsoeval", "ipsoeval.api")}
+
+
+def room(mod: str) -> str:
+    """The top-level module or package ``mod`` lives in (``ipsoeval`` for the package)."""
+    return ".".join(mod.split(".")[:2])
+
+
+def room_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Rooms and the rooms they import, the documented upward import left out."""
+    out: dict[str, set[str]] = {}
+    for mod, deps in graph.items():
+        here = out.setdefault(room(mod), set())
+        here.update(room(d) for d in deps
+                    if room(d) != room(mod) and (room(mod), room(d)) not in UPWARD)
+    return out
+
+
+def floor_violations(graph: dict[str, set[str]]) -> list[str]:
+    bad = [f"{r} stands on no floor: add it to FLOORS" for r in sorted(room_graph(graph))
+           if r not in FLOOR]
+    for mod, deps in sorted(graph.items()):
+        for d in sorted(deps):
+            a, b = room(mod), room(d)
+            if a in FLOOR and b in FLOOR and FLOOR[b] > FLOOR[a] and (a, b) not in UPWARD:
+                bad.append(f"{mod} imports {d}: floor {FLOOR[a]} ({a}) imports up to "
+                           f"floor {FLOOR[b]} ({b})")
+    return bad
+
+
+def test_rooms_form_no_circle():
+    found = cycles(room_graph(GRAPH))
+    assert not found, "circles of rooms: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_every_import_runs_down_the_floors():
+    bad = floor_violations(GRAPH)
+    assert not bad, "\n".join(bad)
+
+
+def test_floors_name_each_room_once():
+    named = [r for rooms in FLOORS for r in rooms]
+    assert len(named) == len(set(named))
+    assert set(named) == set(room_graph(GRAPH)), "a floor names a room that does not exist"
+
+
+def test_the_one_upward_import_is_lazy():
+    """ipsoeval/__init__.py imports the API only inside a function: ``import
+    ipsoeval`` loads no part of it."""
+    tree = ast.parse((PKG / "__init__.py").read_text())
+    top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert not any("api" in {a.name for a in n.names} or (getattr(n, "module", "") or "")
+                   .startswith("ipsoeval.api") for n in top)
+    assert "ipsoeval.api" in GRAPH["ipsoeval"]
+    assert not any(a != "ipsoeval" for a, b in UPWARD)
+
+
+@pytest.mark.parametrize("planted", [
+    ("ipsoeval.measures.names", "ipsoeval.trecmodes.evaluate"),   # data of an upper room
+    ("ipsoeval.stats.scales", "ipsoeval.engine"),                  # same floor, both ways
+    ("ipsoeval.errors", "ipsoeval.measures"),                      # a leaf importing up
+])
+def test_a_planted_back_edge_between_rooms_is_caught(planted):
+    """A back edge in a copy of the graph: the floors report it, and where the
+    upper room already imports the lower one the rooms form a circle."""
+    mod, dep = planted
+    graph = {m: set(d) for m, d in GRAPH.items()}
+    graph[mod].add(dep)
+    if room(dep) == "ipsoeval.engine":          # make it a circle: the engine imports stats
+        graph["ipsoeval.engine"].add("ipsoeval.stats.scales")
+        assert any({room(mod), room(dep)} <= set(c) for c in cycles(room_graph(graph)))
+    else:
+        assert any(v.startswith(f"{mod} imports {dep}:") for v in floor_violations(graph))
+    if room(dep) == "ipsoeval.trecmodes":       # trecmodes imports the measures' catalogue
+        assert any({"ipsoeval.measures", "ipsoeval.trecmodes"} <= set(c)
+                   for c in cycles(room_graph(graph)))
+    assert not cycles(room_graph(GRAPH)) and not floor_violations(GRAPH)
+
+
+def test_a_new_room_must_be_placed_on_a_floor():
+    graph = {m: set(d) for m, d in GRAPH.items()}
+    graph["ipsoeval.newroom"] = {"ipsoeval.errors"}
+    assert "ipsoeval.newroom stands on no floor: add it to FLOORS" in floor_violations(graph)
+
+
+def test_statistics_take_from_the_readers_only_the_compiled_core():
+    """The readers' floor is below the statistics' for one reason: the
+    randomised Tukey HSD draws its samples from the compiled core, whose one
+    handle is ipsoeval.reading.core.  Nothing else of the readers: a test
+    statistic works on score matrices."""
+    used = {d for m, deps in GRAPH.items() if _under(m, "ipsoeval.stats")
+            for d in deps if _under(d, "ipsoeval.reading")}
+    assert used <= {"ipsoeval.reading.core"}, sorted(used)

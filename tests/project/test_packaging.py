@@ -1,4 +1,4 @@
-"""ipsoeval installs like a library (issue 21, part 5).
+"""ipsoeval installs like a library.
 
 `python -m build` gives an sdist and a wheel with the compiled core; the sdist
 built on a machine without a C compiler (the compiler hidden with CC) gives a

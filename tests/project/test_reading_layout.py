@@ -1,4 +1,4 @@
-"""The layout of ipsoeval/reading/ (issue 22): one way down, no import cycle,
+"""The layout of ipsoeval/reading/: one way down, no import cycle,
 readers below everything that uses them, the cheap modules without numpy.
 
 The import graph is built from the source with ``ast`` (imports inside

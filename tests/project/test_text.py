@@ -1,4 +1,4 @@
-"""Issue 25, part 5: the text fixes (docs/api.md's editing leftovers, the ppi
+"""Text fixes (docs/api.md's editing leftovers, the ppi
 and leaderboard man pages' formulas, agree's titles, eval's table without a
 qid column of "all")."""
 

@@ -1,4 +1,4 @@
-"""Issue 10, defects 1 and 2: alignment must match trec_eval 10.0.
+"""Alignment must match trec_eval 10.0.
 
 Expected values were checked against trec_eval 10.0 (the commands are in
 each test's docstring).

@@ -215,7 +215,7 @@ def test_sigtest_equals_cli():
 
 
 def test_sigtest_default_follows_the_scale_like_the_cli():
-    # issue 25: without tests=, each (pair, measure) once, with the test its scale permits
+    # without tests=, each (pair, measure) once, with the test its scale permits
     res = ipsoeval.evaluate(Q, RUNS, ["AP", "P@10"])
     rep = ipsoeval.sigtest(res, baseline="bm25", correct="holm")
     recs = rep.table().records

@@ -35,7 +35,7 @@ MEASURES = ["P@5", "R@5", "R", "AP", "AP@5", "RR", "RR@1", "ESL@5", "nDCG", "nDC
 TREC_MEASURES = {"relstring", "infAP", "gm_bpref", "RprecMult", "utility", "11pt_avg", "binG",
                  "G", "ideal_dcg", "ndcg_rel", "Rndcg", "RelP", "SetP", "SetRelP", "SetR",
                  "SetAP", "SetF", "yaap", "rbp", "rbp_resid", "Unjudged", "ERR"}
-# issue 27: edge cases (empty rankings, no relevant documents, unjudged) in the
+# edge cases (empty rankings, no relevant documents, unjudged) in the
 # differential suites against their scorers (test_compat_differential.py,
 # test_cwl_differential.py)
 SCORER_MEASURES = {"Compat", "Accuracy"} | {f"{n}{s}" for n in ("INST", "INSQ", "BPM", "SDCG",

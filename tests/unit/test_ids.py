@@ -1,4 +1,4 @@
-"""Identifiers are bytes (issue 22): qids, docnos, run tags and run names are
+"""Identifiers are bytes: qids, docnos, run tags and run names are
 never merged or split otherwise than trec_eval does, `--format trec` is
 byte-identical to trec_eval's, tsv writes the bytes, json \\udcXX escapes,
 the formats for people \\xNN; one warning per file names the first id that

@@ -1,4 +1,4 @@
-"""PyTerrier and ir_measures interop (issue 21, part 3): ipsoeval.experiment
+"""PyTerrier and ir_measures interop: ipsoeval.experiment
 against the real pyterrier.Experiment, ir_measures objects as measures."""
 
 from __future__ import annotations

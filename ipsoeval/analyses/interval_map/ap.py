@@ -41,7 +41,7 @@ MASK = (1 << SHIFT) - 1
 THREADS = 1         # worker threads of a pass (see _run_slices)
 # candidate values (pairs) one pass may rank: AP@32 3.5e9 (about 45 s of CPU on
 # the project's machine, quiet; AP@30 9.0e8 takes 11 s) passes, AP@33 6.9e9
-# (minutes) and above are refused before any input is read (issue 25)
+# (minutes) and above are refused before any input is read
 MAX_PAIRS = 4_000_000_000
 # seconds of one pass per candidate value (AP@30: 11 s quiet, 20-40 s on a
 # shared machine); the estimate printed before a long pass

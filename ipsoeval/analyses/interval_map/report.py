@@ -154,7 +154,7 @@ def check_listings(measures, opts: Options) -> None:
 
 def check_work(measures, opts: Options) -> None:
     """Before reading any input: mappings that would take minutes (AP at a
-    large N), refused in well under a second (issue 25)."""
+    large N), refused in well under a second, so the cost follows the input."""
     for measure in measures:
         m = at_cutoff(measure, opts.N)
         if m.family == "AP" and m.cutoff is not None:

@@ -72,7 +72,7 @@ def method_of(spec: MapSpec, capped: bool) -> str:
 
 def check_work(spec: MapSpec) -> None:
     """UsageError when mapping ``spec`` would take minutes: AP's value-set
-    pass beyond :data:`.ap.MAX_PAIRS` candidate values (issue 25; the other
+    pass beyond :data:`.ap.MAX_PAIRS` candidate values (the other
     methods are bounded by --max-memory or the enumeration limit)."""
     if spec.family == "AP":
         check_pass(spec.N, spec.name)

@@ -1,4 +1,4 @@
-"""``ipsoeval nuggets``: the nugget scores of generated answers (issue 28), and
+"""``ipsoeval nuggets``: the nugget scores of generated answers, and
 nugget assignments standing where runs and qrels stand in the statistics.
 
 - :mod:`.report` -- the scores as a TopicScores (what ``--nuggets`` feeds to

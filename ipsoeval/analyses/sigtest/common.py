@@ -5,10 +5,12 @@ gate's decision -- shared by the analysis (:mod:`.report`) and the quick path
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.sigtest import OMNIBUS, PAIRWISE, TESTS
+from ipsoeval.analyses.validate import ALTERNATIVES, CORRECTIONS
+from ipsoeval.declare import option
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Gate
 from ipsoeval.stats import registry
@@ -20,6 +22,7 @@ BOUNDS_COLUMNS = ["p_bounds", "survives_bounds"]
 FLIP_COLUMNS = ["measure", "test", "pairs", "sig_original", "sig_interval", "s2ns", "ns2s",
                 "changed"]
 SCALES = ("original", "interval", "both")
+GATES = ("worse", "different")
 TESTS_DESCRIPTION = ("one row per pair of runs, measure and test (omnibus tests: run_a = "
                      "run_b = *; without --test one test per pair and measure, why it was "
                      "chosen in why)")
@@ -51,21 +54,57 @@ def make_options(tests=None, gate_test: str | None = None, *,
     return options
 
 
+def _tests(value):
+    return tuple(parse_tests(value))
+
+
 @dataclass
 class Options:
-    tests: list[str] = field(default_factory=list)     # empty: by scale (default_test)
-    baseline: str | None = None
-    all_pairs: bool = False
-    correct: str = "none"
-    alpha: float = 0.05
-    alternative: str = "two-sided"
-    samples: int = 100_000
-    seed: int = 42
-    scale: str = "original"
-    fail_if: str | None = None
-    gate_test: str | None = None
+    tests: list[str] = option(
+        "--test", multiple=True, metavar="NAME", default=[], check=_tests,
+        default_text=registry.DEFAULT_TEXT,
+        help=f"Test (the last four for three or more runs, with Tukey HSD): "
+             f"{', '.join(TESTS)} (repeatable or comma-separated).")    # empty: by scale
+    baseline: str | None = option(
+        "--baseline", metavar="NAME|FILE", default_text="the first run",
+        help="Compare every other run against this run.  NAME is a run name, FILE the path "
+             "of one of the RUN arguments.")
+    all_pairs: bool = option("--all-pairs", kind="flag", help="Compare every pair of runs.")
+    correct: str = option("--correct", kind="choice", choices=CORRECTIONS, default="none",
+                          show_default=True,
+                          help="Multiple-comparison correction across all p-values of the "
+                               "invocation.")
+    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
+                          high_open=True, default=0.05, show_default=True,
+                          help="Significance level.")
+    alternative: str = option("--alternative", kind="choice", choices=ALTERNATIVES,
+                              default="two-sided", show_default=True,
+                              help="Alternative hypothesis about B - A.")
+    samples: int = option("--samples", kind="int", low=1, default=100_000, show_default=True,
+                          metavar="N",
+                          help="Resamples of the randomization and bootstrap tests "
+                               "(randomization is exact when 2^topics is not larger).")
+    seed: int = option("--seed", kind="int", low=0, default=42, show_default=True,
+                       help="Seed of the random generator (same seed, same output).")
+    scale: str = option("--scale", kind="choice", choices=SCALES, default="original",
+                        show_default=True,
+                        help="Test the measure's values, their interval-mapped values, or "
+                             "both (and count decisions that flip).")
+    fail_if: str | None = option(
+        "--fail-if", kind="choice", choices=GATES,
+        help="CI gate: exit 1 when a challenger is significantly worse than the baseline "
+             "(worse) or any pair differs significantly (different).")
+    gate_test: str | None = option(
+        "--gate-test", metavar="NAME",
+        default_text="per measure, the first --test permissible for its scale",
+        help="Test deciding the gate.")
+    bounds: bool = option(
+        "--bounds", kind="flag",
+        help="Also say whether each significant difference survives the worst case for its "
+             "winner: the winner's low and the loser's high on every topic, over the "
+             "labellings of the unjudged retrieved documents (columns p_bounds, "
+             "survives_bounds).")
     level: float = 0.95
-    bounds: bool = False
 
     def check(self, runs: list[str] | None = None) -> None:
         if self.tests:

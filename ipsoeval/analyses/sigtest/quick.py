@@ -50,67 +50,26 @@ SCALES = {"P": "interval", "R": "interval", "AP": "ordinal", "nDCG": "ordinal",
           "Rprec": "ordinal", "ERR": "ordinal"}
 _NUM_REL = (12, 0, 1)           # the core's NumRel at relevance level 1: R of each topic
 
-_VALUED = {"--measure": "measures", "-m": "measures", "--baseline": "baseline",
-           "--alpha": "alpha", "--alternative": "alternative", "--fail-if": "fail_if",
-           "--format": "fmt", "--correct": "correct", "--samples": "samples",
-           "--seed": "seed", "--scale": "scale", "-o": "output", "--output": "output",
-           "--junit": "junit", "-W": "warn_mode", "--warnings": "warn_mode"}
-_CHOICES = {"alternative": ("two-sided", "less", "greater"), "fail_if": ("worse", "different"),
-            "fmt": ("auto", "tsv", "json"), "correct": ("none", "bonferroni", "holm", "bh"),
-            "scale": ("original",)}
+# the options this path serves, by name (their spellings, kinds and ranges are
+# the command's declaration, ipsoeval.pipeline.sigtest.COMMAND, whose parser
+# hands the values here); any other option given: the full program runs
+SERVES = frozenset({"measures", "baseline", "all_pairs", "alpha", "alternative", "fail_if",
+                    "fmt", "correct", "samples", "seed", "scale", "output", "junit",
+                    "warnings_mode"})
 
 
-def _options(args):
-    """sigtest's options as a dict (paths under "paths"), or None for any
-    option or value not served."""
-    got = {"measures": [], "baseline": None, "all_pairs": False, "alpha": "0.05",
-           "alternative": "two-sided", "fail_if": None, "fmt": "auto", "correct": "none",
-           "samples": "100000", "seed": "42", "scale": "original", "output": None,
-           "junit": None, "warn_mode": None, "paths": []}
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
-        name, eq, value = a.partition("=") if a.startswith("--") else (a, "", "")
-        if name in _VALUED:
-            if not eq:
-                if i == len(args):
-                    return None
-                value, i = args[i], i + 1
-            key = _VALUED[name]
-            if key == "measures":
-                got[key].append(value)
-            else:
-                got[key] = value
-        elif a == "--all-pairs":
-            got["all_pairs"] = True
-        elif a.startswith("-"):
-            return None
-        else:
-            got["paths"].append(a)
-    for key, allowed in _CHOICES.items():
-        if got[key] is not None and got[key] not in allowed:
-            return None
-    try:
-        alpha = float(got["alpha"])               # click.FloatRange(0, 1), open
-        got["samples"], got["seed"] = int(got["samples"]), int(got["seed"])   # click.INT
-    except ValueError:
-        return None
-    if not 0.0 < alpha < 1.0:
-        return None
-    got["alpha"] = alpha
-    return got
-
-
-def quick_sigtest(args) -> bool:
+def quick_sigtest(values: dict | None) -> bool:
     """Print the tests (and the gate's verdict) and return True -- or exit 1
     when the gate fails, as the full program does -- or return False with
-    nothing printed."""
-    if os.environ.get("IPSOEVAL_CORE", "auto") == "python" or args[:1] != ["sigtest"]:
+    nothing printed.  ``values``: the command line as the declaration's parser
+    reads it (None: declined there)."""
+    if values is None or os.environ.get("IPSOEVAL_CORE", "auto") == "python":
         return False
-    opts = _options(args[1:])
-    if opts is None or not opts["measures"] or len(opts["paths"]) < 3 \
-            or "-" in opts["paths"]:
+    if values["fmt"] not in ("auto", "tsv", "json") or values["scale"] != "original":
+        return False
+    opts = {**values, "paths": [values["qrels"], *values["runs"]],
+            "warn_mode": values["warnings_mode"]}
+    if not opts["measures"] or len(opts["paths"]) < 3 or "-" in opts["paths"]:
         return False
     from ipsoeval.writing import output_path
     output, junit = output_path(opts["output"]), opts["junit"]

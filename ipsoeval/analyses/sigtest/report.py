@@ -439,7 +439,7 @@ def wide_table(rs: ResultSet) -> ResultSet:
         if rec.get("survives_bounds") is False:     # --bounds: not in the worst case
             mark += "!"
             bounded = True
-        if rec["permissible"] is None:      # issue 13 (--scores): the measure's scale is unknown
+        if rec["permissible"] is None:      # --scores: the measure's scale is unknown
             mark += "?"
             unknown = True
         if by_scale:

@@ -92,7 +92,7 @@ def test_other_commands_intersection_use_common_topics(data, cmd):
 
 def test_one_rule_for_every_default():
     """Each command's default --queries is topicset.default_queries, and its man page
-    says why (issue 12: topic sets chosen one way)."""
+    says why (topic sets chosen one way)."""
     import click
 
     from ipsoeval.analyses.topicset import default_queries

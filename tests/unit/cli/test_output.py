@@ -1,4 +1,4 @@
-"""What a person at a terminal sees (issue 12): the Environment decides
+"""What a person at a terminal sees: the Environment decides
 isatty, width and colour; tables fit the width; colour scales are monotonic
 and readable; progress bars are labelled, on a terminal only, and erased.
 
@@ -33,7 +33,7 @@ THREE = ["--name", "baseline", "--name", "better-ranking", "--name", "more-answe
 TWENTY = [a for i in range(1, 21) for a in ("--name", f"run{i:02d}")] + [QRELS] + [BM25] * 20
 FIG5_FILES = [str(FIG5 / "qrels.txt"), str(FIG5 / "sysA.run"), str(FIG5 / "sysB.run")]
 
-# every command's default table output (and the shapes issue 12 names)
+# every command's default table output (and the shapes the output contract names)
 COMMANDS = {
     "measures": ["measures"],
     "eval-1": ["eval", QRELS, BM25],
@@ -99,7 +99,7 @@ def test_the_demo_sigtest_fits_80_columns():
 
 def test_many_runs_become_rows(shown):
     out = shown["eval-20", 80]
-    # no qid column without -q (issue 25: it read "all" on every row)
+    # no qid column without -q (it once read "all" on every row)
     header = next(ln for ln in out.splitlines() if ln.split()[:1] == ["run"])
     assert "run01" not in header and "qid" not in header
     rows = [ln.split() for ln in out.splitlines() if re.match(r"\s+run\d\d\b", ln)]
@@ -126,7 +126,7 @@ def test_blocks_repeat_the_key_columns(shown):
 
 
 def test_split_parts_repeat_the_row_labels():
-    # issue 25: bootstrap --split-half at 80 columns is two parts; part 2 lost `rate`
+    # bootstrap --split-half at 80 columns is two parts; part 2 once lost `rate`
     out = table(["bootstrap", "-m", "AP", "--split-half", "5", "--aggregate", "mean,median",
                  "--test", "sign,ranksum,wilcoxon,t", QRELS, BM25, NEURAL], 80)
     parts = out.split("part ")[1:]
@@ -357,7 +357,7 @@ def test_progress_bar_is_labelled_and_erased_on_a_terminal():
     code, out, err = invoke(["bootstrap", "--format", "tsv", "-m", "AP", *THREE],
                             stderr_isatty=True)
     assert code == 0
-    # the warnings come when the output is written (issue 25), after the bar
+    # the warnings come when the output is written, after the bar
     bar, _, warnings = err.rpartition("\r")
     bar += "\r"
     assert all(ln.startswith("ipsoeval: warning: ") for ln in warnings.splitlines())

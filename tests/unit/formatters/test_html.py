@@ -148,7 +148,7 @@ document.body.setAttribute("data-widths", out.join(";"));
 
 @pytest.mark.parametrize("qrels_kind", ["graded", "one-relevant"])
 def test_every_table_fits_a_1280_px_window(qrels_kind, tmp_path):
-    """Issue 25: a 12-run report scrolls sideways nowhere at 1280 px -- neither
+    """A 12-run report scrolls sideways nowhere at 1280 px -- neither
     the page nor any table's box nor any chart (sigtest's rows and the breakdown's were
     wider than the page).  With several relevant documents per topic the
     breakdown is left out, with one line saying why."""

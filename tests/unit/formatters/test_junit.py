@@ -1,4 +1,4 @@
-"""Issue 25: ``sigtest --fail-if ... --junit FILE`` writes the gate as JUnit XML,
+"""``sigtest --fail-if ... --junit FILE`` writes the gate as JUnit XML,
 valid under the schema Jenkins' xUnit plugin reads (tests/data/junit/
 junit-10.xsd, copied with its notice): one test case per gated comparison,
 a failure carrying the gate's line."""

@@ -29,7 +29,7 @@ MEASURES = [
     "Judged@3", "Unjudged@3", "P@3", "RelP@3", "Rprec", "RprecMult@0.6",
     "RBP", "RBP(p=0.5)@3", "RBPresid", "rbp", "rbp.p=0.5,1=2", "rbp_resid",
     "R", "R@3", "SetP", "SetRelP", "SetR", "SetAP", "SetF", "utility", "utility.1,-2,0,0",
-    # issue 27: Compat, Accuracy and the C/W/L measures with their residuals
+    # Compat, Accuracy and the C/W/L measures with their residuals
     "Compat", "Compat(p=0.5,normalize=False)", "Accuracy", "Accuracy@3",
     "INST(max_rel=2)", "INSQ(max_rel=2)", "BPM(max_rel=2)@3", "SDCG(max_rel=2)@3",
     "NERR8(max_rel=2)@3", "NERR9(max_rel=2)@3", "NERR10(max_rel=2)", "NERR11(max_rel=2)",

@@ -1,4 +1,4 @@
-"""Runs and qrels as Parquet / Arrow IPC (issue 21, part 2), and --format parquet.
+"""Runs and qrels as Parquet / Arrow IPC, and --format parquet.
 
 Numbers: trec_eval's own expected output (tests/data/trec_eval) for its
 test files converted to Parquet/Arrow, and the plain-text path on the same

@@ -1,4 +1,4 @@
-"""Runs as Parquet / Arrow tables read and aligned in one pass (issue 26, part 1).
+"""Runs as Parquet / Arrow tables read and aligned in one pass.
 
 The compiled core reads a table's record batches from their Arrow buffers
 (dictionary indices and words, string offsets and bytes, int64 ids) into

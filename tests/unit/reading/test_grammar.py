@@ -1,4 +1,4 @@
-"""Issue 10, defects 4 and 16: number syntax and truncated lines.
+"""Number syntax and truncated lines.
 
 Labels are ASCII integers (optional sign, digits) inside the int32 range the
 label matrix can hold above its sentinels; scores are finite ASCII decimals

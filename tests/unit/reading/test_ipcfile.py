@@ -1,4 +1,4 @@
-"""Arrow IPC files read without pyarrow (ipsoeval.reading.ipcfile; issue 26).
+"""Arrow IPC files read without pyarrow (ipsoeval.reading.ipcfile).
 
 The plain layout (uncompressed, flat string/binary/int64 ids, float64
 scores) is parsed from the file's own flatbuffers: each column's buffers

@@ -1,4 +1,4 @@
-"""QRELS ``irds:DATASET_ID``: qrels through ir_datasets (issue 21, part 1).
+"""QRELS ``irds:DATASET_ID``: qrels through ir_datasets.
 
 The real ir_datasets package reads a real data set's qrels from a temporary
 ``IR_DATASETS_HOME``.  There is no network here (nor should a test need it):

@@ -1,5 +1,5 @@
 """Topic set size design (ipsoeval/stats/power.py; Sakai 2016), as ``ipsoeval
-power`` computes it (issue 20, part 2); tests/cli/test_power.py runs the command.
+power`` computes it; tests/cli/test_power.py runs the command.
 
 Every number is checked against an outside reference: statsmodels' power
 classes (TTestPower, FTestAnovaPower) and its OLS two-way ANOVA table,

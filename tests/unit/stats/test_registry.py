@@ -1,4 +1,4 @@
-"""The one registry of test statistics (issue 12); tests/cli/test_options_vocabulary.py
+"""The one registry of test statistics; tests/cli/test_options_vocabulary.py
 checks the options vocabulary every command shares.
 
 Adding a test is one entry in ipsoeval/stats/registry.py plus its check here.

@@ -62,7 +62,7 @@ def test_gate_explicit_impermissible_test_warns(data):
 
 
 def test_permissible_route_names_runnable_commands():
-    # issue 25: an ordinal measure gets the routes that are permissible
+    # an ordinal measure gets the routes that are permissible
     from ipsoeval.stats.scales import permissible_route
     assert permissible_route("P@10", "interval") is None
     ap = permissible_route("AP", "ordinal", 12)

@@ -1,4 +1,4 @@
-"""--engine (issue 21, part 4): runs scored one by one -- in threads, or as
+"""--engine: runs scored one by one -- in threads, or as
 tasks on a real local Ray cluster the tests start (2 CPUs) -- give the same
 bytes as the runs aligned and scored together (the local path), for eval
 (trec layout, tsv, -q), sigtest, bootstrap and leaderboard, on the test data,

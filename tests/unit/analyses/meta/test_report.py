@@ -1,4 +1,4 @@
-"""The meta analysis (ipsoeval/analyses/meta/report.py, swap.py; issue 20, part 3):
+"""The meta analysis (ipsoeval/analyses/meta/report.py, swap.py):
 discriminative power (Sakai 2006), swap
 rate (Voorhees & Buckley 2002), Kendall's tau and tau_ap (Yilmaz et al. 2008).
 

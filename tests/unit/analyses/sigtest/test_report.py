@@ -245,7 +245,7 @@ def test_corrected_not_below_raw(method):
 @pytest.mark.parametrize("scale, test", [("interval", "t"), ("ratio", "t"),
                                          ("ordinal", "sign"), (None, "sign")])
 def test_default_test_per_scale(scale, test):
-    # issue 25: without --test each (pair, measure) is tested once, with the test its
+    # without --test each (pair, measure) is tested once, with the test its
     # scale permits (Ferrante et al. 2021 §2.5: t needs an interval scale, sign order only)
     assert registry.default_test(scale)[0] == test
     if scale is not None:
@@ -263,7 +263,7 @@ def test_default_test_per_scale(scale, test):
 
 def test_default_correction_family_is_the_rows_reported():
     # Holm over the 2 pairs x 2 measures reported (one test each), checked by hand;
-    # before issue 25 the default ran 4 tests and Holm corrected over all 16 rows
+    # the default once ran 4 tests and Holm corrected over all 16 rows
     rng = np.random.default_rng(6)
     P = rng.random((3, 20)) + np.array([0, 0.15, 0.3])[:, None]
     A = rng.random((3, 20)) + np.array([0, 0.1, 0.25])[:, None]

@@ -1,4 +1,4 @@
-"""Issue 27 item 6 for Compat, Accuracy and the C/W/L measures: listed by
+"""Compat, Accuracy and the C/W/L measures: listed by
 ``ipsoeval measures`` with scale and source, usable in the analyses, with
 --tie-break expected, --labels probability and --scores."""
 

@@ -1,6 +1,11 @@
 """Names, definitions and scale types of the measures of trec_eval's prefs and
-qrels_jg modes (data only: ``ipsoeval measures`` and name checks use it
-without loading the modes)."""
+qrels_jg modes (``eval -R prefs|qrels_prefs|qrels_jg``).
+
+Data only, declared here beside the other measures: ``ipsoeval measures``
+(:func:`ipsoeval.measures.registry.catalogue`) and the name checks
+(:func:`ipsoeval.measures.names`' hint for a mode measure named without its
+``-R``) read it without loading the modes, and :mod:`ipsoeval.trecmodes`,
+which computes these measures, imports it from here -- downward."""
 
 from __future__ import annotations
 

@@ -1,0 +1,160 @@
+"""``ipsoeval sigtest``: its declaration and the calls from inputs to a Report,
+made by the command line (:func:`from_values`) and the API (:func:`from_result`)."""
+
+from __future__ import annotations
+
+from ipsoeval.align_options import align_group
+from ipsoeval.analyses.sigtest.common import Options, make_options
+from ipsoeval.declare import Arg, Command
+from ipsoeval.errors import UsageError
+from ipsoeval.output_options import Junit, output_group
+from ipsoeval.pipeline import HELP
+from ipsoeval.pipeline import inputs as inp
+from ipsoeval.pipeline.options import Engine, NuggetsFormat, Plot, Scores, measures_group
+
+COMMAND = Command(
+    "sigtest", HELP["sigtest"],
+    arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False)),
+    groups=(measures_group("Measure to compare, e.g. AP, nDCG@10, P@10, RR@10 (repeatable; see "
+                           "`ipsoeval measures`).  Required, except with --scores whose files "
+                           "hold one measure."),
+            Options, Junit, align_group(paired=True), Engine, Scores, NuggetsFormat, Plot,
+            output_group("tsv")))
+
+_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in Options.__dataclass_fields__]
+
+
+def quick(args) -> bool:
+    """``ipsoeval sigtest ARGS`` served by the quick path
+    (:mod:`ipsoeval.analyses.sigtest.quick`: the compiled core, no numpy), the
+    arguments read by this declaration's parser; False: declined, nothing
+    printed."""
+    from ipsoeval.analyses.sigtest.quick import SERVES, quick_sigtest
+    from ipsoeval.declare import parse
+    if args[:1] != ["sigtest"]:
+        return False
+    return quick_sigtest(parse(COMMAND, args[1:], serve=SERVES))
+
+
+def options_of(values: dict, *, gate_option: str = "gate_test") -> Options:
+    """The analysis's Options from the command's values (or the API's keywords), checked."""
+    kw = {k: values[k] for k in _OPTION_NAMES if k in values and k not in ("tests", "gate_test")}
+    return make_options(list(values.get("tests") or []) if not isinstance(values.get("tests"), str)
+                        else values["tests"], values.get("gate_test"),
+                        gate_option=gate_option, **kw)
+
+
+def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
+    """The Report of a command line's parsed values ``v``."""
+    from ipsoeval import engine
+    from ipsoeval.analyses import sigtest as st
+    from ipsoeval.analyses import validate
+
+    measures, runs = list(v["measures"]), v["runs"]
+    fmt = inp.scores_format(v)
+    if not measures and fmt is None:
+        raise UsageError("Missing option '-m' / '--measure'.")
+    if len(runs) < 2 and fmt is None:
+        raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
+    options = options_of(v, gate_option="--gate-test")
+    align = inp.align_options(v, paired=True, note=note, command="sigtest")
+    if options.bounds and align.labels != "integer":
+        raise UsageError(f"--bounds does not combine with --labels {align.labels} (the "
+                         f"bounds range over integer labels)")
+    if options.scale != "original" and align.labels != "integer":     # before reading
+        raise UsageError(f"--scale {options.scale} maps measures through their integer-label "
+                         f"values (interval-map): it needs --labels integer")
+    if options.scale != "original" and fmt is None:   # a measure the map cannot take
+        from ipsoeval.analyses.interval_map import at_cutoff
+        for m in measures:
+            at_cutoff(m, None)
+    if fmt is not None and options.bounds:
+        raise UsageError("--bounds needs QRELS and runs (per-topic --scores files have no "
+                         "unjudged documents to label)")
+    if fmt is not None:         # the arguments are per-topic score files
+        from ipsoeval.analyses.scores import sigtest_scores
+        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
+                                  baseline=options.baseline, measures=measures,
+                                  command="sigtest", warn=warn, note=note)
+        measures = inp.measures_or_only(ts, measures, "sigtest", note=note)
+        options.baseline = inp.score_baseline(options.baseline, ts)
+        report = sigtest_scores(ts, options, measures=measures)
+        _plot(v["plot"], report, list(ts.runs), ts.matrices)
+        return report
+    requested = engine.requested(measures)          # usage errors before reading files
+    sc = None
+    if inp.sweeping(v["engine_name"], runs, align, (options.bounds, "--bounds"),
+                    (options.scale != "original", f"--scale {options.scale}"),
+                    measures=measures):
+        sc = inp.load_scores(v["qrels"], runs, align, requested, engine=v["engine_name"],
+                             warn=warn,
+                             progress=progress and progress(f"scoring {len(runs)} runs"))
+        aligned = sc.aligned
+    else:
+        aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
+    options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
+    testing = progress and progress("sigtest: testing pairs of runs")
+    if sc is not None:
+        report = st.run_scores(sc, options, progress=testing)
+    else:
+        report = st.run_aligned(aligned, requested, options, progress=testing)
+    for rs in report.tables:
+        rs.params.update(align.as_params())
+    if v["plot"]:       # per-topic differences of the pairs tested
+        sc = sc or engine.evaluate(aligned, requested)
+        _plot(v["plot"], report, list(aligned.runs),
+              {m.name: sc.matrix(m.name) for m in sc.measures})
+    return report
+
+
+def _plot(path, report, runs, matrices) -> None:
+    """Per-topic differences B - A of every pair and measure tested."""
+    if not path:
+        return
+    import numpy as np
+
+    from ipsoeval import plots
+    table = report.table("tests")
+    diffs = {}
+    for r in table.records:
+        m = r["measure"]
+        if r["run_a"] == "*" or m not in matrices:
+            continue
+        M = np.asarray(matrices[m], dtype=np.float64)
+        diffs[(r["run_a"], r["run_b"], m)] = M[runs.index(r["run_b"])] - M[runs.index(r["run_a"])]
+    plots.sigtest(path, table, diffs)
+
+
+def from_result(res, *, measures=None, **kw):
+    """The Report of :func:`ipsoeval.sigtest` on an EvalResult or per-topic scores."""
+    from ipsoeval.analyses import sigtest as st
+    from ipsoeval.pipeline.common import (
+        _baseline,
+        _common,
+        _names,
+        _report,
+        _requested,
+        _score_set,
+        _warn,
+    )
+
+    options = options_of(kw)
+    ts = _score_set(res)
+    if ts is not None and options.bounds:
+        raise UsageError("bounds=True needs runs and qrels (per-topic scores have no "
+                         "unjudged documents to label)")
+    if ts is not None:
+        from ipsoeval.analyses.scores import sigtest_scores
+        out = sigtest_scores(ts, options, measures=_names(measures))
+        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
+        params = dict(ts.params)
+    else:
+        if len(res.runs) < 2:
+            raise UsageError(f"sigtest needs at least two runs (got {len(res.runs)})")
+        requested = _requested(res, measures)
+        options.baseline = _baseline(res, kw.get("baseline"))
+        aligned, notes = _common(res)
+        out = st.run_aligned(aligned, requested, options)
+        params = dict(res.params)
+    _warn(out.warnings)
+    return _report(out, warnings=notes, params=params)
