@@ -14,7 +14,7 @@ what both programs print for the notes of one call.
 import os
 
 # trec_eval's official measures whose value the tie order can move, in the
-# order eval reports them (tests/test_tie_warning.py checks these against the
+# order eval reports them (tests/unit/test_tiewarn_text.py checks these against the
 # measure registry): those without a rank cutoff (any tie group holding two
 # different labels moves them), then P@k per cutoff k (moved only when such a
 # group straddles k: ranks k and k + 1 tied).  The cutoffs are _core.c's PCUT.

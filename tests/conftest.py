@@ -134,22 +134,18 @@ def _cache_dir(tmp_path_factory, monkeypatch):
 
 # The reader, alignment, golden and CLI tests run against both implementations
 # of the reading core: the compiled pass (ipsoeval/_core.c) and the pure-Python
-# reader/alignment it falls back to (IPSOEVAL_CORE=python).
-CORE_MODULES = {"test_readers", "test_edge_matrix", "test_measures_properties", "test_golden",
-                "test_cli", "test_differential", "test_trust_align", "test_trust_syntax"}
-
-
-# The alignment tests also run the compiled core's two-step path (parse, then
-# align_run) with one-pass reading and alignment (stream_run) turned off:
-# "c" streams every plain file grouped by topic.
-TWO_STEP_MODULES = {"test_edge_matrix", "test_measures_properties", "test_trust_align"}
+# reader/alignment it falls back to (IPSOEVAL_CORE=python).  A test module asks
+# for that by setting CORE_PATHS = ("c", "python"); the alignment tests add
+# "c-two-step", the compiled core's two-step path (parse, then align_run) with
+# one-pass reading and alignment (stream_run) turned off ("c" streams every
+# plain file grouped by topic).  The declaration travels with the module, so
+# moving or renaming a test file keeps its paths.
 
 
 def pytest_generate_tests(metafunc):
-    name = metafunc.module.__name__.rsplit(".", 1)[-1]
-    if name in CORE_MODULES:
-        modes = ["c", "python"] + (["c-two-step"] if name in TWO_STEP_MODULES else [])
-        metafunc.parametrize("core_path", modes, indirect=True)
+    modes = getattr(metafunc.module, "CORE_PATHS", None)
+    if modes:
+        metafunc.parametrize("core_path", list(modes), indirect=True)
 
 
 @pytest.fixture(autouse=True)

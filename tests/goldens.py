@@ -18,7 +18,7 @@ interval of a pooled mean (its resampled variances are one-pass sums with
 cancellation, and REML's tau^2 follows them); a factor of 30 above that.  It
 is still a million times narrower than the changes real defects made to these
 files (a wrong tau^2 in REML moved the fourth digit; a wrong p-value moves
-far more) and fails a move at 1e-9 (tests/test_goldens_helper.py).  ABS =
+far more) and fails a move at 1e-9 (tests/golden/test_goldens_helper.py).  ABS =
 1e-15 only lets a difference that cancels to zero come out as a few units of
 1e-16 (an exact 0 against 5.6e-17); everything in the goldens that is not a
 cancellation is a mean, p-value or count far above it.  Infinities and NaNs

@@ -6,7 +6,7 @@ baseline (Lin et al. 2021).  Measure objects of ir_measures are named by
 :mod:`ipsoeval.interop`.
 
 pt.Experiment semantics kept (checked against the real pyterrier by
-tests/test_interop.py): a topic of the qrels that a run lacks scores 0; the
+tests/unit/test_interop.py): a topic of the qrels that a run lacks scores 0; the
 mean is over the qrels topics (restricted to ``topics`` when given);
 ``+``/``-`` count the topics where a system beats / loses to the baseline;
 ``p-value`` is the paired t-test (``test="t"``) or Wilcoxon signed-rank

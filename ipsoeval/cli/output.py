@@ -46,7 +46,7 @@ TABLE_KEY = "ipsoeval.table"
 # report's ResultSet carries) and, when it is there only with some options or
 # data, when.  ``--table list`` answers from here without reading any input or
 # running the analysis; --table ID is checked against it when parsed.
-# tests/test_output_contract.py checks the reports against this list.
+# tests/golden/test_output_contract.py checks the reports against this list.
 TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
     "eval": (("scores", "one row per run, topic (qid all: the aggregate) and measure", ""),),
     "measures": (

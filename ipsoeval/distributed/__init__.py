@@ -11,7 +11,7 @@ its per-topic score rows come back.  The driver decides the topic set
 for the commands that compare runs, exactly as for runs aligned together)
 and assembles the runs × topics matrices in the order the runs were given,
 so the numbers are those of :func:`ipsoeval.engine.load` +
-:func:`ipsoeval.engine.evaluate`, byte for byte (tests/test_distributed.py).
+:func:`ipsoeval.engine.evaluate`, byte for byte (tests/unit/analyses/across/test_distributed.py).
 
 Runs are submitted a bounded number at a time (twice the workers), so a
 directory of thousands of runs streams in bounded memory: what is held is

@@ -8,7 +8,7 @@ One ``<testcase>`` per comparison the gate looked at (``Gate.cases``), named
 line as the gate prints it (``ipsoeval: gate failed: ...``).  The suite's
 properties hold the gate's decision and reason.  No time stamps or host
 names: the same inputs give the same bytes.  Valid under the JUnit schema
-Jenkins reads (junit-10.xsd; tests/test_junit.py).
+Jenkins reads (junit-10.xsd; tests/unit/formatters/test_junit.py).
 """
 
 from __future__ import annotations

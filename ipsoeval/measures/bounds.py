@@ -55,7 +55,7 @@ where a family declares its shape (``Family.bounds``):
     (Judged, unj, the RBP residual, num_q, num_ret, relstring): ``low`` =
     ``high`` = its value.
 
-tests/test_bounds.py checks every family against all completions of small
+tests/unit/measures/test_bounds.py checks every family against all completions of small
 random rankings.  With ``-J`` (judged documents only) the unjudged
 documents are removed before the measures see the rankings, so there is
 nothing left to bound.  Each ranking's bounds are its own: two runs that

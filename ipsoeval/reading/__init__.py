@@ -134,7 +134,7 @@ Modules, lower first (each imports only modules above it in this list)
 ``quick_measures`` the ``-m`` names the quick path serves, from the registry (no numpy, ``re``)
 ``quick``     the console script's quick path (``core`` only; no numpy)
 
-``tests/test_reading_layout.py`` checks the order (no import cycle) and that
+``tests/project/test_reading_layout.py`` checks the order (no import cycle) and that
 ``core``, ``grammar``, ``opening``, ``provider``, ``quick_measures`` and
 ``quick`` load without numpy.
 """

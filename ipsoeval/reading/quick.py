@@ -35,7 +35,7 @@ Imports nothing heavier than :mod:`ipsoeval.reading.core` (the extension
 itself), :mod:`ipsoeval.reading.quick_measures` (the measure registry, data
 that reads without numpy), :mod:`ipsoeval.parallel`
 (four runs or more) and :mod:`ipsoeval.tiewarn_text`;
-``tests/test_core_quick.py`` checks that neither numpy nor click is loaded.
+``tests/unit/reading/test_quick.py`` checks that neither numpy nor click is loaded.
 """
 
 import os

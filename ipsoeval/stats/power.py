@@ -180,7 +180,7 @@ def t_power(n, delta: float, variance: float, alpha: float = 0.05) -> float:
     # noncentral t); ncf_sf's series has positive terms only and costs about
     # nc^2/2 + a few terms, several times less than the two nct_sf integrals
     # while nc^2/2 stays below some hundreds (the cost of the integrals does not
-    # grow with nc).  Both forms agree to ~1e-15 (tests/test_power.py).
+    # grow with nc).  Both forms agree to ~1e-15 (tests/cli/test_power.py).
     if nc * nc <= _NCF_MAX_LAMBDA:
         return float(_ncf_sf(crit * crit, 1.0, df, nc * nc))
     # the lower tail P(T' <= -crit; nc) as P(T' >= crit; -nc)

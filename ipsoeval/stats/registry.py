@@ -5,7 +5,7 @@ Every command that names a test (``sigtest --test``, ``breakdown``'s
 outcome tests and ``--verdict-test``, ``ipso --test``, ``interval-map
 --analyze --test``, ``bootstrap --split-half --test``) resolves the name
 here, and every p-value they report comes from the function declared here.
-Adding a test is one entry below plus its test in tests/test_stats_registry.py;
+Adding a test is one entry below plus its test in tests/unit/stats/test_registry.py;
 each command states which kinds of test it can use (``allowed``).
 
 Kinds:

@@ -8,7 +8,7 @@ tied scores, topics without relevant documents and qrels topics missing
 from the run.  The oracle is ir_measures' compat and accuracy providers
 (test-only); golden.json holds their per-topic values.
 
-Two choices make the oracle's input unambiguous (tests/test_compat_differential.py
+Two choices make the oracle's input unambiguous (tests/differential/test_compat.py
 says why): scores are positive, and each topic's qrels lines are in docno
 order (the provider breaks ties of its ideal ranking by qrels order and of
 the run by docno; ipsoeval runs with --tie-break docno-asc).

@@ -260,7 +260,7 @@ def case_args(rnd, group, n_topics):
 # Inputs outside the input grammar (docs/conventions.md, Inputs) or refused by trec_eval, one defect each, on a small
 # valid base (x-NAME; x-NAME-clean is the same input without the offending lines,
 # for those ipsoeval reads and trec_eval refuses).  What ipsoeval must do with each
-# is in tests/test_differential.py (INVALID_INPUTS).
+# is in tests/differential/test_trec_eval.py (INVALID_INPUTS).
 _Q = "1 0 a 1\n1 0 b 0\n1 0 d 2\n2 0 c 2\n2 0 e 0\n"
 _R = "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 x 3 2 r\n2 Q0 c 1 1 r\n2 Q0 e 2 0.5 r\n"
 INVALID = [

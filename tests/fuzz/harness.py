@@ -374,7 +374,7 @@ def _utf8(v: str) -> bool:
 
 
 # how a table lays out its id columns: each takes its own path
-# through the compiled reader (tests/test_columnar_layouts.py)
+# through the compiled reader (tests/unit/reading/test_arrow_columnar.py)
 ID_LAYOUTS = ["plain", "dictionary", "large", "binary", "int"]
 ID_COLUMNS = ("qid", "docno", "query_id", "doc_id")
 

@@ -61,7 +61,7 @@ Warn = Callable[[str], None]
 # The intervals are normal (z, variances of divisor n, as ppi_py): asymptotic.
 # On n normal scores a nominal 95 % interval covers the mean with probability
 # P(|t_{n-1}| < 1.96 sqrt((n - 1)/n)): 75 % for n = 3, 90 % for n = 10, 94 % for
-# n = 30 (tests/test_notes.py checks these with scipy).  Below this many human
+# n = 30 (tests/cli/test_notes.py checks these with scipy).  Below this many human
 # topics the inputs make the intervals unreliable: a warning (the central
 # limit theorem's usual rule of thumb, which the man page states).
 MIN_NORMAL_TOPICS = 30

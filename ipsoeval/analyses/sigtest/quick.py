@@ -33,7 +33,7 @@ too; the options' checks, the pairs, the warning texts and the gate from
 measure, a terminal, a NaN score, a run name twice, ``--warnings error``
 with a warning, any error -- returns False with nothing printed, and the
 full program runs.  ``IPSOEVAL_CORE=python`` turns this off.
-tests/test_sigtest_quick.py compares both paths byte for byte.
+tests/unit/analyses/sigtest/test_quick.py compares both paths byte for byte.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ knows of the family::
 
 ``-m NonRel@10``, ``-m nonrel.5,10``, ``-m NonRel(rel=2)@5``, the
 did-you-mean of near names and the row of ``ipsoeval measures`` follow from
-it (tests/test_measure_registry.py does exactly this).  Arrays several
+it (tests/unit/measures/test_registry.py does exactly this).  Arrays several
 families share (relevant positions, ideal gains, trec_eval's gain levels)
 are cached on the :class:`~ipsoeval.measures.kernels.Context`.
 
