@@ -74,8 +74,10 @@ def click_option(o: Opt, hooks: dict) -> click.Option:
         return click.Option([*o.flags, o.dest], is_flag=True, default=bool(o.default), **kw)
     if o.kind == "count":
         return click.Option([*o.flags, o.dest], count=True, default=o.default or 0, **kw)
+    if not (o.required and o.default is None):
+        # a required option keeps click's "no default" (an explicit None counts as given)
+        kw["default"] = o.default if not o.multiple else (o.default or ())
     return click.Option([*o.flags, o.dest], type=_click_type(o), multiple=o.multiple,
-                        default=o.default if not o.multiple else (o.default or ()),
                         metavar=o.metavar, **kw)
 
 
