@@ -571,9 +571,11 @@ def api_doc(cmd: Command, lead: str) -> str:
     lines = [_dedent(lead), "", "Keyword arguments (each is a command-line option of "
              f"``ipsoeval {cmd.name}``):", ""]
     for o in api_opts(cmd):
-        flag = max(o.flags, key=len)
         text = o.help_record()[1]
-        lines.append(f"``{o.dest}`` ({flag})")
+        if o.flags:
+            lines.append(f"``{o.dest}`` ({max(o.flags, key=len)})")
+        else:               # the API's own keyword: no command-line spelling
+            lines.append(f"``{o.dest}``")
         lines.append("    " + text)
     return "\n".join(lines) + "\n"
 
@@ -600,13 +602,18 @@ def man_synopsis(cmd: Command) -> str:
     value, in --help's order -- generated, so that it cannot drift."""
     lines = [f".B ipsoeval {cmd.name}"]
     for a in cmd.arguments:
-        lines.append(f".I {a.metavar}" if a.required else f".RI [ {a.metavar} ]")
+        # an optional argument's usage may carry its own brackets ([RUN...])
+        bare = a.metavar[1:-1] if a.metavar[:1] + a.metavar[-1:] == "[]" else a.metavar
+        lines.append(f".I {a.metavar}" if a.required else f".RI [ {bare} ]")
     for o in cmd.opts():
         if not o.cli or o.hidden:
             continue
         flag = _roff(max(o.flags, key=len))
         more = "..." if o.multiple else ""
-        if o.kind in ("flag", "count"):
+        if o.required:          # no brackets: the command line needs it
+            lines += [f".B {flag}"] + ([] if o.kind in ("flag", "count") else
+                                        [f'.I "{_roff(_man_metavar(o))}"{more}'])
+        elif o.kind in ("flag", "count"):
             lines.append(f".RB [ {flag} ]{more}")
         else:
             lines += [f".RB [ {flag}", f'.IR "{_roff(_man_metavar(o))}" ]{more}']
