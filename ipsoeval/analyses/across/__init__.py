@@ -10,7 +10,8 @@ average blindly, and a linear mixed model for unbalanced designs.
 from ipsoeval.analyses import load_on_use
 
 # what --effect and --method offer: ipsoeval.stats.meta_analysis's EFFECTS and
-# METHODS, named here without its numpy (tests/test_across.py checks they agree)
+# METHODS, named here without its numpy
+# (tests/unit/pipeline/test_across.py checks they agree)
 EFFECTS = ("md", "smd")
 METHODS = ("reml", "dl", "pm")
 
