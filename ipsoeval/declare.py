@@ -548,11 +548,13 @@ def api_opts(cmd: Command) -> list[Opt]:
 
 
 def api_signature(cmd: Command, first: tuple = ("res",)):
-    """The API function's signature: its positional parameters ``first``,
-    then every option the API takes as a keyword-only parameter with its
-    default."""
+    """The API function's signature: its positional parameters ``first``
+    (a name, or a (name, default) pair), then every option the API takes as
+    a keyword-only parameter with its default."""
     import inspect
-    params = [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in first]
+    params = [inspect.Parameter(p[0], inspect.Parameter.POSITIONAL_OR_KEYWORD, default=p[1])
+              if isinstance(p, tuple) else
+              inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in first]
     for o in api_opts(cmd):
         default = o.empty()
         if o.multiple:
@@ -568,9 +570,11 @@ def api_doc(cmd: Command, lead: str) -> str:
     lines = [_dedent(lead), "", "Keyword arguments (each is a command-line option of "
              f"``ipsoeval {cmd.name}``):", ""]
     for o in api_opts(cmd):
-        flag = max(o.flags, key=len)
         text = o.help_record()[1]
-        lines.append(f"``{o.dest}`` ({flag})")
+        if o.flags:
+            lines.append(f"``{o.dest}`` ({max(o.flags, key=len)})")
+        else:               # the API's own keyword: no command-line spelling
+            lines.append(f"``{o.dest}``")
         lines.append("    " + text)
     return "\n".join(lines) + "\n"
 
@@ -597,13 +601,18 @@ def man_synopsis(cmd: Command) -> str:
     value, in --help's order -- generated, so that it cannot drift."""
     lines = [f".B ipsoeval {cmd.name}"]
     for a in cmd.arguments:
-        lines.append(f".I {a.metavar}" if a.required else f".RI [ {a.metavar} ]")
+        # an optional argument's usage may carry its own brackets ([RUN...])
+        bare = a.metavar[1:-1] if a.metavar[:1] + a.metavar[-1:] == "[]" else a.metavar
+        lines.append(f".I {a.metavar}" if a.required else f".RI [ {bare} ]")
     for o in cmd.opts():
         if not o.cli or o.hidden:
             continue
         flag = _roff(max(o.flags, key=len))
         more = "..." if o.multiple else ""
-        if o.kind in ("flag", "count"):
+        if o.required:          # no brackets: the command line needs it
+            lines += [f".B {flag}"] + ([] if o.kind in ("flag", "count") else
+                                        [f'.I "{_roff(_man_metavar(o))}"{more}'])
+        elif o.kind in ("flag", "count"):
             lines.append(f".RB [ {flag} ]{more}")
         else:
             lines += [f".RB [ {flag}", f'.IR "{_roff(_man_metavar(o))}" ]{more}']

@@ -74,8 +74,10 @@ def click_option(o: Opt, hooks: dict) -> click.Option:
         return click.Option([*o.flags, o.dest], is_flag=True, default=bool(o.default), **kw)
     if o.kind == "count":
         return click.Option([*o.flags, o.dest], count=True, default=o.default or 0, **kw)
+    if not (o.required and o.default is None):
+        # a required option keeps click's "no default" (an explicit None counts as given)
+        kw["default"] = o.default if not o.multiple else (o.default or ())
     return click.Option([*o.flags, o.dest], type=_click_type(o), multiple=o.multiple,
-                        default=o.default if not o.multiple else (o.default or ()),
                         metavar=o.metavar, **kw)
 
 
@@ -105,6 +107,10 @@ def click_command(decl: Command, callback, *, cls=DeclaredCommand) -> click.Comm
 
     def run(**values):
         return callback(click.get_current_context(), values)
+
+    if any(o.dest == "table" for o in decl.opts()):     # --table list: before any input
+        from ipsoeval.cli.output import answer_table_list
+        run = answer_table_list(run)
 
     return cls(decl, params=params, callback=run,
                context_settings={"help_option_names": ["-h", "--help"]})

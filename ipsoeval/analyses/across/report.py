@@ -39,7 +39,7 @@ from typing import Callable
 
 import numpy as np
 
-from ipsoeval.analyses import validate
+from ipsoeval.analyses.across.options import MAX_SAMPLES, Options  # noqa: F401
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import dist
@@ -50,7 +50,6 @@ __all__ = ["Options", "CollectionScores", "analyse", "EFFECT_COLUMNS", "POOLED_C
            "CONTRAST_COLUMNS", "NOTE_COLUMNS", "resample_collection", "check_inputs", "complete_scores"]
 
 COMMAND = "across"
-MAX_SAMPLES = 1_000_000
 
 EFFECT_COLUMNS = ["collection", "run", "baseline", "measure", "effect", "n", "estimate",
                   "variance", "se", "ci_low", "ci_high", "weight_fixed", "weight_random"]
@@ -71,34 +70,6 @@ CONTRAST_COLUMNS = ["run_a", "run_b", "measure", "diff", "se", "z", "p_value", "
 NOTE_COLUMNS = ["measure", "note"]
 
 Progress = Callable[[int, int], None]
-
-
-@dataclass
-class Options:
-    baseline: str | None = None      # None: the first run
-    effect: str = "md"
-    method: str = "reml"
-    alpha: float = 0.05
-    samples: int = 1000
-    seed: int = 42
-    correct: str = "holm"
-
-    def check(self) -> None:
-        if self.effect not in ma.EFFECTS:
-            raise UsageError(f"--effect must be one of {', '.join(ma.EFFECTS)} "
-                             f"(found {self.effect!r})")
-        if self.method not in ma.METHODS:
-            raise UsageError(f"--method must be one of {', '.join(ma.METHODS)} "
-                             f"(found {self.method!r})")
-        validate.alpha(self.alpha)
-        validate.samples(self.samples, MAX_SAMPLES)
-        validate.seed(self.seed)
-        validate.correct(self.correct)
-
-    def as_params(self) -> dict:
-        return {"baseline": self.baseline, "effect": self.effect, "method": self.method,
-                "alpha": self.alpha, "samples": self.samples, "seed": self.seed,
-                "correct": self.correct}
 
 
 @dataclass

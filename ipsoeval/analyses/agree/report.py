@@ -29,13 +29,12 @@ separately under A and under B over all pairs and measures.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 
-from ipsoeval.analyses import validate
 from ipsoeval.analyses.agree import DEFAULT_TEST, TESTS
+from ipsoeval.analyses.agree.options import MAX_SAMPLES, Options, make_options  # noqa: F401
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry
@@ -44,7 +43,6 @@ __all__ = ["Options", "make_options", "run", "TESTS", "DEFAULT_TEST", "AGREEMENT
            "CONFUSION_COLUMNS", "RANKING_COLUMNS", "MEANS_COLUMNS", "CHANGE_COLUMNS",
            "STATISTICS"]
 
-MAX_SAMPLES = 100_000_000
 
 AGREEMENT_COLUMNS = ["statistic", "value", "judgments"]
 CONFUSION_COLUMNS = ["label_a", "label_b", "count"]
@@ -65,42 +63,6 @@ STATISTICS = {
     "alpha_interval": "Krippendorff's alpha, interval metric",
     "alpha_ordinal": "Krippendorff's alpha, ordinal metric",
 }
-
-
-@dataclass
-class Options:
-    test: str | None = DEFAULT_TEST       # None: each measure's default by scale
-    alpha: float = 0.05
-    correct: str = "none"
-    samples: int = 100_000
-    seed: int = 42
-    rbo_p: float = 0.9
-
-    def check(self, runs: list[str] | None = None) -> None:
-        if self.test is not None:
-            validate.tests([self.test], TESTS, "agree")
-        validate.correct(self.correct)
-        validate.alpha(self.alpha)
-        validate.samples(self.samples, MAX_SAMPLES)
-        validate.seed(self.seed)
-        if not 0.0 < self.rbo_p < 1.0:
-            raise UsageError(f"--rbo-p must lie strictly between 0 and 1 (found {self.rbo_p})")
-        if runs is not None and len(runs) == 1:
-            raise UsageError("agree compares the rankings of two or more runs (got 1 run); "
-                             "give none for the label statistics alone")
-
-
-def make_options(test=None, **kw) -> Options:
-    """Validated Options; ``test`` is one name or alias of a paired test
-    (``--test``), default each measure's test by scale
-    (:func:`ipsoeval.stats.registry.default_for`, as sigtest)."""
-    names = registry.parse([test] if isinstance(test, str) else list(test or []),
-                           allowed=TESTS, command="agree")
-    if len(names) > 1:
-        raise UsageError(f"agree takes one --test (found {', '.join(names)})")
-    options = Options(test=names[0] if names else DEFAULT_TEST, **kw)
-    options.check()
-    return options
 
 
 def _who(params: dict, side: str, tag: bool = True) -> str:

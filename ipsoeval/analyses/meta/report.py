@@ -26,14 +26,18 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from ipsoeval.analyses import validate
 from ipsoeval.analyses.meta import DEFAULT_TESTS, TESTS
 from ipsoeval.analyses.meta import swap as sw
+from ipsoeval.analyses.meta.options import (  # noqa: F401  (the analysis's names)
+    MAX_SAMPLES,
+    MAX_SPLITS,
+    Options,
+    parse_tests,
+)
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import rankcorr, registry
@@ -48,8 +52,6 @@ ASL_COLUMNS = ["measure", "test", "rank", "run_a", "run_b", "diff", "p_value", "
 SWAP_COLUMNS = ["measure", "bin_low", "bin_high", "comparisons", "swaps", "swap_rate"]
 CORRELATION_COLUMNS = ["measure_a", "measure_b", "runs", "kendall_tau", "tau_ap_ab",
                        "tau_ap_ba", "tau_ap"]
-MAX_SAMPLES = 100_000_000
-MAX_SPLITS = 10_000_000
 CALIBRATION_SAMPLES = 1000
 ESTIMATE_AFTER_SECONDS = 10.0
 # resampled (pair, topic) cells per second, slower than any machine: the
@@ -57,37 +59,6 @@ ESTIMATE_AFTER_SECONDS = 10.0
 # (66 pairs x 50 or 2,000 topics); below ESTIMATE_AFTER_SECONDS at this rate
 # the calibration run (~20 ms for 12 runs x 50 topics) is left out
 MIN_CELL_RATE = 1.0e7
-
-
-@dataclass
-class Options:
-    tests: tuple[str, ...] = DEFAULT_TESTS
-    alpha: float = 0.05
-    correct: str = "none"
-    samples: int = 10_000
-    seed: int = 42
-    splits: int = 1000
-    bin_width: float = 0.01
-    swap_limit: float = 0.05
-    set_size: int | None = None         # topics per set of the swap rate; None: half
-
-    def check(self) -> None:
-        if self.tests:
-            validate.tests(self.tests, TESTS, "meta")
-        validate.alpha(self.alpha)
-        validate.correct(self.correct)
-        validate.samples(self.samples, MAX_SAMPLES)
-        validate.seed(self.seed)
-        if not 1 <= self.splits <= MAX_SPLITS:
-            raise UsageError(f"--splits must be between 1 and {MAX_SPLITS:,} "
-                             f"(found {self.splits})")
-        if not (math.isfinite(self.bin_width) and self.bin_width > 0):
-            raise UsageError(f"--bin-width must be a positive number (found {self.bin_width})")
-        if self.set_size is not None and self.set_size < 1:
-            raise UsageError(f"--set-size must be at least 1 (found {self.set_size})")
-        if not 0.0 <= self.swap_limit <= 1.0:
-            raise UsageError(f"--swap-limit must be between 0 and 1 (found {self.swap_limit})")
-
 
 
 def tau_ap(x, y) -> float:
@@ -110,10 +81,6 @@ def _tied(v: np.ndarray) -> bool:
     v.size`` without np.unique, which imports numpy.ma (~10 ms)."""
     s = np.sort(v)
     return bool((s[1:] == s[:-1]).any())
-
-def parse_tests(values) -> tuple[str, ...]:
-    return tuple(registry.parse(values, allowed=TESTS, command="meta"))
-
 
 def _f(x) -> float | None:
     if x is None:

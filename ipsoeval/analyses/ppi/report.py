@@ -37,8 +37,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ipsoeval.analyses import validate
 from ipsoeval.analyses.ppi import METHODS
+from ipsoeval.analyses.ppi.options import Options
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import ppi as sp
@@ -65,31 +65,6 @@ Warn = Callable[[str], None]
 # topics the inputs make the intervals unreliable: a warning (the central
 # limit theorem's usual rule of thumb, which the man page states).
 MIN_NORMAL_TOPICS = 30
-
-
-@dataclass
-class Options:
-    method: str = "ppi++"
-    baseline: str | None = None
-    all_pairs: bool = False
-    correct: str = "none"
-    alpha: float = 0.05
-
-    def check(self, runs: Sequence[str] | None = None) -> None:
-        if self.method not in METHODS:
-            raise UsageError(f"--method must be one of {', '.join(METHODS)} "
-                             f"(found {self.method!r})")
-        validate.correct(self.correct)
-        validate.alpha(self.alpha)
-        if self.baseline is not None and self.all_pairs:
-            raise UsageError("--baseline conflicts with --all-pairs")
-        if runs is not None and self.baseline is not None:
-            validate.baseline(self.baseline, runs)
-
-    def as_params(self) -> dict:
-        return {"method": self.method, "alpha": self.alpha, "ci_level": 1.0 - self.alpha,
-                "correct": self.correct, "baseline": self.baseline,
-                "all_pairs": self.all_pairs}
 
 
 @dataclass

@@ -1,0 +1,73 @@
+"""The options of ``ipsoeval meta``, declared once (:mod:`ipsoeval.declare`),
+and their checks: no numpy here, so that ``ipsoeval meta --help`` stays
+instant."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ipsoeval.analyses import validate
+from ipsoeval.analyses.meta import DEFAULT_TESTS, TESTS
+from ipsoeval.analyses.validate import CORRECTIONS
+from ipsoeval.declare import option
+from ipsoeval.errors import UsageError
+from ipsoeval.stats import registry
+
+MAX_SAMPLES = 100_000_000
+MAX_SPLITS = 10_000_000
+
+
+def parse_tests(values) -> tuple[str, ...]:
+    return tuple(registry.parse(values, allowed=TESTS, command="meta"))
+
+
+@dataclass
+class Options:
+    tests: tuple[str, ...] = option(
+        "--test", multiple=True, metavar="NAME", default=DEFAULT_TESTS, check=parse_tests,
+        default_text=registry.DEFAULT_TEXT,
+        help=f"Test of the discriminative power: {', '.join(TESTS)} (repeatable or "
+             f"comma-separated).")
+    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
+                          high_open=True, default=0.05, show_default=True,
+                          help="Significance level.")
+    correct: str = option("--correct", kind="choice", choices=CORRECTIONS, default="none",
+                          show_default=True,
+                          help="Correction over the run pairs of each measure and test.")
+    samples: int = option("--samples", kind="int", low=1, default=10_000, show_default=True,
+                          metavar="N",
+                          help="Resamples of the randomization and bootstrap tests "
+                               "(randomization is exact when 2^topics is not larger).")
+    seed: int = option("--seed", kind="int", low=0, default=42, show_default=True,
+                       help="Seed of the random generator (same seed, same output).")
+    splits: int = option("--splits", kind="int", low=1, default=1000, show_default=True,
+                         metavar="S",
+                         help="Random splits of the topics into two disjoint halves for the "
+                              "swap rate.")
+    bin_width: float = option("--bin-width", kind="float", default=0.01, show_default=True,
+                              metavar="W",
+                              help="Width of the bins of the difference on the first half.")
+    set_size: int | None = option(          # topics per set of the swap rate; None: half
+        "--set-size", kind="int", metavar="X", default_text="half of the topics",
+        help="Topics in each of the two disjoint sets of the swap rate.")
+    swap_limit: float = option("--swap-limit", kind="float", default=0.05, show_default=True,
+                               metavar="RATE",
+                               help="Swap rate the min_difference column keeps to.")
+
+    def check(self) -> None:
+        if self.tests:
+            validate.tests(self.tests, TESTS, "meta")
+        validate.alpha(self.alpha)
+        validate.correct(self.correct)
+        validate.samples(self.samples, MAX_SAMPLES)
+        validate.seed(self.seed)
+        if not 1 <= self.splits <= MAX_SPLITS:
+            raise UsageError(f"--splits must be between 1 and {MAX_SPLITS:,} "
+                             f"(found {self.splits})")
+        if not (math.isfinite(self.bin_width) and self.bin_width > 0):
+            raise UsageError(f"--bin-width must be a positive number (found {self.bin_width})")
+        if self.set_size is not None and self.set_size < 1:
+            raise UsageError(f"--set-size must be at least 1 (found {self.set_size})")
+        if not 0.0 <= self.swap_limit <= 1.0:
+            raise UsageError(f"--swap-limit must be between 0 and 1 (found {self.swap_limit})")
