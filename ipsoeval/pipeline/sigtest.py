@@ -50,14 +50,14 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     from ipsoeval.analyses import sigtest as st
     from ipsoeval.analyses import validate
 
-    measures, runs = list(v["measures"]), v["runs"]
     fmt = inp.scores_format(v)
+    align = inp.align_options(v, paired=True, note=note, command="sigtest")  # RUN dirs expanded
+    measures, runs = list(v["measures"]), v["runs"]
     if not measures and fmt is None:
         raise UsageError("Missing option '-m' / '--measure'.")
     if len(runs) < 2 and fmt is None:
         raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
     options = options_of(v, gate_option="--gate-test")
-    align = inp.align_options(v, paired=True, note=note, command="sigtest")
     if options.bounds and align.labels != "integer":
         raise UsageError(f"--bounds does not combine with --labels {align.labels} (the "
                          f"bounds range over integer labels)")

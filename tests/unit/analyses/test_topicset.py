@@ -93,18 +93,15 @@ def test_other_commands_intersection_use_common_topics(data, cmd):
 def test_one_rule_for_every_default():
     """Each command's default --queries is topicset.default_queries, and its man page
     says why (topic sets chosen one way)."""
-    import click
-
     from ipsoeval.analyses.topicset import default_queries
-    from ipsoeval.cli import cli
+    from ipsoeval.pipeline import COMMANDS, command
     from tests.conftest import ROOT
-    for name in cli.list_commands(None):
-        cmd = cli.get_command(click.Context(cli), name)
-        opt = next((p for p in cmd.params if "--queries" in p.opts), None)
+    for name in COMMANDS:
+        opt = next((o for o in command(name).opts() if "--queries" in o.flags), None)
         if opt is None:
             continue
         want = default_queries(paired=name != "eval")
-        assert f"[default: {want}]" in opt.help.replace("\n", " "), name
+        assert f"[default: {want}]" in opt.help_record()[1], name
         page = (ROOT / "man" / f"ipsoeval-{name}.1").read_text()
         assert f"Why {want}:" in page, name
 
