@@ -569,9 +569,11 @@ def api_doc(cmd: Command, lead: str) -> str:
     lines = [_dedent(lead), "", "Keyword arguments (each is a command-line option of "
              f"``ipsoeval {cmd.name}``):", ""]
     for o in api_opts(cmd):
-        flag = max(o.flags, key=len)
         text = o.help_record()[1]
-        lines.append(f"``{o.dest}`` ({flag})")
+        if o.flags:
+            lines.append(f"``{o.dest}`` ({max(o.flags, key=len)})")
+        else:               # the API's own keyword: no command-line spelling
+            lines.append(f"``{o.dest}``")
         lines.append("    " + text)
     return "\n".join(lines) + "\n"
 

@@ -106,6 +106,10 @@ def click_command(decl: Command, callback, *, cls=DeclaredCommand) -> click.Comm
     def run(**values):
         return callback(click.get_current_context(), values)
 
+    if any(o.dest == "table" for o in decl.opts()):     # --table list: before any input
+        from ipsoeval.cli.output import answer_table_list
+        run = answer_table_list(run)
+
     return cls(decl, params=params, callback=run,
                context_settings={"help_option_names": ["-h", "--help"]})
 
