@@ -92,3 +92,10 @@ class Plot:
     plot: str | None = option("--plot", metavar="FILE", api=False, check=_check_plot,
                               help="Also draw the results to FILE (.svg, .png or .pdf; needs "
                                    "matplotlib: pip install 'ipsoeval[plot]').")
+
+
+@dataclass
+class Progress:
+    progress: object = option(cli=False,
+                              help="An optional callback cb(done, total) called as the work "
+                                   "advances.")
