@@ -86,8 +86,15 @@ def _plot(path, report) -> None:
 
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.bootstrap` on an EvalResult or per-topic scores."""
-    from ipsoeval.pipeline.common import (_baseline, _common, _names, _report, _requested,
-                                          _score_set, _warn)
+    from ipsoeval.pipeline.common import (
+        _baseline,
+        _common,
+        _names,
+        _report,
+        _requested,
+        _score_set,
+        _warn,
+    )
 
     options = make_options(kw)
     ts = _score_set(res)

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 
 from ipsoeval.align_options import align_group
 from ipsoeval.analyses.leaderboard.options import Options as LeaderboardOptions
-from ipsoeval.analyses.report.options import Options, make_options
-from ipsoeval.analyses.report.options import _tests as _pair_tests
+from ipsoeval.analyses.report.options import Options, check_tests, make_options
 from ipsoeval.analyses.sigtest.common import Options as SigtestOptions
 from ipsoeval.declare import Arg, Command, Group, opts_of
 from ipsoeval.errors import UsageError
@@ -47,7 +46,7 @@ COMMAND = Command(
                     "a run name, FILE the path of one of the RUN arguments."}),
         _only(Options, "pairs"),
         _only(SigtestOptions, "tests", tests={
-            "check": _pair_tests,
+            "check": check_tests,
             "help": f"Tests of the chosen pairs: {', '.join(registry.TWO_SAMPLE)} (repeatable "
                     f"or comma-separated)."}),
         Group(LeaderboardOptions, words={"samples": {

@@ -42,7 +42,8 @@ def parse_tests(values) -> list[str]:
     return registry.parse(values, allowed=registry.TWO_SAMPLE, command="report")
 
 
-def _tests(values) -> tuple:
+def check_tests(values) -> tuple:
+    """``--test`` as the command line keeps it: the pairs' tests, checked."""
     return tuple(parse_tests(values))
 
 
