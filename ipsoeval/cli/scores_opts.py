@@ -183,25 +183,6 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
     out_.emit(ctx, report, fmt, output, pipe_default="tsv")
 
 
-def run_bootstrap(ctx, files, measures, options, queries_files, align_opts, scores_format,
-                  scores_scale, fmt, output, plot=None):
-    from ipsoeval.analyses import bootstrap
-    from ipsoeval.analyses.scores import bootstrap_scores
-    from ipsoeval.reading import check_stdin_once
-
-    check_stdin_once([*files, *(bootstrap.subset_path(q) for q in queries_files)])
-    options.subsets = [bootstrap.read_query_subset(q) for q in queries_files]
-    options.check()
-    ts = load(files, align_opts, scores_format, scores_scale, baseline=options.baseline,
-              measures=measures)
-    options.baseline = _baseline(options.baseline, ts)
-    report = bootstrap_scores(ts, options, measures=list(measures) or None)
-    if plot:
-        from ipsoeval import plots
-        plots.bootstrap(plot, report.table("leaderboard"), report.table("rank_probabilities"))
-    out_.emit(ctx, report, fmt, output, pipe_default="tsv")
-
-
 def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, scores_scale,
              fmt, output, *, correct: str = "none", baseline: str | None = None):
     from ipsoeval.analyses.scores import ipso_scores

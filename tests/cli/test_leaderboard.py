@@ -120,13 +120,13 @@ def test_formats(fmt):
 
 
 def test_progress_bar_and_estimate(monkeypatch):
-    from ipsoeval.cli import leaderboard_cmd
+    from ipsoeval.pipeline import leaderboard as pipeline
     bar = io.StringIO()
     env = environment(stderr_isatty=True, stderr=bar)
     code, out, err = invoke(["leaderboard", "-m", "RR@10", "--samples", "3000", *FILES], env=env)
     assert code == 0
     assert "\rleaderboard: randomised Tukey HSD samples [" in bar.getvalue()
-    monkeypatch.setattr(leaderboard_cmd, "ANNOUNCE_SECONDS", 0.0)
+    monkeypatch.setattr(pipeline, "ANNOUNCE_SECONDS", 0.0)
     code, out2, err2 = invoke(["leaderboard", "-m", "RR@10", "--samples", "300", *FILES])
     assert code == 0
     assert "ipsoeval: note: leaderboard: 300 samples x 4 runs x 2,000 topics: about" in err2

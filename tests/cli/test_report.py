@@ -348,8 +348,8 @@ def test_labels_other_than_integer_leave_out_the_breakdown(inputs, tmp_path):
 
 
 def test_estimate_first_for_long_work(inputs, tmp_path, monkeypatch):
-    from ipsoeval.cli import report_cmd
-    monkeypatch.setattr(report_cmd, "ANNOUNCE_SECONDS", 0.0)
+    from ipsoeval.pipeline import report as pipeline
+    monkeypatch.setattr(pipeline, "ANNOUNCE_SECONDS", 0.0)
     qrels, runs = inputs
     _, err = ok("report", qrels, *runs, "-m", "AP", "--samples", "200", "-o",
                 tmp_path / "r.html")

@@ -22,15 +22,22 @@ from __future__ import annotations
 import math
 import os
 import re
-from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable
 
 import numpy as np
 
 from ipsoeval import reading
-from ipsoeval.analyses import validate
 from ipsoeval.analyses.bootstrap import resample as br
 from ipsoeval.analyses.bootstrap import splithalf as sh
+from ipsoeval.analyses.bootstrap.options import (  # noqa: F401
+    CI_METHODS,
+    MAX_SAMPLES,
+    MAX_SPLITS,
+    Options,
+    make_options,
+    parse_list,
+    parse_tests,
+)
 from ipsoeval.analyses.bootstrap.resample import MeasureInput
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_id
@@ -38,7 +45,6 @@ from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry
 
 COMMAND = "bootstrap"
-CI_METHODS = ("percentile", "bca")
 TESTS = sh.TESTS
 AGGREGATES = sh.AGGREGATES
 TEST_TITLES = {"sign": "sign", "ranksum": "rank-sum", "wilcoxon": "signed-rank", "t": "t"}
@@ -59,97 +65,11 @@ Progress = Callable[[int, int], None]
 Warn = Callable[[str], None]
 
 
-MAX_SAMPLES = 10_000_000
-MAX_SPLITS = 100_000
-
-
 def subset_path(spec: str) -> str:
     """The FILE of a ``[NAME=]FILE`` --queries-file argument."""
     if not os.path.exists(spec) and "=" in spec:
         return spec.split("=", 1)[1]
     return spec
-
-
-@dataclass
-class Options:
-    samples: int = 1000               # bootstrap samples (resamples of the topics)
-    seed: int = 42
-    top: int = 5                      # ranks shown; 0 = all
-    ci: float = 0.95
-    ci_method: str = "percentile"
-    baseline: str | None = None
-    ranks: bool = False               # long rank-probability rows
-    split_half: int = 0               # number of splits; 0 = no split-half analysis
-    tests: tuple = ()                 # none: each measure's test by scale (registry.default_for)
-    aggregates: tuple = ("mean",)
-    alpha: float = 0.05
-    subsets: list = field(default_factory=list)   # [(name, [qid, ...]), ...]
-
-    def check(self, runs: list[str] | None = None) -> None:
-        validate.samples(self.samples, MAX_SAMPLES)
-        validate.seed(self.seed)
-        validate.alpha(self.alpha)
-        if self.split_half > MAX_SPLITS:
-            raise UsageError(f"--split-half must be at most {MAX_SPLITS:,} "
-                             f"(found {self.split_half})")
-        if self.top < 0:
-            raise UsageError(f"--top must be 0 (all ranks) or more (found {self.top})")
-        if not 0.0 < self.ci < 1.0:
-            raise UsageError(f"--ci must be between 0 and 1 (found {self.ci})")
-        if self.ci_method not in CI_METHODS:
-            raise UsageError(f"--ci-method must be percentile or bca (found {self.ci_method!r})")
-        if self.split_half < 0:
-            raise UsageError(f"--split-half must be at least 1 (found {self.split_half})")
-        if self.tests:
-            validate.tests(self.tests, TESTS, "bootstrap --split-half")
-        bad = [a for a in self.aggregates if a not in AGGREGATES]
-        if bad or not self.aggregates:
-            raise UsageError(f"--aggregate takes mean, median or mean,median "
-                             f"(found {','.join(bad) or 'nothing'})")
-        if self.ranks and self.split_half:
-            raise UsageError("--ranks and --split-half each choose the output table; give one")
-        names = [n for n, _ in self.subsets]
-        dup = sorted({n for n in names if names.count(n) > 1})
-        if dup:
-            raise UsageError(f"--queries-file names must differ (found {dup[0]!r} twice)")
-        if runs is not None and self.baseline is not None:
-            validate.baseline(self.baseline, runs)
-
-    def as_params(self) -> dict:
-        p = {"samples": self.samples, "seed": self.seed, "top": self.top, "ci": self.ci,
-             "ci_method": self.ci_method, "baseline": self.baseline,
-             "ties": "share the better rank", "resampling": "numpy default_rng(seed).integers"}
-        if self.split_half:
-            p.update(split_half=self.split_half, tests=list(self.tests) or "by scale",
-                     aggregates=list(self.aggregates), alpha=self.alpha)
-        if self.subsets:
-            p["subsets"] = {n: len(q) for n, q in self.subsets}
-        return p
-
-
-def parse_tests(values) -> tuple:
-    """``--test`` values for --split-half: registry names or aliases; none
-    (empty): each measure's test by scale, the one policy of every command."""
-    return tuple(registry.parse(values, allowed=TESTS, command="bootstrap --split-half"))
-
-
-def parse_list(values: Sequence[str] | str | None, default: Sequence[str],
-               option: str = "--aggregate") -> tuple:
-    """Comma-separated and/or repeated option values, in order, unique; values
-    given with nothing in them (``,``) are a usage error, not the default."""
-    if values is None:
-        return tuple(default)
-    if isinstance(values, str):
-        values = [values]
-    out: list[str] = []
-    for v in values:
-        for item in v.split(","):
-            item = item.strip().lower()
-            if item and item not in out:
-                out.append(item)
-    if not out:
-        raise UsageError(f"{option}: nothing given (found {', '.join(map(repr, values))})")
-    return tuple(out)
 
 
 # ------------------------------------------------------------ query subsets

@@ -34,11 +34,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ipsoeval.analyses.bootstrap import TESTS
+from ipsoeval.analyses.bootstrap import AGGREGATES, TESTS  # noqa: F401
 from ipsoeval.analyses.bootstrap.resample import tie_tolerance
 from ipsoeval.stats import dist, registry
-
-AGGREGATES = ("mean", "median")
 
 AGREE, PARTIAL, DISAGREE = 0, 1, 2
 

@@ -29,13 +29,12 @@ permutation test needs a complete runs × topics block); a warning says how many
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from ipsoeval.analyses import validate
 from ipsoeval.analyses.bootstrap.resample import MeasureInput  # one measure's scores, shared
+from ipsoeval.analyses.leaderboard.options import MAX_SAMPLES, Options
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats.scales import permissible_route
@@ -45,7 +44,6 @@ __all__ = ["Options", "MeasureInput", "analyse", "run", "estimate_seconds", "COL
 
 COMMAND = "leaderboard"
 TEST = "randhsd"             # the registry's name of the randomised Tukey HSD
-MAX_SAMPLES = 10_000_000
 
 COLUMNS = ["run", "measure", "rank", "mean", "ci_low", "ci_high", "rank_best", "rank_worst",
            "letters", "top_group", "n"]
@@ -63,34 +61,6 @@ RATE_COMPILED = 3.0e8
 RATE_NUMPY = 1.3e7
 
 Progress = Callable[[int, int], None]
-
-
-@dataclass
-class Options:
-    samples: int = 10_000
-    seed: int = 42
-    alpha: float = 0.05
-    ci: float = 0.95
-
-    def check(self, runs: list[str] | None = None) -> None:
-        validate.samples(self.samples, MAX_SAMPLES)
-        validate.seed(self.seed)
-        validate.alpha(self.alpha)
-        if not 0.0 < self.ci < 1.0:
-            raise UsageError(f"--ci must be between 0 and 1 (found {self.ci})")
-        if runs is not None and len(runs) < 2:
-            raise UsageError(f"leaderboard compares runs: it needs at least two "
-                             f"(got {len(runs)})")
-        if runs is not None and len(set(runs)) != len(runs):
-            dup = next(r for r in runs if list(runs).count(r) > 1)
-            raise UsageError(f"two runs are named {dup!r}; give them distinct names with "
-                             f"--name")
-
-    def as_params(self) -> dict:
-        return {"samples": self.samples, "seed": self.seed, "alpha": self.alpha,
-                "ci_level": self.ci}
-
-
 
 
 def estimate_seconds(runs: int, topics: int, samples: int, measures: int = 1) -> float:

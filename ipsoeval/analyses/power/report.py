@@ -21,99 +21,27 @@ Tables: ``power`` (primary, one row per measure, δ and design) and
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
-from ipsoeval.analyses import validate
+from ipsoeval.analyses.power.options import (  # noqa: F401
+    DEFAULT_DELTA,
+    DESIGNS,
+    Options,
+    parse_deltas,
+    parse_designs,
+)
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import power as pw
 
 __all__ = ["Options", "run", "run_aligned", "evaluated", "parse_deltas", "parse_designs", "COLUMNS", "CURVE_COLUMNS", "DESIGNS", "DEFAULT_DELTA"]
 
-DESIGNS = ("t", "anova", "ci")
-DEFAULT_DELTA = 0.05
 COLUMNS = ["measure", "design", "runs", "topics", "residual_variance", "alpha", "power_target",
            "delta", "systems", "half_width", "topics_needed", "power", "min_detectable",
            "expected_half_width"]
 CURVE_COLUMNS = ["measure", "design", "delta", "topics", "power"]
 CURVE_POINTS = 60
-
-
-@dataclass
-class Options:
-    deltas: tuple[float, ...] = (DEFAULT_DELTA,)
-    alpha: float = 0.05
-    power: float = 0.8
-    half_width: float | None = None       # None: δ/2
-    systems: int | None = None            # None: the number of runs
-    designs: tuple[str, ...] = DESIGNS
-
-    def check(self) -> None:
-        validate.alpha(self.alpha)
-        if not 0.0 < self.power < 1.0:
-            raise UsageError(f"--power must be between 0 and 1 (found {self.power})")
-        if not self.deltas:
-            raise UsageError("--delta: no difference given")
-        for d in self.deltas:
-            if not (isinstance(d, (int, float)) and math.isfinite(d) and d > 0):
-                raise UsageError(f"--delta must be a positive number (found {d})")
-        if self.half_width is not None and not (math.isfinite(self.half_width)
-                                                and self.half_width > 0):
-            raise UsageError(f"--half-width must be a positive number (found {self.half_width})")
-        if self.systems is not None and self.systems < 2:
-            raise UsageError(f"--systems must be at least 2 (found {self.systems})")
-        if not self.designs:
-            raise UsageError("--design: no design given")
-        for d in self.designs:
-            if d not in DESIGNS:
-                raise UsageError(f"--design must be among {', '.join(DESIGNS)} (found {d!r})")
-
-
-def parse_deltas(values) -> tuple[float, ...]:
-    """Floats from repeatable and/or comma-separated ``--delta`` values."""
-    if values is None:
-        return ()
-    if isinstance(values, (int, float)):
-        return (float(values),)
-    if isinstance(values, str):
-        values = [values]
-    out: list[float] = []
-    for v in values:
-        parts = [v] if isinstance(v, (int, float)) else str(v).split(",")
-        for p in parts:
-            if isinstance(p, str) and not p.strip():
-                continue
-            try:
-                x = float(p)
-            except (TypeError, ValueError):
-                raise UsageError(f"--delta must be a positive number (found {p!r})") from None
-            if x not in out:
-                out.append(x)
-    if values and not out:
-        raise UsageError(f"--delta: no number given (found {', '.join(map(repr, values))})")
-    return tuple(out)
-
-
-def parse_designs(values) -> tuple[str, ...]:
-    if values is None:
-        return ()
-    if isinstance(values, str):
-        values = [values]
-    out: list[str] = []
-    for v in values:
-        for p in str(v).split(","):
-            p = p.strip().lower()
-            if not p:
-                continue
-            if p not in DESIGNS:
-                raise UsageError(f"--design must be among {', '.join(DESIGNS)} (found {p!r})")
-            if p not in out:
-                out.append(p)
-    if values and not out:
-        raise UsageError(f"--design: no design given (found {', '.join(map(repr, values))})")
-    return tuple(out)
 
 
 def _f(x) -> float | None:
@@ -157,7 +85,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options,
             warnings.append(f"{mname}: zero residual variance (every run differs from another "
                             f"by the same amount on every topic); the designs are undefined")
         m = options.systems or k
-        for delta in options.deltas:
+        for delta in options.delta:
             w = options.half_width if options.half_width is not None else delta / 2.0
             base = {"measure": mname, "runs": k, "topics": n, "residual_variance": _f(var),
                     "alpha": a, "power_target": target, "delta": delta, "systems": None,
@@ -197,7 +125,7 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options,
             progress(i + 1, len(matrices))
     params = {
         "runs": list(runs), "measures": list(matrices), "alpha": a, "power_target": target,
-        "beta": 1.0 - target, "deltas": list(options.deltas),
+        "beta": 1.0 - target, "deltas": list(options.delta),
         "half_width": options.half_width if options.half_width is not None else "delta / 2",
         "systems": options.systems if options.systems is not None else "number of runs",
         "designs": list(options.designs),

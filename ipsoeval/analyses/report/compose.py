@@ -26,77 +26,30 @@ scores, for the figures.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import numpy as np
-
-from ipsoeval.errors import UsageError
+from ipsoeval.analyses.report.options import (  # noqa: F401
+    MAX_PAIRS,
+    Options,
+    make_options,
+    parse_pair,
+)
 from ipsoeval.results import Report, ResultSet
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Options", "Composite", "compose", "compose_scores", "figures", "parse_pair", "estimate_seconds",
            "SCALE_COLUMNS",
            "MAX_PAIRS", "TABLE_IDS", "add_collections"]
 
 COMMAND = "report"
-MAX_PAIRS = 6            # per-topic difference panels: pairs x measures, at most 12 drawn
 SCALE_COLUMNS = ["measure", "scale", "test", "test_name", "requires", "permissible", "note"]
 # the tables the page shows, by the command that made them
 TABLE_IDS = {"leaderboard": ("leaderboard", "pairs", "resolution"), "sigtest": ("tests",),
              "breakdown": ("summary",), "scales": ("scales",)}
 
 Progress = Callable[[int, int], None]
-
-
-@dataclass
-class Options:
-    samples: int = 10_000
-    seed: int = 42
-    alpha: float = 0.05
-    ci: float = 0.95
-    correct: str = "none"
-    baseline: str | None = None
-    pairs: list[tuple[str, str]] = field(default_factory=list)
-    tests: list[str] | None = None        # sigtest's tests for the pairs (its default)
-    k: int = 100                          # breakdown's rank cutoff
-    title: str = "ipsoeval report"
-
-    def check(self, runs: list[str] | None = None) -> None:
-        from ipsoeval.analyses import leaderboard
-        if not self.title.strip():
-            raise UsageError("--title must not be empty")
-        if self.k < 1:
-            raise UsageError(f"--cutoff must be at least 1 (found {self.k})")
-        if len(self.pairs) > MAX_PAIRS:
-            raise UsageError(f"--pair: at most {MAX_PAIRS} pairs (found {len(self.pairs)})")
-        leaderboard.Options(samples=self.samples, seed=self.seed, alpha=self.alpha,
-                            ci=self.ci).check(runs)
-        self.sigtest_options().check()
-        if runs is not None:
-            for a, b in self.pairs:
-                for r in (a, b):
-                    if r not in runs:
-                        raise UsageError(f"--pair {a}:{b}: no run named {r!r} (runs: "
-                                         f"{', '.join(runs)})")
-
-    def sigtest_options(self, baseline: str | None = None):
-        from ipsoeval.analyses import sigtest
-        return sigtest.make_options(self.tests, None, baseline=baseline, correct=self.correct,
-                                    alpha=self.alpha, samples=self.samples, seed=self.seed)
-
-
-def parse_pair(text: str) -> tuple[str, str]:
-    """``A:B``, two run names; refused unless there is exactly one colon (a
-    name with a colon would make the split a guess: rename the run with
-    --name)."""
-    a, sep, b = str(text).partition(":")
-    if not sep or not a or not b:
-        raise UsageError(f"--pair takes A:B, two run names (found {text!r})")
-    if ":" in b:
-        raise UsageError(f"--pair {text}: more than one ':' (A:B names two runs; give a run "
-                         f"whose name holds a colon another with --name)")
-    if a == b:
-        raise UsageError(f"--pair {text}: a run compared with itself")
-    return a, b
 
 
 @dataclass
@@ -144,6 +97,8 @@ def _phase(progress: Progress | None, lo: float, hi: float) -> Progress | None:
 def compose(aligned, scores, options: Options, progress: Progress | None = None) -> Composite:
     """Run the analyses of the page on ``aligned`` and its ``scores``
     (:func:`ipsoeval.engine.evaluate` of the requested measures)."""
+    import numpy as np
+
     from ipsoeval.analyses import leaderboard as lb
     from ipsoeval.stats.scales import measure_scale
 
@@ -171,6 +126,8 @@ def compose_scores(ts, options: Options, measures=None,
     """The page on per-topic scores alone (a TopicScores, e.g. the nugget scores
     of ``report --nuggets``): leaderboard, pair tests and scales; no outcomes
     breakdown (it needs the rankings)."""
+    import numpy as np
+
     from ipsoeval.analyses import leaderboard as lb
     from ipsoeval.analyses.scores import leaderboard_scores
     from ipsoeval.reading.scores import select

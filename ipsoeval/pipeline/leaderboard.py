@@ -1,0 +1,135 @@
+"""``ipsoeval leaderboard``: its declaration and the calls from inputs to a
+Report, made by the command line (:func:`from_values`) and the API
+(:func:`from_result`)."""
+
+from __future__ import annotations
+
+from ipsoeval.align_options import align_group
+from ipsoeval.analyses.leaderboard.options import Options
+from ipsoeval.declare import Arg, Command
+from ipsoeval.errors import UsageError
+from ipsoeval.output_options import output_group
+from ipsoeval.pipeline import HELP
+from ipsoeval.pipeline import inputs as inp
+from ipsoeval.pipeline.options import (
+    Engine,
+    NuggetsFormat,
+    Plot,
+    Progress,
+    Scores,
+    measures_group,
+)
+
+COMMAND = Command(
+    "leaderboard", HELP["leaderboard"],
+    arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False)),
+    groups=(measures_group("Measure to rank runs by, e.g. nDCG@10, AP, P@10 (repeatable; "
+                           "each measure is its own family)."),
+            Options, align_group(paired=True), Engine, Scores, NuggetsFormat, Plot,
+            output_group("tsv"), Progress))
+
+# an estimate of the permutation work is given first when it is longer than this
+ANNOUNCE_SECONDS = 10.0
+PROGRESS_LABEL = "leaderboard: randomised Tukey HSD samples"
+
+
+def options_of(values: dict) -> Options:
+    """The analysis's Options from the command's values (or the API's keywords), checked."""
+    options = Options(samples=values["samples"], seed=values["seed"], alpha=values["alpha"],
+                      ci=values["ci"])
+    options.check()
+    return options
+
+
+def duration(secs: float) -> str:
+    """A wait as a person reads it: seconds, minutes or hours."""
+    if secs < 90:
+        return f"{secs:.0f} s"
+    if secs < 5400:
+        return f"{secs / 60:.0f} min"
+    return f"{secs / 3600:.1f} h"
+
+
+def announce(note, runs: int, topics: int, options: Options, measures: int) -> None:
+    """A note with the estimated time of long permutation work."""
+    from ipsoeval.analyses import leaderboard
+
+    secs = leaderboard.estimate_seconds(runs, topics, options.samples, measures)
+    if secs < ANNOUNCE_SECONDS:
+        return
+    what = (f"{options.samples:,} samples x {runs:,} runs x {topics:,} topics"
+            + (f" x {measures} measures" if measures > 1 else ""))
+    note(f"leaderboard: {what}: about {duration(secs)} (--samples trades precision for time)")
+
+
+def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
+    """The Report of a command line's parsed values ``v``."""
+    from ipsoeval import engine
+    from ipsoeval.analyses import leaderboard
+
+    align = inp.align_options(v, paired=True, note=note, command="leaderboard")
+    fmt = inp.scores_format(v)
+    measures, runs = v["measures"], v["runs"]
+    if not measures and fmt is None:   # --scores: every measure of the files
+        raise UsageError("leaderboard needs a measure: give -m MEASURE (e.g. -m nDCG@10)")
+    options = options_of(v)
+    if fmt is not None:                # the arguments are per-topic score files
+        from ipsoeval.analyses.scores import leaderboard_scores
+        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
+                                  warn=warn, note=note)
+        names = list(measures) or None
+        announce(note, len(ts.runs), len(ts.topics), options,
+                 len(names) if names else len(ts.measures))
+        report = leaderboard_scores(ts, options, measures=names,
+                                    progress=progress and progress(PROGRESS_LABEL))
+        _plot(v["plot"], report)
+        return report
+    if len(runs) < 1:
+        raise UsageError("leaderboard needs QRELS and at least two runs (got no run)")
+    requested = engine.requested(measures)          # usage errors before reading files
+    if inp.sweeping(v["engine_name"], runs, align, measures=measures):
+        sc = inp.load_scores(v["qrels"], runs, align, requested, engine=v["engine_name"],
+                             warn=warn,
+                             progress=progress and progress(f"scoring {len(runs)} runs"))
+        aligned = sc.aligned
+        options.check(list(aligned.runs))
+    else:
+        aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
+        options.check(list(aligned.runs))
+        sc = engine.evaluate(aligned, requested)
+    announce(note, len(aligned.runs), len(aligned.topics), options,
+             len({m.name for m in sc.measures}))
+    report = leaderboard.run(sc, options, progress=progress and progress(PROGRESS_LABEL))
+    for rs in report.tables:
+        rs.params.update(align.as_params())
+    _plot(v["plot"], report)
+    return report
+
+
+def _plot(path, report) -> None:
+    if path:
+        from ipsoeval import plots
+        plots.leaderboard(path, report.table("leaderboard"))
+
+
+def from_result(res, *, measures=None, progress=None, **kw):
+    """The Report of :func:`ipsoeval.leaderboard` on an EvalResult or per-topic scores."""
+    from ipsoeval.analyses import leaderboard as lb
+    from ipsoeval.pipeline.common import _common, _report, _requested, _score_set, _warn
+
+    options = options_of(kw)
+    ts = _score_set(res)
+    if ts is not None:
+        from ipsoeval.analyses.scores import leaderboard_scores
+        report = leaderboard_scores(ts, options, measures=measures, progress=progress)
+        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
+        params = dict(ts.params)
+    else:
+        from ipsoeval import engine
+        options.check(list(res.runs))
+        requested = _requested(res, measures)
+        aligned, notes = _common(res)
+        report = lb.run(engine.evaluate(aligned, requested), options, progress=progress)
+        params = dict(res.params)
+    _warn(report.warnings)
+    return _report(report, warnings=notes, params=params)
