@@ -14,7 +14,8 @@ def declared(cmd, first: tuple = ("res",)):
     from ipsoeval.declare import api_doc, api_kwargs, api_opts, api_signature
 
     def deco(func):
-        defaults = {o.dest: (None if o.multiple else o.empty()) for o in api_opts(cmd)}
+        defaults = {o.dest: ((o.empty() or None) if o.multiple else o.empty())
+                    for o in api_opts(cmd)}
 
         @functools.wraps(func)
         def wrapper(*args, **kw):
