@@ -549,11 +549,13 @@ def api_opts(cmd: Command) -> list[Opt]:
 
 
 def api_signature(cmd: Command, first: tuple = ("res",)):
-    """The API function's signature: its positional parameters ``first``,
-    then every option the API takes as a keyword-only parameter with its
-    default."""
+    """The API function's signature: its positional parameters ``first``
+    (a name, or a (name, default) pair), then every option the API takes as
+    a keyword-only parameter with its default."""
     import inspect
-    params = [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in first]
+    params = [inspect.Parameter(p[0], inspect.Parameter.POSITIONAL_OR_KEYWORD, default=p[1])
+              if isinstance(p, tuple) else
+              inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in first]
     for o in api_opts(cmd):
         default = o.empty()
         if o.multiple:          # a repeatable option's default values, else None
@@ -569,9 +571,11 @@ def api_doc(cmd: Command, lead: str) -> str:
     lines = [_dedent(lead), "", "Keyword arguments (each is a command-line option of "
              f"``ipsoeval {cmd.name}``):", ""]
     for o in api_opts(cmd):
-        flag = max(o.flags, key=len)
         text = o.help_record()[1]
-        lines.append(f"``{o.dest}`` ({flag})")
+        if o.flags:
+            lines.append(f"``{o.dest}`` ({max(o.flags, key=len)})")
+        else:               # the API's own keyword: no command-line spelling
+            lines.append(f"``{o.dest}``")
         lines.append("    " + text)
     return "\n".join(lines) + "\n"
 
