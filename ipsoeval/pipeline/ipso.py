@@ -4,7 +4,7 @@ made by the command line (:func:`from_values`) and the API (:func:`from_result`)
 from __future__ import annotations
 
 from ipsoeval.align_options import align_group
-from ipsoeval.analyses.ipso.options import (Options, cutoff_and_depths, tests_need_measures)
+from ipsoeval.analyses.ipso.options import Options, cutoff_and_depths, measures_for_tests
 from ipsoeval.declare import Arg, Command, Group
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
@@ -70,7 +70,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     if len(runs) < 2:
         raise UsageError(f"ipso needs QRELS and at least two runs (got {len(runs)} run)")
     tests = list(v["tests"])
-    tests_need_measures(tests, measures)
+    measures_for_tests(tests, measures)
     cutoff, depth_list = cutoff_and_depths(v["k"], v["depths"])
     names: list[str] = []
     if measures:
@@ -104,8 +104,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.ipso` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import ipso as ip
-    from ipsoeval.pipeline.common import (_baseline, _common, _names, _report, _requested,
-                                          _score_set)
+    from ipsoeval.pipeline.common import _baseline, _common, _names, _report, _requested, _score_set
 
     ts = _score_set(res)
     if ts is not None:
@@ -120,7 +119,7 @@ def from_result(res, *, measures=None, **kw):
     names = _measure_names(_requested(res, measures)) if measures else []
     from ipsoeval.stats import registry
     tests = registry.parse(kw["tests"], allowed=ip.TESTS, command="ipso")
-    tests_need_measures(tests, names)
+    measures_for_tests(tests, names)
     options = Options(k=cutoff, depths=depth_list, graded=kw["graded"] or "prefix",
                       measures=names, tests=tests, alpha=kw["alpha"],
                       alternative=kw["alternative"], correct=kw["correct"],

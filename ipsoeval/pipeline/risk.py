@@ -74,8 +74,15 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.risk` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import risk as rk
-    from ipsoeval.pipeline.common import (_baseline, _common, _names, _report, _requested,
-                                          _score_set, _warn)
+    from ipsoeval.pipeline.common import (
+        _baseline,
+        _common,
+        _names,
+        _report,
+        _requested,
+        _score_set,
+        _warn,
+    )
 
     options = options_of(kw)
     ts = _score_set(res)

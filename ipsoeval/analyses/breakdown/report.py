@@ -30,7 +30,6 @@ from ipsoeval.analyses.breakdown.options import (  # noqa: F401  (re-exported)
     Options,
     parse_verdict_test,
 )
-from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import corrections, registry
 

@@ -27,7 +27,6 @@ from typing import Callable
 
 import numpy as np
 
-from ipsoeval.analyses.interval_map import TESTS
 from ipsoeval.analyses.interval_map import valuesets as iv
 from ipsoeval.analyses.interval_map.options import (  # noqa: F401  (re-exported)
     MAX_N,

@@ -106,7 +106,7 @@ class Options:
             validate.baseline(self.baseline, runs)
 
 
-def tests_need_measures(tests, measures) -> None:
+def measures_for_tests(tests, measures) -> None:
     """--test chooses the test of the -m measures: without one it has nothing to test."""
     if tests and not measures:
         raise UsageError("--test applies to a measure: give -m MEASURE too")
