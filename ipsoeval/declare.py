@@ -557,8 +557,8 @@ def api_signature(cmd: Command, first: tuple = ("res",)):
               inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in first]
     for o in api_opts(cmd):
         default = o.empty()
-        if o.multiple:
-            default = None
+        if o.multiple:          # a repeatable option's default values, else None
+            default = default or None
         params.append(inspect.Parameter(o.dest, inspect.Parameter.KEYWORD_ONLY,
                                         default=default))
     return inspect.Signature(params)

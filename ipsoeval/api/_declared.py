@@ -17,7 +17,8 @@ def declared(cmd, first: tuple = ("res",)):
     positional = {p[0] if isinstance(p, tuple) else p for p in first}
 
     def deco(func):
-        defaults = {o.dest: (None if o.multiple else o.empty()) for o in api_opts(cmd)}
+        defaults = {o.dest: ((o.empty() or None) if o.multiple else o.empty())
+                    for o in api_opts(cmd)}
 
         @functools.wraps(func)
         def wrapper(*args, **kw):

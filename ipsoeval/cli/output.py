@@ -266,6 +266,15 @@ def answer_table_list(f):
     return wrapped
 
 
+def list_tables(ctx, output) -> bool:
+    """``--table list`` of a declared command, answered from its options alone
+    (no input read): True when it was asked for and printed."""
+    if ctx.meta.get(TABLE_KEY) != "list" or ctx.command.name not in TABLES:
+        return False
+    _write(ctx, get_env(ctx), output, table_catalogue(ctx.command.name, ctx.params))
+    return True
+
+
 def _remember_table(ctx, param, value):
     if value is not None:
         known = TABLE_IDS.get(ctx.command.name)

@@ -183,36 +183,3 @@ def run_sigtest(ctx, files, measures, options, align_opts, scores_format, scores
     out_.emit(ctx, report, fmt, output, pipe_default="tsv")
 
 
-def run_ipso(ctx, files, measures, alpha, all_pairs, align_opts, scores_format, scores_scale,
-             fmt, output, *, correct: str = "none", baseline: str | None = None):
-    from ipsoeval.analyses.scores import ipso_scores
-
-    ts = load(files, align_opts, scores_format, scores_scale, baseline=baseline,
-              measures=measures, command="ipso")
-    report, notes = ipso_scores(ts, alpha=alpha, measures=list(measures) or None,
-                                all_pairs=all_pairs, correct=correct,
-                                baseline=_baseline(baseline, ts))
-    out_.emit(ctx, report, fmt, output, pipe_default="tsv")
-
-
-def run_interval_map(ctx, files, measures, options, align_opts, scores_format, scores_scale,
-                     fmt, output, plot=None):
-    import dataclasses
-
-    from ipsoeval.analyses.scores import interval_map_scores
-
-    ts = load(files, align_opts, scores_format, scores_scale, measures=measures,
-              command="interval-map")
-    measures = measures_or_only(ts, measures, "interval-map")
-    report = interval_map_scores(ts, measures, options)
-    per = means = None
-    if plot:
-        per = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
-            options, per_query=True, values=False, analyze=False, warnings=[])).table("scores")
-        means = interval_map_scores(ts, list(measures) or None, dataclasses.replace(
-            options, per_query=False, values=False, analyze=False, warnings=[])).table("scores")
-    report.warnings.extend(w for w in options.warnings if w not in report.warnings)
-    out_.emit(ctx, report, fmt, output, pipe_default="tsv")
-    if plot:
-        from ipsoeval import plots
-        plots.interval_map(plot, per, means)

@@ -22,12 +22,14 @@ first-relevant ranks; :func:`run` takes those ranks from the engine (ESL@k,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ipsoeval.analyses import validate
-from ipsoeval.errors import UsageError
+from ipsoeval.analyses.breakdown.options import (  # noqa: F401  (re-exported)
+    VERDICT_TESTS,
+    Options,
+    parse_verdict_test,
+)
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import corrections, registry
 
@@ -39,15 +41,6 @@ OUTCOME_B_ONLY = "2B"
 OUTCOME_BOTH = "3"
 
 CORRECTIONS = validate.CORRECTIONS
-
-# Which case-3 test decides the ranking facet of the verdict: QUANTITY-TEST,
-# the test a registry name (or alias) of one of the outcome-3 tests.
-VERDICT_TESTS = {
-    "esl-t": ("esl_t_p_value", "esl", "mean"),
-    "esl-wilcoxon": ("esl_wilcoxon_p_value", "esl", "signed-rank"),
-    "rr-t": ("rr_t_p_value", "rr", "mean"),
-    "rr-wilcoxon": ("rr_wilcoxon_p_value", "rr", "signed-rank"),
-}
 
 # the one sentence naming breakdown's tests: Lin et al. (2021) fix them
 TEST_NOTE = ("Tests: sign test on the topics only one run answers (outcome 2); Wilcoxon "
@@ -294,43 +287,6 @@ def table_hints(naive: bool, corrected: bool) -> dict:
         "cell_styles": {"verdict": styles},
         "labels": labels,
     }
-
-
-@dataclass
-class Options:
-    k: int = 100
-    baseline: str | None = None       # run A (a run name); default the first run
-    naive: bool = False
-    correct: str = "none"
-    alpha: float = 0.05
-    alternative: str = "two-sided"    # of every test, about B − A of its quantity
-    verdict_test: str = "esl-t"
-    per_query: bool = False
-
-    def check(self, runs: list[str] | None = None) -> None:
-        if self.k < 1:
-            raise UsageError(f"-k must be a positive integer (found {self.k})")
-        validate.correct(self.correct)
-        validate.alpha(self.alpha)
-        validate.alternative(self.alternative)
-        self.verdict_test = parse_verdict_test(self.verdict_test)
-        if runs is not None:
-            if len(runs) < 2:
-                raise UsageError(f"breakdown compares runs: give at least two (found {len(runs)})")
-            if self.baseline is not None:
-                validate.baseline(self.baseline, runs)
-
-
-def parse_verdict_test(text: str) -> str:
-    """``QUANTITY-TEST`` (esl or rr; t or wilcoxon, or a registry alias such as
-    signed-rank) as one of :data:`VERDICT_TESTS`."""
-    quantity, _, test = str(text).strip().lower().partition("-")
-    if quantity in ("esl", "rr") and test:
-        name = registry.get(test, allowed=("t", "wilcoxon"), option="--verdict-test",
-                            command="breakdown").name
-        return f"{quantity}-{name}"
-    raise UsageError(f"--verdict-test must be one of {', '.join(VERDICT_TESTS)} "
-                     f"(found {text!r})")
 
 
 def not_applicable(aligned) -> str | None:

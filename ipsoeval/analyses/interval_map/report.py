@@ -21,15 +21,18 @@ Public helpers for other commands:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
 import numpy as np
 
-from ipsoeval.analyses import validate
-from ipsoeval.analyses.interval_map import TESTS
 from ipsoeval.analyses.interval_map import valuesets as iv
+from ipsoeval.analyses.interval_map.options import (  # noqa: F401  (re-exported)
+    MAX_N,
+    UNIVERSES,
+    Options,
+)
 from ipsoeval.errors import UsageError
 from ipsoeval.model import Aligned
 from ipsoeval.results import Report, ResultSet
@@ -37,42 +40,10 @@ from ipsoeval.stats import registry
 from ipsoeval.stats.rankcorr import kendall_tau_b  # noqa: F401  (im.kendall_tau_b)
 
 COMMAND = "interval-map"
-UNIVERSES = ("attainable", "all")
 SURROGATE_WARNING = ("{m}: depends on the recall base; the map is built per topic's R, an "
                      "interval scale on each topic but across topics only the paper's surrogate "
                      "(Ferrante et al. 2021, §5.2.2)")
 GENERIC_MAX_N = 20
-MAX_N = 1_000_000      # longest run length (-N or a cutoff) the interval map accepts
-
-
-@dataclass
-class Options:
-    N: int | None = None            # run length for measures without a cutoff
-    ties: str = "unq"
-    normalise: bool = False
-    universe: str = "all"            # the paper's: one universe REL^N for every topic
-    per_query: bool = False
-    values: bool = False
-    analyze: bool = False
-    alpha: float = 0.05
-    tests: tuple = TESTS              # --analyze: tests of Tables 5-6
-    use_cache: bool = True
-    max_memory: int | None = None   # bytes; None: iv.DEFAULT_MAX_MEMORY
-    warnings: list = field(default_factory=list)
-
-    def check(self) -> None:
-        validate.alpha(self.alpha)
-        validate.tests(self.tests, TESTS, "interval-map --analyze")
-        if self.ties not in iv.TIES:
-            raise UsageError(f"--ties must be one of {', '.join(iv.TIES)} (found {self.ties!r})")
-        if self.universe not in UNIVERSES:
-            raise UsageError(f"--universe must be attainable or all (found {self.universe!r})")
-        if self.N is not None and self.N < 1:
-            raise UsageError(f"-N must be a positive integer (found {self.N})")
-        if self.max_memory is not None and self.max_memory < 1:
-            raise UsageError(f"--max-memory must be positive (found {self.max_memory})")
-        if self.N is not None and self.N > MAX_N:
-            raise UsageError(f"-N must be at most {MAX_N:,} (found {self.N})")
 
 
 # ---------------------------------------------------------------------------

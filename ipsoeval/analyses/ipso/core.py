@@ -21,10 +21,11 @@ from math import comb, gcd
 
 import numpy as np
 
+from ipsoeval.analyses.ipso.options import GRADED_MODES
+
 EQUAL, NI, NS, NONSEP = 0, 1, 2, 3
 SYMBOLS = ("==", "ni", "ns", "**")
 NAMES = ("equal", "non-inferior", "non-superior", "non-separable")
-GRADED_MODES = ("prefix", "threshold")
 
 # The five groups of §3.4, in display order.
 G_NONSEP_VIA_NS, G_NS, G_EQUAL, G_NI, G_NONSEP_VIA_NI = 1, 2, 3, 4, 5

@@ -16,12 +16,17 @@ qrels and builds the result records:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from ipsoeval.analyses import validate
 from ipsoeval.analyses.ipso import TESTS, core
+from ipsoeval.analyses.ipso.options import (  # noqa: F401  (re-exported)
+    MAX_ENUMERATE_K,
+    MAX_K,
+    Options,
+    parse_depths,
+    parse_enumerate,
+)
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 from ipsoeval.stats import registry
@@ -31,7 +36,6 @@ from ipsoeval.stats import registry
 
 COMMAND = "ipso"
 
-MAX_ENUMERATE_K = 5000
 
 PAIR_COLUMNS = ["run_a", "run_b", "k", "n", "n_nonsep_via_ns", "n_ns",
                 "n_equal", "n_ni", "n_nonsep_via_ni", "sign_p_value", "sign_p_value_min",
@@ -75,96 +79,6 @@ def column_name(measure: str) -> str:
 
 
 # ------------------------------------------------------------------ options
-
-MAX_K = 100_000                 # deepest -k / --depths (SERPs are padded to k)
-
-
-@dataclass
-class Options:
-    k: int = 10
-    depths: list[int] | None = None   # None: [k] (pair summaries), 1..k (Table 3)
-    graded: str = "prefix"
-    measures: list[str] = field(default_factory=list)
-    tests: list[str] = field(default_factory=list)     # empty: each measure's by scale
-    alpha: float = 0.05
-    alternative: str = "two-sided"    # of the -m measures' tests, about B - A
-    correct: str = "none"             # over every p-value of the invocation
-    baseline: str | None = None       # run A of every pair (default: the first run)
-    all_pairs: bool = False
-    per_query: bool = False
-    samples: int = 100_000
-    seed: int = 42
-
-    def check(self, runs: list[str] | None = None) -> None:
-        if self.k < 1:
-            raise UsageError(f"-k must be at least 1 (got {self.k})")
-        if self.k > MAX_K:
-            raise UsageError(f"-k must be at most {MAX_K} (got {self.k})")
-        validate.seed(self.seed)
-        validate.samples(self.samples)
-        validate.alpha(self.alpha)
-        validate.alternative(self.alternative)
-        validate.correct(self.correct)
-        if self.tests:
-            validate.tests(self.tests, TESTS, "ipso")
-        if self.graded not in core.GRADED_MODES:
-            raise UsageError(f"--graded must be prefix or threshold (got {self.graded!r})")
-        if self.baseline is not None and self.all_pairs:
-            raise UsageError("--baseline conflicts with --all-pairs")
-        if self.depths is not None:
-            if not self.depths:
-                raise UsageError("--depths is empty")
-            bad = [d for d in self.depths if not 1 <= d <= self.k]
-            if bad:
-                raise UsageError(f"--depths must lie in 1..k = 1..{self.k} (got {bad[0]})")
-        if runs is not None and self.baseline is not None:
-            validate.baseline(self.baseline, runs)
-
-
-def parse_depths(text: str, k: int | None) -> list[int]:
-    """``"5,10,20"``, ``"1..10"``, ``"1..k"``, ``"1..5,10"`` → sorted depths."""
-    out: set[int] = set()
-    for part in text.replace(" ", "").split(","):
-        if not part:
-            continue
-        m = re.fullmatch(r"(\d+)(?:\.\.(\d+|k))?", part)
-        if not m:
-            raise UsageError(f"--depths: cannot read {part!r} (use e.g. 5,10,20 or 1..k)")
-        lo = int(m.group(1))
-        if m.group(2) is None:
-            hi = lo
-        elif m.group(2) == "k":
-            if k is None:
-                raise UsageError("--depths: '..k' needs -k")
-            hi = k
-        else:
-            hi = int(m.group(2))
-        if lo < 1 or hi < lo:
-            raise UsageError(f"--depths: bad range {part!r}")
-        if hi > MAX_K:
-            raise UsageError(f"--depths: depths must be at most {MAX_K} (got {hi})")
-        out.update(range(lo, hi + 1))
-    if not out:
-        raise UsageError("--depths is empty")
-    return sorted(out)
-
-
-def parse_enumerate(text: str) -> list[int]:
-    """``"5,10,15"`` → [5, 10, 15] (each 1..MAX_ENUMERATE_K)."""
-    ks = []
-    for part in text.replace(" ", "").split(","):
-        if not part:
-            continue
-        if not part.isdigit():
-            raise UsageError(f"--enumerate takes depths such as 5,10,100 (got {part!r})")
-        k = int(part)
-        if not 1 <= k <= MAX_ENUMERATE_K:
-            raise UsageError(f"--enumerate: k must be in 1..{MAX_ENUMERATE_K} (got {k})")
-        ks.append(k)
-    if not ks:
-        raise UsageError("--enumerate needs at least one depth")
-    return ks
-
 
 # --------------------------------------------------------------- relevance
 

@@ -17,12 +17,14 @@ count a loss as a score below the baseline's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from ipsoeval import mean as one_mean
-from ipsoeval.analyses import validate
+from ipsoeval.analyses.risk.options import (  # noqa: F401  (re-exported)
+    DEFAULT_RISK_ALPHAS,
+    Options,
+    refuse_lower_better,
+)
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
 
@@ -34,34 +36,6 @@ URISK_COLUMNS = ["run", "baseline", "measure", "risk_alpha", "n", "mean", "mean_
 # risk_alpha is a parameter (1, 5, 0.5): printed as given, not as 1.0000
 EXACT = {"exact": ["risk_alpha"]}
 ZRISK_COLUMNS = ["run", "measure", "risk_alpha", "n", "mean", "zrisk", "georisk"]
-DEFAULT_RISK_ALPHAS = (1.0, 5.0)
-
-
-@dataclass
-class Options:
-    baseline: str | None = None
-    risk_alphas: list[float] = field(default_factory=lambda: list(DEFAULT_RISK_ALPHAS))
-    alpha: float = 0.05
-
-    def check(self, runs: list[str] | None = None) -> None:
-        validate.alpha(self.alpha)
-        if not self.risk_alphas:
-            raise UsageError("--risk-alpha needs at least one value")
-        for a in self.risk_alphas:
-            if not np.isfinite(a) or a < 0:
-                raise UsageError(f"--risk-alpha must be 0 or more (found {a})")
-        if runs is not None:
-            if len(runs) < 2:
-                raise UsageError(f"risk needs at least two runs (got {len(runs)})")
-            if self.baseline is not None:
-                validate.baseline(self.baseline, runs)
-
-
-def refuse_lower_better(names) -> None:
-    """A usage error naming the measures where lower is better, if any."""
-    if names:
-        raise UsageError(f"risk: {', '.join(sorted(names))} is better when lower; the risk "
-                         f"measures need a measure where higher is better")
 
 
 def _f(x) -> float | None:
