@@ -54,6 +54,9 @@ class Opt:
     default is not a plain value (``show_default`` shows the value itself).
     ``cli``/``api``: whether the command line and the Python API take it
     (--format is the command line's; the API returns a Report).
+    ``api_name``/``api_default``: the API's keyword and default where they
+    are not the field's name and the command line's default (``engine`` for
+    --engine's ``engine_name``; eval's topic set, ``"qrels"`` in the API).
     ``secret``: hidden from --help (a second spelling listed elsewhere).
     ``usage``: the option column's text where it is not the flags and the
     metavar (``--queries [...] | -c``).  ``check``: a function of the value,
@@ -62,7 +65,8 @@ class Opt:
 
     __slots__ = ("flags", "dest", "kind", "choices", "multiple", "default", "help",
                  "metavar", "show_default", "default_text", "low", "high", "low_open",
-                 "high_open", "hidden", "required", "cli", "api", "usage", "check", "eager")
+                 "high_open", "hidden", "required", "cli", "api", "usage", "check", "eager",
+                 "api_name", "api_default")
 
     def __init__(self, *flags: str, kind: str = "text", choices=(), multiple: bool = False,
                  default=None, help: str = "", metavar: str | None = None,
@@ -70,7 +74,7 @@ class Opt:
                  high=None, low_open: bool = False, high_open: bool = False,
                  hidden: bool = False, required: bool = False, cli: bool = True,
                  api: bool = True, usage: str | None = None, check=None, dest: str = "",
-                 eager: bool = False):
+                 eager: bool = False, api_name: str = "", api_default=MISSING):
         if kind not in KINDS:
             raise ValueError(f"unknown option kind {kind!r}")
         self.flags, self.kind, self.choices = tuple(flags), kind, tuple(choices)
@@ -79,6 +83,7 @@ class Opt:
         self.low, self.high, self.low_open, self.high_open = low, high, low_open, high_open
         self.hidden, self.required, self.cli, self.api = hidden, required, cli, api
         self.usage, self.check, self.dest, self.eager = usage, check, dest, eager
+        self.api_name, self.api_default = api_name, api_default
 
     def replace(self, **changes) -> "Opt":
         new = Opt.__new__(Opt)
@@ -169,6 +174,17 @@ class Opt:
         if self.kind == "count":
             return int(self.default or 0)
         return self.default
+
+    @property
+    def keyword(self) -> str:
+        """The API's keyword of this option."""
+        return self.api_name or self.dest
+
+    def api_empty(self):
+        """The API's default of this option (a repeatable one: None)."""
+        if self.api_default is not MISSING:
+            return self.api_default
+        return None if self.multiple else self.empty()
 
 
 def _int(text: str) -> int:
@@ -549,17 +565,16 @@ def api_opts(cmd: Command) -> list[Opt]:
 
 
 def api_signature(cmd: Command, first: tuple = ("res",)):
-    """The API function's signature: its positional parameters ``first``,
-    then every option the API takes as a keyword-only parameter with its
-    default."""
+    """The API function's signature: its positional parameters ``first``
+    (a name, or (name, default)), then every option the API takes as a
+    keyword-only parameter with its default."""
     import inspect
-    params = [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in first]
+    params = [inspect.Parameter(p[0], inspect.Parameter.POSITIONAL_OR_KEYWORD, default=p[1])
+              if isinstance(p, tuple) else
+              inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in first]
     for o in api_opts(cmd):
-        default = o.empty()
-        if o.multiple:
-            default = None
-        params.append(inspect.Parameter(o.dest, inspect.Parameter.KEYWORD_ONLY,
-                                        default=default))
+        params.append(inspect.Parameter(o.keyword, inspect.Parameter.KEYWORD_ONLY,
+                                        default=o.api_empty()))
     return inspect.Signature(params)
 
 
@@ -571,7 +586,7 @@ def api_doc(cmd: Command, lead: str) -> str:
     for o in api_opts(cmd):
         flag = max(o.flags, key=len)
         text = o.help_record()[1]
-        lines.append(f"``{o.dest}`` ({flag})")
+        lines.append(f"``{o.keyword}`` ({flag})")
         lines.append("    " + text)
     return "\n".join(lines) + "\n"
 
@@ -579,7 +594,7 @@ def api_doc(cmd: Command, lead: str) -> str:
 def api_kwargs(cmd: Command, kw: dict, func: str) -> dict:
     """``kw`` checked against the declaration: an unknown keyword is a
     TypeError naming it, as Python says for a real signature."""
-    known = {o.dest for o in api_opts(cmd)}
+    known = {o.keyword for o in api_opts(cmd)}
     bad = [k for k in kw if k not in known]
     if bad:
         raise TypeError(f"{func}() got an unexpected keyword argument {bad[0]!r}")

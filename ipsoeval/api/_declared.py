@@ -13,12 +13,15 @@ def declared(cmd, first: tuple = ("res",)):
     (an unknown keyword is a TypeError) and completed with their defaults."""
     from ipsoeval.declare import api_doc, api_kwargs, api_opts, api_signature
 
+    positional = {p[0] if isinstance(p, tuple) else p for p in first}
+
     def deco(func):
-        defaults = {o.dest: (None if o.multiple else o.empty()) for o in api_opts(cmd)}
+        defaults = {o.keyword: o.api_empty() for o in api_opts(cmd)}
 
         @functools.wraps(func)
         def wrapper(*args, **kw):
-            api_kwargs(cmd, kw, func.__name__)
+            api_kwargs(cmd, {k: v for k, v in kw.items() if k not in positional},
+                       func.__name__)
             return func(*args, **{**defaults, **kw})
 
         wrapper.__signature__ = api_signature(cmd, first)
