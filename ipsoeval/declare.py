@@ -585,6 +585,9 @@ def api_doc(cmd: Command, lead: str) -> str:
              f"``ipsoeval {cmd.name}``):", ""]
     for o in api_opts(cmd):
         flag = max(o.flags, key=len)
+        if o.api_default is not MISSING:      # the API's own default, not the command line's
+            o = o.replace(default=o.api_default, default_text=None if o.api_default is None
+                          else str(o.api_default))
         text = o.help_record()[1]
         lines.append(f"``{o.keyword}`` ({flag})")
         lines.append("    " + text)

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ipsoeval.api._declared import declared
 from ipsoeval.api._common import (
     _gains_text,
     _is_path,
@@ -19,6 +20,7 @@ from ipsoeval.api._common import (
 )
 from ipsoeval.errors import UsageError
 from ipsoeval.interop import measure_names
+from ipsoeval.pipeline import evaluate as pipeline
 from ipsoeval.results import ResultSet
 
 
@@ -199,12 +201,8 @@ def _sweep(qrels, runs, requested, engine: str, *, names, name_from_file, gains,
     return scores
 
 
-def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: int = 1,
-             judged_only: bool = False, gains=None, depth: int | None = None,
-             tie_break: str = "trec", run_format: str = "auto", names=None,
-             name_from_file: bool = False, bounds: bool = False, labels: str = "integer",
-             samples: int | None = None, seed: int | None = None,
-             engine: str = "local") -> EvalResult:
+@declared(pipeline.COMMAND, first=("qrels", "runs", ("measures", None)))
+def evaluate(qrels, runs, measures=None, **kw) -> EvalResult:
     """Score ``runs`` against ``qrels`` on ``measures`` (names as ``-m`` takes them;
     None: trec_eval's default set).  ``bounds=True`` also computes each value's
     ``low`` and ``high`` over the labellings of the unjudged retrieved documents
@@ -233,13 +231,15 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     paths only), same numbers.
     """
     from ipsoeval import engine as _engine
+    from ipsoeval.analyses.evaluate.options import check_bounds
     from ipsoeval.distributed import parse_engine
-    if bounds and tie_break == "expected":
-        raise UsageError("bounds=True does not combine with tie_break='expected' (the bounds "
-                         "range over labellings of one ranking)")
-    if bounds and labels != "integer":
-        raise UsageError(f"bounds=True does not combine with labels={labels!r} (the bounds "
-                         f"range over integer labels)")
+    queries, rel_level, judged_only = kw["queries"], kw["rel_level"], kw["judged_only"]
+    gains, depth, tie_break, run_format = kw["gains"], kw["depth"], kw["tie_break"], \
+        kw["run_format"]
+    names, name_from_file, bounds, labels = kw["names"], kw["name_from_file"], kw["bounds"], \
+        kw["labels"]
+    samples, seed, engine = kw["samples"], kw["seed"], kw["engine"]
+    check_bounds(bounds, labels=labels, tie_break=tie_break)
     measures = measure_names(measures)          # ir_measures objects as their names
     requested = _engine.requested(measures or None)
     subtopics = any(r.measure.fam.subtopics for r in requested)

@@ -9,7 +9,8 @@ imported (:func:`quick`)."""
 from __future__ import annotations
 
 from ipsoeval.align_options import align_group
-from ipsoeval.analyses.evaluate.options import EvalOptions, debug_level, trec_long
+from ipsoeval.analyses.evaluate.options import (EvalOptions, check_bounds, debug_level,
+                                                trec_long)
 from ipsoeval.declare import Arg, Command, Group
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
@@ -108,13 +109,9 @@ def from_values(v: dict, *, warn=None, note=None, progress=None):
               "trec_eval_version": trec_eval_version, **align.as_params()}
     if bounds:
         params["bounds"] = True
-        for given, what in ((rel_format != "qrels", f"-R {rel_format}"),
-                            (zscores_file, "-Z"), (only_topic is not None, "-D N.QID"),
-                            (trec_eval_version == "9", "--trec-eval-version 9"),
-                            (align.labels != "integer", f"--labels {align.labels}"),
-                            (align.tie_break == "expected", "--tie-break expected")):
-            if given:
-                raise UsageError(f"--bounds does not combine with {what}")
+        check_bounds(bounds, labels=align.labels, tie_break=align.tie_break,
+                     rel_format=rel_format, zscores=zscores_file, only_topic=only_topic,
+                     trec_eval_version=trec_eval_version)
     sweep = inp.sweeping(v["engine_name"], runs, align,      # a per-run sweep
                          (rel_format != "qrels", f"-R {rel_format}"), (bounds, "--bounds"),
                          measures=measures)

@@ -54,6 +54,23 @@ def debug_level(text: str | None):
     return lv, (qid if dot else None)
 
 
+def check_bounds(bounds: bool, *, labels: str = "integer", tie_break: str = "trec",
+                 rel_format: str = "qrels", zscores=None, only_topic=None,
+                 trec_eval_version=None) -> None:
+    """--bounds range over the integer labellings of one ranking, under
+    trec_eval's own qrels and topic rules: what else it does not combine with
+    (the command line's and the API's words)."""
+    if not bounds:
+        return
+    for given, what in ((rel_format != "qrels", f"-R {rel_format}"),
+                        (zscores, "-Z"), (only_topic is not None, "-D N.QID"),
+                        (trec_eval_version == "9", "--trec-eval-version 9"),
+                        (labels != "integer", f"--labels {labels}"),
+                        (tie_break == "expected", "--tie-break expected")):
+        if given:
+            raise UsageError(f"--bounds does not combine with {what}")
+
+
 @dataclass
 class EvalOptions:
     rel_format: str = option(
