@@ -106,6 +106,9 @@ def click_command(decl: Command, callback, *, cls=DeclaredCommand) -> click.Comm
     def run(**values):
         return callback(click.get_current_context(), values)
 
+    from ipsoeval.cli.output import answer_table_list
+    run = answer_table_list(run)        # --table list: the ids, before any input is read
+
     return cls(decl, params=params, callback=run,
                context_settings={"help_option_names": ["-h", "--help"]})
 
