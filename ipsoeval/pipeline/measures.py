@@ -12,6 +12,8 @@ from ipsoeval.pipeline import HELP
 
 @dataclass
 class Catalogue:
+    """measures' own option."""
+
     dataset: str | None = option(
         "--dataset", metavar="ID", api=False,
         help="Instead: the relevance levels of the ir_datasets data set ID (its qrels are the "
