@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ipsoeval.pipeline import evaluate as _quick  # quick(): eval's argv, declared once
 from ipsoeval.reading import compiled as _fast
-from ipsoeval.pipeline import evaluate as _quick   # quick(): eval's argv, declared once
 from tests.conftest import TE, TESTDATA, invoke, run_quick
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")

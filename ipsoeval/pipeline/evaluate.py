@@ -9,8 +9,7 @@ imported (:func:`quick`)."""
 from __future__ import annotations
 
 from ipsoeval.align_options import align_group
-from ipsoeval.analyses.evaluate.options import (EvalOptions, check_bounds, debug_level,
-                                                trec_long)
+from ipsoeval.analyses.evaluate.options import EvalOptions, check_bounds, debug_level, trec_long
 from ipsoeval.declare import Arg, Command, Group
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
@@ -244,3 +243,101 @@ def _qrels_mode(qrels, runs, measures, per_query, align, zscores_file, no_summar
     rs = TM.result_set(blocks, per_query=per_query, summary=not no_summary, zscores=zs,
                        params=params)
     return Report("eval", [without_runid(rs)])
+
+
+# -- the Python API: qrels and runs (paths or Python objects) to scores ---------------
+
+def _sweep(qrels, runs, requested, engine: str, *, names, name_from_file, gains, **opts):
+    """:func:`from_inputs`' scores through :func:`ipsoeval.distributed.score_runs`
+    (qrels and runs given as paths)."""
+    import os
+
+    from ipsoeval import reading
+    from ipsoeval.distributed import SweepOptions, score_runs
+    from ipsoeval.pipeline.inputs import _is_path, _run_items
+
+    paths, given = [], []
+    for obj, nm in _run_items(runs):
+        if not _is_path(obj):
+            raise UsageError(f"engine={engine!r} reads run files on its workers: give runs "
+                             f"as paths")
+        for p in reading.expand_run_paths([os.fspath(obj)]):
+            paths.append(p)
+            given.append(nm)
+    if not _is_path(qrels):
+        raise UsageError(f"engine={engine!r}: give the qrels as a path")
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(paths):
+            raise UsageError(f"names given for {len(names)} run(s), but there are {len(paths)}")
+    elif name_from_file:
+        names = [nm if nm is not None else reading.file_stem(p) for p, nm in zip(paths, given)]
+    elif any(nm is not None for nm in given):
+        names = given
+    if gains is not None and not isinstance(gains, str):
+        gains = ",".join(f"{int(k)}:{float(v)!r}" for k, v in dict(gains).items())
+    scores, _ = score_runs(os.fspath(qrels), paths, requested, engine=engine,
+                           options=SweepOptions(gains=gains, **opts), run_names=names)
+    return scores
+
+
+def from_inputs(qrels, runs, measures=None, **kw):
+    """What :func:`ipsoeval.evaluate` returns, as the fields of its
+    EvalResult: (aligned, scores, params, warnings, paths, bounds); ``kw``:
+    the API's keywords of eval's declaration."""
+    import os
+
+    from ipsoeval import engine as _engine
+    from ipsoeval.distributed import parse_engine
+    from ipsoeval.interop import measure_names
+    from ipsoeval.pipeline.common import _gains_text, _is_path, _warn, load_inputs
+
+    queries, rel_level, judged_only = kw["queries"], kw["rel_level"], kw["judged_only"]
+    gains, depth, tie_break, run_format = kw["gains"], kw["depth"], kw["tie_break"], \
+        kw["run_format"]
+    names, name_from_file, bounds, labels = kw["names"], kw["name_from_file"], kw["bounds"], \
+        kw["labels"]
+    samples, seed, engine = kw["samples"], kw["seed"], kw["engine"]
+    check_bounds(bounds, labels=labels, tie_break=tie_break)
+    measures = measure_names(measures)          # ir_measures objects as their names
+    requested = _engine.requested(measures or None)
+    subtopics = any(r.measure.fam.subtopics for r in requested)
+    if parse_engine(engine)[0] != "local":     # issue 21: a sweep over run files
+        if subtopics:
+            raise UsageError(f"diversity measures do not combine with engine={engine!r}")
+        if bounds:
+            raise UsageError(f"bounds=True does not combine with engine={engine!r} (it needs "
+                             f"the rankings here)")
+        scores = _sweep(qrels, runs, requested, engine, queries=queries, rel_level=rel_level,
+                        judged_only=judged_only, gains=gains, depth=depth,
+                        tie_break=tie_break, run_format=run_format, names=names,
+                        name_from_file=name_from_file, labels=labels)
+        aligned = scores.aligned
+    else:
+        aligned = load_inputs(qrels, runs, queries=queries, rel_level=rel_level,
+                              judged_only=judged_only, gains=gains, depth=depth,
+                              tie_break=tie_break, run_format=run_format, names=names,
+                              name_from_file=name_from_file, labels=labels, samples=samples,
+                              seed=seed, subtopics=subtopics)
+        if subtopics:
+            from ipsoeval.measures.names import diversity_collapse_warning
+            w = diversity_collapse_warning(measures or [])
+            if w and w not in aligned.warnings:
+                aligned.warnings.append(w)
+        scores = _engine.evaluate(aligned, requested)
+    params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
+              "gains": None if labels != "integer" else _gains_text(aligned.gain_map),
+              "depth": depth, "tie_break": tie_break, "labels": labels}
+    notes = _engine.score_warnings(scores)       # Monte Carlo means, ties the order moves
+    bnd = None
+    if bounds:
+        from ipsoeval.analyses.evaluate import measure_bounds
+        params["bounds"] = True
+        bnd = measure_bounds(scores, aligned.warnings)
+    _warn(list(aligned.warnings) + notes)
+    given = [runs] if _is_path(runs) else runs
+    paths = None
+    if isinstance(given, (list, tuple)) and all(_is_path(r) for r in given) \
+            and len(given) == len(aligned.runs):
+        paths = [os.fspath(r) for r in given]
+    return aligned, scores, params, list(aligned.warnings) + notes, paths, bnd
