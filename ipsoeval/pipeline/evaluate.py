@@ -36,11 +36,6 @@ COMMAND = Command(
             Group(Engine, words={"engine_name": {"api": True, "api_name": "engine"}}),
             EvalOptions, output_group("trec")))
 
-# what the compiled core's quick path serves (reading.quick.quick_eval); any
-# other option given leaves the call to the full program
-QUICK = frozenset({"fmt", "per_query", "measures", "depth"})
-
-
 def quick(args) -> bool:
     """``ipsoeval eval ...`` (``args``: the whole command line after the
     program) printed by the compiled core's quick path, or False (nothing
@@ -49,12 +44,12 @@ def quick(args) -> bool:
     if not args or args[0] != "eval":
         return False
     from ipsoeval.declare import parse
+    from ipsoeval.reading.quick import SERVES, quick_eval
     argv = trec_long(args[1:])
-    values = parse(COMMAND, argv, serve=QUICK)
+    values = parse(COMMAND, argv, serve=SERVES)
     if values is None or (values["depth"] is not None
                           and not _ascii_digits(argv, COMMAND.opt("depth"))):
         return False
-    from ipsoeval.reading.quick import quick_eval
     return quick_eval(values)
 
 

@@ -40,6 +40,10 @@ import os
 import sys
 
 
+# the options of eval's declaration this path serves (any other given: declined)
+SERVES = frozenset({"fmt", "per_query", "measures", "depth"})
+
+
 def _options(values):
     """(format, per_query, -m arguments, depth or None, paths) of eval's
     command line as :func:`ipsoeval.declare.parse` reads it with eval's

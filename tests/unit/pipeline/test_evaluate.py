@@ -11,6 +11,7 @@ import ipsoeval
 from ipsoeval.declare import parse
 from ipsoeval.errors import UsageError
 from ipsoeval.pipeline import evaluate as pipeline
+from ipsoeval.reading.quick import SERVES
 from tests.conftest import TESTDATA, invoke, run_quick
 
 Q = TESTDATA / "adhoc" / "qrels.txt"
@@ -36,12 +37,12 @@ def test_importing_the_declaration_loads_neither_numpy_nor_click():
 
 def test_the_fast_parser_reads_eval_as_click_does():
     v = parse(pipeline.COMMAND, ["-q", "--format=tsv", "-m", "AP", "-M5", "q", "r1", "r2"],
-              serve=pipeline.QUICK)
+              serve=SERVES)
     assert (v["per_query"], v["fmt"], v["measures"], v["depth"]) == (True, "tsv", ("AP",), 5)
     assert (v["qrels"], v["runs"]) == ("q", ("r1", "r2"))
     for argv in (["-J", "q", "r"], ["-c", "q", "r"], ["-o", "x", "q", "r"], ["-v"],
                  ["--nosummary", "q", "r"], ["-M", "0", "q", "r"], ["q"]):
-        assert parse(pipeline.COMMAND, argv, serve=pipeline.QUICK) is None, argv
+        assert parse(pipeline.COMMAND, argv, serve=SERVES) is None, argv
 
 
 def test_trec_eval_long_spellings_reach_the_fast_path(tmp_path):
