@@ -62,9 +62,10 @@ def main() -> None:
     args = sys.argv[1:]
     if len(args) <= 2 and _print_stored(args):
         return
-    from ipsoeval.reading.quick import quick_eval
-    if quick_eval(args):
-        return
+    if args[:1] == ["eval"]:
+        from ipsoeval.pipeline.evaluate import quick
+        if quick(args):
+            return
     if args[:1] == ["sigtest"]:
         from ipsoeval.pipeline.sigtest import quick
         if quick(args):

@@ -38,6 +38,8 @@ def _queries_help(paired: bool) -> str:
 
 @dataclass
 class AlignOptions:
+    """How qrels and runs are read and aligned: the topic set, relevance, depth, ties, names, labels."""
+
     queries: str = option("--queries", kind="choice", choices=QUERIES, default="qrels",
                           usage="--queries [intersection|qrels|strict] | -c",
                           help=_queries_help(True), default_text="qrels")

@@ -51,6 +51,9 @@ class Opt:
     default is not a plain value (``show_default`` shows the value itself).
     ``cli``/``api``: whether the command line and the Python API take it
     (--format is the command line's; the API returns a Report).
+    ``api_name``/``api_default``: the API's keyword and default where they
+    are not the field's name and the command line's default (``engine`` for
+    --engine's ``engine_name``; eval's topic set, ``"qrels"`` in the API).
     ``secret``: hidden from --help (a second spelling listed elsewhere).
     ``usage``: the option column's text where it is not the flags and the
     metavar (``--queries [...] | -c``).  ``check``: a function of the value,
@@ -59,7 +62,8 @@ class Opt:
 
     __slots__ = ("flags", "dest", "kind", "choices", "multiple", "default", "help",
                  "metavar", "show_default", "default_text", "low", "high", "low_open",
-                 "high_open", "hidden", "required", "cli", "api", "usage", "check", "eager")
+                 "high_open", "hidden", "required", "cli", "api", "usage", "check", "eager",
+                 "api_name", "api_default")
 
     def __init__(self, *flags: str, kind: str = "text", choices=(), multiple: bool = False,
                  default=None, help: str = "", metavar: str | None = None,
@@ -67,7 +71,7 @@ class Opt:
                  high=None, low_open: bool = False, high_open: bool = False,
                  hidden: bool = False, required: bool = False, cli: bool = True,
                  api: bool = True, usage: str | None = None, check=None, dest: str = "",
-                 eager: bool = False):
+                 eager: bool = False, api_name: str = "", api_default=MISSING):
         if kind not in KINDS:
             raise ValueError(f"unknown option kind {kind!r}")
         self.flags, self.kind, self.choices = tuple(flags), kind, tuple(choices)
@@ -76,6 +80,7 @@ class Opt:
         self.low, self.high, self.low_open, self.high_open = low, high, low_open, high_open
         self.hidden, self.required, self.cli, self.api = hidden, required, cli, api
         self.usage, self.check, self.dest, self.eager = usage, check, dest, eager
+        self.api_name, self.api_default = api_name, api_default
 
     def replace(self, **changes) -> "Opt":
         new = Opt.__new__(Opt)
@@ -166,6 +171,18 @@ class Opt:
         if self.kind == "count":
             return int(self.default or 0)
         return self.default
+
+    @property
+    def keyword(self) -> str:
+        """The API's keyword of this option."""
+        return self.api_name or self.dest
+
+    def api_empty(self):
+        """The API's default of this option (a repeatable one: its default
+        values, else None)."""
+        if self.api_default is not MISSING:
+            return self.api_default
+        return (self.empty() or None) if self.multiple else self.empty()
 
 
 def _int(text: str) -> int:
@@ -549,18 +566,15 @@ def api_opts(cmd: Command) -> list[Opt]:
 
 def api_signature(cmd: Command, first: tuple = ("res",)):
     """The API function's signature: its positional parameters ``first``
-    (a name, or a (name, default) pair), then every option the API takes as
-    a keyword-only parameter with its default."""
+    (a name, or (name, default)), then every option the API takes as a
+    keyword-only parameter with its default."""
     import inspect
     params = [inspect.Parameter(p[0], inspect.Parameter.POSITIONAL_OR_KEYWORD, default=p[1])
               if isinstance(p, tuple) else
               inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in first]
     for o in api_opts(cmd):
-        default = o.empty()
-        if o.multiple:          # a repeatable option's default values, else None
-            default = default or None
-        params.append(inspect.Parameter(o.dest, inspect.Parameter.KEYWORD_ONLY,
-                                        default=default))
+        params.append(inspect.Parameter(o.keyword, inspect.Parameter.KEYWORD_ONLY,
+                                        default=o.api_empty()))
     return inspect.Signature(params)
 
 
@@ -570,11 +584,14 @@ def api_doc(cmd: Command, lead: str) -> str:
     lines = [_dedent(lead), "", "Keyword arguments (each is a command-line option of "
              f"``ipsoeval {cmd.name}``):", ""]
     for o in api_opts(cmd):
+        if o.api_default is not MISSING:      # the API's own default, not the command line's
+            o = o.replace(default=o.api_default, default_text=None if o.api_default is None
+                          else str(o.api_default))
         text = o.help_record()[1]
         if o.flags:
-            lines.append(f"``{o.dest}`` ({max(o.flags, key=len)})")
+            lines.append(f"``{o.keyword}`` ({max(o.flags, key=len)})")
         else:               # the API's own keyword: no command-line spelling
-            lines.append(f"``{o.dest}``")
+            lines.append(f"``{o.keyword}``")
         lines.append("    " + text)
     return "\n".join(lines) + "\n"
 
@@ -582,7 +599,7 @@ def api_doc(cmd: Command, lead: str) -> str:
 def api_kwargs(cmd: Command, kw: dict, func: str) -> dict:
     """``kw`` checked against the declaration: an unknown keyword is a
     TypeError naming it, as Python says for a real signature."""
-    known = {o.dest for o in api_opts(cmd)}
+    known = {o.keyword for o in api_opts(cmd)}
     bad = [k for k in kw if k not in known]
     if bad:
         raise TypeError(f"{func}() got an unexpected keyword argument {bad[0]!r}")

@@ -17,6 +17,8 @@ BINARY_FORMATS = ("parquet",)
 
 @dataclass
 class Output:
+    """Where the report goes and in which format."""
+
     fmt: str = option("--format", kind="choice", choices=FORMATS, default="auto",
                       show_default=True, api=False,
                       help="Output format; auto = table on a terminal, else tsv; parquet "
@@ -46,6 +48,8 @@ def output_group(pipe_default: str = "tsv") -> Group:
 
 @dataclass
 class Junit:
+    """The gate's JUnit report."""
+
     junit: str | None = option(
         "--junit", metavar="FILE", api=False,
         help="With --fail-if, also write the gate as JUnit XML to FILE: one test case per "

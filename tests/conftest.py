@@ -102,9 +102,9 @@ def _quick_call(fn, args, tty=False):
 
 
 def run_quick(args):
-    """quick_eval(args) in-process: (served, stdout, stderr)."""
-    from ipsoeval.reading import quick as _quick
-    served, _, out, err = _quick_call(_quick.quick_eval, args)
+    """eval's quick path on ``args`` in-process: (served, stdout, stderr)."""
+    from ipsoeval.pipeline.evaluate import quick
+    served, _, out, err = _quick_call(quick, args)
     return served, out, err
 
 

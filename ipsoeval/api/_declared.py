@@ -13,12 +13,10 @@ def declared(cmd, first: tuple = ("res",)):
     (an unknown keyword is a TypeError) and completed with their defaults."""
     from ipsoeval.declare import api_doc, api_kwargs, api_opts, api_signature
 
-    # the positional parameters may be given by name too (``runs=...``)
     positional = {p[0] if isinstance(p, tuple) else p for p in first}
 
     def deco(func):
-        defaults = {o.dest: ((o.empty() or None) if o.multiple else o.empty())
-                    for o in api_opts(cmd)}
+        defaults = {o.keyword: o.api_empty() for o in api_opts(cmd)}
 
         @functools.wraps(func)
         def wrapper(*args, **kw):

@@ -3,22 +3,15 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ipsoeval.api._common import (
-    _gains_text,
-    _is_path,
-    _run_items,
-    _value,
-    _warn,
-    load_inputs,
-)
+from ipsoeval.api._common import _is_path, _value, _warn
+from ipsoeval.api._declared import declared
 from ipsoeval.errors import UsageError
-from ipsoeval.interop import measure_names
+from ipsoeval.pipeline import evaluate as pipeline
 from ipsoeval.results import ResultSet
 
 
@@ -168,43 +161,8 @@ class EvalResult:
                 f"measures {self.measures})")
 
 
-def _sweep(qrels, runs, requested, engine: str, *, names, name_from_file, gains, **opts):
-    """:func:`evaluate`'s scores through :func:`ipsoeval.distributed.score_runs`
-    (qrels and runs given as paths)."""
-    from ipsoeval import reading
-    from ipsoeval.distributed import SweepOptions, score_runs
-
-    paths, given = [], []
-    for obj, nm in _run_items(runs):
-        if not _is_path(obj):
-            raise UsageError(f"engine={engine!r} reads run files on its workers: give runs "
-                             f"as paths")
-        for p in reading.expand_run_paths([os.fspath(obj)]):
-            paths.append(p)
-            given.append(nm)
-    if not _is_path(qrels):
-        raise UsageError(f"engine={engine!r}: give the qrels as a path")
-    if names is not None:
-        names = [str(n) for n in names]
-        if len(names) != len(paths):
-            raise UsageError(f"names given for {len(names)} run(s), but there are {len(paths)}")
-    elif name_from_file:
-        names = [nm if nm is not None else reading.file_stem(p) for p, nm in zip(paths, given)]
-    elif any(nm is not None for nm in given):
-        names = given
-    if gains is not None and not isinstance(gains, str):
-        gains = ",".join(f"{int(k)}:{float(v)!r}" for k, v in dict(gains).items())
-    scores, _ = score_runs(os.fspath(qrels), paths, requested, engine=engine,
-                           options=SweepOptions(gains=gains, **opts), run_names=names)
-    return scores
-
-
-def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: int = 1,
-             judged_only: bool = False, gains=None, depth: int | None = None,
-             tie_break: str = "trec", run_format: str = "auto", names=None,
-             name_from_file: bool = False, bounds: bool = False, labels: str = "integer",
-             samples: int | None = None, seed: int | None = None,
-             engine: str = "local") -> EvalResult:
+@declared(pipeline.COMMAND, first=("qrels", "runs", ("measures", None)))
+def evaluate(qrels, runs, measures=None, **kw) -> EvalResult:
     """Score ``runs`` against ``qrels`` on ``measures`` (names as ``-m`` takes them;
     None: trec_eval's default set).  ``bounds=True`` also computes each value's
     ``low`` and ``high`` over the labellings of the unjudged retrieved documents
@@ -232,56 +190,7 @@ def evaluate(qrels, runs, measures=None, *, queries: str = "qrels", rel_level: i
     run files one by one on a Ray cluster (:mod:`ipsoeval.distributed`;
     paths only), same numbers.
     """
-    from ipsoeval import engine as _engine
-    from ipsoeval.distributed import parse_engine
-    if bounds and tie_break == "expected":
-        raise UsageError("bounds=True does not combine with tie_break='expected' (the bounds "
-                         "range over labellings of one ranking)")
-    if bounds and labels != "integer":
-        raise UsageError(f"bounds=True does not combine with labels={labels!r} (the bounds "
-                         f"range over integer labels)")
-    measures = measure_names(measures)          # ir_measures objects as their names
-    requested = _engine.requested(measures or None)
-    subtopics = any(r.measure.fam.subtopics for r in requested)
-    if parse_engine(engine)[0] != "local":     # not the local engine: a sweep over run files
-        if subtopics:
-            raise UsageError(f"diversity measures do not combine with engine={engine!r}")
-        if bounds:
-            raise UsageError(f"bounds=True does not combine with engine={engine!r} (it needs "
-                             f"the rankings here)")
-        scores = _sweep(qrels, runs, requested, engine, queries=queries, rel_level=rel_level,
-                        judged_only=judged_only, gains=gains, depth=depth,
-                        tie_break=tie_break, run_format=run_format, names=names,
-                        name_from_file=name_from_file, labels=labels)
-        aligned = scores.aligned
-    else:
-        aligned = load_inputs(qrels, runs, queries=queries, rel_level=rel_level,
-                              judged_only=judged_only, gains=gains, depth=depth,
-                              tie_break=tie_break, run_format=run_format, names=names,
-                              name_from_file=name_from_file, labels=labels, samples=samples,
-                              seed=seed, subtopics=subtopics)
-        if subtopics:
-            from ipsoeval.measures.names import diversity_collapse_warning
-            w = diversity_collapse_warning(measures or [])
-            if w and w not in aligned.warnings:
-                aligned.warnings.append(w)
-        scores = _engine.evaluate(aligned, requested)
-    params = {"queries": queries, "rel_level": rel_level, "judged_only": judged_only,
-              "gains": None if labels != "integer" else _gains_text(aligned.gain_map),
-              "depth": depth, "tie_break": tie_break, "labels": labels}
-    notes = _engine.score_warnings(scores)       # Monte Carlo means, ties the order moves
-    bnd = None
-    if bounds:
-        from ipsoeval.analyses.evaluate import measure_bounds
-        params["bounds"] = True
-        bnd = measure_bounds(scores, aligned.warnings)
-    _warn(list(aligned.warnings) + notes)
-    given = [runs] if _is_path(runs) else runs
-    paths = None
-    if isinstance(given, (list, tuple)) and all(_is_path(r) for r in given) \
-            and len(given) == len(aligned.runs):
-        paths = [os.fspath(r) for r in given]
-    return EvalResult(aligned, scores, params, list(aligned.warnings) + notes, paths, bnd)
+    return EvalResult(*pipeline.from_inputs(qrels, runs, measures, **kw))
 
 
 def _need_aligned(res, what: str) -> None:

@@ -10,6 +10,8 @@ from ipsoeval.api._common import (
     _names,
     _warn,
 )
+from ipsoeval.api._declared import declared
+from ipsoeval.pipeline import nuggets as pipeline
 from ipsoeval.results import Report
 
 
@@ -27,14 +29,9 @@ def read_nuggets(paths, *, fmt: str = "auto", measures=None):
     return ts
 
 
-def nuggets(paths, *, measures=None, per_query: bool = False, fmt: str = "auto") -> Report:
+@declared(pipeline.COMMAND, first=("paths",))
+def nuggets(paths, **kw) -> Report:
     """``ipsoeval nuggets``: the nugget scores (nugget_vital_strict,
     nugget_all_strict, nugget_vital, nugget_all) of each run, the means over
     topics (with ``per_query`` each topic's too), table ``scores``."""
-    from ipsoeval.analyses.nuggets import scores_report
-    from ipsoeval.reading.nuggets import read_nuggets as rd
-    out = scores_report(rd([os.fspath(paths)] if _is_path(paths) else
-                           [os.fspath(p) for p in paths], fmt), _names(measures),
-                        per_query=per_query)
-    _warn(out.warnings)
-    return out
+    return pipeline.from_paths(paths, **kw)

@@ -26,6 +26,8 @@ def _check_plot(value):
 
 @dataclass
 class Measures:
+    """The measures asked for (-m)."""
+
     measures: tuple = option("-m", "--measure", multiple=True, metavar="MEASURE", default=(),
                              help=MEASURE_HELP)
 
@@ -41,12 +43,16 @@ def measures_group(help: str | None = None, *, required: bool = False) -> Group:
 
 @dataclass
 class PerQuery:
+    """Per-topic rows (-q)."""
+
     per_query: bool = option("-q", "--per-query", kind="flag",
                              help="Per-topic rows instead of the summary.")
 
 
 @dataclass
 class Engine:
+    """Where the runs are scored (--engine)."""
+
     engine_name: str = option(
         "--engine", default="local", show_default=True, metavar="local|ray|ray://HOST:PORT",
         api=False,
@@ -58,6 +64,8 @@ class Engine:
 
 @dataclass
 class NuggetsFormat:
+    """The layout of nugget files."""
+
     nuggets_format: str = option(
         "--nuggets-format", kind="choice", choices=NUGGET_FORMATS, default="auto",
         show_default=True, api=False,
@@ -67,6 +75,8 @@ class NuggetsFormat:
 
 @dataclass
 class Scores:
+    """Per-topic score files or nugget files as the input."""
+
     scores: bool = option("--scores", kind="flag", api=False,
                           help="The arguments are per-topic score files (trec_eval -q, "
                                "ir_measures, ipsoeval TSV/JSON, or CSV/TSV "
@@ -89,6 +99,8 @@ class Scores:
 
 @dataclass
 class Plot:
+    """A plot of the results."""
+
     plot: str | None = option("--plot", metavar="FILE", api=False, check=_check_plot,
                               help="Also draw the results to FILE (.svg, .png or .pdf; needs "
                                    "matplotlib: pip install 'ipsoeval[plot]').")

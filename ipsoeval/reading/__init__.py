@@ -33,7 +33,8 @@ it: no alignment, engine, analyses or CLI.
 Which path is taken when, and why
 ---------------------------------
 1. ``ipsoeval eval [--format trec] QRELS RUN...`` from the console script
-   (:mod:`ipsoeval._quick`): :func:`ipsoeval.reading.quick.quick_eval` hands
+   (:mod:`ipsoeval._quick`, its arguments read with eval's declaration):
+   :func:`ipsoeval.reading.quick.quick_eval` hands
    the paths to ``_core.eval_official``, which reads, aligns and scores in C
    and prints trec_eval's lines, with neither numpy nor click imported (the
    most common call then costs less than ``import numpy``), and the full

@@ -42,51 +42,29 @@ import os
 import sys
 
 
-def _options(args):
+# the options of eval's declaration this path serves (any other given: declined)
+SERVES = frozenset({"fmt", "per_query", "measures", "depth"})
+
+
+def _options(values):
     """(format, per_query, -m arguments, depth or None, paths) of eval's
-    arguments, or None when any other option is given."""
-    fmt, per_query, measures, depth, paths = "auto", False, [], None, []
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in ("--format", "-m", "--measure", "-M", "--depth"):
-            if i + 1 == len(args):
-                return None
-            value, i = args[i + 1], i + 2
-            if a == "--format":
-                fmt = value
-            elif a in ("-M", "--depth"):
-                depth = value
-            else:
-                measures.append(value)
-            continue
-        if a.startswith("--format="):
-            fmt = a[len("--format="):]
-        elif a.startswith("--measure="):
-            measures.append(a[len("--measure="):])
-        elif a.startswith("--depth="):
-            depth = a[len("--depth="):]
-        elif a.startswith("-M"):
-            depth = a[2:]
-        elif a in ("-q", "--per-query"):
-            per_query = True
-        elif a.startswith("-"):
-            return None
-        else:
-            paths.append(a)
-        i += 1
-    if depth is not None:              # click.IntRange(min=1), in ASCII digits
-        if not depth.isascii() or not depth.isdigit() or not 1 <= int(depth) < 2**63:
-            return None
-        depth = int(depth)
-    return fmt, per_query, measures, depth, paths
+    command line as :func:`ipsoeval.declare.parse` reads it with eval's
+    declaration (:func:`ipsoeval.pipeline.evaluate.quick`), or None where the
+    core does not take it: standard input, a depth past 64 bits."""
+    paths = [values["qrels"], *values["runs"]]
+    depth = values["depth"]
+    if "-" in paths or (depth is not None and depth >= 2**63):
+        return None
+    return values["fmt"], values["per_query"], list(values["measures"]), depth, paths
 
 
-def quick_eval(args) -> bool:
-    """Print the scores and return True, or return False (nothing printed)."""
-    if os.environ.get("IPSOEVAL_CORE", "auto") == "python" or not args or args[0] != "eval":
+def quick_eval(values) -> bool:
+    """Print the scores and return True, or return False (nothing printed).
+    ``values``: eval's options and arguments by name, as
+    :func:`ipsoeval.declare.parse` reads them."""
+    if os.environ.get("IPSOEVAL_CORE", "auto") == "python":
         return False
-    opts = _options(args[1:])
+    opts = _options(values)
     if opts is None:
         return False
     fmt, per_query, measures, depth, rest = opts

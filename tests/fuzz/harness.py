@@ -972,9 +972,10 @@ def _address_space() -> int:
 def _served_quick(args: list) -> bool:
     """The console entry's quick paths (eval's and sigtest's), in its order;
     True when one served the call."""
-    from ipsoeval.reading.quick import quick_eval
-    if quick_eval(args):
-        return True
+    if args[:1] == ["eval"]:
+        from ipsoeval.pipeline.evaluate import quick
+        if quick(args):
+            return True
     if args[:1] == ["sigtest"]:
         from ipsoeval.pipeline.sigtest import quick
         return bool(quick(args))

@@ -189,8 +189,8 @@ def test_quick_path_declines_tables_unread(magic, tmp_path):
         f.truncate(512 << 20)          # sparse: no disk, but 512 MiB when read
     # the peak of this process's own memory (VmHWM: ru_maxrss would count the
     # forked copy of the test process before exec)
-    code = ("from ipsoeval.reading.quick import quick_eval\n"
-            "got = quick_eval(['eval', '-m', 'AP', 'q.txt', 'r.bin'])\n"
+    code = ("from ipsoeval.pipeline.evaluate import quick\n"
+            "got = quick(['eval', '-m', 'AP', 'q.txt', 'r.bin'])\n"
             "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM')]\n"
             "print(got, int(hwm[0].split()[1]) // 1024)\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ipsoeval.pipeline import evaluate as _quick  # quick(): eval's argv, declared once
 from ipsoeval.reading import compiled as _fast
-from ipsoeval.reading import quick as _quick
 from tests.conftest import TE, TESTDATA, invoke, run_quick
 
 pytestmark = pytest.mark.skipif(_fast._core is None, reason="compiled core not built")
@@ -197,19 +197,19 @@ def test_quick_declines_anything_unusual(tmp_path, qrels, run):
 
 def test_quick_entry_point_arguments(tmp_path, monkeypatch, capsys):
     q, r = TESTDATA / "adhoc" / "qrels.txt", untied(tmp_path)
-    assert _quick.quick_eval(["eval", "--format", "trec", str(q), str(r)])
+    assert _quick.quick(["eval", "--format", "trec", str(q), str(r)])
     assert capsys.readouterr().out == full(q, r)[1]
-    assert _quick.quick_eval(["eval", "--format=trec", str(q), str(r)])
+    assert _quick.quick(["eval", "--format=trec", str(q), str(r)])
     capsys.readouterr()
     for args in (["eval", "-q", str(q), str(r)], ["eval", "--format", "tsv", str(q), str(r)],
                  ["eval", str(q), str(r), str(r)], ["measures"], ["eval", "-", str(r)],
                  ["eval", str(q), str(tmp_path / "missing")], ["eval", str(q)]):
-        assert not _quick.quick_eval(args)
+        assert not _quick.quick(args)
     gz = tmp_path / "run.gz"
     gz.write_bytes(gzip.compress(r.read_bytes()))
-    assert not _quick.quick_eval(["eval", "--format", "trec", str(q), str(gz)])
+    assert not _quick.quick(["eval", "--format", "trec", str(q), str(gz)])
     monkeypatch.setenv("IPSOEVAL_CORE", "python")
-    assert not _quick.quick_eval(["eval", "--format", "trec", str(q), str(r)])
+    assert not _quick.quick(["eval", "--format", "trec", str(q), str(r)])
     assert capsys.readouterr().out == ""
 
 
@@ -217,7 +217,7 @@ def test_quick_entry_point_arguments(tmp_path, monkeypatch, capsys):
 def test_quick_path_imports_neither_numpy_nor_click(tmp_path, tied):
     q = TESTDATA / "adhoc" / "qrels.txt"
     r = BM25 if tied else untied(tmp_path)       # run-bm25.txt: the tie warning too
-    code = ("import sys; from ipsoeval.reading.quick import quick_eval; "
+    code = ("import sys; from ipsoeval.pipeline.evaluate import quick as quick_eval; "
             f"ok = quick_eval(['eval', '--format', 'trec', {str(q)!r}, {str(r)!r}]); "
             "sys.stderr.write(repr((ok, 'numpy' in sys.modules, 'click' in sys.modules)))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -238,10 +238,10 @@ def test_quick_runs_in_threads_in_file_order(tmp_path, monkeypatch, capsys):
         p.write_text(body + "\n")
         runs.append(str(p))
     monkeypatch.setenv("IPSOEVAL_THREADS", "3")
-    assert _quick.quick_eval(["eval", str(q), *runs])
+    assert _quick.quick(["eval", str(q), *runs])
     assert capsys.readouterr().out == full(q, *runs)[1]
     (tmp_path / "r6").write_text(src.decode().replace(" bm25", " tag6"))   # r0 is tag6 too
-    assert not _quick.quick_eval(["eval", str(q), *runs])
+    assert not _quick.quick(["eval", str(q), *runs])
 
 
 # --- -m: the families the core serves (reading/provider.py, _core.eval_measures) ---
@@ -348,7 +348,7 @@ def test_measures_against_trec_eval_by_hand():
 @pytest.mark.parametrize("args", MEASURE_ARGS[:2] + MEASURE_ARGS[6:7])
 def test_measures_import_neither_numpy_nor_click(tmp_path, args):
     q = TESTDATA / "adhoc" / "qrels.txt"
-    code = ("import sys; from ipsoeval.reading.quick import quick_eval; "
+    code = ("import sys; from ipsoeval.pipeline.evaluate import quick as quick_eval; "
             f"ok = quick_eval(['eval', *{[str(a) for a in args]!r}, {str(q)!r}, {str(BM25)!r}]); "
             "sys.stderr.write(repr((ok, 'numpy' in sys.modules, 'click' in sys.modules)))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -488,12 +488,12 @@ def test_measures_runs_in_threads_in_file_order(tmp_path, monkeypatch, capsys, f
         runs.append(str(p))
     monkeypatch.setenv("IPSOEVAL_THREADS", "3")
     args = ["eval", "--format", fmt, "-m", "nDCG@10", "-m", "map", "-m", "P@5", str(q), *runs]
-    assert _quick.quick_eval(args)
+    assert _quick.quick(args)
     got = capsys.readouterr()
     code, out, err = invoke(args)
     assert got.out == out and got.err == err
     (tmp_path / "r6").write_text(src.replace(" bm25", " tag6"))   # r0 is tag6 too
-    assert not _quick.quick_eval(args)
+    assert not _quick.quick(args)
 
 
 
