@@ -36,6 +36,16 @@ import sys
 
 KINDS = ("flag", "text", "int", "float", "choice", "count")
 
+
+class _Missing:
+    """No value given (an API default that is the command line's)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()
+
 # the value kinds' names in the option column of --help, as click spells them
 _KIND_METAVAR = {"text": "TEXT", "int": "INTEGER", "float": "FLOAT"}
 

@@ -26,7 +26,6 @@ from ipsoeval.cli.progress import clear_bars
 from ipsoeval.errors import GateFailed, InputError, UsageError
 from ipsoeval.formatters import (
     BINARY_FORMATS,
-    FORMATS,
     as_report,
     render,
     render_bytes,
@@ -36,7 +35,7 @@ from ipsoeval.formatters import (
 from ipsoeval.stdio import quiet_stdout, warn_lines
 from ipsoeval.writing import _output_error, mkstemp, write_output
 
-__all__ = ["format_option", "warnings_option", "concrete_format", "emit", "warn", "note",
+__all__ = ["concrete_format", "emit", "warn", "note",
            "flush_warnings", "check_output", "write_output", "write_stdout", "quiet_stdout"]
 
 
@@ -342,50 +341,6 @@ def _remember_junit(ctx, param, value):
         check_output(value)
         ctx.meta[JUNIT_KEY] = value
     return value
-
-
-def junit_option(f):
-    """--junit FILE: the gate's comparisons as JUnit XML (emit writes it)."""
-    return click.option("--junit", metavar="FILE", default=None, expose_value=False,
-                        callback=_remember_junit,
-                        help="With --fail-if, also write the gate as JUnit XML to FILE: one "
-                             "test case per gated comparison, a failure carrying the gate's "
-                             "line (for CI test reports).")(f)
-
-
-def warnings_option(f):
-    """-W/--warnings MODE, every command's (man ipsoeval, WARNINGS)."""
-    from ipsoeval.tiewarn_text import WARNING_MODES
-    return click.option("-W", "--warnings", "warnings_mode", type=click.Choice(WARNING_MODES),
-                        default=None, expose_value=False, callback=_remember_warnings,
-                        help="Warnings: default, one line per kind (runs merged); all, one "
-                             "per run; error, the first is an error (exit 3, nothing "
-                             "written); ignore. Default: $IPSOEVAL_WARNINGS, else "
-                             "default.")(f)
-
-
-def format_option(f=None, *, pipe_default: str = "tsv"):
-    """-o and --format, offering only the formats the command accepts: trec
-    (trec_eval's layout) is eval's alone."""
-    accepted = [x for x in FORMATS if x != "trec" or pipe_default == "trec"]
-
-    def deco(g):
-        g = answer_table_list(g)
-        g = warnings_option(g)
-        g = click.option("--table", "table", metavar="ID", default=None, expose_value=False,
-                         callback=_remember_table,
-                         help="Print table ID of the report instead of its primary table "
-                              "(tsv, jsonl, json, table); 'list' lists the ids.")(g)
-        g = click.option("-o", "--output", metavar="FILE", default=None,
-                         callback=check_output_option,
-                         help="Write to this file (only when everything succeeded) instead "
-                              "of standard output ('-': standard output).")(g)
-        g = click.option("--format", "fmt", type=click.Choice(accepted), default="auto",
-                         show_default=True, callback=_remember_format,
-                         help=f"Output format; auto = table on a terminal, else "
-                              f"{pipe_default}; parquet needs -o FILE.")(g)
-        return g
-    return deco(f) if f is not None else deco
 
 
 def warn(message: str) -> None:

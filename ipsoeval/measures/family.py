@@ -15,12 +15,12 @@ family's kernel and aggregated over topics by trec_eval's rules.
 
 from __future__ import annotations
 
+from ipsoeval.measures import lazy
+from ipsoeval.measures.params import Param, fmt_value
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:                 # (typing and re cost the quick paths ~15 ms of imports)
     from typing import Callable
-
-from ipsoeval.measures import lazy
-from ipsoeval.measures.params import Param, fmt_value
 
 # the registry's table, canonical name -> Family (filled by ipsoeval.measures.registry)
 FAMILIES: dict[str, Family] = {}

@@ -125,8 +125,7 @@ def from_result(human, auto, *, measures=None, nuggets=False, nuggets_format="au
     (or, ``nuggets=True``, the paths of two nugget assignment files)."""
     from ipsoeval import engine
     from ipsoeval.analyses import ppi as pp
-    from ipsoeval.pipeline.common import (_baseline, _common, _names, _report, _requested,
-                                          _warn)
+    from ipsoeval.pipeline.common import _baseline, _common, _names, _report, _requested, _warn
 
     options = options_of(kw)
     if nuggets:

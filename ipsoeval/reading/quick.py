@@ -41,7 +41,6 @@ that reads without numpy), :mod:`ipsoeval.parallel`
 import os
 import sys
 
-
 # the options of eval's declaration this path serves (any other given: declined)
 SERVES = frozenset({"fmt", "per_query", "measures", "depth"})
 

@@ -21,13 +21,13 @@ Q, A, B = str(AD / "qrels.txt"), str(AD / "run-bm25.txt"), str(AD / "run-neural.
 @pytest.fixture
 def no_work(monkeypatch):
     """Reading inputs and evaluating raise: the refusal must come first."""
-    import ipsoeval.cli.options as cli_options
+    import ipsoeval.pipeline.inputs as cli_options  # the one input module
     from ipsoeval import engine
 
     def boom(*a, **k):
         raise AssertionError("the work started before the check")
 
-    for name in ("load_aligned", "load_scores"):
+    for name in ("load_aligned", "aligned_and_warnings", "load_scores", "load_score_files"):
         monkeypatch.setattr(cli_options, name, boom)
     for name in ("load", "evaluate"):
         monkeypatch.setattr(engine, name, boom)

@@ -68,14 +68,14 @@ def test_scores_missing_measure_is_the_only_line():
 
 @pytest.fixture
 def no_reading(monkeypatch):
-    import ipsoeval.cli.options as cli_options
+    import ipsoeval.pipeline.inputs as cli_options  # the one input module
     import ipsoeval.reading.manifest as manifest
     import ipsoeval.reading.scores as scores
 
     def boom(*a, **k):
         raise AssertionError("the inputs were read before the check")
 
-    for name in ("load_aligned", "load_scores"):
+    for name in ("load_aligned", "aligned_and_warnings", "load_scores", "load_score_files"):
         monkeypatch.setattr(cli_options, name, boom)
     monkeypatch.setattr(scores, "read_scores", boom)
     monkeypatch.setattr(manifest, "read_manifest", boom)
@@ -170,7 +170,7 @@ def test_empty_cache_entry_is_recomputed(tmp_path):
 
 
 def test_eoferror_is_an_internal_error_not_an_interrupt(monkeypatch):
-    import ipsoeval.cli.options as cli_options
+    import ipsoeval.pipeline.inputs as cli_options  # the one input module
     from ipsoeval.errors import EXIT_INTERNAL
 
     def eof(*a, **k):

@@ -288,7 +288,7 @@ def test_one_table_per_tsv_and_every_table_in_json(args, scores_file):
 def test_table_list_does_not_run_the_analysis(command, monkeypatch, tmp_path):
     # leaderboard once spent 6 s before listing its tables.  Every analysis
     # function and the reading of inputs raise here: the list must not need them
-    import ipsoeval.cli.options as cli_options
+    import ipsoeval.pipeline.inputs as cli_options  # the one input module
     from ipsoeval import engine
     from ipsoeval.cli import output
 
@@ -302,7 +302,7 @@ def test_table_list_does_not_run_the_analysis(command, monkeypatch, tmp_path):
             if hasattr(pkg, name):
                 monkeypatch.setattr(pkg, name, boom)
     monkeypatch.setattr(engine, "evaluate", boom)
-    for name in ("load_aligned", "load_scores"):
+    for name in ("load_aligned", "aligned_and_warnings", "load_scores", "load_score_files"):
         monkeypatch.setattr(cli_options, name, boom)
     args = TABLE_COMMANDS[command]
     code, out, err = invoke([*args, "--table", "list"])

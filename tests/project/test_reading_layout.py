@@ -112,7 +112,6 @@ def test_outside_code_enters_reading_through_its_entries():
                                 "ipsoeval.reading.opening"},
              # the score files' formats, for --help without the score reader
              "ipsoeval.pipeline.options": {"ipsoeval.reading.grammar"},
-             "ipsoeval.cli.scores_opts": {"ipsoeval.reading.grammar"},
              "ipsoeval.trecmodes.common": {"ipsoeval.reading.grammar", "ipsoeval.reading.words",
                                            "ipsoeval.reading.opening",
                                            "ipsoeval.reading.python"}}

@@ -43,7 +43,6 @@ import os
 import stat
 import sys
 
-
 # the options this path serves, by name (their spellings, kinds and ranges are
 # the command's declaration, ipsoeval.pipeline.sigtest.COMMAND, whose parser
 # hands the values here); any other option given: the full program runs

@@ -9,8 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import invoke
 
 ROOT = Path(__file__).resolve().parents[3]
