@@ -95,7 +95,8 @@ class DeclaredCommand(click.Command):
         return short_help(self.decl.help, limit)
 
 
-def click_command(decl: Command, callback, *, cls=DeclaredCommand) -> click.Command:
+def click_command(decl: Command, callback, *, cls=DeclaredCommand,
+                  lists_tables: bool = False) -> click.Command:
     """``decl`` as a click command calling ``callback(ctx, values)`` with
     {name: value} of every argument and option."""
     hooks = _hooks()
@@ -108,7 +109,10 @@ def click_command(decl: Command, callback, *, cls=DeclaredCommand) -> click.Comm
     def run(**values):
         return callback(click.get_current_context(), values)
 
-    if any(o.dest == "table" for o in decl.opts()):     # --table list: before any input
+    # --table list: answered before any input is read -- here, before the
+    # command's own checks, unless its pipeline answers it after them
+    # (``lists_tables``: from_values takes ``listing=``)
+    if not lists_tables and any(o.dest == "table" for o in decl.opts()):
         from ipsoeval.cli.output import answer_table_list
         run = answer_table_list(run)
 

@@ -14,4 +14,4 @@ def run(ctx, v: dict) -> None:
         out_.emit(ctx, report, v["fmt"], v["output"], pipe_default="tsv")
 
 
-command = click_command(pipeline.COMMAND, run)
+command = click_command(pipeline.COMMAND, run, lists_tables=True)

@@ -297,7 +297,7 @@ def from_inputs(qrels, runs, measures=None, **kw):
     measures = measure_names(measures)          # ir_measures objects as their names
     requested = _engine.requested(measures or None)
     subtopics = any(r.measure.fam.subtopics for r in requested)
-    if parse_engine(engine)[0] != "local":     # issue 21: a sweep over run files
+    if parse_engine(engine)[0] != "local":     # a sweep over run files (Ray)
         if subtopics:
             raise UsageError(f"diversity measures do not combine with engine={engine!r}")
         if bounds:
