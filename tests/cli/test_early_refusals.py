@@ -27,7 +27,7 @@ def no_work(monkeypatch):
     def boom(*a, **k):
         raise AssertionError("the work started before the check")
 
-    for name in ("load_aligned", "aligned_and_warnings", "load_scores", "load_score_files"):
+    for name in ("load_aligned", "aligned_and_warnings", "load_scores"):
         monkeypatch.setattr(cli_options, name, boom)
     for name in ("load", "evaluate"):
         monkeypatch.setattr(engine, name, boom)

@@ -75,7 +75,7 @@ def no_reading(monkeypatch):
     def boom(*a, **k):
         raise AssertionError("the inputs were read before the check")
 
-    for name in ("load_aligned", "aligned_and_warnings", "load_scores", "load_score_files"):
+    for name in ("load_aligned", "aligned_and_warnings", "load_scores"):
         monkeypatch.setattr(cli_options, name, boom)
     monkeypatch.setattr(scores, "read_scores", boom)
     monkeypatch.setattr(manifest, "read_manifest", boom)

@@ -302,7 +302,7 @@ def test_table_list_does_not_run_the_analysis(command, monkeypatch, tmp_path):
             if hasattr(pkg, name):
                 monkeypatch.setattr(pkg, name, boom)
     monkeypatch.setattr(engine, "evaluate", boom)
-    for name in ("load_aligned", "aligned_and_warnings", "load_scores", "load_score_files"):
+    for name in ("load_aligned", "aligned_and_warnings", "load_scores"):
         monkeypatch.setattr(cli_options, name, boom)
     args = TABLE_COMMANDS[command]
     code, out, err = invoke([*args, "--table", "list"])
