@@ -244,9 +244,9 @@ def test_help_lists_the_commands_as_click_would(width):
 # loaded by nothing those paths need: socket (only --engine ray connects),
 # ipsoeval.plots (only --plot), numpy.ma (np.unique imports it: ~10 ms),
 # rich and the table formatter (the output is TSV), the codecs of compressed
-# input (the inputs are plain text: ~4 ms).  concurrent.futures (and logging)
-# is allowed: ipsoeval.parallel's pool, ~11 ms of import, no difference
-# measurable in these commands' whole-process CPU (~0.6 s)
+# input (the inputs are plain text: ~4 ms).  concurrent.futures (and the
+# logging it imports) is allowed: ipsoeval.parallel's pool, ~11 ms of import
+# where a call runs on more than one thread
 NOT_NEEDED = ("socket", "ipsoeval.plots", "numpy.ma", "rich", "ipsoeval.formatters.table",
               "gzip", "bz2", "lzma")
 DRIVER_NAMED = """

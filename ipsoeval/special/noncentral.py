@@ -33,8 +33,8 @@ alternating or cancelling terms (and 1 − cdf forms) lose it:
   accurate computation of binomial probabilities") saddle-point form of
   the Poisson probabilities and the downward recurrence of P(N > i)/P(N = i+1).
 
-Accuracy (tests/unit/special/test_noncentral.py), relative, against Boost (scipy.special's
-``_nct_sf``/``_ncf_sf``) or, where Boost is off (its lower t tails; its far F
+Accuracy (tests/unit/special/test_noncentral.py), relative, against Boost
+(scipy.special's ``_nct_sf``/``_ncf_sf``) or, where Boost is off (its lower t tails; its far F
 tails, by up to 66% below 1e-230), against mpmath at 30 digits: ``ncf_sf``
 1e-12, ``nct_sf`` 1e-11 (3e-12 is reached at df = 1 and large nc); below
 1e-100 the bound is |ln v|·4e-16 (v = exp(E), |E| > 230, inherits E's
