@@ -11,7 +11,7 @@ The ``floor:`` rows are Python's start-up plus the imports a path needs and
 cannot avoid: Python alone for the quick paths (``eval`` with the common
 families, ``sigtest``'s default tests, ``--help`` at the stored widths);
 click for the other calls; click and numpy for the statistics (the
-distribution functions are ipsoeval's own, ipsoeval/stats/dist.py: no
+distribution functions are ipsoeval's own, ipsoeval/special/dist.py: no
 scipy; the charts of ``report`` are SVG written by ipsoeval: no
 matplotlib).  A target below its path's floor cannot be met on that machine
 by ipsoeval's own code.

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ipsoeval import mean as one_mean
-from ipsoeval.stats import dist, paired
+from ipsoeval.special import dist
+from ipsoeval.stats import paired
 
 
 @dataclass

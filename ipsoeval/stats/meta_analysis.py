@@ -44,7 +44,7 @@ import math
 
 import numpy as np
 
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 
 EFFECTS = ("md", "smd")
 METHODS = ("reml", "dl", "pm")

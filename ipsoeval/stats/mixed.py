@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 
 
 @dataclass

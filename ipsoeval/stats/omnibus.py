@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 from ipsoeval.stats._rank import average_ranks
 
 DESIGNS = ("anova", "kruskal", "anova2", "friedman")
@@ -177,7 +177,7 @@ def tukey_hsd(X, design: str = "anova", omnibus: OmnibusResult | None = None) ->
         stat = np.where(centre[None, :] == centre[:, None], np.nan, stat)
     p = np.full((k, k), np.nan)
     iu = np.triu_indices(k, 1)
-    from ipsoeval.stats import ptukey  # here: only Tukey HSD needs it
+    from ipsoeval.special import ptukey  # here: only Tukey HSD needs it
     p[iu] = ptukey.sf(np.abs(stat[iu]), k, df)
     p.T[iu] = p[iu]
     np.fill_diagonal(p, 1.0)

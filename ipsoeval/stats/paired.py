@@ -10,9 +10,9 @@ no numpy) computes the same sums with :func:`pairwise_sum` and
 :func:`moments`, which reproduce numpy's float64 reductions operation by
 operation, and :func:`sign_counts`, which applies the tie rule of
 :mod:`ipsoeval.stats._rank` to one comparison.  The distribution functions
-are :mod:`ipsoeval.stats.dist`'s.
+are :mod:`ipsoeval.special.dist`'s.
 
-Imports only ``math`` (and :mod:`ipsoeval.stats.dist` and :mod:`ipsoeval.mean`,
+Imports only ``math`` (and :mod:`ipsoeval.special.dist` and :mod:`ipsoeval.mean`,
 which import only ``math``).
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from ipsoeval.mean import mean as one_mean
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 
 NAN = math.nan
 EPS = 2.0 ** -52                # np.finfo(np.float64).eps

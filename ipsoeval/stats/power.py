@@ -39,11 +39,11 @@ import math
 import numpy as np
 
 from ipsoeval.errors import IpsoevalError
-from ipsoeval.stats import dist, noncentral
+from ipsoeval.special import dist, noncentral
 
-# The distributions: the central quantiles from ipsoeval.stats.dist (t.ppf(q,
+# The distributions: the central quantiles from ipsoeval.special.dist (t.ppf(q,
 # df) = stdtrit(df, q), f.ppf(q, d1, d2) = fdtri(d1, d2, q)), the noncentral
-# tails from ipsoeval.stats.noncentral; scipy only for a large noncentral F
+# tails from ipsoeval.special.noncentral; scipy only for a large noncentral F
 # (_NCF_SERIES_MAX).
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 
 __all__ = ["MeanCI", "lambda_hat", "ppi_mean", "classical_mean", "welch_t"]
 

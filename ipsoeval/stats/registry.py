@@ -328,7 +328,7 @@ def p_t_sums(n, s1, s2):
     (NaN below 2 topics or for 0/0), as :func:`ipsoeval.stats.tests.paired_t`."""
     import numpy as np
 
-    from ipsoeval.stats import dist
+    from ipsoeval.special import dist
     n = np.asarray(n, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean = s1 / n
@@ -343,7 +343,7 @@ def p_sign_counts(k, m):
     differences, as :func:`ipsoeval.stats.tests.sign_test`."""
     import numpy as np
 
-    from ipsoeval.stats import dist
+    from ipsoeval.special import dist
     k = np.asarray(k, dtype=np.int64)
     m = np.asarray(m, dtype=np.int64)
     less = np.where(m > 0, dist.np_bdtr(k, np.maximum(m, 1), 0.5), 1.0)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 
 __all__ = ["RiskResult", "reward", "urisk", "trisk", "zrisk", "georisk"]
 

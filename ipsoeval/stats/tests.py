@@ -28,7 +28,8 @@ from typing import Callable
 
 import numpy as np
 
-from ipsoeval.stats import dist, paired
+from ipsoeval.special import dist
+from ipsoeval.stats import paired
 from ipsoeval.stats._blas import single_thread
 from ipsoeval.stats._null import rank_sum_counts, signed_rank_counts
 from ipsoeval.stats._rank import average_ranks, snapped_difference

@@ -187,7 +187,7 @@ def test_tiny_case_exact_output(tiny):
     assert got[("x", "human")] == pytest.approx(2 / 3)
     assert got[("y", "auto")] == pytest.approx(3 / 6)
     # ppi_py's numbers; ours agree to the last bit or two (the normal quantile
-    # is ours, ipsoeval.stats.dist.ndtri, not scipy's)
+    # is ours, ipsoeval.special.dist.ndtri, not scipy's)
     lines = out.splitlines()
     assert lines[0] == "run\tmeasure\tmethod\ttopics\tmean\tse\tci_low\tci_high\twidth\tlambda"
     assert len(lines) == len(TINY_EXPECTED) + 1

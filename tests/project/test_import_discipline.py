@@ -4,7 +4,7 @@
 scipy nor rich (the analysis packages declare their option constants without
 their numerical modules); sigtest, ppi, power, leaderboard and meta never
 load scipy.stats, which costs about a second to import.  Where a function of
-scipy.stats was replaced by our own (ipsoeval.stats.dist), the numbers are
+scipy.stats was replaced by our own (ipsoeval.special.dist), the numbers are
 checked here to agree with scipy.stats' to 1e-13 relative (1e-12 for the
 quantiles, where scipy's own error reaches 1e-13).  Speed itself is measured by
 ``make bench`` (the ``small-study`` case), not here.
@@ -113,7 +113,7 @@ def test_meta_does_not_load_scipy_stats(tmp_path):
 
 
 def test_sigtest_ppi_meta_load_no_scipy_at_all(tmp_path):
-    """Their distribution functions are ipsoeval.stats.dist's (import scipy.special
+    """Their distribution functions are ipsoeval.special.dist's (import scipy.special
     alone costs 0.45 s of CPU).  (The leaderboard's Tukey HSD still reaches
     scipy.special through stats.ptukey.)"""
     runs = []
@@ -169,7 +169,7 @@ def test_power_distributions_are_scipy_stats_own():
         q, x = float(rng.uniform(0.5, 0.999)), float(rng.uniform(0, 6))
         assert power._t_ppf(q, df) == pytest.approx(stats.t.ppf(q, df), rel=1e-12)
         assert power._f_ppf(q, d1, d2) == pytest.approx(stats.f.ppf(q, d1, d2), rel=1e-12)
-        # the noncentral tails are our own (tests/unit/stats/test_noncentral.py, with
+        # the noncentral tails are our own (tests/unit/special/test_noncentral.py, with
         # mpmath where Boost's lower tails of nct fail): Boost's to 1e-11 here
         ref = float(stats.nct.sf(x, df, nc))
         if nc >= 0 or ref > 1e-3:
@@ -212,9 +212,9 @@ def test_kendall_tau_b_unsnapped_is_scipy_kendalltau():
 # loaded by nothing those paths need: socket (only --engine ray connects),
 # ipsoeval.plots (only --plot), numpy.ma (np.unique imports it: ~10 ms),
 # rich and the table formatter (the output is TSV), the codecs of compressed
-# input (the inputs are plain text: ~4 ms).  concurrent.futures (and logging)
-# is allowed: ipsoeval.parallel's pool, ~11 ms of import, no difference
-# measurable in these commands' whole-process CPU (~0.6 s)
+# input (the inputs are plain text: ~4 ms).  concurrent.futures (and the
+# logging it imports) is allowed: ipsoeval.parallel's pool, ~11 ms of import
+# where a call runs on more than one thread
 NOT_NEEDED = ("socket", "ipsoeval.plots", "numpy.ma", "rich", "ipsoeval.formatters.table",
               "gzip", "bz2", "lzma")
 DRIVER_NAMED = """

@@ -133,14 +133,14 @@ def _under(mod: str, *prefixes: str) -> bool:
 # (who, may not import, why): each a set of module prefixes
 LAYERS = [
     (("ipsoeval.measures", "ipsoeval.model", "ipsoeval.labels", "ipsoeval.reading",
-      "ipsoeval.align", "ipsoeval.stats", "ipsoeval.engine", "ipsoeval.analyses",
-      "ipsoeval.formatters", "ipsoeval.results", "ipsoeval.plots", "ipsoeval.distributed",
-      "ipsoeval.trecmodes", "ipsoeval.errors", "ipsoeval.ids"),
+      "ipsoeval.align", "ipsoeval.stats", "ipsoeval.special", "ipsoeval.engine",
+      "ipsoeval.analyses", "ipsoeval.formatters", "ipsoeval.results", "ipsoeval.plots",
+      "ipsoeval.distributed", "ipsoeval.trecmodes", "ipsoeval.errors", "ipsoeval.ids"),
      ("ipsoeval.cli", "ipsoeval.api", "ipsoeval.interop", "ipsoeval.pipeline"),
      "below the CLI and the API: nothing imports them back"),
-    (("ipsoeval.measures", "ipsoeval.stats", "ipsoeval.engine", "ipsoeval.reading",
-      "ipsoeval.align", "ipsoeval.model", "ipsoeval.labels", "ipsoeval.formatters",
-      "ipsoeval.results"),
+    (("ipsoeval.measures", "ipsoeval.stats", "ipsoeval.special", "ipsoeval.engine",
+      "ipsoeval.reading", "ipsoeval.align", "ipsoeval.model", "ipsoeval.labels",
+      "ipsoeval.formatters", "ipsoeval.results"),
      ("ipsoeval.analyses",),
      "analyses sit above the engine, the statistics and the measures"),
     (("ipsoeval.measures", "ipsoeval.model", "ipsoeval.labels", "ipsoeval.reading",
@@ -153,6 +153,11 @@ LAYERS = [
     (("ipsoeval.model", "ipsoeval.labels", "ipsoeval.errors", "ipsoeval.ids"),
      ("ipsoeval.measures", "ipsoeval.reading", "ipsoeval.align"),
      "the model is the bottom"),
+    # the hand-written special functions (ipsoeval/special/__init__.py: their
+    # accuracy contract): the statistics build on them, they on math alone
+    (("ipsoeval.special",),
+     ("ipsoeval",),
+     "the special functions are a leaf below the statistics (math and numpy only)"),
     # the one mean: every layer calls it, so it calls none of them
     (("ipsoeval.mean",),
      ("ipsoeval",),
@@ -233,9 +238,10 @@ def test_cycles_finds_small_circles():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
 
 
-@pytest.mark.parametrize("rule", ["click", "rich", "command", "layer"])
+@pytest.mark.parametrize("rule", ["click", "rich", "command", "layer", "special"])
 def test_a_planted_layer_violation_is_caught(rule):
     planted = {"click": ("ipsoeval.stats.tests", "click"),
+               "special": ("ipsoeval.special.dist", "ipsoeval.stats.paired"),
                "rich": ("ipsoeval.formatters.tsv", "rich.table"),
                "command": ("ipsoeval.cli.output", "ipsoeval.cli.eval_cmd"),
                "layer": ("ipsoeval.measures.ties", "ipsoeval.measures.families.dcg")}[rule]
@@ -251,7 +257,8 @@ def test_a_planted_layer_violation_is_caught(rule):
 FLOORS: list[tuple[str, ...]] = [
     ("ipsoeval.errors", "ipsoeval.ids", "ipsoeval.mean", "ipsoeval.parallel",
      "ipsoeval.stdio", "ipsoeval.tiewarn_text", "ipsoeval.warntext", "ipsoeval.writing",
-     "ipsoeval._version", "ipsoeval._core", "ipsoeval.declare", "ipsoeval.align_options",
+     "ipsoeval._version", "ipsoeval._core", "ipsoeval.declare", "ipsoeval.special",
+     "ipsoeval.align_options",
      "ipsoeval.output_options"),
     ("ipsoeval.model", "ipsoeval.labels", "ipsoeval.results", "ipsoeval"),
     ("ipsoeval.measures",),

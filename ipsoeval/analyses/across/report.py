@@ -42,7 +42,7 @@ import numpy as np
 from ipsoeval.analyses.across.options import MAX_SAMPLES, Options  # noqa: F401
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.results import Report, ResultSet
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 from ipsoeval.stats import meta_analysis as ma
 
 __all__ = ["Options", "CollectionScores", "analyse", "EFFECT_COLUMNS", "POOLED_COLUMNS",

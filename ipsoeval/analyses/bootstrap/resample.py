@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 from ipsoeval.stats._blas import single_thread
 
 # Trials drawn per batch: bounds memory to BATCH x topics counts (float64).

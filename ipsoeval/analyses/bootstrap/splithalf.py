@@ -36,7 +36,8 @@ import numpy as np
 
 from ipsoeval.analyses.bootstrap import AGGREGATES, TESTS  # noqa: F401
 from ipsoeval.analyses.bootstrap.resample import tie_tolerance
-from ipsoeval.stats import dist, registry
+from ipsoeval.special import dist
+from ipsoeval.stats import registry
 
 AGREE, PARTIAL, DISAGREE = 0, 1, 2
 

@@ -48,7 +48,8 @@ def run(runs: list[str], matrices: dict[str, np.ndarray], options: Options, *,
     """The Report of ``risk``: ``matrices`` maps a measure's name to its
     (runs, topics) scores (NaN = undefined); ``lower_better`` names the
     measures where a smaller value is better (refused)."""
-    from ipsoeval.stats import dist, risk
+    from ipsoeval.special import dist
+    from ipsoeval.stats import risk
 
     options.check(runs)
     refuse_lower_better(set(lower_better or ()) & set(matrices))

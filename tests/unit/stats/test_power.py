@@ -282,7 +282,7 @@ def _ncf_sf_by_series(x, d1, d2, lam):
 def test_a_large_noncentral_f_is_scipys_and_agrees_with_the_series(x, d1, d2, lam, monkeypatch):
     """Beyond _NCF_SERIES_MAX the tail is scipy's (the series' cost grows as
     nc/2: 27 s a call at 1.3e6), checked against the Poisson mixture."""
-    from ipsoeval.stats import noncentral
+    from ipsoeval.special import noncentral
     calls = []
     real = noncentral.ncf_sf
     monkeypatch.setattr(noncentral, "ncf_sf", lambda *a: calls.append(a) or real(*a))
@@ -294,7 +294,7 @@ def test_a_large_noncentral_f_is_scipys_and_agrees_with_the_series(x, d1, d2, la
 
 def test_anova_power_at_a_huge_noncentrality_is_quick(monkeypatch):
     """λ = 1.25e7: the series would run for minutes; scipy's tail answers."""
-    from ipsoeval.stats import noncentral
+    from ipsoeval.special import noncentral
     monkeypatch.setattr(noncentral, "ncf_sf", lambda x, d1, d2, nc: pytest.fail(
         "the series at nc = %g" % nc) if nc > pw._NCF_SERIES_MAX else 0.5)
     assert pw.anova_power(10_000, 5, 0.5, 1e-4, 0.05) == 1.0

@@ -369,6 +369,6 @@ def test_ptukey_large_df_against_scipy(k, df):
     # df > 1000 takes the Wilson-Hilferty bounds of the integration range
     from scipy import stats as ss
 
-    from ipsoeval.stats import ptukey
+    from ipsoeval.special import ptukey
     q = np.array([1.0, 2.5, 3.5, 4.5, 5.5, 6.5])
     assert np.abs(ptukey.sf(q, k, df) - ss.studentized_range.sf(q, k, df)).max() < 1e-9

@@ -18,7 +18,8 @@ from hypothesis import strategies as hs
 
 from ipsoeval.analyses import sigtest
 from ipsoeval.errors import UsageError
-from ipsoeval.stats import descriptive, omnibus, ptukey, registry
+from ipsoeval.special import ptukey
+from ipsoeval.stats import descriptive, omnibus, registry
 from ipsoeval.stats import tests as st
 
 ALTS = ["two-sided", "less", "greater"]

@@ -1,4 +1,4 @@
-"""ipsoeval.stats.dist's array versions against its scalar functions, bit for bit.
+"""ipsoeval.special.dist's array versions against its scalar functions, bit for bit.
 
 ``np_stdtr``, ``np_bdtr``, ``np_bdtrc`` and ``np_ndtr`` run numpy kernels
 (the same algorithms, element by element arithmetic in the same order, math's
@@ -10,7 +10,7 @@ log-space front (lf < −700), the large-a expansion with the incomplete gamma's
 series and its continued fraction, a and b below and above 8, |u| above and
 below ½ in the front, the edges handed back to the scalar function — and on
 hypothesis-drawn points.  The scalar functions' own accuracy is
-tests/test_dist.py's.
+tests/unit/special/test_dist.py's.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 
 
 def _bits(a) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""ipsoeval.stats.dist (our own distribution functions) against scipy.special
+"""ipsoeval.special.dist (our own distribution functions) against scipy.special
 and, where scipy's own value is off, against mpmath at 50 digits.
 
 Each function is checked on adversarial grids (df 0.5 … 1e6, tails down to
@@ -22,7 +22,7 @@ import scipy.special as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as hs
 
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 
 mp = pytest.importorskip("mpmath")
 mp.mp.dps = 50
@@ -99,7 +99,7 @@ def _check(fn, ref, points, tol=TOL, exact=None):
 
 
 def test_module_imports_only_math():
-    code = ("import sys; import ipsoeval.stats.dist; "
+    code = ("import sys; import ipsoeval.special.dist; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'scipy')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -1,4 +1,4 @@
-"""Noncentral t and F survival functions (ipsoeval.stats.noncentral) and the
+"""Noncentral t and F survival functions (ipsoeval.special.noncentral) and the
 Brent root finder of ipsoeval.stats.power, against outside references:
 Boost's noncentral tails as scipy ships them (``scipy.special._ufuncs._nct_sf``
 and ``_ncf_sf``, what scipy.stats.nct.sf and ncf.sf call), mpmath at 30 digits
@@ -16,7 +16,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ipsoeval.stats import noncentral, power
+from ipsoeval.special import noncentral
+from ipsoeval.stats import power
 
 ufuncs = pytest.importorskip("scipy.special._ufuncs")
 mp = pytest.importorskip("mpmath")
@@ -303,7 +304,7 @@ def test_t_power_takes_the_f_series_below_the_switch(monkeypatch):
 def test_critical_values_are_computed_once_per_df(monkeypatch):
     """The inversions ask for one critical value per (alpha, df), however many
     powers they evaluate."""
-    from ipsoeval.stats import dist
+    from ipsoeval.special import dist
     calls = []
     real_t, real_f = dist.np_stdtrit, dist.np_fdtri
     monkeypatch.setattr(dist, "np_stdtrit", lambda *a: calls.append(a) or real_t(*a))

@@ -1,4 +1,4 @@
-"""The studentized range's survival function (ipsoeval/stats/ptukey.py)
+"""The studentized range's survival function (ipsoeval/special/ptukey.py)
 against scipy.stats.studentized_range and an independent nested adaptive
 quadrature, over k 2..100, df 1..5000 (integer and not) and inf, q over the
 range: the module's written accuracy, 1e-11 absolute."""
@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from ipsoeval.stats import ptukey
+from ipsoeval.special import ptukey
 
 ss = pytest.importorskip("scipy.stats")
 integrate = pytest.importorskip("scipy.integrate")

@@ -1,5 +1,5 @@
 """Noncentral t and noncentral F survival functions, in plain Python (math only,
-plus :mod:`ipsoeval.stats.dist` for the central F tail).
+plus :mod:`ipsoeval.special.dist` for the central F tail).
 
 Both are sums of positive terms only, whatever the signs, so the relative
 error stays near rounding level in the far tails, where series with
@@ -33,8 +33,8 @@ alternating or cancelling terms (and 1 − cdf forms) lose it:
   accurate computation of binomial probabilities") saddle-point form of
   the Poisson probabilities and the downward recurrence of P(N > i)/P(N = i+1).
 
-Accuracy (tests/test_noncentral.py), relative, against Boost (scipy.special's
-``_nct_sf``/``_ncf_sf``) or, where Boost is off (its lower t tails; its far F
+Accuracy (tests/unit/special/test_noncentral.py), relative, against Boost
+(scipy.special's ``_nct_sf``/``_ncf_sf``) or, where Boost is off (its lower t tails; its far F
 tails, by up to 66% below 1e-230), against mpmath at 30 digits: ``ncf_sf``
 1e-12, ``nct_sf`` 1e-11 (3e-12 is reached at df = 1 and large nc); below
 1e-100 the bound is |ln v|·4e-16 (v = exp(E), |E| > 230, inherits E's
@@ -364,7 +364,7 @@ def ncf_sf(x: float, dfn: float, dfd: float, nc: float) -> float:
         # dfd → 0 drives the denominator χ²_dfd/dfd to 0 in probability (as in
         # nct_sf): F' exceeds every finite x
         return 1.0
-    from ipsoeval.stats import dist
+    from ipsoeval.special import dist
     a, b = 0.5 * dfd, 0.5 * dfn
     # z = ν₂/(ν₂ + ν₁x) and 1 − z, each without cancellation
     u = dfn * x / dfd

@@ -17,9 +17,9 @@ W and W' are tabulated once per k on a fine grid (step 1/256) and
 interpolated with cubic Hermite polynomials; the table's z integral is a
 trapezoidal rule whose nodes lie on the same lattice, so every Φ it needs
 is read from one table of Φ(m/256) (:func:`_range_cdf_grid`).  The χ
-quantiles bounding the s integral come from :mod:`ipsoeval.stats.dist`: no
+quantiles bounding the s integral come from :mod:`ipsoeval.special.dist`: no
 scipy.  Accuracy: absolute error below 1e-11 for 2 ≤ k ≤ 129, every
-ν ≥ 1 (integer or not) and ν = ∞, all q (tests/test_ptukey.py: against
+ν ≥ 1 (integer or not) and ν = ∞, all q (tests/unit/special/test_ptukey.py: against
 scipy.stats.studentized_range, and against an independent nested adaptive
 quadrature where scipy is off in the far tail, e.g. k = 10, ν = 5, q = 300:
 6.1343e-10, scipy 3.64e-10).
@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ipsoeval.stats import dist
+from ipsoeval.special import dist
 
 _Z_HI = 9.0
 _W_MAX = 16.0          # P(range of ≤ 10^4 normals ≥ 16) < 1e-20

@@ -34,8 +34,8 @@ Methods (all from the mathematics; sources in each docstring):
   (Acklam's rational approximation for the normal, the tail asymptotics or
   the Wilson–Hilferty cube, A&S 26.4.17), safeguarded by bisection.
 
-Accuracy (tests/test_dist.py, tests/test_dist_domains.py): relative error
-≤ 1e-13 against scipy.special or, where scipy is off by more (it is, e.g.,
+Accuracy (tests/unit/special/test_dist.py and test_dist_domains.py):
+relative error ≤ 1e-13 against scipy.special or, where scipy is off by more (it is, e.g.,
 for bdtr in the tails, stdtrit for small df and p ≤ 1e-100, fdtrc at tiny x,
 comb of non-integers), against mpmath at 50 digits; below 1e-100 the bound
 is |ln v|·4e-16 (v = exp(E) with |E| > 230, whose rounding alone is
@@ -71,8 +71,8 @@ argument tuple once (compared by bit pattern), and ``np_stdtr``, ``np_bdtr``,
 ``np_bdtrc`` and ``np_ndtr`` run numpy kernels of the same algorithms: the
 same IEEE operations in the same order, math's log/exp/lgamma per element,
 each loop stopped per element where the scalar one stops, so their values
-are the scalar functions' bit for bit (tests/test_dist_arrays.py).  The
-largest caller, the bootstrap's split-half (100 splits × 780 pairs × 2
+are the scalar functions' bit for bit
+(tests/unit/special/test_dist_arrays.py).  The largest caller, the bootstrap's split-half (100 splits × 780 pairs × 2
 halves of Student t and sign-test tails), takes about 4 µs per value.
 """
 
@@ -1126,7 +1126,7 @@ def comb(n: float, k: float) -> float:
 # scalar code performs it, all correctly rounded in IEEE arithmetic; the
 # transcendental functions (log, log1p, exp, lgamma) are math's, called per
 # element; each iteration stops per element where the scalar loop breaks.
-# So every value is bit for bit the scalar function's (tests/test_dist.py
+# So every value is bit for bit the scalar function's (tests/unit/special/test_dist.py
 # checks it on every branch).  Elements at the edges of a domain go through
 # the scalar function itself.
 
