@@ -5,9 +5,7 @@ qrels and runs, the fast paths and the API's ``evaluate``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ipsoeval.declare import Group, option
+from ipsoeval.declare import Group, option, options
 
 QUERIES = ("intersection", "qrels", "strict")
 TIE_BREAKS = ("trec", "docno-asc", "input", "expected")
@@ -36,7 +34,7 @@ def _queries_help(paired: bool) -> str:
             f"everywhere (strict).")
 
 
-@dataclass
+@options
 class AlignOptions:
     """How qrels and runs are read and aligned: the topic set, relevance, depth, ties, names, labels."""
 

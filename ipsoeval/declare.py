@@ -201,31 +201,125 @@ def _int(text: str) -> int:
     return int(text.strip())
 
 
-def option(*flags: str, default=None, **kw):
-    """A dataclass field declaring an option: ``default`` is the field's
-    default (a list or tuple is copied per instance), the rest the
-    :class:`Opt`'s."""
-    import dataclasses
+class Field:
+    """A field of an :func:`options` class: its default (``factory``: a
+    function making it afresh for each instance) and, for an option, its
+    :class:`Opt`."""
+
+    __slots__ = ("name", "default", "factory", "opt")
+
+    def __init__(self, default=MISSING, factory=None, opt=None):
+        self.name, self.default, self.factory, self.opt = "", default, factory, opt
+
+    def make(self):
+        if self.factory is not None:
+            return self.factory()
+        if self.default is MISSING:
+            raise TypeError(f"missing argument {self.name!r}")
+        return self.default
+
+
+def option(*flags: str, default=None, **kw) -> Field:
+    """A field declaring an option: ``default`` is the field's default (a
+    list is copied per instance), the rest the :class:`Opt`'s."""
     if default is None and kw.get("kind") == "flag":
         default = False
     o = Opt(*flags, default=default, **kw)
     if isinstance(default, list):
-        return dataclasses.field(default_factory=lambda: list(default), metadata={"opt": o})
-    return dataclasses.field(default=default, metadata={"opt": o})
+        return Field(factory=lambda: list(default), opt=o)
+    return Field(default, opt=o)
+
+
+def value(default=MISSING, *, factory=None) -> Field:
+    """A field that is not an option (the analysis's own state), with its
+    default or ``factory``."""
+    return Field(default, factory)
+
+
+def options(cls):
+    """Make ``cls`` a class of options, as ``@dataclass`` would make it
+    (keyword or positional construction in field order, defaults, a fresh
+    list per instance, ``__post_init__``, ``__repr__``, ``__eq__``) from its
+    annotated fields -- :func:`option`, :func:`value` or plain defaults.
+
+    Not ``dataclasses.dataclass``: importing dataclasses costs the quick
+    paths ~20 ms of CPU (it imports inspect, ast, dis, tokenize and enum),
+    more than eval's whole quick path on a small run; the fields here need
+    nothing more than this."""
+    fields = {}
+    for klass in reversed(cls.__mro__[1:]):
+        fields.update(getattr(klass, "__option_fields__", {}))
+    for name in cls.__dict__.get("__annotations__", {}):
+        if name.startswith("__"):
+            continue
+        raw = cls.__dict__.get(name, MISSING)
+        f = raw if isinstance(raw, Field) else Field(raw)
+        f.name = name
+        if f.opt is not None:
+            f.opt.dest = name
+        fields[name] = f
+        if isinstance(raw, Field):
+            if f.factory is None and f.default is not MISSING:
+                setattr(cls, name, f.default)
+            else:
+                delattr(cls, name)
+    names = tuple(fields)
+    post = getattr(cls, "__post_init__", None)
+
+    def __init__(self, *args, **kw):
+        if len(args) > len(names):
+            raise TypeError(f"{cls.__name__}() takes {len(names)} positional arguments "
+                            f"but {len(args)} were given")
+        for name, arg in zip(names, args):
+            if name in kw:
+                raise TypeError(f"{cls.__name__}() got multiple values for argument {name!r}")
+            kw[name] = arg
+        for name in names:
+            if name in kw:
+                setattr(self, name, kw.pop(name))
+            else:
+                try:
+                    setattr(self, name, fields[name].make())
+                except TypeError:
+                    raise TypeError(f"{cls.__name__}() missing argument {name!r}") from None
+        if kw:
+            raise TypeError(f"{cls.__name__}() got an unexpected keyword argument "
+                            f"{next(iter(kw))!r}")
+        if post is not None:
+            self.__post_init__()
+
+    def __repr__(self):
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
+        return f"{cls.__qualname__}({inner})"
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in names)
+
+    cls.__option_fields__ = fields
+    cls.__init__, cls.__repr__, cls.__eq__, cls.__hash__ = __init__, __repr__, __eq__, None
+    return cls
+
+
+def field_names(cls) -> tuple:
+    """The fields of an :func:`options` class, in order."""
+    return tuple(cls.__option_fields__)
+
+
+def replace(obj, **changes):
+    """A copy of an :func:`options` instance with ``changes`` (as
+    ``dataclasses.replace``; ``__post_init__`` runs again)."""
+    kw = {n: getattr(obj, n) for n in obj.__option_fields__}
+    kw.update(changes)
+    return obj.__class__(**kw)
 
 
 def opts_of(cls) -> list[Opt]:
-    """The options a dataclass declares, in field order, each knowing its
-    field's name."""
-    import dataclasses
-    out = []
-    for f in dataclasses.fields(cls):
-        o = f.metadata.get("opt")
-        if o is not None:
-            if o.dest != f.name:
-                o.dest = f.name
-            out.append(o)
-    return out
+    """The options a class declares, in field order, each knowing its
+    field's name (an :func:`options` class, or a dataclass of
+    :func:`option` fields)."""
+    return [f.opt for f in cls.__option_fields__.values() if f.opt is not None]
 
 
 class Arg:

@@ -4,9 +4,7 @@ fast paths and ``--help``; the Python API returns a Report instead."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ipsoeval.declare import Group, option
+from ipsoeval.declare import Group, option, options
 from ipsoeval.tiewarn_text import WARNING_MODES
 
 FORMATS = ("auto", "trec", "tsv", "json", "table",
@@ -15,7 +13,7 @@ FORMATS = ("auto", "trec", "tsv", "json", "table",
 BINARY_FORMATS = ("parquet",)
 
 
-@dataclass
+@options
 class Output:
     """Where the report goes and in which format."""
 
@@ -46,7 +44,7 @@ def output_group(pipe_default: str = "tsv") -> Group:
                 f"needs -o FILE."}})
 
 
-@dataclass
+@options
 class Junit:
     """The gate's JUnit report."""
 

@@ -7,7 +7,7 @@ import os
 
 from ipsoeval.align_options import AlignOptions
 from ipsoeval.analyses.across.options import Options
-from ipsoeval.declare import Arg, Command, Group
+from ipsoeval.declare import Arg, Command, Group, field_names
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
@@ -43,7 +43,7 @@ COMMAND = Command(
             Group(Engine, words={"engine_name": {"dest": "engine", "api": True}}),
             Plot, output_group("tsv"), Progress))
 
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in Options.__dataclass_fields__]
+_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
 
 
 def options_of(values: dict) -> Options:

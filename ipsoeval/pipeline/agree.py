@@ -7,7 +7,7 @@ import os
 
 from ipsoeval.align_options import align_group
 from ipsoeval.analyses.agree.options import Nuggets, Options, make_options
-from ipsoeval.declare import Arg, Command, Group
+from ipsoeval.declare import Arg, Command, Group, field_names
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
@@ -39,7 +39,7 @@ COMMAND = Command(
 API_FIRST = ("qrels_a", "qrels_b", ("runs", None), ("measures", None))
 
 _OPTION_NAMES = [o.dest for o in COMMAND.opts()
-                 if o.dest in Options.__dataclass_fields__ and o.dest != "test"]
+                 if o.dest in field_names(Options) and o.dest != "test"]
 
 
 def options_of(values: dict) -> Options:

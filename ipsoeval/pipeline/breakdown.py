@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ipsoeval.align_options import align_group
 from ipsoeval.analyses.breakdown.options import Options
-from ipsoeval.declare import Arg, Command
+from ipsoeval.declare import Arg, Command, field_names
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
@@ -17,7 +17,7 @@ COMMAND = Command(
     arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True)),
     groups=(Options, align_group(paired=True, gains=False), Plot, output_group("tsv")))
 
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in Options.__dataclass_fields__]
+_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
 
 
 def options_of(values: dict) -> Options:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ipsoeval.align_options import align_group
 from ipsoeval.analyses.interval_map.options import DEFAULT_N, Options
-from ipsoeval.declare import Arg, Command, Group
+from ipsoeval.declare import Arg, Command, Group, field_names, replace
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
@@ -28,7 +28,7 @@ COMMAND = Command(
             Options, align_group(paired=True), Scores, NuggetsFormat, Plot,
             output_group("tsv")))
 
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in Options.__dataclass_fields__]
+_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
 
 
 def options_of(values: dict) -> Options:
@@ -70,8 +70,7 @@ def _progress(progress, note):
 
 def _plot_tables(compute, options):
     """The per-topic and the per-run ``scores`` tables the plot draws."""
-    import dataclasses
-    return [compute(dataclasses.replace(options, per_query=pt, values=False, analyze=False,
+    return [compute(replace(options, per_query=pt, values=False, analyze=False,
                                         warnings=[])).table("scores") for pt in (True, False)]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ipsoeval.align_options import align_group
 from ipsoeval.analyses.ipso.options import Options, cutoff_and_depths, measures_for_tests
-from ipsoeval.declare import Arg, Command, Group
+from ipsoeval.declare import Arg, Command, Group, field_names, replace
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
@@ -17,7 +17,7 @@ COMMAND = Command(
     "ipso", HELP["ipso"],
     arguments=(Arg("qrels", "QRELS", required=False),
                Arg("runs", "RUN_A RUN_B [RUN...]", many=True, required=False)),
-    groups=(Group(Options, without=[o for o in Options.__dataclass_fields__
+    groups=(Group(Options, without=[o for o in field_names(Options)
                                     if o not in _DEPTH and o != "measures"]),
             measures_group("Measure for the reporting protocol (§3.6), e.g. P@10, "
                            "RBP(p=0.8)@10, nDCG@10.  Repeatable."),
@@ -92,11 +92,10 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     for rs in report.tables:
         rs.params.update(align.as_params())
     if v["plot"]:       # Figure 5's per-topic view needs the topic table
-        import dataclasses
 
         from ipsoeval import plots
         topics = report.table("topics") if options.per_query else ipso.run(
-            aligned, dataclasses.replace(options, per_query=True), **how).table("topics")
+            aligned, replace(options, per_query=True), **how).table("topics")
         plots.ipso(v["plot"], topics)
     return report
 

@@ -3,14 +3,12 @@ relevance levels) as a Report (:func:`from_values`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ipsoeval.declare import Command, option
+from ipsoeval.declare import Command, option, options
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
 
 
-@dataclass
+@options
 class Catalogue:
     """measures' own option."""
 

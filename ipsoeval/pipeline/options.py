@@ -6,9 +6,7 @@ where it needs to."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ipsoeval.declare import Group, option
+from ipsoeval.declare import Group, option, options
 from ipsoeval.reading.grammar import SCORE_FORMATS
 
 MEASURE_HELP = ("Measure, e.g. P@10, nDCG@10, AP, RR@10, RBP(p=0.8)@10, or a trec_eval "
@@ -24,7 +22,7 @@ def _check_plot(value):
     return value
 
 
-@dataclass
+@options
 class Measures:
     """The measures asked for (-m)."""
 
@@ -41,7 +39,7 @@ def measures_group(help: str | None = None, *, required: bool = False) -> Group:
     return Group(Measures, words={"measures": words} if words else None)
 
 
-@dataclass
+@options
 class PerQuery:
     """Per-topic rows (-q)."""
 
@@ -49,7 +47,7 @@ class PerQuery:
                              help="Per-topic rows instead of the summary.")
 
 
-@dataclass
+@options
 class Engine:
     """Where the runs are scored (--engine)."""
 
@@ -62,7 +60,7 @@ class Engine:
              "extra ipsoeval[ray].")
 
 
-@dataclass
+@options
 class NuggetsFormat:
     """The layout of nugget files."""
 
@@ -73,7 +71,7 @@ class NuggetsFormat:
              "TSV 'run qid nugget_id importance assignment' (auto: by the first character).")
 
 
-@dataclass
+@options
 class Scores:
     """Per-topic score files or nugget files as the input."""
 
@@ -97,7 +95,7 @@ class Scores:
                                 "the per-topic scores, one measure per nugget score.")
 
 
-@dataclass
+@options
 class Plot:
     """A plot of the results."""
 
@@ -106,7 +104,7 @@ class Plot:
                                    "matplotlib: pip install 'ipsoeval[plot]').")
 
 
-@dataclass
+@options
 class Progress:
     progress: object = option(cli=False,
                               help="An optional callback cb(done, total) called as the work "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ipsoeval.align_options import align_group
 from ipsoeval.analyses.power.options import Options, options_of
-from ipsoeval.declare import Arg, Command
+from ipsoeval.declare import Arg, Command, field_names
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
@@ -20,7 +20,7 @@ COMMAND = Command(
             Options, align_group(paired=True), Scores, NuggetsFormat, Plot,
             output_group("tsv")))
 
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in Options.__dataclass_fields__]
+_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
 
 
 def _options(values: dict) -> Options:

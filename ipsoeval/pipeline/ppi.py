@@ -7,7 +7,7 @@ import os
 
 from ipsoeval.align_options import align_group
 from ipsoeval.analyses.ppi.options import Judgments, Nuggets, Options
-from ipsoeval.declare import Arg, Command, Group
+from ipsoeval.declare import Arg, Command, Group, field_names
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
@@ -24,7 +24,7 @@ COMMAND = Command(
             Nuggets, Group(NuggetsFormat, words={"nuggets_format": {"api": True}}), Options,
             align_group(paired=True), Plot, output_group("tsv")))
 
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in Options.__dataclass_fields__]
+_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
 
 
 def options_of(values: dict) -> Options:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ipsoeval.align_options import align_group
 from ipsoeval.analyses.sigtest.common import Options, make_options
-from ipsoeval.declare import Arg, Command
+from ipsoeval.declare import Arg, Command, field_names
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import Junit, output_group
 from ipsoeval.pipeline import HELP
@@ -21,7 +21,7 @@ COMMAND = Command(
             Options, Junit, align_group(paired=True), Engine, Scores, NuggetsFormat, Plot,
             output_group("tsv")))
 
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in Options.__dataclass_fields__]
+_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
 
 
 def quick(args) -> bool:

@@ -6,7 +6,6 @@ edit, in the click command, the Python API's signature and its behaviour,
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import random
 
@@ -15,11 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from ipsoeval import declare
-from ipsoeval.declare import Arg, Command, Group, Opt, option
+from ipsoeval.declare import Arg, Command, Group, Opt, option, options
 from ipsoeval.pipeline import COMMANDS, HELP, command
 
 
-@dataclasses.dataclass
+@options
 class _Extra:
     frobnicate: int = option("--frobnicate", kind="int", low=2, default=3, show_default=True,
                              metavar="K", help="A throw-away option of this test.")

@@ -4,18 +4,16 @@ instant."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.across import EFFECTS, METHODS
 from ipsoeval.analyses.validate import CORRECTIONS
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
 MAX_SAMPLES = 1_000_000
 
 
-@dataclass
+@options
 class Options:
     baseline: str | None = option(      # None: the first run
         "--baseline", metavar="NAME|FILE", default_text="the first run",

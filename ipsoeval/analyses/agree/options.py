@@ -4,12 +4,10 @@ instant."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.agree import DEFAULT_TEST, TESTS
 from ipsoeval.analyses.validate import CORRECTIONS
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
 
@@ -21,7 +19,7 @@ def parse_tests(values) -> tuple[str, ...]:
     return tuple(registry.parse(values, allowed=TESTS, command="agree"))
 
 
-@dataclass
+@options
 class Nuggets:
     nuggets: bool = option(
         "--nuggets", kind="flag",
@@ -31,7 +29,7 @@ class Nuggets:
              "rankings by the nugget scores (-m: default every nugget score).")
 
 
-@dataclass
+@options
 class Options:
     # one test (make_options refuses more); None: each measure's test by scale
     test: str | None = option(

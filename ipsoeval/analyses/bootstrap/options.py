@@ -4,12 +4,11 @@ instant."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.bootstrap import AGGREGATES, TESTS
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
 
@@ -43,7 +42,7 @@ def parse_list(values: Sequence[str] | str | None, default: Sequence[str],
     return tuple(out)
 
 
-@dataclass
+@options
 class Options:
     samples: int = option("--samples", kind="int", low=1, default=1000, show_default=True,
                           metavar="N",

@@ -4,11 +4,9 @@ read them before the analysis (:mod:`.report`) is loaded."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.validate import ALTERNATIVES, CORRECTIONS
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
 
@@ -22,7 +20,7 @@ VERDICT_TESTS = {
 }
 
 
-@dataclass
+@options
 class Options:
     k: int = option("-k", "--cutoff", kind="int", low=1, default=100, show_default=True,
                     help="Rank cutoff: a run answers a topic when a relevant document is in "

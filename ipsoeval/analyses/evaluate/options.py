@@ -6,9 +6,7 @@ probability.  Declared once (:mod:`ipsoeval.declare`); numpy-free, for
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
 REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
@@ -71,10 +69,9 @@ def check_bounds(bounds: bool, *, labels: str = "integer", tie_break: str = "tre
             raise UsageError(f"--bounds does not combine with {what}")
 
 
-@dataclass
+@options
 class EvalOptions:
-    """eval's own options (a docstring: dataclass then skips building one
-    from the signature, which eval's fast path would pay for)."""
+    """eval's own options."""
 
     rel_format: str = option(
         "-R", "--rel-format", kind="choice", choices=REL_FORMATS, default="qrels",

@@ -4,12 +4,10 @@ the command's declaration (:mod:`ipsoeval.pipeline.interval_map`) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.interval_map import TESTS
 from ipsoeval.analyses.interval_map.common import TIES, parse_size
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options, value
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
 
@@ -23,7 +21,7 @@ def _tests(value):
     return tuple(registry.parse(value, allowed=TESTS, command=TEST_COMMAND))
 
 
-@dataclass
+@options
 class Options:
     N: int | None = option(     # run length for measures without a cutoff
         "-N", "--length", kind="int", default_text=str(DEFAULT_N),
@@ -66,7 +64,7 @@ class Options:
     use_cache: bool = option(cli=False, default=True,
                              help="Read and write the on-disk cache of computed maps "
                                   "(False: the command line's --no-cache).")
-    warnings: list = field(default_factory=list)
+    warnings: list = value(factory=list)
 
     def __post_init__(self) -> None:
         if isinstance(self.max_memory, str):

@@ -5,12 +5,11 @@ before the analysis (:mod:`.report`) is loaded."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.ipso import TESTS
 from ipsoeval.analyses.validate import ALTERNATIVES, CORRECTIONS
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options, value
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
 
@@ -24,7 +23,7 @@ def _tests(value):
     return tuple(registry.parse(value, allowed=TESTS, command="ipso"))
 
 
-@dataclass
+@options
 class Options:
     k: int | None = option(     # None: 10, or the largest of depths
         "-k", "--cutoff", kind="int", low=1,
@@ -72,7 +71,7 @@ class Options:
         "--enumerate", metavar="K[,K...]", api=False,
         help="Exact Table 2: equal / separable / non-separable among all 4^k binary SERP "
              "pairs, for each k (needs no files).")
-    measures: list[str] = field(default_factory=list)  # the -m measures' names
+    measures: list[str] = value(factory=list)  # the -m measures' names
 
     def __post_init__(self) -> None:
         if self.k is None:

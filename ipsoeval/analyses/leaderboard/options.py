@@ -4,16 +4,14 @@ every command that reuses these declarations) stays instant."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ipsoeval.analyses import validate
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
 MAX_SAMPLES = 10_000_000
 
 
-@dataclass
+@options
 class Options:
     samples: int = option("--samples", kind="int", low=1, default=10_000, show_default=True,
                           metavar="N",

@@ -5,12 +5,11 @@ instant."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.meta import DEFAULT_TESTS, TESTS
 from ipsoeval.analyses.validate import CORRECTIONS
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
 
@@ -22,7 +21,7 @@ def parse_tests(values) -> tuple[str, ...]:
     return tuple(registry.parse(values, allowed=TESTS, command="meta"))
 
 
-@dataclass
+@options
 class Options:
     tests: tuple[str, ...] = option(
         "--test", multiple=True, metavar="NAME", default=DEFAULT_TESTS, check=parse_tests,

@@ -4,17 +4,16 @@ analysis that needs no numpy, so that ``ipsoeval power --help`` stays instant.""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ipsoeval.analyses import validate
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
 DESIGNS = ("t", "anova", "ci")
 DEFAULT_DELTA = 0.05
 
 
-@dataclass
+@options
 class Options:
     delta: tuple[float, ...] = option(
         "--delta", multiple=True, metavar="D", default=(DEFAULT_DELTA,),

@@ -4,17 +4,16 @@ instant."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.ppi import METHODS
 from ipsoeval.analyses.validate import CORRECTIONS
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
 
-@dataclass
+@options
 class Judgments:
     """The two sets of labels: on the command line options, in the API the
     function's two positional parameters."""
@@ -30,7 +29,7 @@ class Judgments:
              "assignments of the same runs' answers.")
 
 
-@dataclass
+@options
 class Nuggets:
     nuggets: bool = option(
         "--nuggets", kind="flag",
@@ -38,7 +37,7 @@ class Nuggets:
              "nuggets`; no RUN arguments): the estimates are of each run's mean nugget score.")
 
 
-@dataclass
+@options
 class Options:
     method: str = option(
         "--method", kind="choice", choices=METHODS, default="ppi++", show_default=True,

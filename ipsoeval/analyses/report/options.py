@@ -7,9 +7,7 @@ those commands' declarations (:mod:`ipsoeval.pipeline.report`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
 MAX_PAIRS = 6            # per-topic difference panels: pairs x measures, at most 12 drawn
@@ -47,7 +45,7 @@ def check_tests(values) -> tuple:
     return tuple(parse_tests(values))
 
 
-@dataclass
+@options
 class Options:
     samples: int = 10_000                 # leaderboard's --samples (and the pairs' tests')
     seed: int = 42

@@ -5,10 +5,9 @@ before the analysis (:mod:`.report`) is loaded."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ipsoeval.analyses import validate
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
 DEFAULT_RISK_ALPHAS = (1.0, 5.0)
@@ -34,7 +33,7 @@ def parse_risk_alphas(values) -> list[float]:
     return out
 
 
-@dataclass
+@options
 class Options:
     baseline: str | None = option(
         "--baseline", metavar="NAME|FILE", default_text="the first run",

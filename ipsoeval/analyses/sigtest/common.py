@@ -5,12 +5,10 @@ gate's decision -- shared by the analysis (:mod:`.report`) and the quick path
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.sigtest import OMNIBUS, PAIRWISE, TESTS
 from ipsoeval.analyses.validate import ALTERNATIVES, CORRECTIONS
-from ipsoeval.declare import option
+from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Gate
 from ipsoeval.stats import registry
@@ -58,7 +56,7 @@ def _tests(value):
     return tuple(parse_tests(value))
 
 
-@dataclass
+@options
 class Options:
     tests: list[str] = option(
         "--test", multiple=True, metavar="NAME", default=[], check=_tests,
