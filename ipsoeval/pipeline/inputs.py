@@ -24,6 +24,16 @@ def _ignore(_message: str) -> None:
 
 # -- the alignment options of a command line -------------------------------------
 
+def duration(secs: float) -> str:
+    """A wait as a person reads it, in the notes announcing long work:
+    seconds, minutes or hours."""
+    if secs < 90:
+        return f"{secs:.0f} s"
+    if secs < 5400:
+        return f"{secs / 60:.0f} min"
+    return f"{secs / 3600:.1f} h"
+
+
 def align_options(values: dict, *, paired: bool = True, label_samples: bool = False,
                   integer_labels: str | None = None, rankings: str | None = None,
                   note=_ignore, command: str = "") -> AlignOptions:

@@ -12,7 +12,7 @@ from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import NuggetsFormat, Plot, measures_group
+from ipsoeval.pipeline.options import NuggetsFormat, Plot, checked_options, measures_group
 
 COMMAND = Command(
     "ppi", HELP["ppi"],
@@ -24,14 +24,9 @@ COMMAND = Command(
             Nuggets, Group(NuggetsFormat, words={"nuggets_format": {"api": True}}), Options,
             align_group(paired=True), Plot, output_group("tsv")))
 
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in Options.__dataclass_fields__]
-
-
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
-    options = Options(**{k: values[k] for k in _OPTION_NAMES if k in values})
-    options.check()
-    return options
+    return checked_options(COMMAND, Options, values)
 
 
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
