@@ -43,6 +43,7 @@ COMMAND = Command(
             Group(Engine, words={"engine_name": {"dest": "engine", "api": True}}),
             Plot, output_group("tsv"), Progress))
 
+
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
     return checked_options(COMMAND, Options, values)

@@ -7,9 +7,7 @@ from __future__ import annotations
 from ipsoeval.analyses.bootstrap.options import Options, make_options
 from ipsoeval.errors import UsageError
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import (
-    scores_command,
-)
+from ipsoeval.pipeline.options import scores_command
 
 COMMAND = scores_command(
     "bootstrap", "Measure to rank runs by, e.g. RR@10, nDCG@10, AP. Repeatable (every measure "
@@ -65,8 +63,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         scores = engine.evaluate(aligned, requested)
     report = bootstrap.run(scores, options, progress=progress and progress(
         "bootstrap: resampling topics" + (", split-half tests" if options.split_half else "")))
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     _plot(v["plot"], report)
     return report
 

@@ -17,6 +17,7 @@ COMMAND = Command(
     arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True)),
     groups=(Options, align_group(paired=True, gains=False), Plot, output_group("tsv")))
 
+
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
     return checked_options(COMMAND, Options, values)
@@ -39,8 +40,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     aligned = inp.load_aligned(v["qrels"], runs, align, warn=warn)
     options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
     report = breakdown.run(aligned, options)
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     if v["plot"]:       # the outcome bars come from the summary
         from ipsoeval import plots
         plots.breakdown(v["plot"], report.table("summary"))

@@ -8,11 +8,7 @@ from ipsoeval.analyses.interval_map.options import DEFAULT_N, Options
 from ipsoeval.declare import Group
 from ipsoeval.errors import UsageError
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import (
-    Measures,
-    checked_options,
-    scores_command,
-)
+from ipsoeval.pipeline.options import Measures, checked_options, scores_command
 
 # a value-set pass estimated longer than this is announced first, on a pipe too
 ANNOUNCE_SECONDS = 10.0
@@ -26,10 +22,10 @@ COMMAND = scores_command(
         "Required, except with --scores whose files hold one measure.")}}),
     Options)
 
+
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
     return checked_options(COMMAND, Options, values)
-
 
 
 def _progress(progress, note):
@@ -80,8 +76,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     plot = v["plot"]
     if fmt is not None:         # P@k, RR@k, Success@k from per-topic score files
         from ipsoeval.analyses.scores import interval_map_scores
-        ts = inp.load_score_files([v["qrels"], *v["runs"]], align, fmt, v["scores_scale"],
-                                  measures=measures, command="interval-map", warn=warn,
+        ts = inp.command_scores(v, align, fmt, measures=measures, command="interval-map", warn=warn,
                                   note=note)
         measures = inp.measures_or_only(ts, measures, "interval-map", note=note)
         report = interval_map_scores(ts, measures, options)
@@ -97,8 +92,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
         aligned = inp.load_aligned(v["qrels"], v["runs"], align, measures=measures, warn=warn)
         report = interval_map.run(aligned, plain, options, progress=progress and _progress(
             progress, note))
-        for rs in report.tables:
-            rs.params.update(align.as_params())
+        inp.with_params(report, align.as_params())
         if plot:        # φ per topic against the raw value, means before/after
             tables = _plot_tables(lambda o: interval_map.run(aligned, plain, o), options)
     if plot:

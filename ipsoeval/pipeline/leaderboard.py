@@ -7,10 +7,7 @@ from __future__ import annotations
 from ipsoeval.analyses.leaderboard.options import Options
 from ipsoeval.errors import UsageError
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import (
-    Progress,
-    scores_command,
-)
+from ipsoeval.pipeline.options import Progress, scores_command
 
 COMMAND = scores_command(
     "leaderboard", "Measure to rank runs by, e.g. nDCG@10, AP, P@10 (repeatable; each measure "
@@ -27,7 +24,6 @@ def options_of(values: dict) -> Options:
                       ci=values["ci"])
     options.check()
     return options
-
 
 
 def announce(note, runs: int, topics: int, options: Options, measures: int) -> None:
@@ -55,8 +51,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     options = options_of(v)
     if fmt is not None:                # the arguments are per-topic score files
         from ipsoeval.analyses.scores import leaderboard_scores
-        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
-                                  warn=warn, note=note)
+        ts = inp.command_scores(v, align, fmt, warn=warn, note=note)
         names = list(measures) or None
         announce(note, len(ts.runs), len(ts.topics), options,
                  len(names) if names else len(ts.measures))
@@ -80,8 +75,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     announce(note, len(aligned.runs), len(aligned.topics), options,
              len({m.name for m in sc.measures}))
     report = leaderboard.run(sc, options, progress=progress and progress(PROGRESS_LABEL))
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     _plot(v["plot"], report)
     return report
 

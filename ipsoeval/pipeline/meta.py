@@ -7,14 +7,12 @@ from ipsoeval.analyses.meta import DEFAULT_TESTS
 from ipsoeval.analyses.meta.options import Options, parse_tests
 from ipsoeval.errors import UsageError
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import (
-    option_values,
-    scores_command,
-)
+from ipsoeval.pipeline.options import option_values, scores_command
 
 COMMAND = scores_command(
     "meta", "Measure to compare, e.g. AP, nDCG@10, P@10 (repeatable; give two or more).",
     Options)
+
 
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
@@ -22,6 +20,16 @@ def options_of(values: dict) -> Options:
     options = Options(tests=parse_tests(values.get("tests")) or DEFAULT_TESTS, **kw)
     options.check()
     return options
+
+
+def _on_scores(ts, measures, options: Options, **kw):
+    """The analysis of per-topic scores: ``measures`` (None: all of them)."""
+    from ipsoeval.analyses import meta
+    from ipsoeval.reading.scores import select
+    names = select(ts, measures)
+    return meta.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
+                    higher_is_better={m: ts.higher_is_better[m] for m in names},
+                    scales={m: ts.scales[m] for m in names}, **kw)
 
 
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
@@ -44,16 +52,10 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
              f"--samples lowers it")
 
     if fmt is not None:         # the arguments are per-topic score files
-        from ipsoeval.reading.scores import select
-        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
-                                  warn=warn, note=note)
-        names = select(ts, list(measures) or None)
-        report = meta.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
-                          higher_is_better={m: ts.higher_is_better[m] for m in names},
-                          scales={m: ts.scales[m] for m in names}, progress=testing,
-                          estimate=estimate)
-        for rs in report.tables:
-            rs.params.update(ts.params)
+        ts = inp.command_scores(v, align, fmt, warn=warn, note=note)
+        report = _on_scores(ts, list(measures) or None, options, progress=testing,
+                            estimate=estimate)
+        inp.with_params(report, ts.params)
     else:
         from ipsoeval import engine
         if len(runs) < 3:
@@ -63,8 +65,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
         report = meta.run_aligned(aligned, requested, options, progress=testing,
                                   estimate=estimate)
-        for rs in report.tables:
-            rs.params.update(align.as_params())
+        inp.with_params(report, align.as_params())
     if v["plot"]:
         from ipsoeval import plots
         plots.meta(v["plot"], report.table("asl"), report.table("summary"))
@@ -78,16 +79,9 @@ def from_result(res, *, measures=None, **kw):
 
     options = options_of(kw)
 
-    def on_scores(ts):
-        from ipsoeval.reading.scores import select
-        names = select(ts, measures)
-        return me.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
-                      higher_is_better={m: ts.higher_is_better[m] for m in names},
-                      scales={m: ts.scales[m] for m in names})
-
     def on_result(res):
         requested = _requested(res, measures)
         aligned, notes = _common(res)
         return me.run_aligned(aligned, requested, options), notes
 
-    return _scores_or_result(res, on_scores, on_result)
+    return _scores_or_result(res, lambda ts: _on_scores(ts, measures, options), on_result)

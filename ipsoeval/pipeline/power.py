@@ -6,17 +6,23 @@ from __future__ import annotations
 from ipsoeval.analyses.power.options import Options, options_of
 from ipsoeval.errors import UsageError
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import (
-    option_values,
-    scores_command,
-)
+from ipsoeval.pipeline.options import option_values, scores_command
 
 COMMAND = scores_command(
     "power", "Measure whose per-topic scores give the variance, e.g. AP, nDCG@10 (repeatable).",
     Options)
 
+
 def _options(values: dict) -> Options:
     return options_of(**option_values(COMMAND, Options, values))
+
+
+def _on_scores(ts, measures, options: Options):
+    """The analysis of per-topic scores: ``measures`` (None: all of them)."""
+    from ipsoeval.analyses import power
+    from ipsoeval.reading.scores import select
+    names = select(ts, measures)
+    return power.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options)
 
 
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
@@ -30,13 +36,9 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     if not measures and fmt is None:
         raise UsageError("power needs a measure: give -m MEASURE (e.g. -m AP)")
     if fmt is not None:         # the arguments are per-topic score files
-        from ipsoeval.reading.scores import select
-        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
-                                  warn=warn, note=note)
-        names = select(ts, list(measures) or None)
-        report = pa.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options)
-        for rs in report.tables:
-            rs.params.update(ts.params)
+        ts = inp.command_scores(v, align, fmt, warn=warn, note=note)
+        report = _on_scores(ts, list(measures) or None, options)
+        inp.with_params(report, ts.params)
     else:
         from ipsoeval import engine
         if len(runs) < 2:
@@ -44,8 +46,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         requested = engine.requested(measures)
         aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
         report = pa.run_aligned(aligned, requested, options)
-        for rs in report.tables:
-            rs.params.update(align.as_params())
+        inp.with_params(report, align.as_params())
     if v["plot"]:
         from ipsoeval import plots
         plots.power(v["plot"], report.table("power"), report.table("curve"))
@@ -59,14 +60,9 @@ def from_result(res, *, measures=None, **kw):
 
     options = _options(kw)
 
-    def on_scores(ts):
-        from ipsoeval.reading.scores import select
-        names = select(ts, measures)
-        return pa.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options)
-
     def on_result(res):
         requested = _requested(res, measures)
         aligned, notes = _common(res)
         return pa.run_aligned(aligned, requested, options), notes
 
-    return _scores_or_result(res, on_scores, on_result)
+    return _scores_or_result(res, lambda ts: _on_scores(ts, measures, options), on_result)

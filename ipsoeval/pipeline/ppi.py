@@ -24,6 +24,7 @@ COMMAND = Command(
             Nuggets, Group(NuggetsFormat, words={"nuggets_format": {"api": True}}), Options,
             align_group(paired=True), Plot, output_group("tsv")))
 
+
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
     return checked_options(COMMAND, Options, values)
@@ -72,8 +73,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     a_sc = engine.evaluate(a_al, requested)
     report = ppi.run(h_sc, a_sc, options, human_name=display_name(human),
                      auto_name=display_name(auto))
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     _plot(v["plot"], report)
     return report
 
@@ -103,8 +103,7 @@ def _nuggets(v: dict, options: Options, align, *, warn):
             warn(f"{label} nuggets: {w}")
     report = ppi.analyse(list(aj.runs), list(hj.topics), list(aj.topics), inputs, options,
                          human_name=display_name(human), auto_name=display_name(auto))
-    for rs in report.tables:
-        rs.params.update({"nuggets": True, "nuggets_format": layout})
+    inp.with_params(report, {"nuggets": True, "nuggets_format": layout})
     _plot(v["plot"], report)
     return report
 

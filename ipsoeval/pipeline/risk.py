@@ -6,9 +6,7 @@ from __future__ import annotations
 from ipsoeval.analyses.risk.options import DEFAULT_RISK_ALPHAS, Options
 from ipsoeval.errors import UsageError
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import (
-    scores_command,
-)
+from ipsoeval.pipeline.options import scores_command
 
 COMMAND = scores_command(
     "risk", "Measure to compare, e.g. nDCG@20, AP, ERR@20 (repeatable; see `ipsoeval "
@@ -45,15 +43,13 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     options = options_of(v)
     if fmt is not None:         # the arguments are per-topic score files
         from ipsoeval.reading.scores import select
-        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
-                                  baseline=options.baseline, measures=measures,
+        ts = inp.command_scores(v, align, fmt, baseline=options.baseline, measures=measures,
                                   command="risk", warn=warn, note=note)
         names = select(ts, inp.measures_or_only(ts, measures, "risk", note=note))
         options.baseline = inp.score_baseline(options.baseline, ts)
         report = risk.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
                           lower_better={m for m in names if not ts.higher_is_better[m]})
-        for rs in report.tables:
-            rs.params.update(ts.params)
+        inp.with_params(report, ts.params)
         return report
     requested = engine.requested(measures)          # usage errors before reading files
     risk.refuse_lower_better({r.measure.name for r in requested
@@ -61,8 +57,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
     options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
     report = risk.run_scores(engine.evaluate(aligned, requested), options)
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     return report
 
 

@@ -7,15 +7,13 @@ from ipsoeval.analyses.sigtest.common import Options, make_options
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import Junit
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import (
-    option_values,
-    scores_command,
-)
+from ipsoeval.pipeline.options import option_values, scores_command
 
 COMMAND = scores_command(
     "sigtest", "Measure to compare, e.g. AP, nDCG@10, P@10, RR@10 (repeatable; see `ipsoeval "
                "measures`).  Required, except with --scores whose files hold one measure.",
     Options, Junit, engine=True)
+
 
 def quick(args) -> bool:
     """``ipsoeval sigtest ARGS`` served by the quick path
@@ -66,8 +64,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
                          "unjudged documents to label)")
     if fmt is not None:         # the arguments are per-topic score files
         from ipsoeval.analyses.scores import sigtest_scores
-        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
-                                  baseline=options.baseline, measures=measures,
+        ts = inp.command_scores(v, align, fmt, baseline=options.baseline, measures=measures,
                                   command="sigtest", warn=warn, note=note)
         measures = inp.measures_or_only(ts, measures, "sigtest", note=note)
         options.baseline = inp.score_baseline(options.baseline, ts)
@@ -91,8 +88,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         report = st.run_scores(sc, options, progress=testing)
     else:
         report = st.run_aligned(aligned, requested, options, progress=testing)
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     if v["plot"]:       # per-topic differences of the pairs tested
         sc = sc or engine.evaluate(aligned, requested)
         _plot(v["plot"], report, list(aligned.runs),
