@@ -120,6 +120,33 @@ def click_command(decl: Command, callback, *, cls=DeclaredCommand,
                context_settings={"help_option_names": ["-h", "--help"]})
 
 
+def run_pipeline(ctx, v: dict, pipeline, *, pipe_default: str = "tsv",
+                 progress: bool = True, lists_tables: bool = False, **kw) -> None:
+    """The command line's one way through a command: ``pipeline.from_values``
+    on the parsed values ``v`` (warnings and notes to the command line, a
+    progress bar where ``progress``, ``--table list`` answered by the pipeline
+    where ``lists_tables``; ``kw``: the command's own keywords), then the
+    report emitted."""
+    from ipsoeval.cli import output as out_
+    if progress:
+        kw["progress"] = progress_of(ctx)
+    if lists_tables:
+        kw["listing"] = lambda: out_.list_tables(ctx, v["output"])
+    report = pipeline.from_values(v, warn=out_.warn, note=out_.note, **kw)
+    if report is not None:          # None: --table list answered
+        out_.emit(ctx, report, v["fmt"], v["output"], pipe_default=pipe_default)
+
+
+def command_for(pipeline, *, pipe_default: str = "tsv", progress: bool = True,
+                lists_tables: bool = False, cls=DeclaredCommand) -> click.Command:
+    """The click command of ``pipeline.COMMAND`` that runs
+    :func:`run_pipeline` -- the whole of most commands' command-line module."""
+    def run(ctx, v: dict) -> None:
+        run_pipeline(ctx, v, pipeline, pipe_default=pipe_default, progress=progress,
+                     lists_tables=lists_tables)
+    return click_command(pipeline.COMMAND, run, cls=cls, lists_tables=lists_tables)
+
+
 def progress_of(ctx):
     """``progress(label)``: a callback ``cb(done, total)`` drawing a bar
     labelled ``label`` on standard error when the command's Environment says

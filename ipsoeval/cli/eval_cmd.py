@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 
 from ipsoeval.analyses.evaluate.options import trec_long
-from ipsoeval.cli import output as out_
-from ipsoeval.cli.build import DeclaredCommand, click_command, progress_of
+from ipsoeval.cli.build import DeclaredCommand, command_for
 from ipsoeval.pipeline import evaluate as pipeline
 
 
@@ -34,9 +33,4 @@ class _EvalCommand(DeclaredCommand):
         return super().parse_args(ctx, trec_long(args))
 
 
-def run(ctx, v: dict) -> None:
-    report = pipeline.from_values(v, warn=out_.warn, note=out_.note, progress=progress_of(ctx))
-    out_.emit(ctx, report, v["fmt"], v["output"], pipe_default="trec")
-
-
-command = click_command(pipeline.COMMAND, run, cls=_EvalCommand)
+command = command_for(pipeline, pipe_default="trec", cls=_EvalCommand)

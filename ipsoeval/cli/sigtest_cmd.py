@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ipsoeval.cli import output as out_
-from ipsoeval.cli.build import click_command, progress_of
+from ipsoeval.cli.build import click_command, run_pipeline
 from ipsoeval.errors import UsageError
 from ipsoeval.pipeline import sigtest as pipeline
 
@@ -11,8 +11,7 @@ from ipsoeval.pipeline import sigtest as pipeline
 def run(ctx, v: dict) -> None:
     if ctx.meta.get(out_.JUNIT_KEY) is not None and v["fail_if"] is None:
         raise UsageError("--junit writes the gate's report: give --fail-if too")
-    report = pipeline.from_values(v, warn=out_.warn, note=out_.note, progress=progress_of(ctx))
-    out_.emit(ctx, report, v["fmt"], v["output"], pipe_default="tsv")
+    run_pipeline(ctx, v, pipeline)
 
 
 command = click_command(pipeline.COMMAND, run)

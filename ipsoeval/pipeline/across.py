@@ -7,12 +7,12 @@ import os
 
 from ipsoeval.align_options import AlignOptions
 from ipsoeval.analyses.across.options import Options
-from ipsoeval.declare import Arg, Command, Group, field_names
+from ipsoeval.declare import Arg, Command, Group
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import Engine, Measures, Plot, Progress, Scores
+from ipsoeval.pipeline.options import Engine, Measures, Plot, Progress, Scores, checked_options
 
 # across aligns each collection's runs itself (ipsoeval.analyses.across.inputs):
 # the topic set and four of the alignment options, worded for collections; the
@@ -43,14 +43,10 @@ COMMAND = Command(
             Group(Engine, words={"engine_name": {"dest": "engine", "api": True}}),
             Plot, output_group("tsv"), Progress))
 
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
-
 
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
-    options = Options(**{k: values[k] for k in _OPTION_NAMES if k in values})
-    options.check()
-    return options
+    return checked_options(COMMAND, Options, values)
 
 
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):

@@ -4,22 +4,14 @@ Report, made by the command line (:func:`from_values`) and the API
 
 from __future__ import annotations
 
-from ipsoeval.align_options import align_group
 from ipsoeval.analyses.bootstrap.options import Options, make_options
-from ipsoeval.declare import Arg, Command
 from ipsoeval.errors import UsageError
-from ipsoeval.output_options import output_group
-from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import Engine, NuggetsFormat, Plot, Scores, measures_group
+from ipsoeval.pipeline.options import scores_command
 
-COMMAND = Command(
-    "bootstrap", HELP["bootstrap"],
-    arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False)),
-    groups=(measures_group("Measure to rank runs by, e.g. RR@10, nDCG@10, AP. Repeatable "
-                           "(every measure uses the same resamples)."),
-            Options, align_group(paired=True), Engine, Scores, NuggetsFormat, Plot,
-            output_group("tsv")))
+COMMAND = scores_command(
+    "bootstrap", "Measure to rank runs by, e.g. RR@10, nDCG@10, AP. Repeatable (every measure "
+                 "uses the same resamples).", Options, engine=True)
 
 
 def _subsets(options: Options, queries_files, inputs) -> None:
@@ -71,8 +63,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         scores = engine.evaluate(aligned, requested)
     report = bootstrap.run(scores, options, progress=progress and progress(
         "bootstrap: resampling topics" + (", split-half tests" if options.split_half else "")))
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     _plot(v["plot"], report)
     return report
 
@@ -86,24 +77,15 @@ def _plot(path, report) -> None:
 
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.bootstrap` on an EvalResult or per-topic scores."""
-    from ipsoeval.pipeline.common import (
-        _baseline,
-        _common,
-        _names,
-        _report,
-        _requested,
-        _score_set,
-        _warn,
-    )
+    from ipsoeval.pipeline.common import _baseline, _common, _names, _requested, _scores_or_result
 
     options = make_options(kw)
-    ts = _score_set(res)
-    if ts is not None:
+
+    def on_scores(ts):
         from ipsoeval.analyses.scores import bootstrap_scores
-        report = bootstrap_scores(ts, options, measures=_names(measures))
-        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
-        params = dict(ts.params)
-    else:
+        return bootstrap_scores(ts, options, measures=_names(measures))
+
+    def on_result(res):
         from ipsoeval import engine
         from ipsoeval.analyses import bootstrap as bs
         requested = _requested(res, measures)
@@ -111,8 +93,6 @@ def from_result(res, *, measures=None, **kw):
             bs._check_measure(r.measure)
         options.baseline = _baseline(res, kw.get("baseline"))
         aligned, notes = _common(res)
-        scores = engine.evaluate(aligned, requested)
-        report = bs.run(scores, options)
-        params = dict(res.params)
-    _warn(report.warnings)
-    return _report(report, warnings=notes, params=params)
+        return bs.run(engine.evaluate(aligned, requested), options), notes
+
+    return _scores_or_result(res, on_scores, on_result)

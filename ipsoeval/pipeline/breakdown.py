@@ -5,26 +5,22 @@ from __future__ import annotations
 
 from ipsoeval.align_options import align_group
 from ipsoeval.analyses.breakdown.options import Options
-from ipsoeval.declare import Arg, Command, field_names
+from ipsoeval.declare import Arg, Command
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import Plot
+from ipsoeval.pipeline.options import Plot, checked_options
 
 COMMAND = Command(
     "breakdown", HELP["breakdown"],
     arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True)),
     groups=(Options, align_group(paired=True, gains=False), Plot, output_group("tsv")))
 
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
-
 
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
-    options = Options(**{k: values[k] for k in _OPTION_NAMES if k in values})
-    options.check()
-    return options
+    return checked_options(COMMAND, Options, values)
 
 
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, listing=None):
@@ -44,8 +40,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     aligned = inp.load_aligned(v["qrels"], runs, align, warn=warn)
     options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
     report = breakdown.run(aligned, options)
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     if v["plot"]:       # the outcome bars come from the summary
         from ipsoeval import plots
         plots.breakdown(v["plot"], report.table("summary"))

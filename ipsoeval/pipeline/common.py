@@ -53,6 +53,24 @@ def _report(report: Report, *, warnings=(), params=None) -> Report:
     return report
 
 
+def _scores_or_result(res, on_scores, on_result) -> Report:
+    """The Report of an API analysis on per-topic scores or on an EvalResult:
+    ``on_scores(ts)`` on a TopicScores, else ``on_result(res)``, which gives
+    the analysis's output and the inputs' notes (:func:`_common`); the
+    output's warnings issued, then the notes and the inputs' params added
+    (:func:`_report`)."""
+    ts = _score_set(res)
+    if ts is not None:
+        out = on_scores(ts)
+        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
+        params = dict(ts.params)
+    else:
+        out, notes = on_result(res)
+        params = dict(res.params)
+    _warn(out.warnings)
+    return _report(out, warnings=notes, params=params)
+
+
 def _common(res, what: str | None = None):
     """The topics an analysis uses (topicset.select); the note when they differ
     from the evaluated ones (the alignment's own warnings were given by evaluate).

@@ -24,6 +24,23 @@ def _ignore(_message: str) -> None:
 
 # -- the alignment options of a command line -------------------------------------
 
+def duration(secs: float) -> str:
+    """A wait as a person reads it, in the notes announcing long work:
+    seconds, minutes or hours."""
+    if secs < 90:
+        return f"{secs:.0f} s"
+    if secs < 5400:
+        return f"{secs / 60:.0f} min"
+    return f"{secs / 3600:.1f} h"
+
+
+def with_params(report, params: dict):
+    """``report`` with ``params`` (how its inputs were read) in every table."""
+    for rs in report.tables:
+        rs.params.update(params)
+    return report
+
+
 def align_options(values: dict, *, paired: bool = True, label_samples: bool = False,
                   integer_labels: str | None = None, rankings: str | None = None,
                   note=_ignore, command: str = "") -> AlignOptions:
@@ -309,6 +326,12 @@ def load_score_files(files, opts: AlignOptions, fmt: str, scale, *, baseline=Non
     for w in ts.warnings:
         warn(w)
     return ts
+
+
+def command_scores(v: dict, opts: AlignOptions, fmt: str, **kw):
+    """The per-topic scores of the files a command's QRELS and RUN arguments
+    name under --scores (``kw``: as :func:`load_score_files` takes them)."""
+    return load_score_files([v["qrels"], *v["runs"]], opts, fmt, v["scores_scale"], **kw)
 
 
 def measures_or_only(ts, measures, command: str, note=_ignore) -> list[str]:

@@ -4,47 +4,28 @@ Report, made by the command line (:func:`from_values`) and the API
 
 from __future__ import annotations
 
-from ipsoeval.align_options import align_group
 from ipsoeval.analyses.interval_map.options import DEFAULT_N, Options
-from ipsoeval.declare import Arg, Command, Group, field_names, replace
+from ipsoeval.declare import Group, replace
 from ipsoeval.errors import UsageError
-from ipsoeval.output_options import output_group
-from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import Measures, NuggetsFormat, Plot, Scores
+from ipsoeval.pipeline.options import Measures, checked_options, scores_command
 
 # a value-set pass estimated longer than this is announced first, on a pipe too
 ANNOUNCE_SECONDS = 10.0
 
-COMMAND = Command(
-    "interval-map", HELP["interval-map"],
-    arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False)),
+COMMAND = scores_command(
+    "interval-map",
     # the API takes the measures as its second positional parameter
-    groups=(Group(Measures, api=False, words={"measures": {"help": (
-                "Measure to map: P, R, AP, RR, Success, ESL, DCG(b=2), nDCG(b=2), nDCG, "
-                "RBP(p=0.8), ... with a cutoff (its run length N) or without one (then -N); "
-                "repeatable.  Required, except with --scores whose files hold one "
-                "measure.")}}),
-            Options, align_group(paired=True), Scores, NuggetsFormat, Plot,
-            output_group("tsv")))
-
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
+    Group(Measures, api=False, words={"measures": {"help": (
+        "Measure to map: P, R, AP, RR, Success, ESL, DCG(b=2), nDCG(b=2), nDCG, RBP(p=0.8), "
+        "... with a cutoff (its run length N) or without one (then -N); repeatable.  "
+        "Required, except with --scores whose files hold one measure.")}}),
+    Options)
 
 
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
-    options = Options(**{k: values[k] for k in _OPTION_NAMES if k in values})
-    options.check()
-    return options
-
-
-def _duration(secs: float) -> str:
-    """A wait as a person reads it (leaderboard's estimate words it the same way)."""
-    if secs < 90:
-        return f"{secs:.0f} s"
-    if secs < 5400:
-        return f"{secs / 60:.0f} min"
-    return f"{secs / 3600:.1f} h"
+    return checked_options(COMMAND, Options, values)
 
 
 def _progress(progress, note):
@@ -61,7 +42,7 @@ def _progress(progress, note):
 
     def announce(what: str, secs: float) -> None:
         if secs >= ANNOUNCE_SECONDS:
-            note(f"interval-map: {what}: about {_duration(secs)} (computed once, then "
+            note(f"interval-map: {what}: about {inp.duration(secs)} (computed once, then "
                  f"cached; a smaller -N or cutoff is faster)")
 
     cb.announce = announce
@@ -94,8 +75,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     plot = v["plot"]
     if fmt is not None:         # P@k, RR@k, Success@k from per-topic score files
         from ipsoeval.analyses.scores import interval_map_scores
-        ts = inp.load_score_files([v["qrels"], *v["runs"]], align, fmt, v["scores_scale"],
-                                  measures=measures, command="interval-map", warn=warn,
+        ts = inp.command_scores(v, align, fmt, measures=measures, command="interval-map", warn=warn,
                                   note=note)
         measures = inp.measures_or_only(ts, measures, "interval-map", note=note)
         report = interval_map_scores(ts, measures, options)
@@ -111,8 +91,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
         aligned = inp.load_aligned(v["qrels"], v["runs"], align, measures=measures, warn=warn)
         report = interval_map.run(aligned, plain, options, progress=progress and _progress(
             progress, note))
-        for rs in report.tables:
-            rs.params.update(align.as_params())
+        inp.with_params(report, align.as_params())
         if plot:        # φ per topic against the raw value, means before/after
             tables = _plot_tables(lambda o: interval_map.run(aligned, plain, o), options)
     if plot:
@@ -124,18 +103,18 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
 def from_result(res, measures=None, **kw):
     """The Report of :func:`ipsoeval.interval_map` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import interval_map as im
-    from ipsoeval.pipeline.common import _common, _names, _report, _score_set, _warn
+    from ipsoeval.pipeline.common import _common, _names, _scores_or_result
 
     options = options_of(kw)
-    ts = _score_set(res)
-    if ts is not None:          # P@k, RR@k, Success@k: the map is a function of the value
+
+    def on_scores(ts):          # P@k, RR@k, Success@k: the map is a function of the value
         from ipsoeval.analyses.scores import interval_map_scores
-        report = interval_map_scores(ts, _names(measures), options)
-        _warn(report.warnings)
-        return _report(report, warnings=list(ts.warnings), params=dict(ts.params))
-    names = res.measures if measures is None else _names(measures)
-    plain = [im.at_cutoff(m, options.N, default_N=DEFAULT_N) for m in names]
-    aligned, notes = _common(res, "interval-map")
-    report = im.run(aligned, plain, options)
-    _warn(report.warnings)
-    return _report(report, warnings=notes, params=dict(res.params))
+        return interval_map_scores(ts, _names(measures), options)
+
+    def on_result(res):
+        names = res.measures if measures is None else _names(measures)
+        plain = [im.at_cutoff(m, options.N, default_N=DEFAULT_N) for m in names]
+        aligned, notes = _common(res, "interval-map")
+        return im.run(aligned, plain, options), notes
+
+    return _scores_or_result(res, on_scores, on_result)

@@ -33,6 +33,19 @@ def _measure_names(requested) -> list[str]:
     return names
 
 
+_AS_GIVEN = ("alpha", "alternative", "correct", "baseline", "all_pairs", "per_query", "samples",
+             "seed")
+
+
+def _options(values: dict, k: int, depths, measures: list[str], tests: list[str]) -> Options:
+    """Checked Options from the command's values (or the API's keywords), with
+    the cutoff, depths, measures and tests as resolved from them."""
+    options = Options(k=k, depths=depths, graded=values["graded"] or "prefix",
+                      measures=measures, tests=tests, **{n: values[n] for n in _AS_GIVEN})
+    options.check()
+    return options
+
+
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, listing=None,
                 given=frozenset()):
     """The Report of a command line's parsed values ``v``; None when
@@ -76,12 +89,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     if measures:
         from ipsoeval import engine
         names = _measure_names(engine.requested(measures))   # usage errors before reading
-    options = Options(k=cutoff, depths=depth_list, graded=v["graded"] or "prefix",
-                      measures=names, tests=tests, alpha=v["alpha"],
-                      alternative=v["alternative"], correct=v["correct"],
-                      baseline=v["baseline"], all_pairs=v["all_pairs"],
-                      per_query=v["per_query"], samples=v["samples"], seed=v["seed"])
-    options.check()
+    options = _options(v, cutoff, depth_list, names, tests)
     aligned = inp.load_aligned(qrels, runs, align, measures=measures, warn=warn)
     options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
     crossing = progress and options.all_pairs and progress(
@@ -89,8 +97,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     how = dict(gains_given=align.gains is not None, rel_level_given="rel_level" in given,
                graded_given=v["graded"] is not None)
     report = ipso.run(aligned, options, progress=crossing or None, enumerate_ks=ks, **how)
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     if v["plot"]:       # Figure 5's per-topic view needs the topic table
 
         from ipsoeval import plots
@@ -119,12 +126,7 @@ def from_result(res, *, measures=None, **kw):
     from ipsoeval.stats import registry
     tests = registry.parse(kw["tests"], allowed=ip.TESTS, command="ipso")
     measures_for_tests(tests, names)
-    options = Options(k=cutoff, depths=depth_list, graded=kw["graded"] or "prefix",
-                      measures=names, tests=tests, alpha=kw["alpha"],
-                      alternative=kw["alternative"], correct=kw["correct"],
-                      baseline=kw["baseline"], all_pairs=kw["all_pairs"],
-                      per_query=kw["per_query"], samples=kw["samples"], seed=kw["seed"])
-    options.check()
+    options = _options(kw, cutoff, depth_list, names, tests)
     options.baseline = _baseline(res, kw["baseline"])
     aligned, notes = _common(res, "ipso")
     report = ip.run(aligned, options, gains_given=res.params.get("gains") is not None,

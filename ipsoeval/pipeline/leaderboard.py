@@ -4,29 +4,14 @@ Report, made by the command line (:func:`from_values`) and the API
 
 from __future__ import annotations
 
-from ipsoeval.align_options import align_group
 from ipsoeval.analyses.leaderboard.options import Options
-from ipsoeval.declare import Arg, Command
 from ipsoeval.errors import UsageError
-from ipsoeval.output_options import output_group
-from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import (
-    Engine,
-    NuggetsFormat,
-    Plot,
-    Progress,
-    Scores,
-    measures_group,
-)
+from ipsoeval.pipeline.options import Progress, scores_command
 
-COMMAND = Command(
-    "leaderboard", HELP["leaderboard"],
-    arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False)),
-    groups=(measures_group("Measure to rank runs by, e.g. nDCG@10, AP, P@10 (repeatable; "
-                           "each measure is its own family)."),
-            Options, align_group(paired=True), Engine, Scores, NuggetsFormat, Plot,
-            output_group("tsv"), Progress))
+COMMAND = scores_command(
+    "leaderboard", "Measure to rank runs by, e.g. nDCG@10, AP, P@10 (repeatable; each measure "
+                   "is its own family).", Options, engine=True, after=(Progress,))
 
 # an estimate of the permutation work is given first when it is longer than this
 ANNOUNCE_SECONDS = 10.0
@@ -41,15 +26,6 @@ def options_of(values: dict) -> Options:
     return options
 
 
-def duration(secs: float) -> str:
-    """A wait as a person reads it: seconds, minutes or hours."""
-    if secs < 90:
-        return f"{secs:.0f} s"
-    if secs < 5400:
-        return f"{secs / 60:.0f} min"
-    return f"{secs / 3600:.1f} h"
-
-
 def announce(note, runs: int, topics: int, options: Options, measures: int) -> None:
     """A note with the estimated time of long permutation work."""
     from ipsoeval.analyses import leaderboard
@@ -59,7 +35,7 @@ def announce(note, runs: int, topics: int, options: Options, measures: int) -> N
         return
     what = (f"{options.samples:,} samples x {runs:,} runs x {topics:,} topics"
             + (f" x {measures} measures" if measures > 1 else ""))
-    note(f"leaderboard: {what}: about {duration(secs)} (--samples trades precision for time)")
+    note(f"leaderboard: {what}: about {inp.duration(secs)} (--samples trades precision for time)")
 
 
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
@@ -75,8 +51,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     options = options_of(v)
     if fmt is not None:                # the arguments are per-topic score files
         from ipsoeval.analyses.scores import leaderboard_scores
-        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
-                                  warn=warn, note=note)
+        ts = inp.command_scores(v, align, fmt, warn=warn, note=note)
         names = list(measures) or None
         announce(note, len(ts.runs), len(ts.topics), options,
                  len(names) if names else len(ts.measures))
@@ -100,8 +75,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     announce(note, len(aligned.runs), len(aligned.topics), options,
              len({m.name for m in sc.measures}))
     report = leaderboard.run(sc, options, progress=progress and progress(PROGRESS_LABEL))
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     _plot(v["plot"], report)
     return report
 
@@ -115,21 +89,19 @@ def _plot(path, report) -> None:
 def from_result(res, *, measures=None, progress=None, **kw):
     """The Report of :func:`ipsoeval.leaderboard` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import leaderboard as lb
-    from ipsoeval.pipeline.common import _common, _report, _requested, _score_set, _warn
+    from ipsoeval.pipeline.common import _common, _requested, _scores_or_result
 
     options = options_of(kw)
-    ts = _score_set(res)
-    if ts is not None:
+
+    def on_scores(ts):
         from ipsoeval.analyses.scores import leaderboard_scores
-        report = leaderboard_scores(ts, options, measures=measures, progress=progress)
-        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
-        params = dict(ts.params)
-    else:
+        return leaderboard_scores(ts, options, measures=measures, progress=progress)
+
+    def on_result(res):
         from ipsoeval import engine
         options.check(list(res.runs))
         requested = _requested(res, measures)
         aligned, notes = _common(res)
-        report = lb.run(engine.evaluate(aligned, requested), options, progress=progress)
-        params = dict(res.params)
-    _warn(report.warnings)
-    return _report(report, warnings=notes, params=params)
+        return lb.run(engine.evaluate(aligned, requested), options, progress=progress), notes
+
+    return _scores_or_result(res, on_scores, on_result)

@@ -3,33 +3,33 @@ made by the command line (:func:`from_values`) and the API (:func:`from_result`)
 
 from __future__ import annotations
 
-from ipsoeval.align_options import align_group
 from ipsoeval.analyses.meta import DEFAULT_TESTS
 from ipsoeval.analyses.meta.options import Options, parse_tests
-from ipsoeval.declare import Arg, Command, field_names
 from ipsoeval.errors import UsageError
-from ipsoeval.output_options import output_group
-from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import NuggetsFormat, Plot, Scores, measures_group
+from ipsoeval.pipeline.options import option_values, scores_command
 
-COMMAND = Command(
-    "meta", HELP["meta"],
-    arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False)),
-    groups=(measures_group("Measure to compare, e.g. AP, nDCG@10, P@10 (repeatable; give two "
-                           "or more)."),
-            Options, align_group(paired=True), Scores, NuggetsFormat, Plot,
-            output_group("tsv")))
-
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
+COMMAND = scores_command(
+    "meta", "Measure to compare, e.g. AP, nDCG@10, P@10 (repeatable; give two or more).",
+    Options)
 
 
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
-    kw = {k: values[k] for k in _OPTION_NAMES if k in values and k != "tests"}
+    kw = option_values(COMMAND, Options, values, leave=("tests",))
     options = Options(tests=parse_tests(values.get("tests")) or DEFAULT_TESTS, **kw)
     options.check()
     return options
+
+
+def _on_scores(ts, measures, options: Options, **kw):
+    """The analysis of per-topic scores: ``measures`` (None: all of them)."""
+    from ipsoeval.analyses import meta
+    from ipsoeval.reading.scores import select
+    names = select(ts, measures)
+    return meta.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
+                    higher_is_better={m: ts.higher_is_better[m] for m in names},
+                    scales={m: ts.scales[m] for m in names}, **kw)
 
 
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
@@ -52,16 +52,10 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
              f"--samples lowers it")
 
     if fmt is not None:         # the arguments are per-topic score files
-        from ipsoeval.reading.scores import select
-        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
-                                  warn=warn, note=note)
-        names = select(ts, list(measures) or None)
-        report = meta.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
-                          higher_is_better={m: ts.higher_is_better[m] for m in names},
-                          scales={m: ts.scales[m] for m in names}, progress=testing,
-                          estimate=estimate)
-        for rs in report.tables:
-            rs.params.update(ts.params)
+        ts = inp.command_scores(v, align, fmt, warn=warn, note=note)
+        report = _on_scores(ts, list(measures) or None, options, progress=testing,
+                            estimate=estimate)
+        inp.with_params(report, ts.params)
     else:
         from ipsoeval import engine
         if len(runs) < 3:
@@ -71,8 +65,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
         report = meta.run_aligned(aligned, requested, options, progress=testing,
                                   estimate=estimate)
-        for rs in report.tables:
-            rs.params.update(align.as_params())
+        inp.with_params(report, align.as_params())
     if v["plot"]:
         from ipsoeval import plots
         plots.meta(v["plot"], report.table("asl"), report.table("summary"))
@@ -82,21 +75,13 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.meta` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import meta as me
-    from ipsoeval.pipeline.common import _common, _report, _requested, _score_set, _warn
+    from ipsoeval.pipeline.common import _common, _requested, _scores_or_result
 
     options = options_of(kw)
-    ts = _score_set(res)
-    if ts is not None:
-        from ipsoeval.reading.scores import select
-        names = select(ts, measures)
-        out = me.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
-                     higher_is_better={m: ts.higher_is_better[m] for m in names},
-                     scales={m: ts.scales[m] for m in names})
-        notes, params = list(ts.warnings), dict(ts.params)      # not ts.notes: how read
-    else:
+
+    def on_result(res):
         requested = _requested(res, measures)
         aligned, notes = _common(res)
-        out = me.run_aligned(aligned, requested, options)
-        params = dict(res.params)
-    _warn(out.warnings)
-    return _report(out, warnings=notes, params=params)
+        return me.run_aligned(aligned, requested, options), notes
+
+    return _scores_or_result(res, lambda ts: _on_scores(ts, measures, options), on_result)

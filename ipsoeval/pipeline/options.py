@@ -6,13 +6,33 @@ where it needs to."""
 
 from __future__ import annotations
 
-from ipsoeval.declare import Group, option, options
+from ipsoeval.align_options import align_group
+from ipsoeval.declare import Arg, Command, Group, field_names, option, options
+from ipsoeval.output_options import output_group
 from ipsoeval.reading.grammar import SCORE_FORMATS
 
 MEASURE_HELP = ("Measure, e.g. P@10, nDCG@10, AP, RR@10, RBP(p=0.8)@10, or a trec_eval "
                 "name/argument (P.5,10, map, official, all_trec). Repeatable. See "
                 "`ipsoeval measures`.")
 NUGGET_FORMATS = ("auto", "jsonl", "tsv")
+# the arguments of a command on qrels and runs, whose runs --scores may replace
+QRELS_RUNS = (Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False))
+
+
+def option_values(command: Command, options, values: dict, *, leave=()) -> dict:
+    """{name: value} of the options of ``command`` that the options
+    class ``options`` declares, but ``leave``, as ``values`` (the command line's
+    values or the API's keywords) gives them."""
+    return {o.dest: values[o.dest] for o in command.opts()
+            if o.dest in field_names(options) and o.dest in values
+            and o.dest not in leave}
+
+
+def checked_options(command: Command, options, values: dict):
+    """The analysis's ``options`` (its Options dataclass) from ``values``, checked."""
+    made = options(**option_values(command, options, values))
+    made.check()
+    return made
 
 
 def _check_plot(value):
@@ -109,3 +129,18 @@ class Progress:
     progress: object = option(cli=False,
                               help="An optional callback cb(done, total) called as the work "
                                    "advances.")
+
+
+def scores_command(name: str, measures, *own, engine: bool = False, plot: bool = True,
+                   after=()) -> Command:
+    """A command on qrels and runs whose runs per-topic score files may replace:
+    QRELS RUN..., then -m (``measures``: its help text, or the command's own
+    Group), the groups ``own`` (the analysis's options first), the paired
+    alignment, where the runs are scored (``engine``), --scores and its
+    formats, --plot (``plot``), the tab-separated output, and ``after``."""
+    from ipsoeval.pipeline import HELP
+    if isinstance(measures, str):
+        measures = measures_group(measures)
+    return Command(name, HELP[name], arguments=QRELS_RUNS, groups=(
+        measures, *own, align_group(paired=True), *((Engine,) if engine else ()), Scores,
+        NuggetsFormat, *((Plot,) if plot else ()), output_group("tsv"), *after))

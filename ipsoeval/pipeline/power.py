@@ -3,28 +3,26 @@ made by the command line (:func:`from_values`) and the API (:func:`from_result`)
 
 from __future__ import annotations
 
-from ipsoeval.align_options import align_group
 from ipsoeval.analyses.power.options import Options, options_of
-from ipsoeval.declare import Arg, Command, field_names
 from ipsoeval.errors import UsageError
-from ipsoeval.output_options import output_group
-from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import NuggetsFormat, Plot, Scores, measures_group
+from ipsoeval.pipeline.options import option_values, scores_command
 
-COMMAND = Command(
-    "power", HELP["power"],
-    arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False)),
-    groups=(measures_group("Measure whose per-topic scores give the variance, e.g. AP, "
-                           "nDCG@10 (repeatable)."),
-            Options, align_group(paired=True), Scores, NuggetsFormat, Plot,
-            output_group("tsv")))
-
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
+COMMAND = scores_command(
+    "power", "Measure whose per-topic scores give the variance, e.g. AP, nDCG@10 (repeatable).",
+    Options)
 
 
 def _options(values: dict) -> Options:
-    return options_of(**{k: values[k] for k in _OPTION_NAMES})
+    return options_of(**option_values(COMMAND, Options, values))
+
+
+def _on_scores(ts, measures, options: Options):
+    """The analysis of per-topic scores: ``measures`` (None: all of them)."""
+    from ipsoeval.analyses import power
+    from ipsoeval.reading.scores import select
+    names = select(ts, measures)
+    return power.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options)
 
 
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
@@ -38,13 +36,9 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     if not measures and fmt is None:
         raise UsageError("power needs a measure: give -m MEASURE (e.g. -m AP)")
     if fmt is not None:         # the arguments are per-topic score files
-        from ipsoeval.reading.scores import select
-        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
-                                  warn=warn, note=note)
-        names = select(ts, list(measures) or None)
-        report = pa.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options)
-        for rs in report.tables:
-            rs.params.update(ts.params)
+        ts = inp.command_scores(v, align, fmt, warn=warn, note=note)
+        report = _on_scores(ts, list(measures) or None, options)
+        inp.with_params(report, ts.params)
     else:
         from ipsoeval import engine
         if len(runs) < 2:
@@ -52,8 +46,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         requested = engine.requested(measures)
         aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
         report = pa.run_aligned(aligned, requested, options)
-        for rs in report.tables:
-            rs.params.update(align.as_params())
+        inp.with_params(report, align.as_params())
     if v["plot"]:
         from ipsoeval import plots
         plots.power(v["plot"], report.table("power"), report.table("curve"))
@@ -63,19 +56,13 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.power` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import power as pa
-    from ipsoeval.pipeline.common import _common, _report, _requested, _score_set, _warn
+    from ipsoeval.pipeline.common import _common, _requested, _scores_or_result
 
     options = _options(kw)
-    ts = _score_set(res)
-    if ts is not None:
-        from ipsoeval.reading.scores import select
-        names = select(ts, measures)
-        out = pa.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options)
-        notes, params = list(ts.warnings), dict(ts.params)      # not ts.notes: how read
-    else:
+
+    def on_result(res):
         requested = _requested(res, measures)
         aligned, notes = _common(res)
-        out = pa.run_aligned(aligned, requested, options)
-        params = dict(res.params)
-    _warn(out.warnings)
-    return _report(out, warnings=notes, params=params)
+        return pa.run_aligned(aligned, requested, options), notes
+
+    return _scores_or_result(res, lambda ts: _on_scores(ts, measures, options), on_result)

@@ -7,12 +7,12 @@ import os
 
 from ipsoeval.align_options import align_group
 from ipsoeval.analyses.ppi.options import Judgments, Nuggets, Options
-from ipsoeval.declare import Arg, Command, Group, field_names
+from ipsoeval.declare import Arg, Command, Group
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import output_group
 from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import NuggetsFormat, Plot, measures_group
+from ipsoeval.pipeline.options import NuggetsFormat, Plot, checked_options, measures_group
 
 COMMAND = Command(
     "ppi", HELP["ppi"],
@@ -24,14 +24,10 @@ COMMAND = Command(
             Nuggets, Group(NuggetsFormat, words={"nuggets_format": {"api": True}}), Options,
             align_group(paired=True), Plot, output_group("tsv")))
 
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
-
 
 def options_of(values: dict) -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
-    options = Options(**{k: values[k] for k in _OPTION_NAMES if k in values})
-    options.check()
-    return options
+    return checked_options(COMMAND, Options, values)
 
 
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
@@ -77,8 +73,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     a_sc = engine.evaluate(a_al, requested)
     report = ppi.run(h_sc, a_sc, options, human_name=display_name(human),
                      auto_name=display_name(auto))
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     _plot(v["plot"], report)
     return report
 
@@ -108,8 +103,7 @@ def _nuggets(v: dict, options: Options, align, *, warn):
             warn(f"{label} nuggets: {w}")
     report = ppi.analyse(list(aj.runs), list(hj.topics), list(aj.topics), inputs, options,
                          human_name=display_name(human), auto_name=display_name(auto))
-    for rs in report.tables:
-        rs.params.update({"nuggets": True, "nuggets_format": layout})
+    inp.with_params(report, {"nuggets": True, "nuggets_format": layout})
     _plot(v["plot"], report)
     return report
 

@@ -17,13 +17,12 @@ from ipsoeval.align_options import align_group
 from ipsoeval.analyses.leaderboard.options import Options as LeaderboardOptions
 from ipsoeval.analyses.report.options import Options, check_tests, make_options
 from ipsoeval.analyses.sigtest.common import Options as SigtestOptions
-from ipsoeval.declare import Arg, Command, Group, opts_of
+from ipsoeval.declare import Command, Group, opts_of
 from ipsoeval.errors import UsageError
 from ipsoeval.output_options import Output
 from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.leaderboard import duration
-from ipsoeval.pipeline.options import NuggetsFormat, Progress, Scores, measures_group
+from ipsoeval.pipeline.options import QRELS_RUNS, NuggetsFormat, Progress, Scores, measures_group
 from ipsoeval.stats import registry
 
 
@@ -36,7 +35,7 @@ def _only(cls, *names: str, **words) -> Group:
 
 COMMAND = Command(
     "report", HELP["report"],
-    arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False)),
+    arguments=QRELS_RUNS,
     groups=(
         measures_group("Measure to rank and compare runs by, e.g. nDCG@10, AP (repeatable: a "
                        "leaderboard and a heat map per measure; the first chooses the best "
@@ -93,7 +92,7 @@ class Page:
 
 def _announce(note, secs: float, what: str) -> None:
     if secs >= ANNOUNCE_SECONDS:
-        note(f"report: {what}: about {duration(secs)} (--samples trades precision for time)")
+        note(f"report: {what}: about {inp.duration(secs)} (--samples trades precision for time)")
 
 
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None) -> Page:

@@ -3,22 +3,15 @@ made by the command line (:func:`from_values`) and the API (:func:`from_result`)
 
 from __future__ import annotations
 
-from ipsoeval.align_options import align_group
 from ipsoeval.analyses.risk.options import DEFAULT_RISK_ALPHAS, Options
-from ipsoeval.declare import Arg, Command
 from ipsoeval.errors import UsageError
-from ipsoeval.output_options import output_group
-from ipsoeval.pipeline import HELP
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import NuggetsFormat, Scores, measures_group
+from ipsoeval.pipeline.options import scores_command
 
-COMMAND = Command(
-    "risk", HELP["risk"],
-    arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False)),
-    groups=(measures_group("Measure to compare, e.g. nDCG@20, AP, ERR@20 (repeatable; see "
-                           "`ipsoeval measures`).  Required, except with --scores whose files "
-                           "hold one measure."),
-            Options, align_group(paired=True), Scores, NuggetsFormat, output_group("tsv")))
+COMMAND = scores_command(
+    "risk", "Measure to compare, e.g. nDCG@20, AP, ERR@20 (repeatable; see `ipsoeval "
+            "measures`).  Required, except with --scores whose files hold one measure.",
+    Options, plot=False)
 
 
 def options_of(values: dict) -> Options:
@@ -50,15 +43,13 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     options = options_of(v)
     if fmt is not None:         # the arguments are per-topic score files
         from ipsoeval.reading.scores import select
-        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
-                                  baseline=options.baseline, measures=measures,
+        ts = inp.command_scores(v, align, fmt, baseline=options.baseline, measures=measures,
                                   command="risk", warn=warn, note=note)
         names = select(ts, inp.measures_or_only(ts, measures, "risk", note=note))
         options.baseline = inp.score_baseline(options.baseline, ts)
         report = risk.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
                           lower_better={m for m in names if not ts.higher_is_better[m]})
-        for rs in report.tables:
-            rs.params.update(ts.params)
+        inp.with_params(report, ts.params)
         return report
     requested = engine.requested(measures)          # usage errors before reading files
     risk.refuse_lower_better({r.measure.name for r in requested
@@ -66,44 +57,33 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
     options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
     report = risk.run_scores(engine.evaluate(aligned, requested), options)
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     return report
 
 
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.risk` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import risk as rk
-    from ipsoeval.pipeline.common import (
-        _baseline,
-        _common,
-        _names,
-        _report,
-        _requested,
-        _score_set,
-        _warn,
-    )
+    from ipsoeval.pipeline.common import _baseline, _common, _names, _requested, _scores_or_result
 
     options = options_of(kw)
-    ts = _score_set(res)
-    if ts is not None:
+
+    def on_scores(ts):
         from ipsoeval.reading.scores import select
         names = select(ts, _names(measures))
         if options.baseline is not None:
             from ipsoeval.analyses import validate
             options.baseline = validate.baseline(options.baseline, list(ts.runs))
-        out = rk.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
-                     lower_better={m for m in names if not ts.higher_is_better[m]})
-        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
-        params = dict(ts.params)
-    else:
+        return rk.run(list(ts.runs), {m: ts.matrices[m] for m in names}, options,
+                      lower_better={m for m in names if not ts.higher_is_better[m]})
+
+    def on_result(res):
         from ipsoeval import engine
         requested = _requested(res, measures)
         rk.refuse_lower_better({r.measure.name for r in requested
                                 if not r.measure.higher_is_better})
         options.baseline = _baseline(res, options.baseline)
         aligned, notes = _common(res)
-        out = rk.run_scores(engine.evaluate(aligned, requested), options)
-        params = dict(res.params)
-    _warn(out.warnings)
-    return _report(out, warnings=notes, params=params)
+        return rk.run_scores(engine.evaluate(aligned, requested), options), notes
+
+    return _scores_or_result(res, on_scores, on_result)

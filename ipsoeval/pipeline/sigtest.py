@@ -3,25 +3,16 @@ made by the command line (:func:`from_values`) and the API (:func:`from_result`)
 
 from __future__ import annotations
 
-from ipsoeval.align_options import align_group
 from ipsoeval.analyses.sigtest.common import Options, make_options
-from ipsoeval.declare import Arg, Command, field_names
 from ipsoeval.errors import UsageError
-from ipsoeval.output_options import Junit, output_group
-from ipsoeval.pipeline import HELP
+from ipsoeval.output_options import Junit
 from ipsoeval.pipeline import inputs as inp
-from ipsoeval.pipeline.options import Engine, NuggetsFormat, Plot, Scores, measures_group
+from ipsoeval.pipeline.options import option_values, scores_command
 
-COMMAND = Command(
-    "sigtest", HELP["sigtest"],
-    arguments=(Arg("qrels", "QRELS"), Arg("runs", "RUN...", many=True, required=False)),
-    groups=(measures_group("Measure to compare, e.g. AP, nDCG@10, P@10, RR@10 (repeatable; see "
-                           "`ipsoeval measures`).  Required, except with --scores whose files "
-                           "hold one measure."),
-            Options, Junit, align_group(paired=True), Engine, Scores, NuggetsFormat, Plot,
-            output_group("tsv")))
-
-_OPTION_NAMES = [o.dest for o in COMMAND.opts() if o.dest in field_names(Options)]
+COMMAND = scores_command(
+    "sigtest", "Measure to compare, e.g. AP, nDCG@10, P@10, RR@10 (repeatable; see `ipsoeval "
+               "measures`).  Required, except with --scores whose files hold one measure.",
+    Options, Junit, engine=True)
 
 
 def quick(args) -> bool:
@@ -38,7 +29,7 @@ def quick(args) -> bool:
 
 def options_of(values: dict, *, gate_option: str = "gate_test") -> Options:
     """The analysis's Options from the command's values (or the API's keywords), checked."""
-    kw = {k: values[k] for k in _OPTION_NAMES if k in values and k not in ("tests", "gate_test")}
+    kw = option_values(COMMAND, Options, values, leave=("tests", "gate_test"))
     return make_options(list(values.get("tests") or []) if not isinstance(values.get("tests"), str)
                         else values["tests"], values.get("gate_test"),
                         gate_option=gate_option, **kw)
@@ -73,8 +64,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
                          "unjudged documents to label)")
     if fmt is not None:         # the arguments are per-topic score files
         from ipsoeval.analyses.scores import sigtest_scores
-        ts = inp.load_score_files([v["qrels"], *runs], align, fmt, v["scores_scale"],
-                                  baseline=options.baseline, measures=measures,
+        ts = inp.command_scores(v, align, fmt, baseline=options.baseline, measures=measures,
                                   command="sigtest", warn=warn, note=note)
         measures = inp.measures_or_only(ts, measures, "sigtest", note=note)
         options.baseline = inp.score_baseline(options.baseline, ts)
@@ -98,8 +88,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         report = st.run_scores(sc, options, progress=testing)
     else:
         report = st.run_aligned(aligned, requested, options, progress=testing)
-    for rs in report.tables:
-        rs.params.update(align.as_params())
+    inp.with_params(report, align.as_params())
     if v["plot"]:       # per-topic differences of the pairs tested
         sc = sc or engine.evaluate(aligned, requested)
         _plot(v["plot"], report, list(aligned.runs),
@@ -128,33 +117,23 @@ def _plot(path, report, runs, matrices) -> None:
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.sigtest` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import sigtest as st
-    from ipsoeval.pipeline.common import (
-        _baseline,
-        _common,
-        _names,
-        _report,
-        _requested,
-        _score_set,
-        _warn,
-    )
+    from ipsoeval.pipeline.common import _baseline, _common, _names, _requested, _scores_or_result
 
     options = options_of(kw)
-    ts = _score_set(res)
-    if ts is not None and options.bounds:
-        raise UsageError("bounds=True needs runs and qrels (per-topic scores have no "
-                         "unjudged documents to label)")
-    if ts is not None:
+
+    def on_scores(ts):
+        if options.bounds:
+            raise UsageError("bounds=True needs runs and qrels (per-topic scores have no "
+                             "unjudged documents to label)")
         from ipsoeval.analyses.scores import sigtest_scores
-        out = sigtest_scores(ts, options, measures=_names(measures))
-        notes = list(ts.warnings)     # ts.notes: how the files were read, not warnings
-        params = dict(ts.params)
-    else:
+        return sigtest_scores(ts, options, measures=_names(measures))
+
+    def on_result(res):
         if len(res.runs) < 2:
             raise UsageError(f"sigtest needs at least two runs (got {len(res.runs)})")
         requested = _requested(res, measures)
         options.baseline = _baseline(res, kw.get("baseline"))
         aligned, notes = _common(res)
-        out = st.run_aligned(aligned, requested, options)
-        params = dict(res.params)
-    _warn(out.warnings)
-    return _report(out, warnings=notes, params=params)
+        return st.run_aligned(aligned, requested, options), notes
+
+    return _scores_or_result(res, on_scores, on_result)

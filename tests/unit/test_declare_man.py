@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
-
-from ipsoeval.declare import Arg, Command, man_synopsis, option
+from ipsoeval.declare import Arg, Command, man_synopsis, option, options
 
 
-@dataclasses.dataclass
+@options
 class _Opts:
     human: str | None = option("--human", metavar="HUMAN", required=True, help="Needed.")
     flag: bool = option("--flag", kind="flag", help="A flag.")

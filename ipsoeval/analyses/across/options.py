@@ -4,9 +4,9 @@ instant."""
 
 from __future__ import annotations
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.across import EFFECTS, METHODS
-from ipsoeval.analyses.validate import CORRECTIONS
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
@@ -15,10 +15,8 @@ MAX_SAMPLES = 1_000_000
 
 @options
 class Options:
-    baseline: str | None = option(      # None: the first run
-        "--baseline", metavar="NAME|FILE", default_text="the first run",
-        help="Effects are against this run (its name).  [default: the first run of the "
-             "manifest]  NAME is a run name, FILE the path of one of the RUN arguments.")
+    baseline: str | None = co.baseline("Effects are against this run (its name).  [default: the first run of the "
+        "manifest]")
     effect: str = option(
         "--effect", kind="choice", choices=EFFECTS, default="md", show_default=True,
         help="Effect on each collection: the mean paired difference (md, in the measure's "
@@ -27,18 +25,12 @@ class Options:
         "--method", kind="choice", choices=METHODS, default="reml", show_default=True,
         help="Estimator of the between-collection variance tau^2: restricted maximum "
              "likelihood, DerSimonian-Laird or Paule-Mandel.")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
-    samples: int = option("--samples", kind="int", low=1, default=1000, show_default=True,
-                          metavar="N",
-                          help="Bootstrap samples of the leaderboard's rank intervals (topics "
-                               "resampled within each collection).")
-    seed: int = option("--seed", kind="int", low=0, default=42, show_default=True,
-                       help="Seed of the random generator (same seed, same output).")
-    correct: str = option("--correct", kind="choice", choices=CORRECTIONS, default="holm",
-                          show_default=True,
-                          help="Correction of the mixed model's pairwise contrasts.")
+    alpha: float = co.alpha()
+    samples: int = co.samples(
+        1000, "Bootstrap samples of the leaderboard's rank intervals (topics resampled within "
+              "each collection).")
+    seed: int = co.seed()
+    correct: str = co.correct("Correction of the mixed model's pairwise contrasts.", default="holm")
 
     def check(self) -> None:
         if self.effect not in EFFECTS:

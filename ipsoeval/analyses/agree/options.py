@@ -4,9 +4,9 @@ instant."""
 
 from __future__ import annotations
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.agree import DEFAULT_TEST, TESTS
-from ipsoeval.analyses.validate import CORRECTIONS
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
@@ -32,23 +32,14 @@ class Nuggets:
 @options
 class Options:
     # one test (make_options refuses more); None: each measure's test by scale
-    test: str | None = option(
-        "--test", multiple=True, metavar="NAME", default=DEFAULT_TEST, check=parse_tests,
-        default_text=registry.DEFAULT_TEXT,
-        help=f"The paired test deciding which pairs of runs differ significantly (one): "
-             f"{', '.join(TESTS)} (repeatable or comma-separated).")
-    correct: str = option(
-        "--correct", kind="choice", choices=CORRECTIONS, default="none", show_default=True,
-        help="Multiple-comparison correction over all pairs of runs and measures, under each "
-             "qrels separately.")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
-    samples: int = option("--samples", kind="int", low=1, default=100_000, show_default=True,
-                          metavar="N",
-                          help="Resamples of the randomization and bootstrap tests.")
-    seed: int = option("--seed", kind="int", low=0, default=42, show_default=True,
-                       help="Seed of the random generator (same seed, same output).")
+    test: str | None = co.tests(
+        "The paired test deciding which pairs of runs differ significantly (one)", TESTS,
+        default=DEFAULT_TEST, check=parse_tests)
+    correct: str = co.correct("Multiple-comparison correction over all pairs of runs and measures, "
+                                "under each qrels separately.")
+    alpha: float = co.alpha()
+    samples: int = co.samples(100_000)
+    seed: int = co.seed()
     rbo_p: float = option("--rbo-p", kind="float", low=0, high=1, low_open=True,
                           high_open=True, default=0.9, show_default=True, metavar="P",
                           help="Persistence p of rank-biased overlap (RBO_ext).")

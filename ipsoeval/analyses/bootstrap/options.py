@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.bootstrap import AGGREGATES, TESTS
 from ipsoeval.declare import option, options
@@ -44,23 +45,17 @@ def parse_list(values: Sequence[str] | str | None, default: Sequence[str],
 
 @options
 class Options:
-    samples: int = option("--samples", kind="int", low=1, default=1000, show_default=True,
-                          metavar="N",
-                          help="Bootstrap samples: resamples of the topics, with replacement, "
-                               "same size.")
-    seed: int = option("--seed", kind="int", low=0, default=42, show_default=True,
-                       help="Seed of the random generator (same seed, same output).")
+    samples: int = co.samples(
+        1000, "Bootstrap samples: resamples of the topics, with replacement, same size.")
+    seed: int = co.seed()
     top: int = option("--top", kind="int", default=5, show_default=True,
                       help="Ranks shown in the rank-probability table (0 = all).")
-    ci: float = option("--ci", kind="float", default=0.95, show_default=True,
-                       help="Level of the confidence intervals and of the rank interval.")
+    ci: float = co.ci("Level of the confidence intervals and of the rank interval.")
     ci_method: str = option("--ci-method", kind="choice", choices=CI_METHODS,
                             default="percentile", show_default=True,
                             help="Bootstrap confidence interval of the mean.")
-    baseline: str | None = option(
-        "--baseline", metavar="NAME|FILE",
-        help="Also give each run's paired difference to this run, with its CI.  NAME is a "
-             "run name, FILE the path of one of the RUN arguments.")
+    baseline: str | None = co.baseline(
+        "Also give each run's paired difference to this run, with its CI.", default_text=None)
     ranks: bool = option("--ranks", kind="flag",
                          help="Print the rank probabilities (run, measure, rank, probability) "
                               "instead of the summary.")
@@ -69,17 +64,14 @@ class Options:
         "--split-half", kind="int", metavar="S",
         help="Split-half reliability of significance tests over S random splits of the "
              "topics (the paper uses 100); prints the agreement rates.")
-    tests: tuple = option(            # none: each measure's test by scale (registry.default_for)
-        "--test", multiple=True, metavar="NAME", default=(), check=parse_tests,
+    tests: tuple = co.tests(
+        "Tests for --split-half", TESTS, default=(), check=parse_tests,
         default_text=registry.DEFAULT_TEXT + "; the paper's Table 4 compares all four: "
-                                             "--test sign,ranksum,wilcoxon,t",
-        help=f"Tests for --split-half: {', '.join(TESTS)} (repeatable or comma-separated).")
+                                             "--test sign,ranksum,wilcoxon,t")
     aggregates: tuple = option(
         "--aggregate", multiple=True, metavar="LIST", default=(), default_text="mean",
         help="Which run is better on a half, for --split-half: mean, median or mean,median.")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
+    alpha: float = co.alpha()
     queries_files: tuple = option(
         "--queries-file", multiple=True, metavar="[NAME=]FILE", default=(), api=False,
         help="A named subset of topics (first field of each line); each run's expected rank "

@@ -4,8 +4,8 @@ read them before the analysis (:mod:`.report`) is loaded."""
 
 from __future__ import annotations
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
-from ipsoeval.analyses.validate import ALTERNATIVES, CORRECTIONS
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
@@ -25,32 +25,21 @@ class Options:
     k: int = option("-k", "--cutoff", kind="int", low=1, default=100, show_default=True,
                     help="Rank cutoff: a run answers a topic when a relevant document is in "
                          "its top k.")
-    baseline: str | None = option(      # run A (a run name); default the first run
-        "--baseline", metavar="NAME|FILE", default_text="the first run",
-        help="Run A, compared with every other run.  NAME is a run name, FILE the path of "
-             "one of the RUN arguments.")
+    baseline: str | None = co.baseline("Run A, compared with every other run.")
     naive: bool = option("--naive", kind="flag",
                          help="Also test per-topic RR@k over all topics with the Wilcoxon "
                               "rank-sum, signed-rank and t tests (Lin et al. Table 1).")
-    correct: str = option("--correct", kind="choice", choices=CORRECTIONS, default="none",
-                          show_default=True,
-                          help="Multiple-comparison correction across all p-values of the "
-                               "invocation.")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
-    alternative: str = option(          # of every test, about B − A of its quantity
-        "--alternative", kind="choice", choices=ALTERNATIVES, default="two-sided",
-        show_default=True,
-        help="Alternative hypothesis about B - A of each tested quantity (answered, ESL, "
-             "RR; a lower ESL is better).")
+    correct: str = co.correct("Multiple-comparison correction across all p-values of the invocation.")
+    alpha: float = co.alpha()
+    alternative: str = co.alternative(
+        "Alternative hypothesis about B - A of each tested quantity (answered, ESL, RR; a "
+        "lower ESL is better).")
     verdict_test: str = option(
         "--verdict-test", metavar="QUANTITY-TEST", default="esl-t", show_default=True,
         help="Outcome-3 test that decides the ranking facet of the verdict: esl-t, "
              "esl-wilcoxon, rr-t or rr-wilcoxon (test names as --test takes them).")
-    per_query: bool = option("-q", "--per-query", kind="flag",
-                             help="Print each topic's outcome and first-relevant ranks "
-                                  "instead of the summary.")
+    per_query: bool = co.per_query(
+        "Print each topic's outcome and first-relevant ranks instead of the summary.")
 
     def check(self, runs: list[str] | None = None) -> None:
         if self.k < 1:

@@ -6,6 +6,7 @@ probability.  Declared once (:mod:`ipsoeval.declare`); numpy-free, for
 
 from __future__ import annotations
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
@@ -107,13 +108,9 @@ class EvalOptions:
              "labelled the worst and the best way (every label from 0 to the highest judged "
              "one); trec layout: NAME_low and NAME_high lines.")
     # the API draws as many labelings as the engine's default unless told
-    samples: int | None = option(
-        "--samples", kind="int", low=1, default=1000, show_default=True, metavar="N",
-        api_default=None,
-        help="Monte Carlo labelings per measure without an exact expectation under --labels "
-             "probability.")
-    seed: int | None = option("--seed", kind="int", low=0, default=42, show_default=True,
-                              api_default=None,
-                              help="Seed of the random generator (same seed, same output).")
+    samples: int | None = co.samples(
+        1000, "Monte Carlo labelings per measure without an exact expectation under --labels "
+              "probability.", api_default=None)
+    seed: int | None = co.seed(api_default=None)
     print_version: bool = option("-v", kind="flag", eager=True, api=False,
                                  help="Print the version on stderr and exit (trec_eval -v).")

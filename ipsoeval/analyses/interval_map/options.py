@@ -4,6 +4,7 @@ the command's declaration (:mod:`ipsoeval.pipeline.interval_map`) and
 
 from __future__ import annotations
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.interval_map import TESTS
 from ipsoeval.analyses.interval_map.common import TIES, parse_size
@@ -38,8 +39,7 @@ class Options:
         help="For measures that depend on R (R, AP, nDCG): all runs of length N, one scale "
              "for every topic as in the paper (all), or per topic the runs it could produce, "
              "at most R relevant documents (attainable).")
-    per_query: bool = option("-q", "--per-query", kind="flag",
-                             help="Also print one row per run and topic.")
+    per_query: bool = co.per_query("Also print one row per run and topic.")
     values: bool = option("--values", kind="flag",
                           help="List the distinct values of the measure over all runs of "
                                "length N with how many runs reach each, and a text plot.")
@@ -47,14 +47,9 @@ class Options:
                            help="Kendall's tau of run rankings, original vs mapped, among "
                                 "measures, and significance decisions that change (the "
                                 "paper's Tables 2, 4, 5-6).")
-    tests: tuple = option(      # --analyze: tests of Tables 5-6 (none given: all eight)
-        "--test", multiple=True, metavar="NAME", default=(), check=_tests,
-        default_text="all eight",
-        help=f"Tests of --analyze (Tables 5-6): {', '.join(TESTS)} (repeatable or "
-             f"comma-separated).")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
+    tests: tuple = co.tests("Tests of --analyze (Tables 5-6)", TESTS, default=(), check=_tests,
+                     default_text="all eight")
+    alpha: float = co.alpha()
     max_memory: int | str | None = option(     # bytes (or a size as text); None: 2 GiB
         "--max-memory", metavar="SIZE", default="2G", show_default=True,
         help="Refuse value-set computations estimated to need more memory than this (e.g. "

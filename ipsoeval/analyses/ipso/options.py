@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.ipso import TESTS
-from ipsoeval.analyses.validate import ALTERNATIVES, CORRECTIONS
 from ipsoeval.declare import option, options, value
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
@@ -32,41 +32,23 @@ class Options:
         "--depths", metavar="LIST",
         help="Depths to report, e.g. 5,10,20 or 1..k (pair summaries: default k; "
              "--all-pairs depth table: default 1..k).")
-    tests: list[str] = option(  # empty: each measure's by scale
-        "--test", multiple=True, metavar="NAME", default=[], check=_tests,
-        default_text=registry.DEFAULT_TEXT,
-        help=f"Test of the -m measures: {', '.join(TESTS)} (repeatable or comma-separated).")
-    correct: str = option("--correct", kind="choice", choices=CORRECTIONS, default="none",
-                          show_default=True,
-                          help="Multiple-comparison correction across every p-value of the "
-                               "invocation (IPSO sign tests and metric tests).")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
-    alternative: str = option(  # of the -m measures' tests, about B - A
-        "--alternative", kind="choice", choices=ALTERNATIVES, default="two-sided",
-        show_default=True,
-        help="Alternative hypothesis about B - A of the -m measures' tests (the IPSO sign "
-             "test is two-sided, as in the paper).")
-    samples: int = option("--samples", kind="int", low=1, default=100_000, show_default=True,
-                          metavar="N",
-                          help="Resamples of the randomization and bootstrap tests.")
-    seed: int = option("--seed", kind="int", low=0, default=42, show_default=True,
-                       help="Seed of the random generator (same seed, same output).")
+    tests: list[str] = co.tests("Test of the -m measures", TESTS, default=[], check=_tests)
+    correct: str = co.correct("Multiple-comparison correction across every p-value of the invocation "
+                                "(IPSO sign tests and metric tests).")
+    alpha: float = co.alpha()
+    alternative: str = co.alternative(
+        "Alternative hypothesis about B - A of the -m measures' tests (the IPSO sign test is "
+        "two-sided, as in the paper).")
+    samples: int = co.samples(100_000)
+    seed: int = co.seed()
     graded: str | None = option(    # None: prefix, not chosen (ipso_gains' graded_given)
         "--graded", kind="choice", choices=GRADED_MODES, default_text="prefix",
         help="Graded gains: Algorithm 1 on the gains (prefix), or dominance at every "
              "relevance threshold (threshold; valid for ordinal labels).")
-    baseline: str | None = option(  # run A of every pair (default: the first run)
-        "--baseline", metavar="NAME|FILE", default_text="the first run",
-        help="Run A, compared with every other run.  NAME is a run name, FILE the path of "
-             "one of the RUN arguments.")
-    all_pairs: bool = option("--all-pairs", kind="flag",
-                             help="Compare every pair of runs: Table 3 and, with -m, "
-                                  "Figure 7.")
-    per_query: bool = option("-q", "--per-query", kind="flag",
-                             help="Per topic: SERPs, relation, trajectory and score "
-                                  "differences (Figure 5).")
+    baseline: str | None = co.baseline("Run A, compared with every other run.")
+    all_pairs: bool = co.all_pairs("Compare every pair of runs: Table 3 and, with -m, Figure 7.")
+    per_query: bool = co.per_query(
+        "Per topic: SERPs, relation, trajectory and score differences (Figure 5).")
     enumerate_: str | None = option(
         "--enumerate", metavar="K[,K...]", api=False,
         help="Exact Table 2: equal / separable / non-separable among all 4^k binary SERP "

@@ -4,8 +4,9 @@ every command that reuses these declarations) stays instant."""
 
 from __future__ import annotations
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
-from ipsoeval.declare import option, options
+from ipsoeval.declare import options
 from ipsoeval.errors import UsageError
 
 MAX_SAMPLES = 10_000_000
@@ -13,17 +14,12 @@ MAX_SAMPLES = 10_000_000
 
 @options
 class Options:
-    samples: int = option("--samples", kind="int", low=1, default=10_000, show_default=True,
-                          metavar="N",
-                          help="Samples of the randomised Tukey HSD (each permutes every "
-                               "topic's scores across the runs).")
-    seed: int = option("--seed", kind="int", low=0, default=42, show_default=True,
-                       help="Seed of the random generator (same seed, same output).")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
-    ci: float = option("--ci", kind="float", default=0.95, show_default=True,
-                       help="Level of the t confidence interval of each run's mean.")
+    samples: int = co.samples(
+        10_000, "Samples of the randomised Tukey HSD (each permutes every topic's scores across "
+                "the runs).")
+    seed: int = co.seed()
+    alpha: float = co.alpha()
+    ci: float = co.ci("Level of the t confidence interval of each run's mean.")
 
     def check(self, runs: list[str] | None = None) -> None:
         validate.samples(self.samples, MAX_SAMPLES)

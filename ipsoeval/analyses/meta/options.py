@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.meta import DEFAULT_TESTS, TESTS
-from ipsoeval.analyses.validate import CORRECTIONS
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 from ipsoeval.stats import registry
@@ -23,23 +23,12 @@ def parse_tests(values) -> tuple[str, ...]:
 
 @options
 class Options:
-    tests: tuple[str, ...] = option(
-        "--test", multiple=True, metavar="NAME", default=DEFAULT_TESTS, check=parse_tests,
-        default_text=registry.DEFAULT_TEXT,
-        help=f"Test of the discriminative power: {', '.join(TESTS)} (repeatable or "
-             f"comma-separated).")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
-    correct: str = option("--correct", kind="choice", choices=CORRECTIONS, default="none",
-                          show_default=True,
-                          help="Correction over the run pairs of each measure and test.")
-    samples: int = option("--samples", kind="int", low=1, default=10_000, show_default=True,
-                          metavar="N",
-                          help="Resamples of the randomization and bootstrap tests "
-                               "(randomization is exact when 2^topics is not larger).")
-    seed: int = option("--seed", kind="int", low=0, default=42, show_default=True,
-                       help="Seed of the random generator (same seed, same output).")
+    tests: tuple[str, ...] = co.tests("Test of the discriminative power", TESTS, default=DEFAULT_TESTS,
+                     check=parse_tests)
+    alpha: float = co.alpha()
+    correct: str = co.correct("Correction over the run pairs of each measure and test.")
+    samples: int = co.samples(10_000, co.EXACT_RESAMPLES_HELP)
+    seed: int = co.seed()
     splits: int = option("--splits", kind="int", low=1, default=1000, show_default=True,
                          metavar="S",
                          help="Random splits of the topics into two disjoint halves for the "

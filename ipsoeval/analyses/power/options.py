@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
@@ -22,9 +23,7 @@ class Options:
              "(t), the range best - worst (anova); repeatable or comma-separated.")
     power: float = option("--power", kind="float", default=0.8, show_default=True,
                           help="Required power 1 - beta.")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
+    alpha: float = co.alpha()
     half_width: float | None = option(
         "--half-width", kind="float", metavar="W",
         default_text="delta / 2, a CI no wider than delta",

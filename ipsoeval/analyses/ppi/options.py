@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.ppi import METHODS
-from ipsoeval.analyses.validate import CORRECTIONS
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
@@ -44,20 +44,12 @@ class Options:
         help="ppi++: the power-tuned estimate (lambda estimated; asymptotically never worse "
              "than the human topics alone); ppi: the classical prediction-powered one "
              "(lambda = 1).")
-    baseline: str | None = option(
-        "--baseline", metavar="NAME|FILE", default_text="the first run",
-        help="Compare every other run against this run (paired differences).  NAME is a run "
-             "name, FILE the path of one of the RUN arguments.")
-    all_pairs: bool = option("--all-pairs", kind="flag", help="Compare every pair of runs.")
-    correct: str = option(
-        "--correct", kind="choice", choices=CORRECTIONS, default="none", show_default=True,
-        help="Multiple-comparison correction of the differences' p-values (family: the pairs "
-             "x measures of each method).")
-    alpha: float = option(
-        "--alpha", kind="float", low=0, high=1, low_open=True, high_open=True, default=0.05,
-        show_default=True,
-        help="The intervals have level 1 - alpha; a difference is significant when its "
-             "(corrected) p-value is below alpha.")
+    baseline: str | None = co.baseline("Compare every other run against this run (paired differences).")
+    all_pairs: bool = co.all_pairs()
+    correct: str = co.correct("Multiple-comparison correction of the differences' p-values (family: "
+                                "the pairs x measures of each method).")
+    alpha: float = co.alpha("The intervals have level 1 - alpha; a difference is significant when its "
+                            "(corrected) p-value is below alpha.")
 
     def check(self, runs: Sequence[str] | None = None) -> None:
         if self.method not in METHODS:

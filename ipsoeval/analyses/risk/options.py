@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
@@ -35,18 +36,13 @@ def parse_risk_alphas(values) -> list[float]:
 
 @options
 class Options:
-    baseline: str | None = option(
-        "--baseline", metavar="NAME|FILE", default_text="the first run",
-        help="The baseline of URisk and TRisk.  NAME is a run name, FILE the path of one of "
-             "the RUN arguments.")
+    baseline: str | None = co.baseline("The baseline of URisk and TRisk.")
     risk_alphas: list[float] = option(
         "--risk-alpha", multiple=True, metavar="A[,A...]", default=list(DEFAULT_RISK_ALPHAS),
         default_text="1,5", check=parse_risk_alphas,
         help="Risk aversion: a loss against the baseline (or the expected score) weighs 1 + "
              "A times a win.  Repeatable or comma-separated.")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
+    alpha: float = co.alpha()
 
     def check(self, runs: list[str] | None = None) -> None:
         validate.alpha(self.alpha)

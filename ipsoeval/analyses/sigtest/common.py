@@ -5,9 +5,9 @@ gate's decision -- shared by the analysis (:mod:`.report`) and the quick path
 
 from __future__ import annotations
 
+from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
 from ipsoeval.analyses.sigtest import OMNIBUS, PAIRWISE, TESTS
-from ipsoeval.analyses.validate import ALTERNATIVES, CORRECTIONS
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Gate
@@ -58,32 +58,15 @@ def _tests(value):
 
 @options
 class Options:
-    tests: list[str] = option(
-        "--test", multiple=True, metavar="NAME", default=[], check=_tests,
-        default_text=registry.DEFAULT_TEXT,
-        help=f"Test (the last four for three or more runs, with Tukey HSD): "
-             f"{', '.join(TESTS)} (repeatable or comma-separated).")    # empty: by scale
-    baseline: str | None = option(
-        "--baseline", metavar="NAME|FILE", default_text="the first run",
-        help="Compare every other run against this run.  NAME is a run name, FILE the path "
-             "of one of the RUN arguments.")
-    all_pairs: bool = option("--all-pairs", kind="flag", help="Compare every pair of runs.")
-    correct: str = option("--correct", kind="choice", choices=CORRECTIONS, default="none",
-                          show_default=True,
-                          help="Multiple-comparison correction across all p-values of the "
-                               "invocation.")
-    alpha: float = option("--alpha", kind="float", low=0, high=1, low_open=True,
-                          high_open=True, default=0.05, show_default=True,
-                          help="Significance level.")
-    alternative: str = option("--alternative", kind="choice", choices=ALTERNATIVES,
-                              default="two-sided", show_default=True,
-                              help="Alternative hypothesis about B - A.")
-    samples: int = option("--samples", kind="int", low=1, default=100_000, show_default=True,
-                          metavar="N",
-                          help="Resamples of the randomization and bootstrap tests "
-                               "(randomization is exact when 2^topics is not larger).")
-    seed: int = option("--seed", kind="int", low=0, default=42, show_default=True,
-                       help="Seed of the random generator (same seed, same output).")
+    tests: list[str] = co.tests("Test (the last four for three or more runs, with Tukey HSD)", TESTS,
+                                default=[], check=_tests)    # empty: by scale
+    baseline: str | None = co.baseline("Compare every other run against this run.")
+    all_pairs: bool = co.all_pairs()
+    correct: str = co.correct("Multiple-comparison correction across all p-values of the invocation.")
+    alpha: float = co.alpha()
+    alternative: str = co.alternative("Alternative hypothesis about B - A.")
+    samples: int = co.samples(100_000, co.EXACT_RESAMPLES_HELP)
+    seed: int = co.seed()
     scale: str = option("--scale", kind="choice", choices=SCALES, default="original",
                         show_default=True,
                         help="Test the measure's values, their interval-mapped values, or "

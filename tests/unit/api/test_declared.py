@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 
 import pytest
 
-from ipsoeval.declare import Command, option
+from ipsoeval.declare import Command, option, options
 
 
-@dataclasses.dataclass
+@options
 class _One:
     level: int = option("--level", kind="int", default=3, help="A level.")
 
