@@ -49,19 +49,12 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     if len(runs) < 2 and fmt is None:
         raise UsageError(f"sigtest needs QRELS and at least two runs (got {len(runs)} run)")
     options = options_of(v, gate_option="--gate-test")
-    if options.bounds and align.labels != "integer":
-        raise UsageError(f"--bounds does not combine with --labels {align.labels} (the "
-                         f"bounds range over integer labels)")
-    if options.scale != "original" and align.labels != "integer":     # before reading
-        raise UsageError(f"--scale {options.scale} maps measures through their integer-label "
-                         f"values (interval-map): it needs --labels integer")
+    options.check_inputs(labels=align.labels)                      # before reading
     if options.scale != "original" and fmt is None:   # a measure the map cannot take
         from ipsoeval.analyses.interval_map import at_cutoff
         for m in measures:
             at_cutoff(m, None)
-    if fmt is not None and options.bounds:
-        raise UsageError("--bounds needs QRELS and runs (per-topic --scores files have no "
-                         "unjudged documents to label)")
+    options.check_inputs(scores=fmt is not None)
     if fmt is not None:         # the arguments are per-topic score files
         from ipsoeval.analyses.scores import sigtest_scores
         ts = inp.command_scores(v, align, fmt, baseline=options.baseline, measures=measures,
@@ -122,15 +115,14 @@ def from_result(res, *, measures=None, **kw):
     options = options_of(kw)
 
     def on_scores(ts):
-        if options.bounds:
-            raise UsageError("bounds=True needs runs and qrels (per-topic scores have no "
-                             "unjudged documents to label)")
+        options.check_inputs(scores=True)
         from ipsoeval.analyses.scores import sigtest_scores
         return sigtest_scores(ts, options, measures=_names(measures))
 
     def on_result(res):
         if len(res.runs) < 2:
             raise UsageError(f"sigtest needs at least two runs (got {len(res.runs)})")
+        options.check_inputs(labels=res.aligned.label_mode)
         requested = _requested(res, measures)
         options.baseline = _baseline(res, kw.get("baseline"))
         aligned, notes = _common(res)

@@ -123,6 +123,19 @@ class Options:
                 raise UsageError(f"{', '.join(omni)} compare three or more runs (got {len(runs)}); "
                                  f"use a paired test such as t or randomization")
 
+    def check_inputs(self, *, scores: bool = False, labels: str = "integer") -> None:
+        """The checks that need the inputs' kind -- per-topic score files or
+        runs, the label model -- worded once for the command line and the API."""
+        if scores and self.bounds:
+            raise UsageError("--bounds needs QRELS and runs (per-topic --scores files have no "
+                             "unjudged documents to label)")
+        if self.bounds and labels != "integer":
+            raise UsageError(f"--bounds does not combine with --labels {labels} (the bounds "
+                             f"range over integer labels)")
+        if self.scale != "original" and labels != "integer":
+            raise UsageError(f"--scale {self.scale} maps measures through their integer-label "
+                             f"values (interval-map): it needs --labels integer")
+
     def gate(self) -> str | None:
         return self.gate_test or (self.tests[0] if self.tests else None)
 
