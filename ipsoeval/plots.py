@@ -14,6 +14,7 @@ import os
 import numpy as np
 
 from ipsoeval.errors import UsageError
+from ipsoeval.formatters.charts import difference_panels
 
 EXTENSIONS = (".svg", ".png", ".pdf")
 MAX_PANELS = 12
@@ -80,14 +81,7 @@ def sigtest(path: str, table, diffs: dict) -> None:
 
 def sigtest_figure(table, diffs: dict, *, max_panels: int = MAX_PANELS):
     """The figure of :func:`sigtest` (``ipsoeval report`` inlines it as SVG)."""
-    rows, seen = [], set()
-    for r in table.records:
-        key = (r["run_a"], r["run_b"], r["measure"])
-        if r["run_a"] == "*" or key in seen or key not in diffs:
-            continue
-        seen.add(key)
-        rows.append(r)
-    rows = rows[:max_panels]
+    rows = difference_panels(table, diffs, max_panels)
     if not rows:
         raise UsageError("--plot: no pair to draw")
     cols = 1 if len(rows) == 1 else (2 if len(rows) <= 4 else 3)

@@ -30,7 +30,7 @@ import re
 from ipsoeval.ids import shown
 
 __all__ = ["leaderboard", "differences", "forest", "breakdown", "nice_ticks", "nice_step",
-           "tick_label", "Scale", "MAX_PANELS", "WIDTH"]
+           "tick_label", "Scale", "MAX_PANELS", "WIDTH", "difference_panels"]
 
 MAX_PANELS = 12
 WIDTH = 760                    # one-column charts; the page's column is about 1150 px
@@ -251,6 +251,24 @@ def _distinct(records, key):
     return list(dict.fromkeys(r[key] for r in records))
 
 
+def _end_panel(parts: list[str], x0, top, x1, bottom) -> float:
+    """Frame a panel of a one-column chart and close its group; the y where
+    the next panel starts."""
+    parts.append(_frame(x0, top, x1, bottom))
+    parts.append("</g>")
+    return bottom + 44
+
+
+def _column(parts: list[str], y: float, drawn: bool, nothing: str, label: str,
+            kind: str) -> str:
+    """A one-column chart of panels stacked down to ``y``; without a panel
+    (``drawn`` false), a short page that says ``nothing``."""
+    if not drawn:
+        parts.append(_nothing(WIDTH / 2, 40, nothing))
+        y = 70
+    return _svg(WIDTH, y, label, parts, kind)
+
+
 # --- leaderboard --------------------------------------------------------------------------
 
 def leaderboard(board, *, max_panels: int = MAX_PANELS) -> str:
@@ -300,14 +318,10 @@ def leaderboard(board, *, max_panels: int = MAX_PANELS) -> str:
             parts.append("</g>")
         if not rows or all(_finite(r.get("mean")) is None for r in rows):
             parts.append(_nothing((x0 + x1) / 2, (top + bottom) / 2))
-        parts.append(_frame(x0, top, x1, bottom))
-        parts.append("</g>")
-        y = bottom + 44
-    if not measures:
-        parts.append(_nothing(WIDTH / 2, 40, "no run to draw"))
-        y = 70
-    return _svg(WIDTH, y, "leaderboard: each run's mean with its confidence interval and "
-                          "letter groups", parts, "leaderboard")
+        y = _end_panel(parts, x0, top, x1, bottom)
+    return _column(parts, y, bool(measures), "no run to draw",
+                   "leaderboard: each run's mean with its confidence interval and "
+                   "letter groups", "leaderboard")
 
 
 def _show(v) -> str:
@@ -317,11 +331,11 @@ def _show(v) -> str:
 
 # --- differences --------------------------------------------------------------------------
 
-def differences(tests, diffs: dict, *, max_panels: int = MAX_PANELS) -> str:
-    """Per pair and measure (the tests' rows' order, at most ``max_panels``):
-    the per-topic differences B − A sorted, filled green above zero and red
-    below, with the mean difference (``diff``) and its CI (``ci_low``,
-    ``ci_high``) from the tests' table."""
+def difference_panels(tests, diffs: dict, max_panels: int) -> list[dict]:
+    """The rows of the tests' table a differences figure draws, one panel
+    each: the first row of every pair and measure that has per-topic
+    differences (the pooled ``*`` rows have none), at most ``max_panels``.
+    The SVG chart and the matplotlib figure draw the same panels."""
     rows, seen = [], set()
     for r in tests.records:
         key = (r["run_a"], r["run_b"], r["measure"])
@@ -329,7 +343,15 @@ def differences(tests, diffs: dict, *, max_panels: int = MAX_PANELS) -> str:
             continue
         seen.add(key)
         rows.append(r)
-    rows = rows[:max_panels]
+    return rows[:max_panels]
+
+
+def differences(tests, diffs: dict, *, max_panels: int = MAX_PANELS) -> str:
+    """Per pair and measure (the tests' rows' order, at most ``max_panels``):
+    the per-topic differences B − A sorted, filled green above zero and red
+    below, with the mean difference (``diff``) and its CI (``ci_low``,
+    ``ci_high``) from the tests' table."""
+    rows = difference_panels(tests, diffs, max_panels)
     level = tests.params.get("ci_level") or 0.95
     cols = 1 if len(rows) <= 1 else (2 if len(rows) <= 4 else 3)
     width = {1: WIDTH, 2: 1000, 3: 1120}[cols]
@@ -471,14 +493,10 @@ def forest(effects, pooled, *, max_panels: int = MAX_PANELS) -> str:
                 parts.append(f'<polygon class="ci" points="{_f(a)},{_f(yy)} {_f(c)},{_f(yy - 7)} {_f(b)},{_f(yy)} '
                              f'{_f(c)},{_f(yy + 7)}" fill="{color}"/>')
             parts.append("</g>")
-        parts.append(_frame(x0, top, x1, bottom))
-        parts.append("</g>")
-        y = bottom + 44
-    if not rows:
-        parts.append(_nothing(WIDTH / 2, 40, "no pooled effect to draw"))
-        y = 70
-    return _svg(WIDTH, y, "forest plot: each collection's effect against the baseline and the "
-                          "pooled effects", parts, "forest")
+        y = _end_panel(parts, x0, top, x1, bottom)
+    return _column(parts, y, bool(rows), "no pooled effect to draw",
+                   "forest plot: each collection's effect against the baseline and the "
+                   "pooled effects", "forest")
 
 
 # --- breakdown ----------------------------------------------------------------------------

@@ -484,3 +484,18 @@ def test_page_draws_ids_that_are_not_utf8_escaped(tmp_path):
     for chart in ("leaderboard", "differences"):
         svg = re.search(rf'data-chart="{chart}".*?</svg>', page, re.S).group(0)
         assert "t\\xe9" in svg, chart
+
+
+def test_difference_panels_one_per_pair_and_measure_with_differences():
+    from types import SimpleNamespace
+
+    from ipsoeval.formatters.charts import difference_panels
+    recs = [{"run_a": "*", "run_b": "b", "measure": "m"},
+            {"run_a": "a", "run_b": "b", "measure": "m", "i": 1},
+            {"run_a": "a", "run_b": "b", "measure": "m", "i": 2},
+            {"run_a": "a", "run_b": "c", "measure": "m"},
+            {"run_a": "a", "run_b": "b", "measure": "n"}]
+    diffs = {("a", "b", "m"): [0.1], ("a", "b", "n"): [0.2], ("*", "b", "m"): [0.0]}
+    tests = SimpleNamespace(records=recs)
+    assert difference_panels(tests, diffs, 12) == [recs[1], recs[4]]
+    assert difference_panels(tests, diffs, 1) == [recs[1]]
