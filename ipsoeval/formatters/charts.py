@@ -30,7 +30,8 @@ import re
 from ipsoeval.ids import shown
 
 __all__ = ["leaderboard", "differences", "forest", "breakdown", "nice_ticks", "nice_step",
-           "tick_label", "Scale", "MAX_PANELS", "WIDTH", "difference_panels"]
+           "tick_label", "Scale", "MAX_PANELS", "WIDTH", "difference_panels",
+           "distinct"]
 
 MAX_PANELS = 12
 WIDTH = 760                    # one-column charts; the page's column is about 1150 px
@@ -247,7 +248,9 @@ def _labels_width(labels, size=FONT) -> float:
     return min(MAX_LABEL, max([_width(x, size) for x in labels] + [20.0]))
 
 
-def _distinct(records, key):
+def distinct(records, key):
+    """The values of ``key`` in ``records``, each once, in the order met: the
+    panels (or series) of a chart or figure, in the table's order."""
     return list(dict.fromkeys(r[key] for r in records))
 
 
@@ -275,7 +278,7 @@ def leaderboard(board, *, max_panels: int = MAX_PANELS) -> str:
     """Per measure (at most ``max_panels``): each run's mean with its CI, best
     at the top (the table's order), its letters at the right (runs sharing a
     letter are not significantly different), green for the top group."""
-    measures = _distinct(board.records, "measure")[:max_panels]
+    measures = distinct(board.records, "measure")[:max_panels]
     level = board.params.get("ci_level") or 0.95
     alpha = board.params.get("alpha")
     rows_of = {m: [r for r in board.records if r["measure"] == m] for m in measures}
