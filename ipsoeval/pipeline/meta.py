@@ -75,13 +75,6 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.meta` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import meta as me
-    from ipsoeval.pipeline.common import _common, _requested, _scores_or_result
+    from ipsoeval.pipeline.common import _aligned_or_scores
 
-    options = options_of(kw)
-
-    def on_result(res):
-        requested = _requested(res, measures)
-        aligned, notes = _common(res)
-        return me.run_aligned(aligned, requested, options), notes
-
-    return _scores_or_result(res, lambda ts: _on_scores(ts, measures, options), on_result)
+    return _aligned_or_scores(res, measures, options_of(kw), me.run_aligned, _on_scores)

@@ -56,13 +56,6 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.power` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import power as pa
-    from ipsoeval.pipeline.common import _common, _requested, _scores_or_result
+    from ipsoeval.pipeline.common import _aligned_or_scores
 
-    options = _options(kw)
-
-    def on_result(res):
-        requested = _requested(res, measures)
-        aligned, notes = _common(res)
-        return pa.run_aligned(aligned, requested, options), notes
-
-    return _scores_or_result(res, lambda ts: _on_scores(ts, measures, options), on_result)
+    return _aligned_or_scores(res, measures, _options(kw), pa.run_aligned, _on_scores)
