@@ -205,6 +205,17 @@ def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True, m
     return al
 
 
+def aligned_report(v: dict, opts: AlignOptions, measures, run, *, warn=_ignore):
+    """``run(aligned, requested)`` on the command line's QRELS and RUNs for
+    ``measures`` (the measures asked for first: their usage errors come
+    before any file is read), the alignment's params added to its Report."""
+    from ipsoeval import engine
+
+    requested = engine.requested(measures)
+    aligned = load_aligned(v["qrels"], v["runs"], opts, measures=measures, warn=warn)
+    return with_params(run(aligned, requested), opts.as_params())
+
+
 def sweeping(engine: str, runs=(), opts: AlignOptions | None = None, *conflicts,
              measures=()) -> bool:
     """Whether the runs are scored by a sweep (:mod:`ipsoeval.distributed`):

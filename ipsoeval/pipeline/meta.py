@@ -57,15 +57,12 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
                             estimate=estimate)
         inp.with_params(report, ts.params)
     else:
-        from ipsoeval import engine
         if len(runs) < 3:
             raise UsageError(f"meta needs QRELS and at least three runs (got {len(runs)} "
                              f"run(s))")
-        requested = engine.requested(measures)
-        aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
-        report = meta.run_aligned(aligned, requested, options, progress=testing,
-                                  estimate=estimate)
-        inp.with_params(report, align.as_params())
+        report = inp.aligned_report(
+            v, align, measures, lambda aligned, requested: meta.run_aligned(
+                aligned, requested, options, progress=testing, estimate=estimate), warn=warn)
     if v["plot"]:
         from ipsoeval import plots
         plots.meta(v["plot"], report.table("asl"), report.table("summary"))

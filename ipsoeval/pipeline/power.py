@@ -40,13 +40,11 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         report = _on_scores(ts, list(measures) or None, options)
         inp.with_params(report, ts.params)
     else:
-        from ipsoeval import engine
         if len(runs) < 2:
             raise UsageError(f"power needs QRELS and at least two runs (got {len(runs)} run)")
-        requested = engine.requested(measures)
-        aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
-        report = pa.run_aligned(aligned, requested, options)
-        inp.with_params(report, align.as_params())
+        report = inp.aligned_report(
+            v, align, measures, lambda aligned, requested: pa.run_aligned(
+                aligned, requested, options), warn=warn)
     if v["plot"]:
         from ipsoeval import plots
         plots.power(v["plot"], report.table("power"), report.table("curve"))

@@ -33,3 +33,14 @@ def test_nugget_measures_one_check_in_each_commands_words():
                                 answers)
         assert str(e.value) == (f"{command} --nuggets: the {answers} are those of the "
                                 f"assignment files; give no RUN arguments")
+
+
+def test_aligned_report_asks_the_measures_before_reading_a_file(tmp_path):
+    import pytest
+
+    from ipsoeval.align_options import AlignOptions
+    from ipsoeval.errors import UsageError
+    missing = str(tmp_path / "no-such-qrels")
+    with pytest.raises(UsageError):
+        inp.aligned_report({"qrels": missing, "runs": [missing]}, AlignOptions(),
+                           ["no_such_measure"], lambda al, req: None)
