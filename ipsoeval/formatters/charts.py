@@ -179,16 +179,24 @@ def _frame(x0, y0, x1, y1) -> str:
             f'fill="none" stroke="{AXIS}" stroke-width="1"/>')
 
 
+def _line(xa, ya, xb, yb, color, width=None, dash=None, cls=None) -> str:
+    """An SVG line from (xa, ya) to (xb, yb); ``width`` None leaves the
+    stroke width to the SVG default (the axes' gridlines and ticks)."""
+    c = f' class="{cls}"' if cls else ""
+    w = f' stroke-width="{width:g}"' if width is not None else ""
+    d = f' stroke-dasharray="{dash}"' if dash else ""
+    return (f'<line{c} x1="{_f(xa)}" y1="{_f(ya)}" x2="{_f(xb)}" y2="{_f(yb)}" '
+            f'stroke="{color}"{w}{d}/>')
+
+
 def _x_axis(sc: Scale, y0: float, y1: float, label: str | None) -> list[str]:
     """Vertical gridlines and tick labels under the plot area [y0, y1]; the
     axis label below them."""
     out = []
     for t in sc.ticks:
         x = sc(t)
-        out.append(f'<line x1="{_f(x)}" y1="{_f(y0)}" x2="{_f(x)}" y2="{_f(y1)}" '
-                   f'stroke="{GRID}"/>')
-        out.append(f'<line x1="{_f(x)}" y1="{_f(y1)}" x2="{_f(x)}" y2="{_f(y1 + 4)}" '
-                   f'stroke="{AXIS}"/>')
+        out.append(_line(x, y0, x, y1, GRID))
+        out.append(_line(x, y1, x, y1 + 4, AXIS))
         out.append(_text(x, y1 + 16, sc.label(t), anchor="middle", size=SMALL, cls="xtick"))
     if label:
         out.append(_text((sc.p0 + sc.p1) / 2, y1 + 32, label, anchor="middle", size=SMALL,
@@ -201,10 +209,8 @@ def _y_axis(sc: Scale, x0: float, x1: float, label: str | None) -> list[str]:
     out = []
     for t in sc.ticks:
         y = sc(t)
-        out.append(f'<line x1="{_f(x0)}" y1="{_f(y)}" x2="{_f(x1)}" y2="{_f(y)}" '
-                   f'stroke="{GRID}"/>')
-        out.append(f'<line x1="{_f(x0 - 4)}" y1="{_f(y)}" x2="{_f(x0)}" y2="{_f(y)}" '
-                   f'stroke="{AXIS}"/>')
+        out.append(_line(x0, y, x1, y, GRID))
+        out.append(_line(x0 - 4, y, x0, y, AXIS))
         out.append(_text(x0 - 6, y + 4, sc.label(t), anchor="end", size=SMALL, cls="ytick"))
     if label:
         width = max(_width(sc.label(t), SMALL) for t in sc.ticks)
@@ -215,17 +221,11 @@ def _y_axis(sc: Scale, x0: float, x1: float, label: str | None) -> list[str]:
 
 
 def _vline(x, y0, y1, color, width=1.0, dash=None, cls=None) -> str:
-    d = f' stroke-dasharray="{dash}"' if dash else ""
-    c = f' class="{cls}"' if cls else ""
-    return (f'<line{c} x1="{_f(x)}" y1="{_f(y0)}" x2="{_f(x)}" y2="{_f(y1)}" stroke="{color}" '
-            f'stroke-width="{width:g}"{d}/>')
+    return _line(x, y0, x, y1, color, width, dash, cls)
 
 
 def _hline(y, x0, x1, color, width=1.0, dash=None, cls=None) -> str:
-    d = f' stroke-dasharray="{dash}"' if dash else ""
-    c = f' class="{cls}"' if cls else ""
-    return (f'<line{c} x1="{_f(x0)}" y1="{_f(y)}" x2="{_f(x1)}" y2="{_f(y)}" stroke="{color}" '
-            f'stroke-width="{width:g}"{d}/>')
+    return _line(x0, y, x1, y, color, width, dash, cls)
 
 
 def _errorbar(y, lo, hi, sc: Scale, color, width=2.0) -> list[str]:
