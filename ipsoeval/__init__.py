@@ -9,6 +9,7 @@ cheap (the ``eval`` quick path imports no numpy through it)::
 """
 
 from ipsoeval._version import __version__
+from ipsoeval._lazy import lazy_attributes
 
 # --- public API (ipsoeval/api/), imported on first use -----------------------------
 _API = ("evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
@@ -21,18 +22,7 @@ _ERRORS = ("IpsoevalError", "UsageError", "InputError")
 __all__ = ["__version__", *_API, *_RESULTS, *_ERRORS]
 
 
-def __getattr__(name):
-    if name in _API:
-        from ipsoeval import api
-        return getattr(api, name)
-    if name in _RESULTS:
-        from ipsoeval import results
-        return getattr(results, name)
-    if name in _ERRORS:
-        from ipsoeval import errors
-        return getattr(errors, name)
-    raise AttributeError(f"module 'ipsoeval' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(globals(), ((_API, "ipsoeval.api"),
+                                                    (_RESULTS, "ipsoeval.results"),
+                                                    (_ERRORS, "ipsoeval.errors")))
+del lazy_attributes

@@ -14,6 +14,7 @@ import os
 import numpy as np
 
 from ipsoeval.errors import UsageError
+from ipsoeval.formatters.charts import difference_panels, distinct
 
 EXTENSIONS = (".svg", ".png", ".pdf")
 MAX_PANELS = 12
@@ -80,14 +81,7 @@ def sigtest(path: str, table, diffs: dict) -> None:
 
 def sigtest_figure(table, diffs: dict, *, max_panels: int = MAX_PANELS):
     """The figure of :func:`sigtest` (``ipsoeval report`` inlines it as SVG)."""
-    rows, seen = [], set()
-    for r in table.records:
-        key = (r["run_a"], r["run_b"], r["measure"])
-        if r["run_a"] == "*" or key in seen or key not in diffs:
-            continue
-        seen.add(key)
-        rows.append(r)
-    rows = rows[:max_panels]
+    rows = difference_panels(table, diffs, max_panels)
     if not rows:
         raise UsageError("--plot: no pair to draw")
     cols = 1 if len(rows) == 1 else (2 if len(rows) <= 4 else 3)
@@ -124,11 +118,7 @@ def sigtest_figure(table, diffs: dict, *, max_panels: int = MAX_PANELS):
 
 def bootstrap(path: str, leaderboard, ranks) -> None:
     """Rank-probability heatmap (runs × ranks) and each run's rank interval, per measure."""
-    measures = []
-    for r in leaderboard.records:
-        if r["measure"] not in measures:
-            measures.append(r["measure"])
-    measures = measures[:4]
+    measures = distinct(leaderboard.records, "measure")[:4]
     fig = _figure(11.0, 0.5 + 0.45 * max(3, len({r["run"] for r in leaderboard.records}))
                   * len(measures) + 0.8)
     axes = fig.subplots(len(measures), 2, squeeze=False)
@@ -241,11 +231,7 @@ def _rect(x, y, g):
 def interval_map(path: str, per_topic, means) -> None:
     """Per measure: φ (the interval value) against the raw value per topic, and
     the runs' means before and after the map."""
-    measures = []
-    for r in means.records:
-        if r["measure"] not in measures:
-            measures.append(r["measure"])
-    measures = measures[:4]
+    measures = distinct(means.records, "measure")[:4]
     fig = _figure(10.0, 3.4 * len(measures))
     axes = fig.subplots(len(measures), 2, squeeze=False)
     for (ax_s, ax_m), m in zip(axes, measures):
@@ -333,18 +319,11 @@ _PPI_COLORS = {"human": "#3b6fb6", "auto": "#b8322a"}
 def ppi(path: str, estimates) -> None:
     """Per measure, each run's three intervals: human topics alone, machine
     labels alone and the prediction-powered one (the estimates table)."""
-    measures: list[str] = []
-    for r in estimates.records:
-        if r["measure"] not in measures:
-            measures.append(r["measure"])
-    measures = measures[:MAX_PANELS]
+    measures = distinct(estimates.records, "measure")[:MAX_PANELS]
     if not measures:
         raise UsageError("--plot: no estimate to draw")
-    methods: list[str] = []
-    for r in estimates.records:
-        if r["method"] not in methods:
-            methods.append(r["method"])
-    runs = list(dict.fromkeys(r["run"] for r in estimates.records))
+    methods = distinct(estimates.records, "method")
+    runs = distinct(estimates.records, "run")
     cols = 1 if len(measures) == 1 else 2
     nrow = (len(measures) + cols - 1) // cols
     fig = _figure(6.0 * cols, (0.8 + 0.55 * len(runs)) * nrow + 0.6)
@@ -379,11 +358,7 @@ def ppi(path: str, estimates) -> None:
 def agree(path: str, means, rankings) -> None:
     """Per measure: each run's mean under QRELS_A (x) against its mean under
     QRELS_B (y), with the diagonal y = x and the rank correlations in the title."""
-    measures: list[str] = []
-    for r in means.records:
-        if r["measure"] not in measures:
-            measures.append(r["measure"])
-    measures = measures[:MAX_PANELS]
+    measures = distinct(means.records, "measure")[:MAX_PANELS]
     if not measures:
         raise UsageError("--plot: no run means to draw")
     corr = {r["measure"]: r for r in rankings.records}
@@ -429,11 +404,7 @@ def leaderboard(path: str, board) -> None:
 
 def leaderboard_figure(board):
     """The figure of :func:`leaderboard`."""
-    measures = []
-    for r in board.records:
-        if r["measure"] not in measures:
-            measures.append(r["measure"])
-    measures = measures[:MAX_PANELS]
+    measures = distinct(board.records, "measure")[:MAX_PANELS]
     R = max(1, max(sum(1 for r in board.records if r["measure"] == m) for m in measures))
     fig = _figure(7.5, 0.8 + 0.28 * max(4, R) * len(measures))
     axes = fig.subplots(len(measures), 1, squeeze=False)[:, 0]
@@ -465,11 +436,7 @@ def leaderboard_figure(board):
 def power(path: str, table, curve) -> None:
     """Per measure: power against the number of topics (t and anova designs, one
     line per delta), the required power and the current number of topics."""
-    measures = []
-    for r in table.records:
-        if r["measure"] not in measures:
-            measures.append(r["measure"])
-    measures = measures[:MAX_PANELS]
+    measures = distinct(table.records, "measure")[:MAX_PANELS]
     lines: dict = {}
     for r in curve.records:
         if r["power"] is not None:

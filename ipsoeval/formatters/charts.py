@@ -30,7 +30,8 @@ import re
 from ipsoeval.ids import shown
 
 __all__ = ["leaderboard", "differences", "forest", "breakdown", "nice_ticks", "nice_step",
-           "tick_label", "Scale", "MAX_PANELS", "WIDTH"]
+           "tick_label", "Scale", "MAX_PANELS", "WIDTH", "difference_panels",
+           "distinct"]
 
 MAX_PANELS = 12
 WIDTH = 760                    # one-column charts; the page's column is about 1150 px
@@ -178,16 +179,24 @@ def _frame(x0, y0, x1, y1) -> str:
             f'fill="none" stroke="{AXIS}" stroke-width="1"/>')
 
 
+def _line(xa, ya, xb, yb, color, width=None, dash=None, cls=None) -> str:
+    """An SVG line from (xa, ya) to (xb, yb); ``width`` None leaves the
+    stroke width to the SVG default (the axes' gridlines and ticks)."""
+    c = f' class="{cls}"' if cls else ""
+    w = f' stroke-width="{width:g}"' if width is not None else ""
+    d = f' stroke-dasharray="{dash}"' if dash else ""
+    return (f'<line{c} x1="{_f(xa)}" y1="{_f(ya)}" x2="{_f(xb)}" y2="{_f(yb)}" '
+            f'stroke="{color}"{w}{d}/>')
+
+
 def _x_axis(sc: Scale, y0: float, y1: float, label: str | None) -> list[str]:
     """Vertical gridlines and tick labels under the plot area [y0, y1]; the
     axis label below them."""
     out = []
     for t in sc.ticks:
         x = sc(t)
-        out.append(f'<line x1="{_f(x)}" y1="{_f(y0)}" x2="{_f(x)}" y2="{_f(y1)}" '
-                   f'stroke="{GRID}"/>')
-        out.append(f'<line x1="{_f(x)}" y1="{_f(y1)}" x2="{_f(x)}" y2="{_f(y1 + 4)}" '
-                   f'stroke="{AXIS}"/>')
+        out.append(_line(x, y0, x, y1, GRID))
+        out.append(_line(x, y1, x, y1 + 4, AXIS))
         out.append(_text(x, y1 + 16, sc.label(t), anchor="middle", size=SMALL, cls="xtick"))
     if label:
         out.append(_text((sc.p0 + sc.p1) / 2, y1 + 32, label, anchor="middle", size=SMALL,
@@ -200,10 +209,8 @@ def _y_axis(sc: Scale, x0: float, x1: float, label: str | None) -> list[str]:
     out = []
     for t in sc.ticks:
         y = sc(t)
-        out.append(f'<line x1="{_f(x0)}" y1="{_f(y)}" x2="{_f(x1)}" y2="{_f(y)}" '
-                   f'stroke="{GRID}"/>')
-        out.append(f'<line x1="{_f(x0 - 4)}" y1="{_f(y)}" x2="{_f(x0)}" y2="{_f(y)}" '
-                   f'stroke="{AXIS}"/>')
+        out.append(_line(x0, y, x1, y, GRID))
+        out.append(_line(x0 - 4, y, x0, y, AXIS))
         out.append(_text(x0 - 6, y + 4, sc.label(t), anchor="end", size=SMALL, cls="ytick"))
     if label:
         width = max(_width(sc.label(t), SMALL) for t in sc.ticks)
@@ -214,17 +221,11 @@ def _y_axis(sc: Scale, x0: float, x1: float, label: str | None) -> list[str]:
 
 
 def _vline(x, y0, y1, color, width=1.0, dash=None, cls=None) -> str:
-    d = f' stroke-dasharray="{dash}"' if dash else ""
-    c = f' class="{cls}"' if cls else ""
-    return (f'<line{c} x1="{_f(x)}" y1="{_f(y0)}" x2="{_f(x)}" y2="{_f(y1)}" stroke="{color}" '
-            f'stroke-width="{width:g}"{d}/>')
+    return _line(x, y0, x, y1, color, width, dash, cls)
 
 
 def _hline(y, x0, x1, color, width=1.0, dash=None, cls=None) -> str:
-    d = f' stroke-dasharray="{dash}"' if dash else ""
-    c = f' class="{cls}"' if cls else ""
-    return (f'<line{c} x1="{_f(x0)}" y1="{_f(y)}" x2="{_f(x1)}" y2="{_f(y)}" stroke="{color}" '
-            f'stroke-width="{width:g}"{d}/>')
+    return _line(x0, y, x1, y, color, width, dash, cls)
 
 
 def _errorbar(y, lo, hi, sc: Scale, color, width=2.0) -> list[str]:
@@ -247,8 +248,28 @@ def _labels_width(labels, size=FONT) -> float:
     return min(MAX_LABEL, max([_width(x, size) for x in labels] + [20.0]))
 
 
-def _distinct(records, key):
+def distinct(records, key):
+    """The values of ``key`` in ``records``, each once, in the order met: the
+    panels (or series) of a chart or figure, in the table's order."""
     return list(dict.fromkeys(r[key] for r in records))
+
+
+def _end_panel(parts: list[str], x0, top, x1, bottom) -> float:
+    """Frame a panel of a one-column chart and close its group; the y where
+    the next panel starts."""
+    parts.append(_frame(x0, top, x1, bottom))
+    parts.append("</g>")
+    return bottom + 44
+
+
+def _column(parts: list[str], y: float, drawn: bool, nothing: str, label: str,
+            kind: str) -> str:
+    """A one-column chart of panels stacked down to ``y``; without a panel
+    (``drawn`` false), a short page that says ``nothing``."""
+    if not drawn:
+        parts.append(_nothing(WIDTH / 2, 40, nothing))
+        y = 70
+    return _svg(WIDTH, y, label, parts, kind)
 
 
 # --- leaderboard --------------------------------------------------------------------------
@@ -257,7 +278,7 @@ def leaderboard(board, *, max_panels: int = MAX_PANELS) -> str:
     """Per measure (at most ``max_panels``): each run's mean with its CI, best
     at the top (the table's order), its letters at the right (runs sharing a
     letter are not significantly different), green for the top group."""
-    measures = _distinct(board.records, "measure")[:max_panels]
+    measures = distinct(board.records, "measure")[:max_panels]
     level = board.params.get("ci_level") or 0.95
     alpha = board.params.get("alpha")
     rows_of = {m: [r for r in board.records if r["measure"] == m] for m in measures}
@@ -300,14 +321,10 @@ def leaderboard(board, *, max_panels: int = MAX_PANELS) -> str:
             parts.append("</g>")
         if not rows or all(_finite(r.get("mean")) is None for r in rows):
             parts.append(_nothing((x0 + x1) / 2, (top + bottom) / 2))
-        parts.append(_frame(x0, top, x1, bottom))
-        parts.append("</g>")
-        y = bottom + 44
-    if not measures:
-        parts.append(_nothing(WIDTH / 2, 40, "no run to draw"))
-        y = 70
-    return _svg(WIDTH, y, "leaderboard: each run's mean with its confidence interval and "
-                          "letter groups", parts, "leaderboard")
+        y = _end_panel(parts, x0, top, x1, bottom)
+    return _column(parts, y, bool(measures), "no run to draw",
+                   "leaderboard: each run's mean with its confidence interval and "
+                   "letter groups", "leaderboard")
 
 
 def _show(v) -> str:
@@ -317,11 +334,11 @@ def _show(v) -> str:
 
 # --- differences --------------------------------------------------------------------------
 
-def differences(tests, diffs: dict, *, max_panels: int = MAX_PANELS) -> str:
-    """Per pair and measure (the tests' rows' order, at most ``max_panels``):
-    the per-topic differences B − A sorted, filled green above zero and red
-    below, with the mean difference (``diff``) and its CI (``ci_low``,
-    ``ci_high``) from the tests' table."""
+def difference_panels(tests, diffs: dict, max_panels: int) -> list[dict]:
+    """The rows of the tests' table a differences figure draws, one panel
+    each: the first row of every pair and measure that has per-topic
+    differences (the pooled ``*`` rows have none), at most ``max_panels``.
+    The SVG chart and the matplotlib figure draw the same panels."""
     rows, seen = [], set()
     for r in tests.records:
         key = (r["run_a"], r["run_b"], r["measure"])
@@ -329,7 +346,15 @@ def differences(tests, diffs: dict, *, max_panels: int = MAX_PANELS) -> str:
             continue
         seen.add(key)
         rows.append(r)
-    rows = rows[:max_panels]
+    return rows[:max_panels]
+
+
+def differences(tests, diffs: dict, *, max_panels: int = MAX_PANELS) -> str:
+    """Per pair and measure (the tests' rows' order, at most ``max_panels``):
+    the per-topic differences B − A sorted, filled green above zero and red
+    below, with the mean difference (``diff``) and its CI (``ci_low``,
+    ``ci_high``) from the tests' table."""
+    rows = difference_panels(tests, diffs, max_panels)
     level = tests.params.get("ci_level") or 0.95
     cols = 1 if len(rows) <= 1 else (2 if len(rows) <= 4 else 3)
     width = {1: WIDTH, 2: 1000, 3: 1120}[cols]
@@ -471,14 +496,10 @@ def forest(effects, pooled, *, max_panels: int = MAX_PANELS) -> str:
                 parts.append(f'<polygon class="ci" points="{_f(a)},{_f(yy)} {_f(c)},{_f(yy - 7)} {_f(b)},{_f(yy)} '
                              f'{_f(c)},{_f(yy + 7)}" fill="{color}"/>')
             parts.append("</g>")
-        parts.append(_frame(x0, top, x1, bottom))
-        parts.append("</g>")
-        y = bottom + 44
-    if not rows:
-        parts.append(_nothing(WIDTH / 2, 40, "no pooled effect to draw"))
-        y = 70
-    return _svg(WIDTH, y, "forest plot: each collection's effect against the baseline and the "
-                          "pooled effects", parts, "forest")
+        y = _end_panel(parts, x0, top, x1, bottom)
+    return _column(parts, y, bool(rows), "no pooled effect to draw",
+                   "forest plot: each collection's effect against the baseline and the "
+                   "pooled effects", "forest")
 
 
 # --- breakdown ----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import html
 import json
 import math
 
-from ipsoeval.formatters.values import plain, scalar
+from ipsoeval.formatters.values import plain, scalar, spell
 from ipsoeval.ids import shown
 from ipsoeval.results import Report, ResultSet
 
@@ -138,20 +138,13 @@ def _e(x) -> str:
 WRAP_FROM = 24        # text cells longer than this wrap (every table fits 1280 px)
 
 
+def _four(v: float) -> str:
+    return f"{v:.4f}" if v == 0 or abs(v) >= 1e-3 else f"{v:.2e}"
+
+
 def show(v) -> str:
     """A value for people: floats to 4 decimals (small ones in exponent form)."""
-    v = scalar(v)
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        if not math.isfinite(v):
-            return plain(v)
-        if v == 0 or abs(v) >= 1e-3:
-            return f"{v:.4f}"
-        return f"{v:.2e}"
-    return str(v)
+    return spell(v, _four, yes="yes", no="no")
 
 
 def table(rs: ResultSet, command: str, *, columns: list[str] | None = None,

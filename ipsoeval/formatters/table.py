@@ -54,6 +54,7 @@ from rich.cells import cell_len
 from rich.color import ColorSystem
 from rich.style import Style
 
+from ipsoeval.formatters.values import spell
 from ipsoeval.results import ResultSet
 
 __all__ = ["render", "exact_text", "heat_style", "HEAT_RAMP", "DEFAULT_WIDTH", "KNOWN_HINTS"]
@@ -119,17 +120,11 @@ def heat_style(x: float, color_system: str = "truecolor") -> str:
 # --- cell text ---------------------------------------------------------------
 
 def _fmt(v, digits: int) -> str:
-    if v is None:
-        return "–"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "–"
-        if v != 0 and (abs(v) < 10 ** -digits or abs(v) >= 1e9):
-            return f"{v:.{digits}g}" if abs(v) >= 1e9 else f"{v:.2e}"
-        return f"{v:.{digits}f}"
-    return _clean(str(v))
+    def finite(x: float) -> str:
+        if x != 0 and (abs(x) < 10 ** -digits or abs(x) >= 1e9):
+            return f"{x:.{digits}g}" if abs(x) >= 1e9 else f"{x:.2e}"
+        return f"{x:.{digits}f}"
+    return spell(v, finite, undefined="–", yes="yes", no="no", other=lambda x: _clean(str(x)))
 
 
 def exact_text(v) -> str | None:

@@ -14,20 +14,29 @@ def scalar(v):
     return v
 
 
-def plain(v) -> str:
-    """TSV spelling: shortest round-trip repr for floats, '' for undefined."""
+def spell(v, finite=lambda x: repr(float(x)), *, undefined: str = "",
+          yes: str = "true", no: str = "false", other=str) -> str:
+    """A value as text, the one spelling every text format shares: ``undefined``
+    for None and NaN, ``yes``/``no`` for booleans, infinities as ``inf`` and
+    ``-inf``, ``finite(v)`` for any other float and ``other(v)`` for the rest;
+    the formats differ only in these words and in how a finite float reads."""
     v = scalar(v)
     if v is None:
-        return ""
+        return undefined
     if isinstance(v, bool):
-        return "true" if v else "false"
+        return yes if v else no
     if isinstance(v, float):
         if math.isnan(v):
-            return ""
+            return undefined
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
-        return repr(float(v))
-    return str(v)
+        return finite(v)
+    return other(v)
+
+
+def plain(v) -> str:
+    """TSV spelling: shortest round-trip repr for floats, '' for undefined."""
+    return spell(v)
 
 
 def json_safe(v):

@@ -116,11 +116,7 @@ def _nuggets(v: dict, options: Options, align, *, progress=None):
     from ipsoeval.reading.nuggets import read_nuggets
 
     path_a, path_b, layout = v["qrels_a"], v["qrels_b"], v["nuggets_format"]
-    if v["runs"]:
-        raise UsageError("agree --nuggets: the answers are those of the assignment files; give "
-                         "no RUN arguments")
-    inp.check_align_for_scores(align)
-    sel = ng.select(list(v["measures"]))
+    sel = inp.nugget_measures(v, align, "agree", "answers")
     inp.output_not_an_input(v["output"], path_a, [path_b])
     check_stdin_once([path_a, path_b])
     ja = read_nuggets([path_a], layout)

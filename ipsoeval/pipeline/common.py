@@ -71,6 +71,18 @@ def _scores_or_result(res, on_scores, on_result) -> Report:
     return _report(out, warnings=notes, params=params)
 
 
+def _aligned_or_scores(res, measures, options, run_aligned, on_scores) -> Report:
+    """:func:`_scores_or_result` for an analysis that runs on the common
+    topics' aligned data, ``run_aligned(aligned, requested, options)``, or on
+    per-topic scores, ``on_scores(ts, measures, options)``."""
+    def on_result(res):
+        requested = _requested(res, measures)
+        aligned, notes = _common(res)
+        return run_aligned(aligned, requested, options), notes
+
+    return _scores_or_result(res, lambda ts: on_scores(ts, measures, options), on_result)
+
+
 def _common(res, what: str | None = None):
     """The topics an analysis uses (topicset.select); the note when they differ
     from the evaluated ones (the alignment's own warnings were given by evaluate).

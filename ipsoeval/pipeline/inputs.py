@@ -101,6 +101,19 @@ def output_not_an_input(output, qrels, runs) -> None:
                              f"leave it out)")
 
 
+def nugget_measures(v: dict, opts: AlignOptions, command: str, answers: str):
+    """The measures of ``COMMAND --nuggets`` on two assignment files, after
+    the checks that come first: the ``answers`` compared are the files' own
+    (no RUN argument), and no option that reads run files applies."""
+    from ipsoeval.analyses.nuggets import select
+
+    if v["runs"]:
+        raise UsageError(f"{command} --nuggets: the {answers} are those of the assignment "
+                         f"files; give no RUN arguments")
+    check_align_for_scores(opts)
+    return select(list(v["measures"]))
+
+
 def _default_baseline_note(given, values, note, command: str) -> None:
     """A directory's first file (in name order) becomes the default baseline of a
     --baseline command: the note says which file, and how to choose."""
@@ -190,6 +203,17 @@ def load_aligned(qrels: str, runs, opts: AlignOptions, *, paired: bool = True, m
     for w in warnings:
         warn(w)
     return al
+
+
+def aligned_report(v: dict, opts: AlignOptions, measures, run, *, warn=_ignore):
+    """``run(aligned, requested)`` on the command line's QRELS and RUNs for
+    ``measures`` (the measures asked for first: their usage errors come
+    before any file is read), the alignment's params added to its Report."""
+    from ipsoeval import engine
+
+    requested = engine.requested(measures)
+    aligned = load_aligned(v["qrels"], v["runs"], opts, measures=measures, warn=warn)
+    return with_params(run(aligned, requested), opts.as_params())
 
 
 def sweeping(engine: str, runs=(), opts: AlignOptions | None = None, *conflicts,

@@ -57,15 +57,12 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
                             estimate=estimate)
         inp.with_params(report, ts.params)
     else:
-        from ipsoeval import engine
         if len(runs) < 3:
             raise UsageError(f"meta needs QRELS and at least three runs (got {len(runs)} "
                              f"run(s))")
-        requested = engine.requested(measures)
-        aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
-        report = meta.run_aligned(aligned, requested, options, progress=testing,
-                                  estimate=estimate)
-        inp.with_params(report, align.as_params())
+        report = inp.aligned_report(
+            v, align, measures, lambda aligned, requested: meta.run_aligned(
+                aligned, requested, options, progress=testing, estimate=estimate), warn=warn)
     if v["plot"]:
         from ipsoeval import plots
         plots.meta(v["plot"], report.table("asl"), report.table("summary"))
@@ -75,13 +72,6 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.meta` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import meta as me
-    from ipsoeval.pipeline.common import _common, _requested, _scores_or_result
+    from ipsoeval.pipeline.common import _aligned_or_scores
 
-    options = options_of(kw)
-
-    def on_result(res):
-        requested = _requested(res, measures)
-        aligned, notes = _common(res)
-        return me.run_aligned(aligned, requested, options), notes
-
-    return _scores_or_result(res, lambda ts: _on_scores(ts, measures, options), on_result)
+    return _aligned_or_scores(res, measures, options_of(kw), me.run_aligned, _on_scores)

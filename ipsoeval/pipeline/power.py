@@ -40,13 +40,11 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         report = _on_scores(ts, list(measures) or None, options)
         inp.with_params(report, ts.params)
     else:
-        from ipsoeval import engine
         if len(runs) < 2:
             raise UsageError(f"power needs QRELS and at least two runs (got {len(runs)} run)")
-        requested = engine.requested(measures)
-        aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
-        report = pa.run_aligned(aligned, requested, options)
-        inp.with_params(report, align.as_params())
+        report = inp.aligned_report(
+            v, align, measures, lambda aligned, requested: pa.run_aligned(
+                aligned, requested, options), warn=warn)
     if v["plot"]:
         from ipsoeval import plots
         plots.power(v["plot"], report.table("power"), report.table("curve"))
@@ -56,13 +54,6 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
 def from_result(res, *, measures=None, **kw):
     """The Report of :func:`ipsoeval.power` on an EvalResult or per-topic scores."""
     from ipsoeval.analyses import power as pa
-    from ipsoeval.pipeline.common import _common, _requested, _scores_or_result
+    from ipsoeval.pipeline.common import _aligned_or_scores
 
-    options = _options(kw)
-
-    def on_result(res):
-        requested = _requested(res, measures)
-        aligned, notes = _common(res)
-        return pa.run_aligned(aligned, requested, options), notes
-
-    return _scores_or_result(res, lambda ts: _on_scores(ts, measures, options), on_result)
+    return _aligned_or_scores(res, measures, _options(kw), pa.run_aligned, _on_scores)

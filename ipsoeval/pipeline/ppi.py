@@ -86,11 +86,7 @@ def _nuggets(v: dict, options: Options, align, *, warn):
     from ipsoeval.reading.nuggets import failed_warnings, read_nuggets
 
     human, auto, layout = v["human"], v["auto"], v["nuggets_format"]
-    if v["runs"]:
-        raise UsageError("ppi --nuggets: the runs are those of the assignment files; give no "
-                         "RUN arguments")
-    inp.check_align_for_scores(align)
-    sel = ng.select(list(v["measures"]))
+    sel = inp.nugget_measures(v, align, "ppi", "runs")
     for q in (human, auto):
         inp.output_not_an_input(v["output"], q, [])
     check_stdin_once([human, auto])

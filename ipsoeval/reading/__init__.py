@@ -140,6 +140,8 @@ Modules, lower first (each imports only modules above it in this list)
 ``quick`` load without numpy.
 """
 
+from ipsoeval._lazy import lazy_attributes
+
 __all__ = ["read_qrels", "read_subtopic_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",
            "is_dataframe", "split_runs", "check_stdin_once", "expand_run_paths", "file_stem",
            "display_name", "read_bytes", "QID_COLUMNS", "read_scores", "TopicScores",
@@ -148,16 +150,7 @@ __all__ = ["read_qrels", "read_subtopic_qrels", "read_run", "read_for_alignment"
 _FROM_SCORES = ("read_scores", "TopicScores")
 
 
-def __getattr__(name):
-    # imported on first use: ``ipsoeval.reading.quick`` must load without numpy
-    if name in _FROM_SCORES:
-        from ipsoeval.reading import scores
-        return getattr(scores, name)
-    if name in __all__:
-        from ipsoeval.reading import entry
-        return getattr(entry, name)
-    raise AttributeError(f"module 'ipsoeval.reading' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+# imported on first use: ``ipsoeval.reading.quick`` must load without numpy
+__getattr__, __dir__ = lazy_attributes(globals(), ((_FROM_SCORES, "ipsoeval.reading.scores"),
+                                                   (__all__, "ipsoeval.reading.entry")))
+del lazy_attributes

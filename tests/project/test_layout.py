@@ -15,6 +15,7 @@ down there, once:
 
  0. shared leaves: errors, ids, the one mean, the thread pool, standard
     output, warning texts, file writing, the version, the compiled core,
+    the loading of a package's names on first use (``_lazy``),
     the declaration of options (``declare``) and the options every command
     shares (alignment, output)
  1. the model: model, label models, results (the finished report), and the
@@ -84,7 +85,21 @@ def imports(name: str, path: Path, known=MODULES) -> set[str]:
             for a in node.names:
                 sub = f"{base}.{a.name}"
                 out.add(sub if sub in known else base)
+        elif _lazy_call(node):
+            out.update(_lazy_modules(node))
     return out
+
+
+def _lazy_call(node) -> bool:
+    """A call of ipsoeval._lazy.lazy_attributes: the modules it names are
+    imported on first use, so they are dependencies like a lazy import."""
+    return isinstance(node, ast.Call) and getattr(node.func, "id", getattr(
+        node.func, "attr", None)) == "lazy_attributes"
+
+
+def _lazy_modules(call) -> set[str]:
+    return {n.value for n in ast.walk(call) if isinstance(n, ast.Constant)
+            and isinstance(n.value, str) and n.value.startswith("ipsoeval")}
 
 
 ALL_IMPORTS = {m: imports(m, p) for m, p in MODULES.items() if p.suffix == ".py"}
@@ -259,7 +274,7 @@ FLOORS: list[tuple[str, ...]] = [
      "ipsoeval.stdio", "ipsoeval.tiewarn_text", "ipsoeval.warntext", "ipsoeval.writing",
      "ipsoeval._version", "ipsoeval._core", "ipsoeval.declare", "ipsoeval.special",
      "ipsoeval.align_options",
-     "ipsoeval.output_options"),
+     "ipsoeval.output_options", "ipsoeval._lazy"),
     ("ipsoeval.model", "ipsoeval.labels", "ipsoeval.results", "ipsoeval"),
     ("ipsoeval.measures",),
     ("ipsoeval.formatters", "ipsoeval.plots"),

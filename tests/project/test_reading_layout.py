@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.project.test_layout import _lazy_call, _lazy_modules
+
 ROOT = Path(__file__).resolve().parents[2]
 PKG = ROOT / "ipsoeval"
 
@@ -61,6 +63,8 @@ def _imports(name: str, path: Path) -> set[str]:
                 sub = f"{base}.{a.name}"
                 # `from pkg import submodule` is an edge to the submodule
                 out.add(sub if sub in MODULES or sub == "ipsoeval._core" else base)
+        elif _lazy_call(node):        # names loaded on first use: an import too
+            out.update(_lazy_modules(node))
     return {m for m in out if m == "ipsoeval" or m.startswith("ipsoeval.")}
 
 

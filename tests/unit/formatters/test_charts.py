@@ -484,3 +484,28 @@ def test_page_draws_ids_that_are_not_utf8_escaped(tmp_path):
     for chart in ("leaderboard", "differences"):
         svg = re.search(rf'data-chart="{chart}".*?</svg>', page, re.S).group(0)
         assert "t\\xe9" in svg, chart
+
+
+def test_difference_panels_one_per_pair_and_measure_with_differences():
+    from types import SimpleNamespace
+
+    from ipsoeval.formatters.charts import difference_panels
+    recs = [{"run_a": "*", "run_b": "b", "measure": "m"},
+            {"run_a": "a", "run_b": "b", "measure": "m", "i": 1},
+            {"run_a": "a", "run_b": "b", "measure": "m", "i": 2},
+            {"run_a": "a", "run_b": "c", "measure": "m"},
+            {"run_a": "a", "run_b": "b", "measure": "n"}]
+    diffs = {("a", "b", "m"): [0.1], ("a", "b", "n"): [0.2], ("*", "b", "m"): [0.0]}
+    tests = SimpleNamespace(records=recs)
+    assert difference_panels(tests, diffs, 12) == [recs[1], recs[4]]
+    assert difference_panels(tests, diffs, 1) == [recs[1]]
+
+
+def test_one_line_element_for_axes_and_rules():
+    from ipsoeval.formatters import charts
+    assert charts._line(1, 2, 3, 4, "#000") == \
+        '<line x1="1.00" y1="2.00" x2="3.00" y2="4.00" stroke="#000"/>'
+    assert charts._vline(1, 2, 3, "#000", 0.8, dash="2,2", cls="pi") == \
+        '<line class="pi" x1="1.00" y1="2.00" x2="1.00" y2="3.00" stroke="#000" ' \
+        'stroke-width="0.8" stroke-dasharray="2,2"/>'
+    assert charts._hline(5, 1, 3, "#000") == charts._line(1, 5, 3, 5, "#000", 1.0)

@@ -53,3 +53,21 @@ API = [("res", P, E), ("measures", K, None), ("tests", K, None), ("alpha", K, 0.
        ("correct", K, "none"), ("samples", K, 10_000), ("seed", K, 42),
        ("splits", K, 1000), ("bin_width", K, 0.01), ("set_size", K, None),
        ("swap_limit", K, 0.05)]
+
+
+def test_meta_and_power_share_the_api_path(monkeypatch):
+    """ipsoeval.meta and ipsoeval.power on an EvalResult or scores: one helper,
+    each passing its analysis and its scores path."""
+    from ipsoeval.analyses import meta as me
+    from ipsoeval.analyses import power as pa
+    from ipsoeval.pipeline import common
+    from ipsoeval.pipeline import meta as pm
+    from ipsoeval.pipeline import power as pp
+    seen = []
+    monkeypatch.setattr(common, "_aligned_or_scores",
+                        lambda res, measures, options, run, on_scores:
+                        seen.append((res, measures, run, on_scores)) or "report")
+    assert pm.from_result("res", measures=["AP"]) == "report"
+    assert pp.from_result("res", measures=["AP"]) == "report"
+    assert seen == [("res", ["AP"], me.run_aligned, pm._on_scores),
+                    ("res", ["AP"], pa.run_aligned, pp._on_scores)]
