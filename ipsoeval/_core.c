@@ -2456,6 +2456,58 @@ static int eval_runs(const QrelsSide *S, char **paths, Py_ssize_t N, Text *out, 
 
 /* Whether every run name is UTF-8 (else the full program, which warns:
  * ipsoeval/ids.py); with the GIL. */
+/* calloc of N per-run slots, at least one so that no runs is not a failed
+   allocation. */
+static void *calloc_runs(Py_ssize_t N, size_t size)
+{
+    return calloc((size_t)(N ? N : 1), size);
+}
+
+/* paths[k] = a copy of the bytes runs[k]; 0 where one is not bytes or a copy
+   fails (the copies made so far stay in paths for the caller to free). */
+static int run_paths(PyObject *runs, Py_ssize_t N, char **paths)
+{
+    for (Py_ssize_t k = 0; k < N; k++) {
+        PyObject *o = PyList_GET_ITEM(runs, k);
+        if (!PyBytes_Check(o) || !(paths[k] = strdup(PyBytes_AS_STRING(o))))
+            return 0;
+    }
+    return 1;
+}
+
+/* Frees arr[0..N) and then arr (which may be NULL: a failed allocation). */
+static void free_each(void **arr, Py_ssize_t N)
+{
+    if (!arr)
+        return;
+    for (Py_ssize_t k = 0; k < N; k++)
+        free(arr[k]);
+    free(arr);
+}
+
+/* Puts item (a new reference) at list[k]; where item is NULL (its error
+   set) it releases the list and sets it NULL, and returns 0. */
+static int list_put(PyObject **list, Py_ssize_t k, PyObject *item)
+{
+    if (!item) {
+        Py_CLEAR(*list);
+        return 0;
+    }
+    PyList_SET_ITEM(*list, k, item);
+    return 1;
+}
+
+/* The pair (a, b), stealing both; NULL (both released) where either is NULL
+   (its error set). */
+static PyObject *pair_steal(PyObject *a, PyObject *b)
+{
+    if (a && b)
+        return Py_BuildValue("(NN)", a, b);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return NULL;
+}
+
 static int names_utf8(char **names, const Py_ssize_t *name_lens, Py_ssize_t N)
 {
     for (Py_ssize_t k = 0; k < N; k++) {
@@ -2494,18 +2546,14 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
         return NULL;
     }
     Py_ssize_t N = PyList_GET_SIZE(runs);
-    char **paths = calloc((size_t)(N ? N : 1), sizeof(char *));
-    char **names = calloc((size_t)(N ? N : 1), sizeof(char *));
-    Py_ssize_t *name_lens = calloc((size_t)(N ? N : 1), sizeof(Py_ssize_t));
-    long long *n_mixed = calloc((size_t)(N ? N : 1), sizeof(long long));
-    long *cut_mask = calloc((size_t)(N ? N : 1), sizeof(long));
+    char **paths = calloc_runs(N, sizeof(char *));
+    char **names = calloc_runs(N, sizeof(char *));
+    Py_ssize_t *name_lens = calloc_runs(N, sizeof(Py_ssize_t));
+    long long *n_mixed = calloc_runs(N, sizeof(long long));
+    long *cut_mask = calloc_runs(N, sizeof(long));
     char *qp = strdup(PyBytes_AS_STRING(qpath));
     int ok = paths && names && name_lens && n_mixed && cut_mask && qp;
-    for (Py_ssize_t k = 0; k < N && ok; k++) {
-        PyObject *o = PyList_GET_ITEM(runs, k);
-        if (!PyBytes_Check(o) || !(paths[k] = strdup(PyBytes_AS_STRING(o))))
-            ok = 0;
-    }
+    ok = ok && run_paths(runs, N, paths);
     QrelsSide S;
     Text out = {NULL, 0, 0};
     Py_ssize_t peak[3] = {0, 0, 0};
@@ -2530,31 +2578,17 @@ static PyObject *py_eval_official(PyObject *self, PyObject *args)
         for (Py_ssize_t k = 0; k < N && b && info; k++) {
             PyObject *t = Py_BuildValue("(y#Lk)", names[k], name_lens[k], n_mixed[k],
                                         (unsigned long)cut_mask[k]);
-            if (!t) {
-                Py_CLEAR(info);
+            if (!list_put(&info, k, t))
                 break;
-            }
-            PyList_SET_ITEM(info, k, t);
         }
-        if (b && info)
-            res = Py_BuildValue("(NN)", b, info);
-        else {
-            Py_XDECREF(b);
-            Py_XDECREF(info);
-        }
+        res = pair_steal(b, info);
     } else {
         Py_INCREF(Py_None);
         res = Py_None;
     }
     free(out.buf);
-    for (Py_ssize_t k = 0; k < N; k++) {
-        if (paths)
-            free(paths[k]);
-        if (names)
-            free(names[k]);
-    }
-    free(paths);
-    free(names);
+    free_each((void **)paths, N);
+    free_each((void **)names, N);
     free(name_lens);
     free(n_mixed);
     free(cut_mask);
@@ -2642,18 +2676,14 @@ static PyObject *py_eval_measures(PyObject *self, PyObject *args)
     }
     G.ntc = (int)nt;
     Py_ssize_t N = PyList_GET_SIZE(runs);
-    char **paths = calloc((size_t)(N ? N : 1), sizeof(char *));
-    char **names = calloc((size_t)(N ? N : 1), sizeof(char *));
-    Py_ssize_t *name_lens = calloc((size_t)(N ? N : 1), sizeof(Py_ssize_t));
-    double **vals = calloc((size_t)(N ? N : 1), sizeof(double *));
-    uint8_t **flags = calloc((size_t)(N ? N : 1), sizeof(uint8_t *));
+    char **paths = calloc_runs(N, sizeof(char *));
+    char **names = calloc_runs(N, sizeof(char *));
+    Py_ssize_t *name_lens = calloc_runs(N, sizeof(Py_ssize_t));
+    double **vals = calloc_runs(N, sizeof(double *));
+    uint8_t **flags = calloc_runs(N, sizeof(uint8_t *));
     char *qp = strdup(PyBytes_AS_STRING(qpath));
     int ok = paths && names && name_lens && vals && flags && qp;
-    for (Py_ssize_t k = 0; k < N && ok; k++) {
-        PyObject *o = PyList_GET_ITEM(runs, k);
-        if (!PyBytes_Check(o) || !(paths[k] = strdup(PyBytes_AS_STRING(o))))
-            ok = 0;
-    }
+    ok = ok && run_paths(runs, N, paths);
     QrelsSide S;
     Text out = {NULL, 0, 0};
     Py_ssize_t peak[3] = {0, 0, 0};
@@ -2686,49 +2716,28 @@ static PyObject *py_eval_measures(PyObject *self, PyObject *args)
             while (len < 8 * S.P.Wq && id[len])
                 len++;
             PyObject *b = PyBytes_FromStringAndSize((const char *)id, len);
-            if (!b) {
-                Py_CLEAR(topics);
+            if (!list_put(&topics, e, b))
                 break;
-            }
-            PyList_SET_ITEM(topics, e, b);
         }
         for (Py_ssize_t k = 0; k < N && per_run && topics; k++) {
             PyObject *t = Py_BuildValue("(y#y#y#)", names[k], name_lens[k], (const char *)vals[k],
                                         (Py_ssize_t)(sizeof(double) * (size_t)(T * G.n)),
                                         (const char *)flags[k], (Py_ssize_t)(T * (1 + G.ntc)));
-            if (!t) {
-                Py_CLEAR(per_run);
+            if (!list_put(&per_run, k, t))
                 break;
-            }
-            PyList_SET_ITEM(per_run, k, t);
         }
-        if (topics && per_run)
-            res = Py_BuildValue("(NN)", topics, per_run);
-        else {
-            Py_XDECREF(topics);
-            Py_XDECREF(per_run);
-        }
+        res = pair_steal(topics, per_run);
     } else {
         Py_INCREF(Py_None);
         res = Py_None;
     }
     qside_free(&S);
     free(out.buf);
-    for (Py_ssize_t k = 0; k < N; k++) {
-        if (paths)
-            free(paths[k]);
-        if (names)
-            free(names[k]);
-        if (vals)
-            free(vals[k]);
-        if (flags)
-            free(flags[k]);
-    }
-    free(paths);
-    free(names);
+    free_each((void **)paths, N);
+    free_each((void **)names, N);
     free(name_lens);
-    free(vals);
-    free(flags);
+    free_each((void **)vals, N);
+    free_each((void **)flags, N);
     free(qp);
     return res;
 }

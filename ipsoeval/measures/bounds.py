@@ -325,41 +325,40 @@ def _completed_prefix(al: Aligned, sc, s: np.ndarray, first: np.ndarray, c: np.n
         warnings=[])
 
 
-class _Judged(Sequence):
+class _Completions(Sequence):
     """The qrels labels of each completion (descending), built when a kernel
-    asks for them: the topic's judged labels with ``n_hi`` more at ``hi`` (the
-    largest label) and ``n_lo`` more at ``lo`` (0)."""
+    asks for them from the judged labels of its topic (``_labels``)."""
+
+    def __len__(self):
+        return len(self.topic)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return self._labels(self.judged[int(self.topic[i])], i)
+
+
+class _Judged(_Completions):
+    """The topic's judged labels with ``n_hi`` more at ``hi`` (the largest
+    label) and ``n_lo`` more at ``lo`` (0)."""
 
     def __init__(self, judged, topic, n_hi, n_lo, hi, lo):
         self.judged, self.topic, self.n_hi, self.n_lo = judged, topic, n_hi, n_lo
         self.hi, self.lo = hi, lo
 
-    def __len__(self):
-        return len(self.topic)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        jl = self.judged[int(self.topic[i])]
+    def _labels(self, jl, i):
         cut = int(np.count_nonzero(jl >= self.lo))
         return np.concatenate([np.full(int(self.n_hi[i]), self.hi, dtype=jl.dtype), jl[:cut],
                                np.full(int(self.n_lo[i]), self.lo, dtype=jl.dtype), jl[cut:]])
 
 
-class _Sorted(Sequence):
-    """The qrels labels of each completion (descending), built when a kernel
-    asks for them: the topic's judged labels with ``n[i]`` more at ``label``."""
+class _Sorted(_Completions):
+    """The topic's judged labels with ``n[i]`` more at ``label``."""
 
     def __init__(self, judged, topic, n, label):
         self.judged, self.topic, self.n, self.label = judged, topic, n, label
 
-    def __len__(self):
-        return len(self.topic)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        jl = self.judged[int(self.topic[i])]
+    def _labels(self, jl, i):
         both = np.concatenate([jl, np.full(int(self.n[i]), self.label, dtype=jl.dtype)])
         both.sort()
         return both[::-1]

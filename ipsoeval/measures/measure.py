@@ -15,6 +15,11 @@ from ipsoeval.measures.family import FAMILIES, Family
 from ipsoeval.measures.params import fmt_value
 
 
+def _of_family(attr: str, doc: str | None = None) -> property:
+    """A property that every measure of a family shares: the family's own."""
+    return property(lambda self: getattr(self.fam, attr), doc=doc)
+
+
 @dataclass(frozen=True)
 class Measure:
     family: str
@@ -80,22 +85,11 @@ class Measure:
         f = self.fam
         return f.scale_of(self) if f.scale_of is not None else f.scale
 
-    @property
-    def higher_is_better(self) -> bool:
-        """False where a smaller value is better (ESL: a rank)."""
-        return self.fam.higher_is_better
-
-    @property
-    def kind(self) -> str:
-        return self.fam.kind
-
-    @property
-    def agg(self) -> str:
-        return self.fam.agg
-
-    @property
-    def description(self) -> str:
-        return self.fam.description
+    higher_is_better = _of_family("higher_is_better",
+                                  "False where a smaller value is better (ESL: a rank).")
+    kind = _of_family("kind")
+    agg = _of_family("agg")
+    description = _of_family("description")
 
     def level(self, default: int) -> int:
         return int(self.param("rel", default))

@@ -326,6 +326,33 @@ def _words_list(values: list, source: str, what: str) -> np.ndarray:
     return words[codes] if len(values) else np.zeros((0, 1), dtype=np.uint64)
 
 
+def _frame_columns(df, source: str, value: tuple, empty: str) -> tuple:
+    """The topic id, document id and value columns of a DataFrame (value:
+    ``(names, what, required)``), checked in that order and before its rows."""
+    names, what, required = value
+    qc = _column(df, QID_COLUMNS, "topic id", source)
+    dc = _column(df, DOCNO_COLUMNS, "document id", source)
+    vc = _column(df, names, what, source, required=required)
+    if len(df) == 0:
+        raise InputError(empty, path=source)
+    return qc, dc, vc
+
+
+def _frame_ids(df, qc, dc, source: str) -> tuple[np.ndarray, np.ndarray]:
+    return (_series_words(df[qc], source, "topic id"),
+            _series_words(df[dc], source, "document id"))
+
+
+def _dict_rows(obj: dict, source: str, empty: str) -> tuple[np.ndarray, np.ndarray, list]:
+    """The topic and document id words and the values of a ``{qid: {docno:
+    value}}`` dict, in dict order."""
+    qids, docs, vals = _flatten(obj, source)
+    if not qids:
+        raise InputError(empty, path=source)
+    return (_words_list(qids, source, "topic id"), _words_list(docs, source, "document id"),
+            vals)
+
+
 def qrels_from(obj, source: str = "<qrels>", labels: str = "integer") -> Qrels:
     """A Qrels from a ``{qid: {docno: label}}`` dict or a DataFrame; ``labels``
     gain/probability: real labels, coded (ipsoeval.labels)."""
@@ -334,20 +361,12 @@ def qrels_from(obj, source: str = "<qrels>", labels: str = "integer") -> Qrels:
     label_of = _labels if labels == "integer" else _reals
     if is_dataframe(obj):
         df = obj
-        qc = _column(df, QID_COLUMNS, "topic id", source)
-        dc = _column(df, DOCNO_COLUMNS, "document id", source)
-        lc = _column(df, LABEL_COLUMNS, "relevance label", source)
-        if len(df) == 0:
-            raise InputError("empty qrels (no rows)", path=source)
-        qid = _series_words(df[qc], source, "topic id")
-        docno = _series_words(df[dc], source, "document id")
+        qc, dc, lc = _frame_columns(df, source, (LABEL_COLUMNS, "relevance label", True),
+                                    "empty qrels (no rows)")
+        qid, docno = _frame_ids(df, qc, dc, source)
         label = label_of(df[lc].to_numpy(), source)
     elif isinstance(obj, dict):
-        qids, docs, vals = _flatten(obj, source)
-        if not qids:
-            raise InputError("empty qrels (no judgments)", path=source)
-        qid = _words_list(qids, source, "topic id")
-        docno = _words_list(docs, source, "document id")
+        qid, docno, vals = _dict_rows(obj, source, "empty qrels (no judgments)")
         label = label_of(np.array(vals + [None], dtype=object)[:-1], source)
     else:
         raise UsageError(f"qrels must be a path, a {{qid: {{docno: label}}}} dict or a pandas "
@@ -381,11 +400,8 @@ def run_from(obj, name: str, source: str | None = None) -> Run:
     fmt = "trec"
     if is_dataframe(obj):
         df = obj
-        qc = _column(df, QID_COLUMNS, "topic id", source)
-        dc = _column(df, DOCNO_COLUMNS, "document id", source)
-        sc = _column(df, SCORE_COLUMNS, "score", source, required=False)
-        if len(df) == 0:
-            raise InputError("empty run (no rows)", path=source)
+        qc, dc, sc = _frame_columns(df, source, (SCORE_COLUMNS, "score", False),
+                                    "empty run (no rows)")
         if sc is None:
             rc = _column(df, RANK_COLUMNS, "score (or rank)", source)
             ranks = _labels(df[rc].to_numpy(), source)      # integers, like the file's
@@ -393,14 +409,9 @@ def run_from(obj, name: str, source: str | None = None) -> Run:
             fmt = "msmarco"
         else:
             score = _scores(df[sc].to_numpy(), source)
-        qid = _series_words(df[qc], source, "topic id")
-        docno = _series_words(df[dc], source, "document id")
+        qid, docno = _frame_ids(df, qc, dc, source)
     elif isinstance(obj, dict):
-        qids, docs, vals = _flatten(obj, source)
-        if not qids:
-            raise InputError("empty run (no documents)", path=source)
-        qid = _words_list(qids, source, "topic id")
-        docno = _words_list(docs, source, "document id")
+        qid, docno, vals = _dict_rows(obj, source, "empty run (no documents)")
         score = _scores(vals, source)
     else:
         raise UsageError(f"a run must be a path, a {{qid: {{docno: score}}}} dict or a pandas "

@@ -298,6 +298,18 @@ def _log_beta_front(a: float, b: float, x: float, y: float) -> float:
 _FPMIN = 1e-300
 
 
+def _lentz_step(an: float, bn: float, d: float, c: float) -> tuple[float, float]:
+    """One modified-Lentz step of a continued fraction with the partial
+    numerator an and denominator bn: the new 1/D and C, each kept off zero."""
+    d = an * d + bn
+    if abs(d) < _FPMIN:
+        d = _FPMIN
+    c = bn + an / c
+    if abs(c) < _FPMIN:
+        c = _FPMIN
+    return 1.0 / d, c
+
+
 def _betacf(a: float, b: float, x: float, y: float) -> float:
     """Continued fraction for I_x(a, b) (Numerical Recipes §6.4, modified Lentz).
 
@@ -317,22 +329,10 @@ def _betacf(a: float, b: float, x: float, y: float) -> float:
     while m < 100000:
         m2 = 2 * m
         aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        if abs(d) < _FPMIN:
-            d = _FPMIN
-        c = 1.0 + aa / c
-        if abs(c) < _FPMIN:
-            c = _FPMIN
-        d = 1.0 / d
+        d, c = _lentz_step(aa, 1.0, d, c)
         h *= d * c
         aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        if abs(d) < _FPMIN:
-            d = _FPMIN
-        c = 1.0 + aa / c
-        if abs(c) < _FPMIN:
-            c = _FPMIN
-        d = 1.0 / d
+        d, c = _lentz_step(aa, 1.0, d, c)
         delta = d * c
         h *= delta
         if abs(delta - 1.0) < 1e-16:
@@ -532,13 +532,7 @@ def _igam_parts(a: float, x: float) -> tuple[float, bool, float]:
     for i in range(1, 100000):
         an = -i * (i - a)
         b += 2.0
-        d = an * d + b
-        if abs(d) < _FPMIN:
-            d = _FPMIN
-        c = b + an / c
-        if abs(c) < _FPMIN:
-            c = _FPMIN
-        d = 1.0 / d
+        d, c = _lentz_step(an, b, d, c)
         delta = d * c
         h *= delta
         if abs(delta - 1.0) < 1e-16:
@@ -895,28 +889,25 @@ def _gammaincinv_domain(a: float, y: float) -> float | None:
     return None
 
 
-def gammaincinv(a: float, y: float) -> float:
-    """x with gammainc(a, x) = y."""
+def _gammaincinv_checked(a: float, y: float, upper: bool) -> float:
     edge = _gammaincinv_domain(a, y)
     if edge is not None:
         return edge
     if y == 0.0:
-        return 0.0
+        return _INF if upper else 0.0
     if y == 1.0:
-        return _INF
-    return _gammaincinv(a, y, upper=False)
+        return 0.0 if upper else _INF
+    return _gammaincinv(a, y, upper=upper)
+
+
+def gammaincinv(a: float, y: float) -> float:
+    """x with gammainc(a, x) = y."""
+    return _gammaincinv_checked(a, y, False)
 
 
 def gammainccinv(a: float, y: float) -> float:
     """x with gammaincc(a, x) = y."""
-    edge = _gammaincinv_domain(a, y)
-    if edge is not None:
-        return edge
-    if y == 0.0:
-        return _INF
-    if y == 1.0:
-        return 0.0
-    return _gammaincinv(a, y, upper=True)
+    return _gammaincinv_checked(a, y, True)
 
 
 def chdtri(df: float, p: float) -> float:
@@ -1049,48 +1040,37 @@ def _half_binom(k: int, n: int, upper: bool) -> float:
     return total / 2 ** n
 
 
-def bdtr(k: float, n: float, p: float) -> float:
-    """P(X ≤ ⌊k⌋) for X ~ Binomial(n, p): I_{1−p}(n − k, k + 1)."""
+def _binom_tail(k: float, n: float, p: float, upper: bool) -> float:
+    """P(X ≤ ⌊k⌋), or P(X > ⌊k⌋) when ``upper``, for X ~ Binomial(n, p)."""
     if _bdtr_domain(k, n, p) is not None:
         return _NAN
     if k < 0.0:
-        return _NAN
+        return 1.0 if upper else _NAN
     k = math.floor(k)
     if k > n:
         return _NAN
     if k == n:
-        return 1.0
+        return 0.0 if upper else 1.0
     if p == 0.0:
-        return 1.0
+        return 0.0 if upper else 1.0
     if p == 1.0:
-        return 0.0
+        return 1.0 if upper else 0.0
     if p == 0.5 and n <= 300.0 and n == math.floor(n):
-        return _half_binom(int(k), int(n), False)
+        return _half_binom(int(k), int(n), upper)
     if k == 0.0:
-        return math.exp(n * math.log1p(-p))
-    return _ibeta(n - k, k + 1.0, 1.0 - p, p)[0]
+        log_q = n * math.log1p(-p)
+        return -math.expm1(log_q) if upper else math.exp(log_q)
+    return _ibeta(n - k, k + 1.0, 1.0 - p, p)[1 if upper else 0]
+
+
+def bdtr(k: float, n: float, p: float) -> float:
+    """P(X ≤ ⌊k⌋) for X ~ Binomial(n, p): I_{1−p}(n − k, k + 1)."""
+    return _binom_tail(k, n, p, False)
 
 
 def bdtrc(k: float, n: float, p: float) -> float:
     """P(X > ⌊k⌋) for X ~ Binomial(n, p): I_p(k + 1, n − k)."""
-    if _bdtr_domain(k, n, p) is not None:
-        return _NAN
-    if k < 0.0:
-        return 1.0
-    k = math.floor(k)
-    if k > n:
-        return _NAN
-    if k == n:
-        return 0.0
-    if p == 0.0:
-        return 0.0
-    if p == 1.0:
-        return 1.0
-    if p == 0.5 and n <= 300.0 and n == math.floor(n):
-        return _half_binom(int(k), int(n), True)
-    if k == 0.0:
-        return -math.expm1(n * math.log1p(-p))
-    return _ibeta(n - k, k + 1.0, 1.0 - p, p)[1]
+    return _binom_tail(k, n, p, True)
 
 
 def comb(n: float, k: float) -> float:
@@ -1212,34 +1192,39 @@ def _np_log_beta_front(a, b, x, y):
         lv = np.empty_like(x_)
         m = x_ <= y_
         if m.any():
-            a1, b1, c1, x1 = a_[m], b_[m], c_[m], x_[m]
-            u = (x1 * c1 - a1) / a1
-            v = -a1 * u / b1
-            far = np.abs(u) > 0.5
-            lu1 = np.empty_like(u)
-            lu1[far] = _np_map(math.log, x1[far]) + _np_map(math.log, c1[far] / a1[far]) - u[far]
-            lu1[~far] = _np_log1pmx(u[~far])
-            lu[m] = lu1
-            lv[m] = _np_log1pmx(v)
+            lu[m], lv[m] = _np_log_front_sides(a_[m], b_[m], c_[m], x_[m])
         n = ~m
         if n.any():
-            a1, b1, c1, y1 = a_[n], b_[n], c_[n], y_[n]
-            v = (y1 * c1 - b1) / b1
-            u = -b1 * v / a1
-            far = np.abs(v) > 0.5
-            lv1 = np.empty_like(v)
-            lv1[far] = _np_map(math.log, y1[far]) + _np_map(math.log, c1[far] / b1[far]) - v[far]
-            lv1[~far] = _np_log1pmx(v[~far])
-            lv[n] = lv1
-            lu[n] = _np_log1pmx(u)
+            lv[n], lu[n] = _np_log_front_sides(b_[n], a_[n], c_[n], y_[n])
         g = _np_lgamma_rest(c_) - _np_lgamma_rest(a_) - _np_lgamma_rest(b_)
         out[big] = a_ * lu + b_ * lv + g
     return out
 
 
+def _np_log_front_sides(a, b, c, x):
+    """The two log1pmx terms of _log_beta_front's large branch, x the smaller
+    of x and y with its shape a (called with a, b and y swapped on the other
+    side): (log1p(u) − u, log1p(v) − v) with u = x/x0 − 1, a u + b v = 0."""
+    import numpy as np
+    u = (x * c - a) / a
+    v = -a * u / b
+    far = np.abs(u) > 0.5
+    lu = np.empty_like(u)
+    lu[far] = _np_map(math.log, x[far]) + _np_map(math.log, c[far] / a[far]) - u[far]
+    lu[~far] = _np_log1pmx(u[~far])
+    return lu, _np_log1pmx(v)
+
+
 def _np_clamp(v):
     import numpy as np
     return np.where(np.abs(v) < _FPMIN, _FPMIN, v)
+
+
+def _np_lentz_step(an, bn, d, c):
+    """_lentz_step on arrays, and the factor d·c it brings to the fraction."""
+    d = 1.0 / _np_clamp(an * d + bn)
+    c = _np_clamp(bn + an / c)
+    return d, c, d * c
 
 
 def _np_betacf(a, b, x, y):
@@ -1259,15 +1244,10 @@ def _np_betacf(a, b, x, y):
             break
         m2 = 2 * m
         aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = _np_clamp(1.0 + aa * d)
-        c = _np_clamp(1.0 + aa / c)
-        d = 1.0 / d
-        h = h * (d * c)
+        d, c, delta = _np_lentz_step(aa, 1.0, d, c)
+        h = h * delta
         aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = _np_clamp(1.0 + aa * d)
-        c = _np_clamp(1.0 + aa / c)
-        d = 1.0 / d
-        delta = d * c
+        d, c, delta = _np_lentz_step(aa, 1.0, d, c)
         h = h * delta
         done = np.abs(delta - 1.0) < 1e-16
         if done.any():
@@ -1332,10 +1312,7 @@ def _np_igam_parts(a, x):
                 break
             an = -i * (i - a_)
             b = b + 2.0
-            d = _np_clamp(an * d + b)
-            c = _np_clamp(b + an / c)
-            d = 1.0 / d
-            delta = d * c
+            d, c, delta = _np_lentz_step(an, b, d, c)
             h = h * delta
             done = np.abs(delta - 1.0) < 1e-16
             if done.any():

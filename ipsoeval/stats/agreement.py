@@ -44,6 +44,29 @@ def _pairs(a, b) -> tuple[np.ndarray, np.ndarray]:
     return values, counts
 
 
+def _rated(a, b) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """``(items, values, counts)`` of :func:`_pairs`; None where there are no
+    items (the coefficients are then NaN)."""
+    a, b = _labels(a, b)
+    if a.size == 0:
+        return None
+    return (a.size, *_pairs(a, b))
+
+
+def _check_choice(name: str, value, allowed: tuple) -> None:
+    if value not in allowed:
+        listed = ", ".join(repr(v) for v in allowed[:-1]) + f" or {allowed[-1]!r}"
+        raise ValueError(f"{name} must be {listed} (found {value!r})")
+
+
+def _chance_corrected(observed: float, expected: float) -> float:
+    """``1 − observed / expected`` disagreement; NaN where no disagreement is
+    expected (every label the same)."""
+    if expected == 0.0:
+        return float("nan")
+    return 1.0 - observed / expected
+
+
 def confusion(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(labels_a, labels_b, counts)``: the distinct labels of each rater
     (ascending) and counts[i, j] = items labelled labels_a[i] by A and
@@ -61,13 +84,12 @@ def cohen_kappa(a, b, weights: str | None = None) -> float:
     observed and E the chance-expected proportions (outer product of the
     marginals) and w the disagreement weight of two labels u, v: 1 when they
     differ (unweighted), |u − v| (linear) or (u − v)² (quadratic)."""
-    if weights not in KAPPA_WEIGHTS:
-        raise ValueError(f"weights must be None, 'linear' or 'quadratic' (found {weights!r})")
-    a, b = _labels(a, b)
-    if a.size == 0:
+    _check_choice("weights", weights, KAPPA_WEIGHTS)
+    rated = _rated(a, b)
+    if rated is None:
         return float("nan")
-    values, obs = _pairs(a, b)
-    obs /= a.size
+    items, values, obs = rated
+    obs /= items
     E = np.outer(obs.sum(axis=1), obs.sum(axis=0))
     v = values.astype(np.float64)
     diff = v[:, None] - v[None, :]
@@ -77,10 +99,7 @@ def cohen_kappa(a, b, weights: str | None = None) -> float:
         W = np.abs(diff)
     else:
         W = diff * diff
-    expected = float((W * E).sum())
-    if expected == 0.0:
-        return float("nan")
-    return 1.0 - float((W * obs).sum()) / expected
+    return _chance_corrected(float((W * obs).sum()), float((W * E).sum()))
 
 
 def krippendorff_alpha(a, b, level: str = "interval") -> float:
@@ -92,12 +111,11 @@ def krippendorff_alpha(a, b, level: str = "interval") -> float:
     orders), n_c the number of values c among all n = 2·items, and δ² the
     interval metric (c − k)² or the ordinal metric
     (Σ_{g from c to k} n_g − (n_c + n_k)/2)²."""
-    if level not in ALPHA_LEVELS:
-        raise ValueError(f"level must be 'interval' or 'ordinal' (found {level!r})")
-    a, b = _labels(a, b)
-    if a.size == 0:
+    _check_choice("level", level, ALPHA_LEVELS)
+    rated = _rated(a, b)
+    if rated is None:
         return float("nan")
-    values, o = _pairs(a, b)
+    _, values, o = rated
     k = values.size
     o = o + o.T
     nc = o.sum(axis=1)
@@ -111,7 +129,5 @@ def krippendorff_alpha(a, b, level: str = "interval") -> float:
         hi = np.maximum.outer(np.arange(k), np.arange(k))
         between = cum[hi + 1] - cum[lo]                     # Σ_{g=lo..hi} n_g
         d2 = (between - (nc[:, None] + nc[None, :]) / 2.0) ** 2
-    expected = float((np.outer(nc, nc) * d2).sum())
-    if expected == 0.0:
-        return float("nan")
-    return 1.0 - (n - 1.0) * float((o * d2).sum()) / expected
+    return _chance_corrected((n - 1.0) * float((o * d2).sum()),
+                             float((np.outer(nc, nc) * d2).sum()))

@@ -67,7 +67,10 @@ def _no_topic_f(k: int) -> OmnibusResult:
                          {"mse": np.nan, "means": np.full(k, np.nan)})
 
 
-def anova_oneway(X) -> OmnibusResult:
+def _anova(X, error) -> OmnibusResult:
+    """The F test of the runs' means on the topics complete in every run:
+    ``error(X, grand, means, n, k)`` gives the error sum of squares and its
+    degrees of freedom."""
     X = complete(X)
     k, n = X.shape
     if n == 0:
@@ -75,22 +78,25 @@ def anova_oneway(X) -> OmnibusResult:
     grand = X.mean()
     means = X.mean(axis=1)
     ss_between = n * ((means - grand) ** 2).sum()
-    ss_within = ((X - means[:, None]) ** 2).sum()
-    return _f_test(ss_between, ss_within, k - 1.0, k * (n - 1.0), n, k, means)
+    ss_err, d2 = error(X, grand, means, n, k)
+    return _f_test(ss_between, ss_err, k - 1.0, d2, n, k, means)
+
+
+def _within_runs(X, grand, means, n, k):
+    return ((X - means[:, None]) ** 2).sum(), k * (n - 1.0)
+
+
+def _topics_removed(X, grand, means, n, k):
+    resid = X - means[:, None] - X.mean(axis=0)[None, :] + grand
+    return (resid ** 2).sum(), (k - 1.0) * (n - 1.0)
+
+
+def anova_oneway(X) -> OmnibusResult:
+    return _anova(X, _within_runs)
 
 
 def anova_twoway(X) -> OmnibusResult:
-    X = complete(X)
-    k, n = X.shape
-    if n == 0:
-        return _no_topic_f(k)
-    grand = X.mean()
-    run_means = X.mean(axis=1)
-    topic_means = X.mean(axis=0)
-    ss_runs = n * ((run_means - grand) ** 2).sum()
-    resid = X - run_means[:, None] - topic_means[None, :] + grand
-    ss_err = (resid ** 2).sum()
-    return _f_test(ss_runs, ss_err, k - 1.0, (k - 1.0) * (n - 1.0), n, k, run_means)
+    return _anova(X, _topics_removed)
 
 
 def _no_topic(k: int) -> OmnibusResult:
