@@ -8,8 +8,8 @@ cheap (the ``eval`` quick path imports no numpy through it)::
     ipsoeval.sigtest(res, baseline="bm25", correct="holm")
 """
 
-from ipsoeval._version import __version__
 from ipsoeval._lazy import lazy_attributes
+from ipsoeval._version import __version__
 
 # --- public API (ipsoeval/api/), imported on first use -----------------------------
 _API = ("evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ipsoeval.analyses.validate import ALTERNATIVES, CORRECTIONS
 from ipsoeval.declare import option
-from ipsoeval.stats import registry
 
 SEED_HELP = "Seed of the random generator (same seed, same output)."
 ALPHA_HELP = "Significance level."
@@ -64,9 +63,13 @@ def all_pairs(help: str = ALL_PAIRS_HELP):
     return option("--all-pairs", kind="flag", help=help)
 
 
-def tests(what: str, names, *, default, check, default_text: str = registry.DEFAULT_TEXT):
+def tests(what: str, names, *, default, check, default_text: str | None = None):
     """``--test NAME`` (repeatable or comma-separated): ``what`` the tests are
-    for, ``names`` the tests the command takes."""
+    for, ``names`` the tests the command takes (``default_text``: else the
+    test policy's, by scale)."""
+    if default_text is None:
+        from ipsoeval.stats import registry  # (not on eval's quick path: ~25 ms)
+        default_text = registry.DEFAULT_TEXT
     return option("--test", multiple=True, metavar="NAME", default=default, check=check,
                   default_text=default_text,
                   help=f"{what}: {', '.join(names)} (repeatable or comma-separated).")

@@ -27,8 +27,6 @@ whose scale is at least the required one (ratio ⊃ interval ⊃ ordinal).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ipsoeval.errors import UsageError
 
 TYPE_CHECKING = False      # typing costs ~3 ms to import; annotations only
@@ -40,24 +38,43 @@ __all__ = ["TestStatistic", "REGISTRY", "get", "parse", "names", "requirement",
            "vocabulary", "run", "p_t_sums", "p_sign_counts", "omnibus", "tukey", "PAIRED", "TWO_SAMPLE", "OMNIBUS"]
 
 
-@dataclass(frozen=True)
 class TestStatistic:
     """One test: its name (the spelling every output uses), aliases accepted
     on input, a title for people, the scale it requires, its kind and whether
-    it draws random resamples (``--samples``, ``--seed``)."""
+    it draws random resamples (``--samples``, ``--seed``).  An immutable
+    record (a plain class: a dataclass would cost every command's --help the
+    ~20 ms of importing dataclasses)."""
 
     __test__ = False  # not a pytest test class
+    __slots__ = ("name", "title", "requires", "kind", "aliases", "resampling", "function",
+                 "from_sums")
 
-    name: str
-    title: str
-    requires: str                 # "ordinal" | "interval"
-    kind: str                     # "paired" | "unpaired" | "omnibus" | "allpairs"
-    aliases: tuple[str, ...] = ()
-    resampling: bool = False
-    function: Callable | None = None
-    # the same test's p-values from sufficient statistics, vectorised over
-    # many comparisons (t: n, Σd, Σd²; sign: k, m); None where there is none
-    from_sums: Callable | None = None
+    def __init__(self, name: str, title: str, requires: str, kind: str,
+                 aliases: tuple[str, ...] = (), resampling: bool = False,
+                 function: Callable | None = None, from_sums: Callable | None = None):
+        # requires: "ordinal" | "interval"; kind: "paired" | "unpaired" |
+        # "omnibus" | "allpairs"; from_sums: the same test's p-values from
+        # sufficient statistics, vectorised over many comparisons (t: n, Σd,
+        # Σd²; sign: k, m); None where there is none
+        for attr, value in zip(self.__slots__, (name, title, requires, kind, aliases,
+                                                resampling, function, from_sums)):
+            object.__setattr__(self, attr, value)
+
+    def __setattr__(self, attr, value):
+        raise AttributeError(f"TestStatistic is immutable (cannot set {attr!r})")
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, a) for a in self.__slots__)
+
+    def __eq__(self, other):
+        return self._key() == other._key() if isinstance(other, TestStatistic) \
+            else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"TestStatistic({self.name!r}, {self.title!r}, {self.requires!r}, {self.kind!r})"
 
 
 # -- the functions (imported lazily: scipy is not needed to parse options) ----

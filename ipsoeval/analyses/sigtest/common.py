@@ -10,8 +10,11 @@ from ipsoeval.analyses import validate
 from ipsoeval.analyses.sigtest import OMNIBUS, PAIRWISE, TESTS
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
-from ipsoeval.results import Gate
 from ipsoeval.stats import registry
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ipsoeval.results import Gate
 
 COLUMNS = ["run_a", "run_b", "measure", "test", "n", "mean_a", "mean_b", "diff", "ci_low",
            "ci_high", "effect_size", "wins", "ties", "losses", "statistic", "p_value",
@@ -193,6 +196,7 @@ def undefined_warning(test: str, count: int, scale_label: str | None = None) -> 
 
 def decide_gate(records: list[dict], baseline: str | None, matrices, options: Options,
           lower_better: set[str]) -> Gate:
+    from ipsoeval.results import Gate
     # the test deciding the gate, per measure: --gate-test, else the first
     # requested test permissible for the measure's scale (a t test is not
     # permissible for nDCG, AP or RR; the sign test is)
