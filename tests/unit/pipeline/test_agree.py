@@ -5,42 +5,13 @@ signature made from it (the keywords and defaults of docs/api.md); its positiona
 from __future__ import annotations
 
 import inspect
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import invoke
-
 ROOT = Path(__file__).resolve().parents[3]
 E = inspect.Parameter.empty
 P, K = "POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY"
-
-
-def test_help_comes_from_the_declaration_without_click_or_numpy():
-    code = ("import sys; from ipsoeval._quick import stored_text; "
-            "t = stored_text(['agree', '--help']); "
-            "print(t is not None, 'numpy' in sys.modules, 'click' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, env={"COLUMNS": "80", "PATH": ""}).stdout
-    assert out.split() == ["True", "False", "False"]
-
-
-def test_click_prints_the_declarations_help(monkeypatch):
-    from ipsoeval.declare import render_help
-    from ipsoeval.pipeline import command
-    monkeypatch.setenv("COLUMNS", "80")
-    code, out, _ = invoke(['agree', "--help"])
-    assert code == 0
-    assert out == render_help(command('agree'), 78)
-
-
-def test_the_options_module_needs_no_numpy():
-    code = "import sys, ipsoeval.analyses.agree.options; print('numpy' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.strip() == "False"
 
 
 def test_the_apis_signature_is_the_declarations():
