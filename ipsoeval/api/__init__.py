@@ -30,7 +30,6 @@ from ipsoeval.api._across import across
 from ipsoeval.api._agree import agree
 from ipsoeval.api._bootstrap import bootstrap
 from ipsoeval.api._breakdown import breakdown
-from ipsoeval.api._common import InputWarning, load_inputs
 from ipsoeval.api._evaluate import EvalResult, evaluate, read_scores
 from ipsoeval.api._experiment import experiment
 from ipsoeval.api._interval_map import interval_map
@@ -43,6 +42,7 @@ from ipsoeval.api._ppi import ppi
 from ipsoeval.api._report import Page, report
 from ipsoeval.api._risk import risk
 from ipsoeval.api._sigtest import sigtest
+from ipsoeval.pipeline.common import InputWarning, load_inputs
 
 for _public in (InputWarning, EvalResult, Page):      # their documented home
     _public.__module__ = __name__

@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from ipsoeval.api._common import _is_path, _value, _warn
 from ipsoeval.api._declared import declared
 from ipsoeval.errors import UsageError
 from ipsoeval.pipeline import evaluate as pipeline
+from ipsoeval.pipeline.common import _is_path, _value, _warn
 from ipsoeval.results import ResultSet
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 
-from ipsoeval.api._common import (
+from ipsoeval.api._declared import declared
+from ipsoeval.pipeline import nuggets as pipeline
+from ipsoeval.pipeline.common import (
     _is_path,
     _names,
     _warn,
 )
-from ipsoeval.api._declared import declared
-from ipsoeval.pipeline import nuggets as pipeline
 from ipsoeval.results import Report
 
 

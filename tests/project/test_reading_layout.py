@@ -5,14 +5,14 @@ The import graph is built from the source with ``ast`` (imports inside
 functions count too: a lazy import is still a dependency), so a cycle is
 found even where the lazy imports would hide it at run time."""
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.project.test_layout import _lazy_call, _lazy_modules
+from tests.project.test_layout import MODULES as LAYOUT_MODULES
+from tests.project.test_layout import imports
 
 ROOT = Path(__file__).resolve().parents[2]
 PKG = ROOT / "ipsoeval"
@@ -34,41 +34,10 @@ ALLOWED_OUTSIDE = {"ipsoeval.errors", "ipsoeval.model", "ipsoeval.parallel", "ip
 NO_NUMPY = ["core", "grammar", "opening", "provider", "quick_measures", "quick"]
 
 
-def _modules() -> dict[str, Path]:
-    out = {}
-    for p in PKG.rglob("*.py"):
-        parts = list(p.relative_to(ROOT).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        out[".".join(parts)] = p
-    return out
-
-
-MODULES = _modules()
-
-
-def _imports(name: str, path: Path) -> set[str]:
-    """The ipsoeval modules ``name`` imports, anywhere in its source."""
-    pkg = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join(pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
-                                + ([base] if base else []))
-            for a in node.names:
-                sub = f"{base}.{a.name}"
-                # `from pkg import submodule` is an edge to the submodule
-                out.add(sub if sub in MODULES or sub == "ipsoeval._core" else base)
-        elif _lazy_call(node):        # names loaded on first use: an import too
-            out.update(_lazy_modules(node))
-    return {m for m in out if m == "ipsoeval" or m.startswith("ipsoeval.")}
-
-
-GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
+# the package's modules and their imports, read as tests/project/test_layout.py reads them
+MODULES = {m: p for m, p in LAYOUT_MODULES.items() if p.suffix == ".py"}
+GRAPH = {m: {d for d in imports(m, p) if d == "ipsoeval" or d.startswith("ipsoeval.")}
+         for m, p in MODULES.items()}
 
 
 def test_every_reading_module_is_in_the_documented_order():

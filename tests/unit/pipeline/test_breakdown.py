@@ -5,7 +5,7 @@ import inspect
 from conftest import TESTDATA, invoke
 
 import ipsoeval
-from ipsoeval.declare import parse, render_help
+from ipsoeval.declare import parse
 from ipsoeval.pipeline import breakdown as pipeline
 
 AD = TESTDATA / "adhoc"
@@ -17,12 +17,6 @@ def test_the_api_keeps_its_keywords_and_defaults():
         "(res, *, k=100, baseline=None, naive=False, correct='none', alpha=0.05, "
         "alternative='two-sided', verdict_test='esl-t', per_query=False)")
     assert "``verdict_test`` (--verdict-test)" in ipsoeval.breakdown.__doc__
-
-
-def test_help_is_the_declaration(monkeypatch):
-    monkeypatch.setenv("COLUMNS", "80")
-    code, out, _ = invoke(["breakdown", "--help"])
-    assert code == 0 and out == render_help(pipeline.COMMAND, 78)
 
 
 def test_the_command_line_and_the_api_give_the_same_tables():

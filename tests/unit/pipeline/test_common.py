@@ -1,6 +1,7 @@
 """Every command of ipsoeval/pipeline, the same checks (driven by the one
 table of commands): --help printed from the declaration without click or
-numpy, as click prints it, and each analysis's options module without numpy."""
+numpy, and each analysis's options module without numpy.  (That click prints
+the declaration's help, at three widths: tests/unit/test_declare.py.)"""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import sys
 import pytest
 
 from ipsoeval.pipeline import COMMANDS
-from tests.conftest import invoke
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
@@ -22,15 +22,6 @@ def test_help_comes_from_the_declaration_without_click_or_numpy(name):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env={"COLUMNS": "80", "PATH": ""}).stdout
     assert out.split() == ["True", "False", "False"]
-
-
-@pytest.mark.parametrize("name", list(COMMANDS))
-def test_click_prints_the_declarations_help(name, monkeypatch):
-    from ipsoeval.declare import render_help
-    from ipsoeval.pipeline import command
-    monkeypatch.setenv("COLUMNS", "80")
-    code, out, _ = invoke([name, "--help"])
-    assert code == 0 and out == render_help(command(name), 78)
 
 
 def _option_modules() -> list[str]:

@@ -5,7 +5,7 @@ import inspect
 from conftest import TESTDATA, invoke
 
 import ipsoeval
-from ipsoeval.declare import parse, render_help
+from ipsoeval.declare import parse
 from ipsoeval.pipeline import interval_map as pipeline
 
 AD = TESTDATA / "adhoc"
@@ -20,13 +20,6 @@ def test_the_api_keeps_its_keywords_and_defaults():
         "max_memory='2G', use_cache=True)")
     doc = ipsoeval.interval_map.__doc__
     assert "``N`` (--length)" in doc and "``use_cache``\n" in doc and "no_cache" not in doc
-
-
-def test_help_is_the_declaration(monkeypatch):
-    monkeypatch.setenv("COLUMNS", "80")
-    code, out, _ = invoke(["interval-map", "--help"])
-    assert code == 0 and out == render_help(pipeline.COMMAND, 78)
-    assert "--normalise, --normalize" in out and "--no-cache" in out
 
 
 def test_measures_by_name_or_position():

@@ -6,7 +6,7 @@ import pytest
 from conftest import TESTDATA, invoke
 
 import ipsoeval
-from ipsoeval.declare import parse, render_help
+from ipsoeval.declare import parse
 from ipsoeval.errors import UsageError
 from ipsoeval.pipeline import risk as pipeline
 
@@ -19,13 +19,6 @@ def test_the_api_keeps_its_keywords_and_defaults():
     assert str(inspect.signature(ipsoeval.risk)) == (
         "(res, *, measures=None, baseline=None, risk_alphas=(1.0, 5.0), alpha=0.05)")
     assert "``risk_alphas`` (--risk-alpha)" in ipsoeval.risk.__doc__
-
-
-def test_help_is_the_declaration(monkeypatch):
-    monkeypatch.setenv("COLUMNS", "80")
-    code, out, _ = invoke(["risk", "--help"])
-    assert code == 0 and out == render_help(pipeline.COMMAND, 78)
-    assert "[default: 1,5]" in out
 
 
 def test_risk_alpha_is_read_once_for_every_door():
