@@ -27,6 +27,10 @@ class Output:
     table: str | None = option("--table", metavar="ID", api=False,
                                help="Print table ID of the report instead of its primary "
                                     "table (tsv, jsonl, json, table); 'list' lists the ids.")
+    digits: int | None = option(
+        "--digits", kind="int", metavar="N", low=0, high=17, api=False,
+        help="Digits after the decimal point in table, tsv, markdown, latex and html output "
+             "(default: each format's own); trec keeps trec_eval's %.4f, json full precision.")
     warnings_mode: str | None = option(
         "-W", "--warnings", kind="choice", choices=WARNING_MODES, api=False,
         help="Warnings: default, one line per kind (runs merged); all, one per run; error, "

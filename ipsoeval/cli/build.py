@@ -134,7 +134,8 @@ def run_pipeline(ctx, v: dict, pipeline, *, pipe_default: str = "tsv",
         kw["listing"] = lambda: out_.list_tables(ctx, v["output"])
     report = pipeline.from_values(v, warn=out_.warn, note=out_.note, **kw)
     if report is not None:          # None: --table list answered
-        out_.emit(ctx, report, v["fmt"], v["output"], pipe_default=pipe_default)
+        out_.emit(ctx, report, v["fmt"], v["output"], pipe_default=pipe_default,
+                  digits=v.get("digits"))
 
 
 def command_for(pipeline, *, pipe_default: str = "tsv", progress: bool = True,

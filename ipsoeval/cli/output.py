@@ -408,7 +408,7 @@ def concrete_format(ctx: click.Context | None, fmt: str, output: str | None = No
 
 
 def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
-         pipe_default: str = "tsv") -> str:
+         pipe_default: str = "tsv", digits: int | None = None) -> str:
     """The one way out of a command: print the report's warnings on stderr,
     render the report (``--table ID`` or its primary table; ``--table list``:
     the ids) in the concrete format, write it (stdout or -o FILE), then apply
@@ -433,7 +433,8 @@ def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
         write_output(output, render_bytes(report, concrete, table=want))
     else:
         text = render(report, concrete, table=want, width=env.width,
-                      color=env.color and output is None, color_system=env.color_system)
+                      color=env.color and output is None, color_system=env.color_system,
+                      digits=digits)
         _write(ctx, env, output, text)
     junit = ctx.meta.get(JUNIT_KEY)
     if junit is not None and report.gate is not None:

@@ -35,7 +35,8 @@ def resolve(fmt: str, *, pipe_default: str = "tsv", isatty: Callable[[], bool] |
 
 
 def render(report: Report, fmt: str, *, table: str | None = None, width: int | None = None,
-           color: bool = False, color_system: str = "standard") -> str:
+           color: bool = False, color_system: str = "standard",
+           digits: int | None = None) -> str:
     """The text of ``report`` in a concrete format.
 
     tsv, jsonl and trec print one table: ``table`` (an id) or the primary.
