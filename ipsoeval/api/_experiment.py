@@ -372,7 +372,7 @@ def _rounded(measure: str, value: float, digits):
 
 def _means(names, given, mats, digits) -> list[dict[str, float]]:
     """Each system's mean of each measure (PyTerrier sums the counts in SUMMED)."""
-    from ipsoeval import mean as one_mean   # the one mean of every command
+    from ipsoeval import mean as one_mean  # the one mean of every command
     out = [{} for _ in names]
     for g in given:
         m = mats[g]

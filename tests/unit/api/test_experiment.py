@@ -15,10 +15,10 @@ pd = pytest.importorskip("pandas")
 pt = pytest.importorskip("pyterrier")
 ir_measures = pytest.importorskip("ir_measures")
 
+from ir_measures import AP, RR, P, R, nDCG  # noqa: E402,I001
+
 import ipsoeval  # noqa: E402
 from ipsoeval.errors import UsageError  # noqa: E402
-
-from ir_measures import AP, RR, P, R, nDCG  # noqa: E402,I001
 
 # ir_measures objects and trec_eval names (strings, as pt.Experiment reads them)
 MEASURES = [AP @ 100, nDCG @ 10, P @ 5, RR, "map", "P_10"]
