@@ -86,6 +86,10 @@ POLICY_NOTE = ("{title} is not permissible at the {scale} scale of {measures}: i
 WILCOXON_NOTE = ("Wilcoxon ranks differences equal but for float noise as ties (0.2 "
                  "computed as 0.4 - 0.2 and as 0.6 - 0.4); pyterrier.Experiment ranks them "
                  "apart, so its p-values may differ slightly.")
+UNDEFINED_NOTE = ("{measures}: a p-value is undefined (NaN: a system equal to the baseline "
+                  "on every topic) and is left out of the correction's family; "
+                  "pyterrier.Experiment passes it to statsmodels, which counts it "
+                  "(bonferroni, holm) or returns NaN (fdr_bh).")
 CALLABLE_NOTE = ("Test: the function given as test= ({name}), its second value as the "
                  "p-value, as pyterrier.Experiment takes it.")
 VERDICT_NOTE = ("breakdown verdict: Lin et al. 2021 §5 at k={k}, from the sign test on the "
@@ -416,6 +420,7 @@ def _tests(recs, names, base, given, mats, test, correction, alpha, notes, res, 
     else:
         _policy_notes(notes, test, scales)
     columns: list[str] = []
+    undefined: list[str] = []
     ext = _extras(names, base, given, mats, res, scales, breakdown_k, notes) \
         if extras else None
     for g in given:
@@ -434,6 +439,8 @@ def _tests(recs, names, base, given, mats, test, correction, alpha, notes, res, 
                             pv: raw[k]})
         recs[base].update({plus: math.nan, minus: math.nan, pv: math.nan})
         if correction:
+            if any(math.isnan(p) for p in raw):
+                undefined.append(g)
             rej, adj = _correct(raw, correction, alpha)
             for k, i in enumerate(others):
                 recs[i].update({f"{g} reject": rej[k], f"{g} p-value corrected": adj[k]})
@@ -441,6 +448,8 @@ def _tests(recs, names, base, given, mats, test, correction, alpha, notes, res, 
         if ext is not None:
             for i in range(len(names)):
                 recs[i].update(ext[0][g][i])
+    if undefined:
+        notes.append(UNDEFINED_NOTE.format(measures=", ".join(undefined)))
     if ext is not None and ext[1]:
         columns += [*BREAKDOWN_COLUMNS.values(), "breakdown verdict"]
         for i, n in enumerate(names):

@@ -247,6 +247,21 @@ def test_wilcoxon_ranks_float_noise_as_ties():
     assert any("float noise" in n for n in ours.attrs["notes"])
 
 
+def test_an_undefined_p_value_is_outside_the_family_and_a_note_says_so():
+    """A system equal to the baseline on every topic: its t test is undefined
+    (NaN, as scipy's); the correction's family is the defined p-values (n = 1
+    here, so the other p-value is its own corrected value)."""
+    qrels, topics, runs = _study(14)
+    runs = {"a": runs["sys0"], "same": runs["sys0"].copy(), "b": runs["sys2"]}
+    for method in ("bonferroni", "holm", "fdr_bh"):
+        df = _quiet(ipsoeval.Experiment, runs, topics, qrels, ["map"], baseline=0,
+                    correction=method)
+        assert math.isnan(df["map p-value"][1]) and math.isnan(df["map p-value corrected"][1])
+        assert df["map p-value corrected"][2] == df["map p-value"][2]
+        assert list(df["map reject"]) == [False, False, bool(df["map p-value"][2] <= 0.05)]
+        assert any("left out of the correction's family" in n for n in df.attrs["notes"])
+
+
 def test_experiment_is_experiment_and_old_calls_say_what_changed():
     assert ipsoeval.experiment is ipsoeval.Experiment
     qrels, topics, runs = _study(8)
