@@ -35,7 +35,11 @@ Where ipsoeval differs, by design: the measure columns are in the order the
 measures were given (PyTerrier's is the order in which ir_measures' providers
 return them); tied scores are ordered as trec_eval orders them for every
 measure (ir_measures does so through pytrec_eval, not for ``RR@k``); Wilcoxon
-ranks differences equal but for float noise as ties.
+ranks differences equal but for float noise as ties; ``num_q`` and ``num_rel``
+count every qrels topic, as trec_eval ``-c`` does (PyTerrier's, through
+ir_measures, only the topics a system retrieved for); an undefined p-value
+(NaN) is left out of the correction's family; with ``perquery="both"`` the
+averages leave out the topics without qrels (PyTerrier's take in their NaN).
 
 PyTerrier's test is kept on every measure (a drop-in result); where the
 project's policy would test a measure otherwise (a t test on an ordinal

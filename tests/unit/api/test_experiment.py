@@ -219,6 +219,15 @@ def test_counts_are_summed_as_pyterrier_sums_them():
     ours = _quiet(ipsoeval.Experiment, runs, topics, qrels, ms)
     _same(ours, theirs)
     assert ours["NumRet"].iloc[0] > 50           # a sum, not a mean
+    # num_q and num_rel count every qrels topic, as trec_eval -c does; pt's count
+    # only the topics a system retrieved for (ir_measures fills the others with 0)
+    ours = _quiet(ipsoeval.Experiment, runs, topics, qrels, ["num_q", "num_rel"])
+    theirs = _quiet(pt.Experiment, runs, topics, qrels, ["num_q", "num_rel"])
+    assert list(ours["num_q"]) == [50.0] * 3 and list(ours["num_rel"]) == [
+        float((qrels["label"] > 0).sum())] * 3
+    answered = [runs[n]["qid"].isin(qrels["qid"]).groupby(runs[n]["qid"]).any().sum()
+                for n in runs]
+    assert list(theirs["num_q"]) == answered != list(ours["num_q"])
 
 
 def test_the_note_says_where_the_policy_tests_otherwise():
