@@ -29,7 +29,11 @@ tests/unit/api/test_experiment.py:
 * ``dataframe=False``: dicts instead of frames; ``highlight``: a pandas
   Styler with the best value of each column in bold or coloured;
 * ``"mrt"`` among the measures: the mean response time of each transformer in
-  milliseconds per qrels topic (0 for a result frame).
+  milliseconds per qrels topic (0 for a result frame);
+* ``save_dir``: each transformer's results saved in PyTerrier's file
+  (``<name>.res.gz`` by pyterrier.io, or ``save_format``'s), reused,
+  overwritten, warned about or refused by ``save_mode``, and the summaries
+  ``aggregated.csv`` and ``perquery.csv`` written on every call.
 
 Where ipsoeval differs, by design: the measure columns are in the order the
 measures were given (PyTerrier's is the order in which ir_measures' providers
@@ -124,9 +128,11 @@ def Experiment(retr_systems, topics, qrels, eval_metrics=None, names=None,
     ``baseline``: a system's index (or name).  ``plan``, ``precompute_prefix``:
     accepted; every system runs once, one after the other (the numbers do not
     depend on the plan).  ``validate``: accepted; the result frames are always
-    checked (a missing column is a UsageError).  ``save_dir``: not implemented
-    (a UsageError).  ``extras``, ``breakdown_k``: ipsoeval's own columns, off
-    by default.  Returns a pandas DataFrame (see ``perquery``, ``dataframe``).
+    checked (a missing column is a UsageError).  ``save_dir``, ``save_mode``,
+    ``save_format``: PyTerrier's files of the transformers' results (written,
+    reused, overwritten) and its two summary CSVs.  ``extras``,
+    ``breakdown_k``: ipsoeval's own columns, off by default.  Returns a pandas
+    DataFrame (see ``perquery``, ``dataframe``).
     """
     _check_arguments(locals())
     if eval_metrics is None:
@@ -172,6 +178,9 @@ def Experiment(retr_systems, topics, qrels, eval_metrics=None, names=None,
             raise UsageError("no qrels topic is among the topics; filter_by_topics=False "
                              "scores the qrels topics the topics lack")
 
+    saver = _Saver(save_dir, save_mode, save_format, names, plan) \
+        if save_dir is not None else None
+
     # run the systems (transformers on the topics), then score them all at once
     frames, times = [], []
     show = verbose is True
@@ -179,7 +188,11 @@ def Experiment(retr_systems, topics, qrels, eval_metrics=None, names=None,
         if show:
             import sys
             print(f"Experiment: system {i + 1}/{len(systems)}: {names[i]}", file=sys.stderr)
+        if saver is not None:
+            s = saver.before(i, s)
         frame, ms = _run(s, topics, batch_size)
+        if saver is not None and not _is_frame(s):
+            saver.write(i, frame)
         if len(frame) == 0:
             raise UsageError(f"system {names[i]!r}: no results"
                              + (f" for {len(topic_ids)} topics" if topic_ids else ""))
@@ -191,6 +204,7 @@ def Experiment(retr_systems, topics, qrels, eval_metrics=None, names=None,
     mats = {g: res.matrix(g) for g in given}
 
     pq = None
+    extra: list[str] = []
     if perquery:
         # topics without qrels: NaN rows, as PyTerrier's (none with filter_by_qrels)
         have = set(qids)
@@ -199,26 +213,31 @@ def Experiment(retr_systems, topics, qrels, eval_metrics=None, names=None,
             from ipsoeval.pipeline.common import _warn
             _warn([BACKFILL_WARNING.format(n=len(extra))])
         pq = _perquery(names, qids, extra, given, mats, round, dataframe)
-        if perquery is True:
-            return pq
     means = _means(names, given, mats, round)
     if mrt:
         nq = len(qids)
         for i, n in enumerate(names):
             means[i]["mrt"] = _rounded("mrt", times[i] / nq if nq else math.nan, round)
+    df = None
+    if (dataframe and perquery is not True) or saver is not None:
+        columns = ["name", *given, *(["mrt"] if mrt else [])]
+        recs = [{"name": n, **means[i]} for i, n in enumerate(names)]
+        notes: list[str] = []
+        if base is not None:
+            columns += _tests(recs, names, base, given, mats, test, correction,
+                              correction_alpha, notes, res, extras, breakdown_k)
+        import pandas as pd
+        df = pd.DataFrame(recs, columns=columns)
+        if notes:
+            df.attrs["notes"] = notes
+    if saver is not None:
+        saver.summaries(df, pq if perquery and dataframe else
+                        _perquery(names, qids, extra, given, mats, round, True))
+    if perquery is True:
+        return pq
     if not dataframe:
         avg = {n: means[i] for i, n in enumerate(names)}
         return avg if pq is None else (avg, pq)
-    columns = ["name", *given, *(["mrt"] if mrt else [])]
-    recs = [{"name": n, **means[i]} for i, n in enumerate(names)]
-    notes: list[str] = []
-    if base is not None:
-        columns += _tests(recs, names, base, given, mats, test, correction,
-                          correction_alpha, notes, res, extras, breakdown_k)
-    import pandas as pd
-    df = pd.DataFrame(recs, columns=columns)
-    if notes:
-        df.attrs["notes"] = notes
     if highlight:
         df = _highlight(df, given, base is not None, mrt, highlight)
     return df if pq is None else ExperimentResult(df, pq)
@@ -269,14 +288,112 @@ def _check_arguments(a: dict) -> None:
         if not any(a[name] is v or (isinstance(v, str) and a[name] == v) for v in allowed):
             raise UsageError(f"{name} must be one of {', '.join(map(repr, allowed))} "
                              f"(found {a[name]!r})")
-    if a["save_dir"] is not None:
-        raise UsageError("save_dir: ipsoeval.Experiment does not save or reuse the "
-                         "transformers' results (PyTerrier's cache); save them with "
-                         "pyterrier.io.write_results and pass the result frames")
     if a["breakdown_k"] is not None and (not isinstance(a["breakdown_k"], int)
                                          or a["breakdown_k"] < 1):
         raise UsageError(f"breakdown_k must be a positive integer or None "
                          f"(found {a['breakdown_k']!r})")
+
+
+class _Saver:
+    """``save_dir``: each transformer's results in a file named after the
+    system (PyTerrier's files, written and read by pyterrier.io for
+    ``save_format="trec"``, so that either tool reuses the other's), reused
+    or overwritten by ``save_mode``; and the two summaries PyTerrier writes
+    on every call, ``aggregated.csv`` and ``perquery.csv``, keeping the rows
+    of systems not in this call."""
+
+    BAD = ':"%/<>^|?'
+
+    def __init__(self, save_dir, mode, fmt, names, plan):
+        import os
+        import types
+        if plan == "tree":
+            raise UsageError("save_dir goes with plan='linear' (as in PyTerrier)")
+        if not os.path.isdir(save_dir):
+            raise UsageError(f"save_dir {save_dir!r} is not an existing directory")
+        for n in names:
+            if any(c in n for c in self.BAD + os.sep):
+                raise UsageError(f"save_dir is set, and the name {n!r} cannot be a file name: "
+                                 f"give names=")
+        if len(set(names)) < len(names):
+            raise UsageError("save_dir is set, but the systems' names are not unique: "
+                             "give names=")
+        if isinstance(fmt, str) and fmt == "trec":
+            ext = "res.gz"
+            try:
+                import pyterrier.io  # noqa: F401
+            except ImportError:
+                raise UsageError("save_format='trec' reads and writes with pyterrier.io "
+                                 "(not installed)") from None
+        elif isinstance(fmt, types.ModuleType) and hasattr(fmt, "dump") and hasattr(fmt, "load"):
+            ext = "mod"
+        elif isinstance(fmt, tuple) and len(fmt) == 2 and all(map(callable, fmt)):
+            ext = "custom"
+        else:
+            raise UsageError("save_format must be 'trec', a module with dump and load "
+                             "(pickle) or a (read, write) pair of functions "
+                             f"(found {fmt!r})")
+        self.dir, self.mode, self.fmt = save_dir, mode, fmt
+        self.names = names
+        self.paths = [os.path.join(save_dir, f"{n}.{ext}") for n in names]
+
+    def before(self, i, system):
+        """The system to run: its saved results when they are to be reused."""
+        import os
+        path = self.paths[i]
+        if not os.path.exists(path):
+            return system
+        if self.mode == "reuse":
+            return self._read(path)
+        if self.mode == "overwrite":
+            os.remove(path)
+            return system
+        how = ("set save_mode='reuse' to use it, 'overwrite' to replace it")
+        if self.mode == "error":
+            raise UsageError(f"save_dir: {path} exists; {how}")
+        from ipsoeval.pipeline.common import _warn
+        _warn([f"save_dir: {path} exists and is replaced; {how}, 'error' to refuse"])
+        return system
+
+    def _read(self, path):
+        import pyterrier as pt
+        if isinstance(self.fmt, str):
+            return pt.io.read_results(path)
+        with pt.io.autoopen(path, "rb") as f:
+            return self.fmt.load(f) if not isinstance(self.fmt, tuple) else self.fmt[0](f)
+
+    def write(self, i, frame):
+        import pyterrier as pt
+        path = self.paths[i]
+        if isinstance(self.fmt, str):
+            missing = [c for c in ("qid", "docno", "score", "rank") if c not in frame.columns]
+            if missing:
+                raise UsageError(f"save_format='trec': the results of {self.names[i]!r} lack "
+                                 f"{', '.join(missing)}; save_format=pickle keeps any frame")
+            pt.io.write_results(frame, path)
+            return
+        with pt.io.autoopen(path, "wb") as f:
+            if isinstance(self.fmt, tuple):
+                self.fmt[1](frame, f)
+            else:
+                self.fmt.dump(frame, f)
+
+    def summaries(self, averages, perquery):
+        import os
+
+        import pandas as pd
+        for name, new in (("aggregated.csv", averages), ("perquery.csv", perquery)):
+            path = os.path.join(self.dir, name)
+            if os.path.exists(path):
+                old = pd.read_csv(path)
+                if name == "aggregated.csv" and set(old.columns) != set(new.columns):
+                    from ipsoeval.pipeline.common import _warn
+                    _warn([f"save_dir: {path} has other columns than this call's; the "
+                           f"cells either lacks are empty"])
+                old = old[~old["name"].isin(set(self.names))]
+                if not old.empty:
+                    new = pd.concat([new, old], ignore_index=True)
+            new.to_csv(path, index=False)
 
 
 def _is_frame(obj) -> bool:

@@ -326,8 +326,56 @@ def test_highlight_is_a_styler_with_the_best_in_bold():
     assert ("font-weight", "bold") in styles[(best, 1)]
 
 
+def test_save_dir_as_pyterrier_saves_and_reuses(tmp_path):
+    """The same files as pt.Experiment's (each transformer's results, read back
+    equal; the two summaries, equal by column); reuse runs no transformer;
+    overwrite, warn and error as PyTerrier's save_mode."""
+    qrels, topics, runs = _study(15)
+    names = list(runs)
+    ours_dir, pt_dir = tmp_path / "ours", tmp_path / "pt"
+    ours_dir.mkdir()
+    pt_dir.mkdir()
+    kw = dict(names=names, baseline=0, correction="holm")
+    a = _quiet(ipsoeval.Experiment, _transformers(runs, "from_df"), topics, qrels, MEASURES,
+               save_dir=str(ours_dir), **kw)
+    b = _quiet(pt.Experiment, _transformers(runs, "from_df"), topics, qrels, MEASURES,
+               save_dir=str(pt_dir), **kw)
+    _same(a, b)
+    assert sorted(p.name for p in ours_dir.iterdir()) == sorted(p.name for p in pt_dir.iterdir())
+    for n in names:
+        x = pt.io.read_results(str(ours_dir / f"{n}.res.gz"))
+        y = pt.io.read_results(str(pt_dir / f"{n}.res.gz"))
+        assert x.equals(y)
+    agg_a, agg_b = pd.read_csv(ours_dir / "aggregated.csv"), pd.read_csv(pt_dir / "aggregated.csv")
+    _same(agg_a, agg_b)
+    pq_a, pq_b = (pd.read_csv(d / "perquery.csv", dtype={"qid": str}) for d in (ours_dir, pt_dir))
+    _same_perquery(pq_a, pq_b.reset_index(drop=True))
+
+    class Refuses(pt.Transformer):
+        def transform(self, topics):
+            raise AssertionError("reuse runs no transformer")
+    again = _quiet(ipsoeval.Experiment, [Refuses() for _ in names], topics, qrels, MEASURES,
+                   save_dir=str(ours_dir), save_mode="reuse", **kw)
+    _same(again, b)
+    with pytest.raises(UsageError, match="exists"):
+        ipsoeval.Experiment(_transformers(runs, "from_df"), topics, qrels, MEASURES,
+                            save_dir=str(ours_dir), save_mode="error", **kw)
+    with pytest.warns(UserWarning, match="exists and is replaced"):
+        ipsoeval.Experiment(_transformers(runs, "from_df"), topics, qrels, MEASURES,
+                            save_dir=str(ours_dir), **kw)
+    # another call on other systems keeps these systems' summary rows
+    _quiet(ipsoeval.Experiment, [runs["sys0"]], topics, qrels, MEASURES, names=["other"],
+           save_dir=str(ours_dir))
+    assert sorted(pd.read_csv(ours_dir / "aggregated.csv")["name"]) == sorted([*names, "other"])
+    with pytest.raises(UsageError, match="not unique"):
+        ipsoeval.Experiment(list(runs.values()), topics, qrels, ["map"], names=["a", "a", "b"],
+                            save_dir=str(ours_dir))
+    with pytest.raises(UsageError, match="not an existing directory"):
+        ipsoeval.Experiment(runs, topics, qrels, ["map"], save_dir=str(tmp_path / "nope"))
+
+
 @pytest.mark.parametrize("kw,what", [
-    ({"save_dir": "/tmp"}, "save_dir"),
+    ({"save_mode": "keep"}, "save_mode"),
     ({"correction": "sidak", "baseline": 0}, "does not compute"),
     ({"correction": "holm"}, "give baseline="),
     ({"baseline": 0, "perquery": True}, "not with perquery"),
