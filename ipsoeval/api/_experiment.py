@@ -140,7 +140,7 @@ def Experiment(retr_systems, topics, qrels, eval_metrics=None, names=None,
                          "topics, qrels, eval_metrics, ...); the older experiment(runs, qrels, "
                          "measures) is experiment(runs, None, qrels, measures)")
     systems, names = _systems(retr_systems, names)
-    base = _baseline(baseline, names, isinstance(retr_systems, dict))
+    base = _baseline(baseline, names)
     if isinstance(eval_metrics, str) or not hasattr(eval_metrics, "__iter__"):
         eval_metrics = [eval_metrics]
     given = [measure_name(m) for m in eval_metrics]
@@ -425,7 +425,7 @@ def _systems(retr_systems, names):
     return systems, names
 
 
-def _baseline(baseline, names, by_name: bool):
+def _baseline(baseline, names):
     if baseline is None:
         return None
     import numpy as np
