@@ -306,11 +306,14 @@ def test_names_default_to_str_of_the_systems():
     _same(ours, theirs)
 
 
-def test_batch_size_and_mrt():
+def test_batch_size_mrt_and_verbose(capsys):
     qrels, topics, runs = _study(11)
     systems = [pt.Transformer.from_df(df) for df in runs.values()]
-    a = _quiet(ipsoeval.Experiment, systems, topics, qrels, [AP, "mrt"], batch_size=7)
+    a = _quiet(ipsoeval.Experiment, systems, topics, qrels, [AP, "mrt"], batch_size=7,
+               verbose=True)
+    assert capsys.readouterr().err.count("Experiment: system ") == 3
     b = _quiet(ipsoeval.Experiment, systems, topics, qrels, [AP])
+    assert capsys.readouterr().err == ""
     assert list(a.columns) == ["name", "AP", "mrt"] and (a["mrt"] > 0).all()
     assert a["AP"].equals(b["AP"])
 
