@@ -263,7 +263,7 @@ def _check_arguments(a: dict) -> None:
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
         raise UsageError(f"correction_alpha must be a number in (0, 1) (found {alpha!r})")
     t = a["test"]
-    if not callable(t) and t not in TESTS:
+    if not callable(t) and not (isinstance(t, str) and t in TESTS):
         raise UsageError(f"test must be 't', 'wilcoxon' or a function in scipy.stats."
                          f"ttest_rel's form (found {t!r})")
     b = a["batch_size"]
