@@ -40,7 +40,7 @@ import numpy as np
 from ipsoeval.analyses.ppi import METHODS
 from ipsoeval.analyses.ppi.options import Options
 from ipsoeval.errors import InputError, UsageError
-from ipsoeval.results import Report, ResultSet
+from ipsoeval.results import Composed, Report, ResultSet
 from ipsoeval.stats import ppi as sp
 
 __all__ = ["COMMAND", "METHODS", "ESTIMATE_COLUMNS", "DIFFERENCE_COLUMNS",
@@ -157,11 +157,14 @@ def _pairs(runs: Sequence[str], options: Options) -> list[tuple[int, int]]:
 
 
 def _cell(mean, low, high) -> str:
+    """``mean [ci_low, ci_high]`` with 4 decimals, or ``--digits``."""
     if mean is None:
         return "–"
+    from ipsoeval.formatters.values import decimals
     if low is None or high is None:
-        return f"{mean:.4f}"
-    return f"{mean:.4f} [{low:.4f}, {high:.4f}]"
+        return Composed(f"{mean:.4f}", lambda d: decimals(mean, d))
+    return Composed(f"{mean:.4f} [{low:.4f}, {high:.4f}]",
+                    lambda d: f"{decimals(mean, d)} [{decimals(low, d)}, {decimals(high, d)}]")
 
 
 def _view(rs: ResultSet, keys: list[str], value: str, methods, extra: list[str]) -> ResultSet:
