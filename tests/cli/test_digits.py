@@ -20,9 +20,8 @@ from ipsoeval.pipeline import COMMANDS, command
 from tests.conftest import ROOT, invoke, run_quick, run_quick_sigtest
 from tests.golden.test_output_contract import GOLDEN_CASES
 
-# the commands that print no number to round (measures: names and
-# definitions) or print a page of their own (report: HTML)
-NO_DIGITS = {"measures", "report"}
+# the commands that print no number to round (measures: names and definitions)
+NO_DIGITS = {"measures"}
 # parameters and degrees of freedom: the number they are, whatever --digits
 EXACT = {"risk_alpha", "f_df1", "f_df2"}
 HUMAN = ("table", "markdown", "latex")
@@ -74,7 +73,7 @@ def test_every_command_that_prints_numbers_takes_digits():
     for name in COMMANDS:
         dests = {o.dest for o in command(name).opts()}
         assert ("digits" in dests) == (name not in NO_DIGITS), name
-    assert set(NUMERIC) == set(COMMANDS) - NO_DIGITS
+    assert set(NUMERIC) == set(COMMANDS) - NO_DIGITS - {"report"}     # report: below
 
 
 def test_help_offers_digits_only_where_it_applies():
@@ -188,3 +187,18 @@ def test_sigtest_tsv_digits_and_why():
     latex = _run(["sigtest", "-m", "AP", "-m", "P@10", "--format", "latex", "--digits", "3",
                   *GOLDEN_CASES["eval"][-3:]])
     assert "ordinal scale: sign test" in latex.split(r"\begin{tabular}")[0]
+
+
+def test_report_page_tables_rounded_data_kept():
+    files = GOLDEN_CASES["eval"][-3:]
+    args = ["report", "-m", "AP", "--samples", "200", *files]
+    full, two = _run(args), _run([*args, "--digits", "2"])
+    cells = re.compile(r'<td data-value="([^"]*)"[^>]*>([^<]*)</td>')
+    pairs = cells.findall(two)
+    assert len(pairs) == len(cells.findall(full)) > 10
+    floats = [(v, t) for v, t in pairs if _float_text(v)]
+    assert floats and any(len(v) > 6 for v, _ in floats)     # data-value: full precision
+    for v, t in floats:
+        assert not LONG.fullmatch(t) or P2.fullmatch(t), (v, t)
+        assert math.isclose(float(t), float(v), rel_tol=0.05, abs_tol=0.005), (v, t)
+    assert LONG.search("".join(t for _, t in cells.findall(full)))
