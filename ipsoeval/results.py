@@ -66,7 +66,9 @@ class Composed(str):
     """Text a view composed from numbers (an interval ``+0.027..+0.067``, a
     p-value with its mark ``2.8e-07*``): a str like any other, which also
     knows how to compose itself again with ``--digits`` decimals
-    (``at(digits)``, what the human formats print under ``--digits``)."""
+    (``at(digits)``, what the human formats print under ``--digits``).
+    ``make(digits)`` composes it: a module-level function or a
+    ``functools.partial`` of one, so that a report still pickles."""
 
     __slots__ = ("_make",)
 
@@ -77,6 +79,11 @@ class Composed(str):
 
     def at(self, digits: int) -> str:
         return self._make(digits)
+
+    def __reduce__(self):
+        # copy and pickle keep the recipe (a module-level function or a
+        # functools.partial of one pickles; the views make theirs so)
+        return (Composed, (str(self), self._make))
 
 
 @dataclass

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable, Sequence
 
 import numpy as np
@@ -156,15 +157,20 @@ def _pairs(runs: Sequence[str], options: Options) -> list[tuple[int, int]]:
     return [(base, j) for j in range(len(runs)) if j != base]
 
 
+def _cell_at(mean, low, high, digits: int) -> str:
+    from ipsoeval.formatters.values import decimals
+    if low is None or high is None:
+        return decimals(mean, digits)
+    return f"{decimals(mean, digits)} [{decimals(low, digits)}, {decimals(high, digits)}]"
+
+
 def _cell(mean, low, high) -> str:
     """``mean [ci_low, ci_high]`` with 4 decimals, or ``--digits``."""
     if mean is None:
         return "–"
-    from ipsoeval.formatters.values import decimals
-    if low is None or high is None:
-        return Composed(f"{mean:.4f}", lambda d: decimals(mean, d))
-    return Composed(f"{mean:.4f} [{low:.4f}, {high:.4f}]",
-                    lambda d: f"{decimals(mean, d)} [{decimals(low, d)}, {decimals(high, d)}]")
+    text = f"{mean:.4f}" if low is None or high is None else \
+        f"{mean:.4f} [{low:.4f}, {high:.4f}]"
+    return Composed(text, partial(_cell_at, mean, low, high))
 
 
 def _view(rs: ResultSet, keys: list[str], value: str, methods, extra: list[str]) -> ResultSet:

@@ -28,6 +28,7 @@ of ``--correct``'s family and their p_adjusted equals p_value).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 import numpy as np
@@ -403,19 +404,25 @@ def run_scores(scores, options: Options, progress: Callable | None = None) -> Re
     return out
 
 
+def _interval_at(low: float, high: float, digits: int) -> str:
+    from ipsoeval.formatters.values import decimals
+    return "..".join(("+" if x >= 0 else "") + decimals(x, digits) for x in (low, high))
+
+
 def _interval(low: float, high: float) -> Composed:
     """``+0.027..+0.067``: 3 decimals, or ``--digits``."""
-    from ipsoeval.formatters.values import decimals
-    return Composed(f"{low:+.3f}..{high:+.3f}",
-                    lambda d: "..".join(("+" if x >= 0 else "") + decimals(x, d)
-                                        for x in (low, high)))
+    return Composed(f"{low:+.3f}..{high:+.3f}", partial(_interval_at, low, high))
+
+
+def _marked_at(p: float, mark: str, digits: int) -> str:
+    from ipsoeval.formatters.values import p_text
+    return p_text(p, digits) + mark
 
 
 def _marked(p: float, mark: str) -> Composed:
     """A p-value with its marks: 2 significant digits, or ``--digits``
     (:func:`ipsoeval.formatters.values.p_text`)."""
-    from ipsoeval.formatters.values import p_text
-    return Composed(f"{p:.2g}{mark}", lambda d: p_text(p, d) + mark)
+    return Composed(f"{p:.2g}{mark}", partial(_marked_at, p, mark))
 
 
 def wide_table(rs: ResultSet) -> ResultSet:

@@ -141,3 +141,17 @@ def test_latex_row_opening_with_a_bracket():
     rs = ResultSet("eval", ["run", "mean"], [{"run": "[x]", "mean": 0.5}], id="b")
     out = render(Report("eval", [rs]), "latex")
     assert "\\midrule\n{}[x] & 0.5000 \\\\" in out
+
+
+def test_composed_cells_copy_and_pickle_with_their_recipe():
+    import copy
+    import pickle
+
+    from ipsoeval.analyses.ppi.report import _cell
+    from ipsoeval.analyses.sigtest.report import _interval, _marked
+    for c in (_interval(-0.0271, 0.0674), _marked(2.8e-7, "*†"), _cell(0.5, 0.4, 0.61)):
+        for c2 in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c)):
+            assert isinstance(c2, Composed) and c2 == c and c2.at(2) == c.at(2)
+    assert _interval(-0.0271, 0.0674).at(2) == "-0.03..+0.07"
+    assert _marked(0.0312, "*").at(2) == "0.031*"
+    assert _cell(0.5, 0.4, 0.61).at(1) == "0.5 [0.4, 0.6]"
