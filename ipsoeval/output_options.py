@@ -40,9 +40,10 @@ class Output:
              "$IPSOEVAL_WARNINGS, else default.")
 
 
-# the formats --digits sets; the others print what they always print: trec
-# trec_eval's %.4f, json, jsonl and parquet full precision
-DIGITS_FORMATS = ("table", "tsv", "latex", "markdown")
+# the formats --digits sets (html: a command's own page format, where it has
+# one); the others print what they always print: trec trec_eval's %.4f,
+# json, jsonl and parquet full precision
+DIGITS_FORMATS = ("table", "tsv", "latex", "markdown", "html")
 
 
 def output_group(pipe_default: str = "tsv", *, digits: bool = True) -> Group:

@@ -423,7 +423,7 @@ def check_digits(ctx: click.Context, v: dict, *, pipe_default: str = "tsv") -> N
     keeps = "trec_eval's %.4f" if concrete == "trec" else "full precision"
     given = f"--format {concrete}" if v.get("fmt") not in (None, "auto") else \
         f"--format auto ({concrete} here)"
-    raise UsageError(f"--digits sets the digits of {', '.join(DIGITS_FORMATS)}; "
+    raise UsageError(f"--digits sets the digits of {', '.join(DIGITS_FORMATS[:4])}; "
                      f"{given} keeps {keeps}: leave out --digits or give --format tsv")
 
 
