@@ -64,6 +64,18 @@ def _from_scores_obj(scores, predictors, options, progress):
     return engine.with_score_warnings(report, scores)
 
 
+def _input_notes(report, note):
+    """The notes about these inputs (a constant predictor or measure) said on
+    the command line as it reads them, so that tsv, which carries no notes,
+    does not leave its empty cells without a word; the method's own notes
+    stay with the output."""
+    said = [n for n in report.notes if " is constant over " in n]
+    for n in said:
+        note(n)
+    report.notes[:] = [n for n in report.notes if n not in said]
+    return report
+
+
 def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, listing=None):
     """The Report of a command line's parsed values ``v``; None when
     ``listing()``, called once the options are checked and before any input
@@ -97,7 +109,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
         report = _from_scores(ts, measures, predictors, options, note=note,
                               progress=progress and progress("bootstrap"))
         inp.with_params(report, ts.params)
-        return report
+        return _input_notes(report, note)
     if not measures:
         raise UsageError("Missing option '-m' / '--measure'.")
     requested = engine.requested(measures)          # usage errors before reading files
@@ -106,7 +118,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None, l
     report = _from_scores_obj(engine.evaluate(aligned, requested), predictors, options,
                               progress and progress("bootstrap"))
     inp.with_params(report, align.as_params())
-    return report
+    return _input_notes(report, note)
 
 
 def from_result(res, predictors, *, measures=None, **kw):
