@@ -155,11 +155,11 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
                    "both ranks and sARE", "with -q"),
         ("pairs", "per measure and pair of predictors: the difference of their r, rho "
                   "(Williams t, Zou interval) and tau (paired bootstrap)",
-         "with two or more predictors"),
+         ""),
         ("anova", "per measure: the two-way ANOVA of sARE with topic and predictor as "
-                  "factors, no interaction", "with two or more predictors"),
+                  "factors, no interaction", ""),
         ("tukey", "per measure and pair of predictors: Tukey's HSD on sARE with the ANOVA's "
-                  "residual mean square", "with two or more predictors")),
+                  "residual mean square", "")),
     "across": (
         ("pooled", "each run's effect against the baseline pooled over the collections: "
                    "random effects (tau^2 by --method), fixed effect beside, Q, I^2, "
@@ -213,14 +213,6 @@ def _n_runs(params: dict) -> int:
     return sum(2 if os.path.isdir(str(r)) else 1 for r in runs)
 
 
-def _n_predictors(params: dict) -> int:
-    """qpp's predictor files (a long file may hold several: counted as two)."""
-    files = list(params.get("predictors") or ())
-    if params.get("scores") and params.get("run"):
-        files.append(params["run"])
-    return 2 if len(files) == 1 else len(files)
-
-
 # when a table is there, from the options alone (its "when" text above)
 _WHEN = {
     "with --dataset": lambda p: p.get("dataset") is not None,
@@ -240,7 +232,6 @@ _WHEN = {
     "with --split-half": lambda p: bool(p.get("split_half")),
     "with two or more runs": lambda p: _n_runs(p) >= 2,
     "with runs": lambda p: _n_runs(p) >= 1,
-    "with two or more predictors": lambda p: _n_predictors(p) >= 2,
 }
 
 

@@ -58,7 +58,7 @@ TOPIC_COLUMNS = ["run", "measure", "predictor", "qid", "score", "value", "rank_m
 PAIR_COLUMNS = ["run", "measure", "coefficient", "predictor_a", "predictor_b", "n", "a", "b",
                 "r_ab", "difference", "method", "statistic", "df", "p_value", "ci_low",
                 "ci_high"]
-ANOVA_COLUMNS = ["run", "measure", "source", "df", "sum_sq", "mean_sq", "F", "p_value"]
+ANOVA_COLUMNS = ["run", "measure", "source", "df", "sum_sq", "mean_sq", "f", "p_value"]
 TUKEY_COLUMNS = ["run", "measure", "predictor_a", "predictor_b", "smare_a", "smare_b",
                  "difference", "q", "df", "p_value", "ci_low", "ci_high", "reject"]
 PAIR_VIEW = ["measure", "coefficient", "predictor_a", "predictor_b", "difference", "statistic",
@@ -187,9 +187,9 @@ def _anova(S: np.ndarray, names: list[str], alpha: float, base: dict):
             F = (ss / df) / ms_res
             p = dist.fdtrc(df, df_r, float(F)) if np.isfinite(F) else None
             rows.append({**base, "source": source, "df": int(df), "sum_sq": _f(ss),
-                         "mean_sq": _f(ss / df), "F": _f(F), "p_value": _f(p)})
+                         "mean_sq": _f(ss / df), "f": _f(F), "p_value": _f(p)})
         rows.append({**base, "source": "residual", "df": int(df_r), "sum_sq": _f(ss_res),
-                     "mean_sq": _f(ms_res), "F": None, "p_value": None})
+                     "mean_sq": _f(ms_res), "f": None, "p_value": None})
     om = anova_twoway(S)
     tk = tukey_hsd(S, "anova2", om)
     qcrit = None
@@ -359,29 +359,30 @@ def run(run_name: str, topics: list[str], scores: dict[str, np.ndarray], predict
                                 title="Per-topic ranks and sARE",
                                 description="per measure, predictor and topic: the score, "
                                             "the predictor's value, both ranks and sARE"))
-    if P >= 2:
-        tables += [
-            ResultSet("qpp", PAIR_COLUMNS, prows, params=dict(params), id="pairs",
-                      view=_view(prows, PAIR_VIEW, "Predictors compared"),
-                      title="Predictors compared",
-                      description="per measure and pair of predictors: the difference of "
-                                  "their r, rho (Williams t, Zou interval) and tau (paired "
-                                  "bootstrap)"),
-            ResultSet("qpp", ANOVA_COLUMNS, arows, params=dict(params), id="anova",
-                      view=_view(arows, ANOVA_COLUMNS[1:],
-                                 "Two-way ANOVA of sARE (topic, predictor)"),
-                      title="Two-way ANOVA of sARE (topic, predictor)",
-                      description="per measure: the two-way ANOVA of sARE with topic and "
-                                  "predictor as factors, no interaction"),
-            ResultSet("qpp", TUKEY_COLUMNS, krows, params=dict(params), id="tukey",
-                      view=_view(krows, TUKEY_VIEW, "Tukey HSD between predictors (sMARE)"),
-                      title="Tukey HSD between predictors (sMARE)",
-                      description="per measure and pair of predictors: Tukey's HSD on sARE "
-                                  "with the ANOVA's residual mean square"),
-        ]
+    # with one predictor, the comparisons' tables are there and empty
+    tables += [
+        ResultSet("qpp", PAIR_COLUMNS, prows, params=dict(params), id="pairs",
+                  view=_view(prows, PAIR_VIEW, "Predictors compared"),
+                  title="Predictors compared",
+                  description="per measure and pair of predictors: the difference of "
+                              "their r, rho (Williams t, Zou interval) and tau (paired "
+                              "bootstrap)"),
+        ResultSet("qpp", ANOVA_COLUMNS, arows, params=dict(params), id="anova",
+                  view=_view(arows, ANOVA_COLUMNS[1:],
+                             "Two-way ANOVA of sARE (topic, predictor)"),
+                  title="Two-way ANOVA of sARE (topic, predictor)",
+                  description="per measure: the two-way ANOVA of sARE with topic and "
+                              "predictor as factors, no interaction"),
+        ResultSet("qpp", TUKEY_COLUMNS, krows, params=dict(params), id="tukey",
+                  view=_view(krows, TUKEY_VIEW, "Tukey HSD between predictors (sMARE)"),
+                  title="Tukey HSD between predictors (sMARE)",
+                  description="per measure and pair of predictors: Tukey's HSD on sARE "
+                              "with the ANOVA's residual mean square"),
+    ]
     primary = "topics" if options.per_query else "correlations"
+    display = [t.id for t in tables if t.records or t.id == primary]
     return Report("qpp", tables, primary=primary, warnings=warnings, params=params,
-                  notes=notes)
+                  notes=notes, display=display)
 
 
 def _too_few(measure: str, n: int):

@@ -116,7 +116,7 @@ def test_anova_and_tukey_equal_statsmodels():
         assert rows[src]["sum_sq"] == pytest.approx(ref.loc[key, "sum_sq"], rel=1e-10)
         assert rows[src]["mean_sq"] == pytest.approx(ref.loc[key, "mean_sq"], rel=1e-10)
         if src != "residual":
-            assert rows[src]["F"] == pytest.approx(ref.loc[key, "F"], rel=1e-10)
+            assert rows[src]["f"] == pytest.approx(ref.loc[key, "F"], rel=1e-10)
             assert rows[src]["p_value"] == pytest.approx(ref.loc[key, "PR(>F)"], rel=1e-8)
     mse, dfe = ref.loc["Residual", "mean_sq"], ref.loc["Residual", "df"]
     n = len(topics)
@@ -222,7 +222,8 @@ def test_undefined_scores_left_out_with_a_warning():
     assert table(rep, "correlations")[0]["n"] == 27
 
 
-def test_one_predictor_has_no_pairs_or_anova():
+def test_one_predictor_has_empty_pairs_and_anova():
     topics, y, P = make(n=30, P=1)
     rep = qpp.run("r", topics, {"AP": y}, P, qpp.Options(samples=20))
-    assert rep.ids == ["correlations"]
+    assert rep.ids == ["correlations", "pairs", "anova", "tukey"]
+    assert all(not rep.table(t).records for t in ("pairs", "anova", "tukey"))
