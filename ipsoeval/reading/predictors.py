@@ -72,12 +72,14 @@ def read_file(path: str, into: Predictors) -> None:
     first_line = True
     seen: dict[tuple[str, str], int] = {}
     own: set[str] = set()
+    stem = _stem(path)
     for i, raw in enumerate(text.split("\n"), 1):
-        line = raw.rstrip("\r")
-        if not line.strip() or line.lstrip().startswith("#"):
+        line = raw.strip()
+        if not line or line[0] == "#":
             continue
         fields = line.split("\t") if "\t" in line else line.split()
-        fields = [f.strip() for f in fields]
+        if len(fields) > 1 and any(f != f.strip() for f in fields):
+            fields = [f.strip() for f in fields]
         if first_line:
             first_line = False
             if not _is_number(fields[-1]) and {f.lower() for f in fields} <= _HEADER_WORDS:
@@ -91,7 +93,7 @@ def read_file(path: str, into: Predictors) -> None:
             raise InputError(f"{len(fields)} fields where the file's first line has {width}",
                              path=path, line=i)
         if width == 2:
-            name, qid, text_v = _stem(path), fields[0], fields[1]
+            name, qid, text_v = stem, fields[0], fields[1]
         else:
             name, qid, text_v = fields
         if not qid or not name:

@@ -95,35 +95,115 @@ def _kendall(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(res.statistic), float(res.pvalue)
 
 
+def _dense(v: np.ndarray) -> np.ndarray:
+    """Dense ranks 1..G of ``v`` (equal values, equal ranks)."""
+    _, inv = np.unique(v, return_inverse=True)
+    return inv.astype(np.intp).reshape(-1) + 1
+
+
+def _pearson_of_counts(C: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Pearson's r of each resample given by its counts ``C`` (resamples, n)
+    of the n pairs (u_i, v_i): weighted sums as matrix-vector products, of
+    values centred on their overall means first (so that the resample's own
+    centring subtracts little)."""
+    N = C.sum(axis=1)
+    u0, v0 = u - u.mean(), v - v.mean()
+    su, sv = C @ u0, C @ v0
+    sxy = C @ (u0 * v0) - su * sv / N
+    sxx = C @ (u0 * u0) - su * su / N
+    syy = C @ (v0 * v0) - sv * sv / N
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.clip(sxy / np.sqrt(sxx * syy), -1.0, 1.0)
+
+
+def _resampled_ranks(C: np.ndarray, dense: np.ndarray) -> np.ndarray:
+    """(resamples, n): the average rank, within each resample, of each of the
+    n values (dense ranks ``dense``, 1..G), the resample holding value i
+    ``C[:, i]`` times: the values below it plus (its copies + 1)/2."""
+    G = int(dense.max())
+    b = C.shape[0]
+    cells = (np.arange(b)[:, None] * (G + 1) + dense[None, :]).reshape(-1)
+    per = np.bincount(cells, weights=C.reshape(-1), minlength=b * (G + 1)).reshape(b, G + 1)
+    below = np.cumsum(per, axis=1) - per
+    return (below + (per + 1) / 2)[:, dense]
+
+
+class _Kendall:
+    """Kendall's tau-b of resamples of (x, y) from their counts, as
+    ``scipy.stats.kendalltau`` computes it on the resampled values: the pairs
+    sorted by (x, y) (here by repeating the originals' order, no sort), the
+    discordant pairs counted by scipy's own O(n log n) routine, the ties in
+    x, in y and in both counted from the counts."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray):
+        self.xr, self.yr = _dense(x), _dense(y)
+        self.order = np.lexsort((self.yr, self.xr))
+        self.xy = _dense(self.xr.astype(np.float64) * (self.yr.max() + 1) + self.yr)
+        try:
+            from scipy.stats._stats import _kendall_dis
+        except ImportError:             # scipy moved it: its public function, slower
+            _kendall_dis = None
+        self.dis = _kendall_dis
+        self.x, self.y = x, y
+
+    @staticmethod
+    def _tied_pairs(groups: np.ndarray, c: np.ndarray) -> int:
+        m = np.bincount(groups, weights=c).astype(np.int64)
+        return int((m * (m - 1) // 2).sum())
+
+    def __call__(self, c: np.ndarray) -> float:
+        c = c.astype(np.int64)
+        if self.dis is None:
+            from scipy.stats import kendalltau
+            seq = np.repeat(np.arange(c.size), c)
+            return float(kendalltau(self.x[seq], self.y[seq]).statistic)
+        seq = np.repeat(self.order, c[self.order])
+        N = seq.size
+        tot = N * (N - 1) // 2
+        xtie = self._tied_pairs(self.xr, c)
+        ytie = self._tied_pairs(self.yr, c)
+        if xtie == tot or ytie == tot:
+            return np.nan
+        dis = int(self.dis(self.xr[seq], self.yr[seq]))
+        ntie = self._tied_pairs(self.xy, c)
+        tau = (tot - xtie - ytie + ntie - 2 * dis) / np.sqrt(tot - xtie) / np.sqrt(tot - ytie)
+        return float(min(1.0, max(-1.0, tau)))
+
+
 def bootstrap_correlations(X: np.ndarray, y: np.ndarray, samples: int, seed: int,
                            progress=None) -> dict[str, np.ndarray]:
     """{coefficient: (samples, predictors)} of Pearson's r, Spearman's rho and
     Kendall's tau-b on topic resamples: resample b draws row b of
     ``default_rng(seed).integers(0, n, (samples, n))`` (drawn in batches; the
-    stream is the same whatever the batch size)."""
-    from scipy.stats import kendalltau
-
-    from ipsoeval.stats.correlation import pearson, ranks
+    stream is the same whatever the batch size).  A resample is computed from
+    how often it draws each topic (weighted sums, ranks from the counts), never
+    by copying the values: the memory stays (batch, n)."""
     P, n = X.shape
     rng = np.random.default_rng(seed)
     out = {c: np.empty((samples, P)) for c in COEFFICIENTS}
+    yd = _dense(y)
+    xd = [_dense(X[p]) for p in range(P)]
+    taus = [_Kendall(X[p], y) for p in range(P)]
     done = 0
     while done < samples:
         b = min(BATCH, samples - done)
         idx = rng.integers(0, n, (b, n))
-        yb = y[idx]                                  # (b, n)
-        Xb = X[:, idx]                               # (P, b, n)
-        out["pearson"][done:done + b] = pearson(Xb, yb[None]).T
-        out["spearman"][done:done + b] = pearson(ranks(Xb), ranks(yb)[None]).T
-        for j in range(b):
-            ys = yb[j]
-            yconst = bool(np.all(ys == ys[0]))
-            for p in range(P):
-                xs = Xb[p, j]
-                if yconst or bool(np.all(xs == xs[0])):
-                    out["kendall"][done + j, p] = np.nan
-                else:
-                    out["kendall"][done + j, p] = kendalltau(xs, ys).statistic
+        C = np.bincount((idx + (np.arange(b) * n)[:, None]).reshape(-1),
+                        minlength=b * n).reshape(b, n).astype(np.float64)
+        # a resample's average ranks sum to N(N+1)/2: their mean is (N+1)/2
+        centre = (n + 1) / 2
+        dy = _resampled_ranks(C, yd) - centre
+        cdy = C * dy
+        syy = np.einsum("ij,ij->i", cdy, dy)
+        for p in range(P):
+            out["pearson"][done:done + b, p] = _pearson_of_counts(C, X[p], y)
+            dx = _resampled_ranks(C, xd[p]) - centre
+            sxy = np.einsum("ij,ij->i", cdy, dx)
+            sxx = np.einsum("ij,ij->i", C * dx, dx)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out["spearman"][done:done + b, p] = np.clip(sxy / np.sqrt(sxx * syy), -1, 1)
+            for j in range(b):
+                out["kendall"][done + j, p] = taus[p](C[j])
         done += b
         if progress is not None:
             progress(done, samples)

@@ -173,6 +173,25 @@ def test_pairs_are_williams_and_zou():
     assert k["ci_low"] < k["difference"] < k["ci_high"]
 
 
+@pytest.mark.parametrize("n,ties", [(20, True), (300, False), (300, True)])
+def test_bootstrap_is_scipy_on_every_resample(n, ties):
+    # the resamples are computed from their topic counts (weighted sums,
+    # ranks and tau-b's pairs from the counts): each must equal scipy on the
+    # resampled values themselves
+    topics, y, P = make(n=n, P=2, seed=4, ties=ties)
+    X = np.array([[P.values[p][t] for t in topics] for p in P.names])
+    B, seed = 300, 17
+    got = qpp.bootstrap_correlations(X, y, B, seed)
+    idx = np.random.default_rng(seed).integers(0, n, (B, n))
+    for b in range(B):
+        i = idx[b]
+        for p in range(2):
+            for name, f in (("pearson", stats.pearsonr), ("spearman", stats.spearmanr),
+                            ("kendall", stats.kendalltau)):
+                ref = f(X[p, i], y[i]).statistic
+                assert got[name][b, p] == pytest.approx(ref, abs=1e-12, nan_ok=True)
+
+
 def test_bootstrap_is_a_loop_over_the_resamples():
     topics, y, P = make(n=20, P=2, seed=4, ties=True)
     X = np.array([[P.values[p][t] for t in topics] for p in P.names])
