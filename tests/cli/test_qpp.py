@@ -50,7 +50,9 @@ def test_primary_table_equals_scipy_on_the_eval_scores(tmp_path):
 def test_missing_topic_is_one_warning_and_W_error_is_fatal():
     code, out, err = qpp("-m", "AP", QRELS, RUN, CLARITY, WIG)
     assert code == 0
-    assert "ipsoeval: warning: wig: 1 topic(s) missing from the predictor left out" in err
+    assert ("ipsoeval: warning: qpp: 1 topic(s) of the qrels missing from a predictor left "
+            "out (wig lacks 1)") in err
+    assert err.count("warning:") == 1
     assert {r["n"] for r in tsv(out)} == {"19"}
     code, out, err = qpp("-W", "error", "-m", "AP", QRELS, RUN, CLARITY, WIG)
     assert code == 3 and out == ""
@@ -105,6 +107,15 @@ def test_scores_input_gives_the_same_numbers(tmp_path):
     assert tsv(out) == a
     code, out, err = qpp("--scores", f, CLARITY)         # the only measure
     assert code == 0, err
+
+
+def test_scores_of_two_runs_are_refused(tmp_path):
+    code, scores, _ = invoke(["eval", "-q", "-m", "AP", "--format", "tsv", QRELS, RUN, RUN,
+                              "--name", "a", "--name", "b"])
+    f = tmp_path / "scores.tsv"
+    f.write_text(scores)
+    code, out, err = qpp("--scores", "-m", "AP", f, CLARITY)
+    assert code == 2 and "one run" in err and out == ""
 
 
 def test_missing_predictor_is_a_usage_error():

@@ -178,6 +178,12 @@ def bootstrap_correlations(X: np.ndarray, y: np.ndarray, samples: int, seed: int
     stream is the same whatever the batch size).  A resample is computed from
     how often it draws each topic (weighted sums, ranks from the counts), never
     by copying the values: the memory stays (batch, n)."""
+    from ipsoeval.stats._blas import single_thread
+    with single_thread():       # one summation order whatever the thread count
+        return _bootstrap(X, y, samples, seed, progress)
+
+
+def _bootstrap(X, y, samples, seed, progress):
     P, n = X.shape
     rng = np.random.default_rng(seed)
     out = {c: np.empty((samples, P)) for c in COEFFICIENTS}
@@ -308,19 +314,26 @@ def run(run_name: str, topics: list[str], scores: dict[str, np.ndarray], predict
     notes: list[str] = []
     topic_set = set(topics)
     keep = np.ones(len(topics), dtype=bool)
+    lacking, extra = [], []
     for name in names:
         vals = predictors.values[name]
         have = np.array([t in vals for t in topics], dtype=bool)
-        missing = int((~have).sum())
-        if missing:
-            warnings.append(f"{name}: {missing} topic(s) missing from the predictor left out")
-        extra = sum(1 for q in vals if q not in topic_set)
-        if extra:
-            warnings.append(f"{name}: {extra} predictor topic(s) not in the {source} ignored")
+        if not have.all():
+            lacking.append(f"{name} lacks {int((~have).sum())}")
+        more = sum(1 for q in vals if q not in topic_set)
+        if more:
+            extra.append(f"{name} has {more}")
         keep &= have
-    if not keep.all():
-        notes.append(f"qpp: every predictor is evaluated on the {int(keep.sum())} topic(s) "
-                     f"that all predictors have, so that their comparisons are paired")
+    # one warning per kind, naming each predictor with its count (predictors
+    # are not runs: warntext's merging of runs' warnings would call them runs)
+    if lacking:
+        warnings.append(f"qpp: {len(topics) - int(keep.sum())} topic(s) of the {source} "
+                        f"missing from a predictor left out ({', '.join(lacking)}); every "
+                        f"predictor is evaluated on the {int(keep.sum())} topic(s) all "
+                        f"predictors have, so that their comparisons are paired")
+    if extra:
+        warnings.append(f"qpp: predictor topic(s) not in the {source} ignored "
+                        f"({', '.join(extra)})")
     used = [t for t, k in zip(topics, keep) if k]
     X_all = np.array([[predictors.values[nm][t] for t in used] for nm in names],
                      dtype=np.float64).reshape(len(names), len(used))
