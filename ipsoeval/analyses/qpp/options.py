@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
-from ipsoeval.declare import option, options
+from ipsoeval.declare import options
 
 DEFAULT_SAMPLES = 1000
 

@@ -304,9 +304,16 @@ def run(run_name: str, topics: list[str], scores: dict[str, np.ndarray], predict
     of the run on ``topics`` (NaN = undefined), ``predictors`` a
     :class:`ipsoeval.model.Predictors`; ``source`` names where the topics
     come from in the warnings (qrels, scores)."""
-    from ipsoeval.stats.correlation import (SPEARMAN_SE, fisher_interval, pearson,
-                                            pearson_p, spearman, spearman_p, williams_t,
-                                            zou_interval)
+    from ipsoeval.stats.correlation import (
+        SPEARMAN_SE,
+        fisher_interval,
+        pearson,
+        pearson_p,
+        spearman,
+        spearman_p,
+        williams_t,
+        zou_interval,
+    )
     options.check()
     names = list(predictors.names)
     alpha = options.alpha
