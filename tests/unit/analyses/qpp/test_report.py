@@ -248,3 +248,15 @@ def test_one_predictor_has_empty_pairs_and_anova():
     rep = qpp.run("r", topics, {"AP": y}, P, qpp.Options(samples=20))
     assert rep.ids == ["correlations", "pairs", "anova", "tukey"]
     assert all(not rep.table(t).records for t in ("pairs", "anova", "tukey"))
+
+
+def test_kendall_of_counts_without_scipys_private_routine():
+    # scipy's discordant-pair counter is private: without it, the public
+    # kendalltau on the resampled values gives the same tau-b
+    rng = np.random.default_rng(8)
+    x, y = np.round(rng.random(60), 1), np.round(rng.random(60), 1)
+    k = qpp._Kendall(x, y)
+    c = np.bincount(rng.integers(0, 60, 60), minlength=60).astype(float)
+    fast = k(c)
+    k.dis = None
+    assert k(c) == pytest.approx(fast, abs=1e-12)
