@@ -39,6 +39,7 @@ from ipsoeval.api._meta import meta
 from ipsoeval.api._nuggets import nuggets, read_nuggets
 from ipsoeval.api._power import power
 from ipsoeval.api._ppi import ppi
+from ipsoeval.api._qpp import qpp
 from ipsoeval.api._report import Page, report
 from ipsoeval.api._risk import risk
 from ipsoeval.api._sigtest import sigtest
@@ -50,4 +51,4 @@ for _public in (InputWarning, EvalResult, Page):      # their documented home
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
            "interval_map", "InputWarning", "read_scores", "Experiment", "ExperimentResult",
            "experiment", "ppi", "agree", "leaderboard", "power", "meta", "report", "Page",
-           "nuggets", "read_nuggets", "across", "risk", "load_inputs"]
+           "nuggets", "read_nuggets", "across", "risk", "qpp", "load_inputs"]

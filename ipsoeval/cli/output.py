@@ -148,6 +148,18 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("urisk", "per run, measure and risk alpha: URisk, TRisk and its p-value against "
                   "the baseline", ""),
         ("zrisk", "per run, measure and risk alpha: ZRisk and GeoRisk over all the runs", "")),
+    "qpp": (
+        ("correlations", "per measure and predictor: Pearson's r, Spearman's rho, Kendall's "
+                         "tau-b with p-values and intervals, and sMARE", ""),
+        ("topics", "per measure, predictor and topic: the score, the predictor's value, "
+                   "both ranks and sARE", "with -q"),
+        ("pairs", "per measure and pair of predictors: the difference of their r, rho "
+                  "(Williams t, Zou interval) and tau (paired bootstrap)",
+         ""),
+        ("anova", "per measure: the two-way ANOVA of sARE with topic and predictor as "
+                  "factors, no interaction", ""),
+        ("tukey", "per measure and pair of predictors: Tukey's HSD on sARE with the ANOVA's "
+                  "residual mean square", "")),
     "across": (
         ("pooled", "each run's effect against the baseline pooled over the collections: "
                    "random effects (tau^2 by --method), fixed effect beside, Q, I^2, "
@@ -184,6 +196,8 @@ def _primary(command: str, params: dict) -> str:
             return "enumerate"
         return "topics" if params.get("per_query") else TABLE_IDS[command][0 if command ==
                                                                           "breakdown" else 2]
+    if command == "qpp":
+        return "topics" if params.get("per_query") else "correlations"
     if command == "measures":
         return "relevance_levels" if params.get("dataset") else "measures"
     return TABLE_IDS[command][0]

@@ -30,6 +30,7 @@ COMMANDS = {
     "nuggets": "nuggets",
     "across": "across",
     "risk": "risk",
+    "qpp": "qpp",
 }
 
 GROUP_HELP = """trec_eval-compatible evaluation of ranked runs, with honest comparisons.
@@ -62,6 +63,7 @@ HELP = {  # each command's --help text: the first paragraph is its summary
     'nuggets': "Nugget scores of generated answers from nugget assignment files\n(nuggetizer's JSONL or the long TSV): per run the mean over topics of\nthe strict and the partial (0.5) vital and all-nugget scores, as the\nTREC 2024 RAG track's AutoNuggetizer.  Every run must answer the same\ntopics.  The same files stand for runs and qrels in sigtest, bootstrap,\nleaderboard, power, meta, ipso (--nuggets), ppi (--nuggets --human H\n--auto A) and agree (--nuggets A B).",
     'across': "Compare runs over several test collections.  MANIFEST is a TSV file of\n`collection qrels run` lines (paths relative to it; qrels may be\nirds:DATASET_ID, or '-' for a file of per-topic scores).  Each run's\neffect against --baseline on each collection is pooled by random-effects\nmeta-analysis (fixed effect beside; Q, I^2, prediction interval); the\nleaderboard ranks runs by their pooled means with bootstrap rank\nintervals, beside the plain mean of means and the mean rank; a linear\nmixed model (system fixed, topic and collection random) handles runs\nmissing from collections or topics.",
     'risk': 'Risk-sensitive comparison of runs on per-topic scores: URisk and TRisk\nof each run against a baseline (Dinçer, Macdonald and Ounis, SIGIR 2014),\nand ZRisk and GeoRisk of each run against all of them (Dinçer, Macdonald\nand Ounis, SIGIR 2016).  See ipsoeval-risk(1).',
+    'qpp': "Evaluate query performance predictors of one run: Pearson's r,\nSpearman's rho and Kendall's tau-b between each predictor's values and\na measure's per-topic scores, with p-values, Fisher z and bootstrap\nintervals, and sMARE (Faggioli et al. 2021); predictors compared by\nWilliams's t with Zou's interval (tau: a paired bootstrap), and the\ntwo-way ANOVA of sARE (topic, predictor) with Tukey's HSD.  A predictor\nfile is 'qid value' (named by its file) or 'predictor qid value'.",
 }
 
 
