@@ -1,0 +1,406 @@
+"""The results table of a paper (``ipsoeval compare``'s table ``comparison``)
+in every text format: a terminal table split to the width, TSV, Markdown,
+LaTeX (booktabs) and HTML.
+
+Rows are the runs in the order given, columns the measures (``--transpose``:
+the other way round).  Each cell is the mean printed to ``digits`` decimals
+(4 unless --digits says otherwise), its confidence interval with ``--ci``
+and its marks as superscript letters; a mark from a test not permissible
+at the measure's scale carries ``†``, one whose scale is unknown ``?``, each
+explained in a footnote.  The best value of each measure (the lowest where
+lower is better) is in bold -- every cell whose *printed* value equals the
+best printed value, so ties in the digits shown are bold together -- and,
+with ``--underline-second``, the next printed value underlined.
+
+The LaTeX needs nothing but ``\\usepackage{booktabs}``: superscripts are
+``$^{\\mathrm{ab}}$``, bold ``\\textbf``, underline ``\\underline``, the
+caption and the footnotes inside the ``table`` environment.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ipsoeval.ids import shown
+from ipsoeval.results import Report, ResultSet
+
+FORMATS = ("table", "tsv", "markdown", "latex", "html")
+DIGITS = 4           # without --digits
+WIDTH = 80           # the terminal table's width when none is known
+GAP = 2              # spaces between the terminal table's columns
+BOLD, UNDERLINE, RESET = "\x1b[1m", "\x1b[4m", "\x1b[0m"
+S_CLASS = ' class="s"'        # the page's text column (left-aligned)
+PLAIN_BEST, PLAIN_SECOND = "*", "+"       # the terminal table without colour
+
+
+def handles(report: Report, fmt: str, table: str | None) -> bool:
+    """Whether this module renders ``report`` in ``fmt`` (compare's primary
+    table in a text format; json and the other tables: the generic formatters)."""
+    return (report.command == "compare" and fmt in FORMATS and "comparison" in report.ids
+            and (table is None or table == "comparison" or fmt == "html"))
+
+
+# -- the grid every format shares --------------------------------------------------
+
+class Cell:
+    __slots__ = ("value", "text", "ci", "marks", "flag", "bold", "second")
+
+    def __init__(self, value, text, ci, marks, flag):
+        self.value, self.text, self.ci, self.marks, self.flag = value, text, ci, marks, flag
+        self.bold = self.second = False
+
+
+def _num(v, digits: int) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, float) and math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return f"{float(v):.{digits}f}"
+
+
+class Grid:
+    """The cells of the table, by run and measure, with bold and underline
+    decided on the printed values."""
+
+    def __init__(self, rs: ResultSet, digits: int | None):
+        p = rs.params
+        self.digits = DIGITS if digits is None else int(digits)
+        self.runs: list[str] = list(p["runs"])
+        self.measures: list[str] = list(p["measures"])
+        self.letters: dict[str, str] = dict(p.get("letters") or {})
+        self.marks: str = p.get("marks", "none")
+        self.ci = p.get("ci") is not None
+        self.transpose = bool(p.get("transpose"))
+        self.underline = bool(p.get("underline_second"))
+        self.caption: str = rs.title or p.get("caption") or ""
+        self.footnotes: list[str] = list(p.get("footnotes") or [])
+        higher = p.get("higher_is_better") or {}
+        perm = p.get("permissible") or {}
+        rows = {r["run"]: r for r in rs.records}
+        self.cells: dict[tuple[str, str], Cell] = {}
+        for m in self.measures:
+            flag = ""
+            if self.marks != "none" and m in perm:
+                flag = "†" if perm[m] is False else "?" if perm[m] is None else ""
+            for r in self.runs:
+                rec = rows[r]
+                v = rec.get(m)
+                ci = None
+                if self.ci:
+                    lo, hi = rec.get(f"{m}_ci_low"), rec.get(f"{m}_ci_high")
+                    if lo is not None and hi is not None:
+                        ci = (_num(lo, self.digits), _num(hi, self.digits))
+                marks = rec.get(f"{m}_marks") or ""
+                self.cells[(r, m)] = Cell(v, _num(v, self.digits), ci, marks,
+                                          flag if marks else "")
+            self._rank(m, higher.get(m, True))
+
+    def _rank(self, m: str, higher: bool) -> None:
+        """Bold on the best printed value of measure ``m``, underline on the
+        next one (``--underline-second``)."""
+        cells = [self.cells[(r, m)] for r in self.runs]
+        printed = sorted({float(c.text) for c in cells if c.text not in ("", "inf", "-inf")}
+                         | {math.inf for c in cells if c.text == "inf"}
+                         | {-math.inf for c in cells if c.text == "-inf"},
+                         reverse=higher)
+        if not printed:
+            return
+        for c in cells:
+            if c.text and _as_float(c.text) == printed[0]:
+                c.bold = True
+            elif self.underline and len(printed) > 1 and c.text \
+                    and _as_float(c.text) == printed[1]:
+                c.second = True
+
+    # rows × columns of the layout (transposed or not)
+    def row_keys(self) -> list[str]:
+        return self.measures if self.transpose else self.runs
+
+    def col_keys(self) -> list[str]:
+        return self.runs if self.transpose else self.measures
+
+    def cell(self, row: str, col: str) -> Cell:
+        return self.cells[(col, row)] if self.transpose else self.cells[(row, col)]
+
+    def run_label(self, run: str) -> str:
+        if self.marks in ("pairs", "baseline"):
+            return f"{run} ({self.letters[run]})"
+        return run
+
+    def legend(self) -> list[str]:
+        """The footnotes, the bold and underline explained where the format
+        cannot show them (``plain``: the terminal table without colour)."""
+        return list(self.footnotes)
+
+
+def _as_float(text: str) -> float:
+    return math.inf if text == "inf" else -math.inf if text == "-inf" else float(text)
+
+
+def _notes(report: Report) -> list[str]:
+    return [f"Note: {n}" for n in report.notes]
+
+
+# -- terminal table ----------------------------------------------------------------
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+    return textwrap.wrap(text, width=max(20, width), break_long_words=True,
+                         break_on_hyphens=False) or [""]
+
+
+def _plain_cell(c: Cell, color: bool) -> tuple[str, int]:
+    """(text, printed width) of a cell in the terminal table."""
+    value = c.text
+    suffix = ""
+    if c.bold:
+        value, suffix = ((BOLD + value + RESET) if color else value), ("" if color else PLAIN_BEST)
+    elif c.second:
+        value, suffix = ((UNDERLINE + value + RESET) if color else value), \
+            ("" if color else PLAIN_SECOND)
+    width = len(c.text) + len(suffix)
+    out = value + suffix
+    if c.ci is not None:
+        extra = f" [{c.ci[0]}, {c.ci[1]}]"
+        out += extra
+        width += len(extra)
+    if c.marks:
+        extra = f" {c.marks}{c.flag}"
+        out += extra
+        width += len(extra)
+    return out, width
+
+
+def _pad(text: str, printed: int, width: int, right: bool) -> str:
+    fill = " " * max(0, width - printed)
+    return fill + text if right else text + fill
+
+
+def render_table(report: Report, *, width: int | None = None, color: bool = False,
+                 digits: int | None = None) -> str:
+    g = Grid(report.table("comparison"), digits)
+    width = width or WIDTH
+    rows, cols = g.row_keys(), g.col_keys()
+    label_head = "measure" if g.transpose else "run"
+    labels = [shown(r) if g.transpose else shown(g.run_label(r)) for r in rows]
+    heads = [shown(g.run_label(c)) if g.transpose else shown(c) for c in cols]
+    lw = max([len(label_head)] + [len(x) for x in labels])
+    body = {}
+    cw = []
+    for j, c in enumerate(cols):
+        w = len(heads[j])
+        for r in rows:
+            body[(r, c)] = _plain_cell(g.cell(r, c), color)
+            w = max(w, body[(r, c)][1])
+        cw.append(w)
+    # column blocks that fit the width, the row labels repeated in each
+    blocks: list[list[int]] = []
+    cur: list[int] = []
+    used = lw
+    for j in range(len(cols)):
+        need = GAP + cw[j]
+        if cur and used + need > width:
+            blocks.append(cur)
+            cur, used = [], lw
+        cur.append(j)
+        used += need
+    if cur or not blocks:
+        blocks.append(cur)
+    out = _wrap(g.caption, width)
+    for b in blocks:
+        out.append("")
+        head = label_head.ljust(lw) + "".join(" " * GAP + heads[j].rjust(cw[j]) for j in b)
+        out.append(head.rstrip())
+        out.append("-" * lw + "".join(" " * GAP + "-" * cw[j] for j in b))
+        for i, r in enumerate(rows):
+            line = labels[i].ljust(lw)
+            for j in b:
+                text, printed = body[(r, cols[j])]
+                line += " " * GAP + _pad(text, printed, cw[j], True)
+            out.append(line.rstrip())
+    foot = []
+    if not color:
+        foot.append(f"{PLAIN_BEST} best value of the measure"
+                    + (f"; {PLAIN_SECOND} second best" if g.underline else "") + ".")
+    foot += g.legend() + _notes(report)
+    if foot:
+        out.append("")
+        for f in foot:
+            out += _wrap(f, width)
+    return "\n".join(out) + "\n"
+
+
+# -- TSV -----------------------------------------------------------------------------
+
+def render_tsv(report: Report, *, digits: int | None = None) -> str:
+    """The records of table ``comparison``, one header; floats to ``digits``
+    decimals when given, else the shortest round-trip spelling."""
+    from ipsoeval.formatters.values import plain
+    rs = report.table("comparison")
+
+    def cell(v) -> str:
+        if digits is not None and isinstance(v, float) and math.isfinite(v):
+            return f"{v:.{int(digits)}f}"
+        return plain(v).replace("\t", " ").replace("\r", " ").replace("\n", " ")
+
+    lines = ["\t".join(rs.columns)]
+    for rec in rs.records:
+        lines.append("\t".join(cell(rec.get(c)) for c in rs.columns))
+    return "\n".join(lines) + "\n"
+
+
+# -- Markdown ------------------------------------------------------------------------
+
+def _md(text: str) -> str:
+    text = shown(text)
+    for ch in ("\\", "|", "*", "_", "<", ">", "`"):
+        text = text.replace(ch, "\\" + ch)
+    return text.replace("\n", " ")
+
+
+def _md_cell(c: Cell) -> str:
+    if not c.text:
+        return ""
+    v = f"**{c.text}**" if c.bold else f"<ins>{c.text}</ins>" if c.second else c.text
+    if c.ci is not None:
+        v += f" [{c.ci[0]}, {c.ci[1]}]"
+    if c.marks:
+        v += f"<sup>{_md(c.marks)}{c.flag}</sup>"
+    return v
+
+
+def render_markdown(report: Report, *, digits: int | None = None) -> str:
+    g = Grid(report.table("comparison"), digits)
+    rows, cols = g.row_keys(), g.col_keys()
+    head = ["measure" if g.transpose else "run"] + \
+        [g.run_label(c) if g.transpose else c for c in cols]
+    lines = [f"**{_md(g.caption)}**", ""]
+    lines.append("| " + " | ".join(_md(h) for h in head) + " |")
+    lines.append("|:---|" + "|".join("---:" for _ in cols) + "|")
+    for r in rows:
+        label = r if g.transpose else g.run_label(r)
+        lines.append("| " + " | ".join([_md(label)] + [_md_cell(g.cell(r, c)) for c in cols])
+                     + " |")
+    foot = g.legend() + _notes(report)
+    if foot:
+        lines.append("")
+        lines += [_md(f) for f in foot]
+    return "\n".join(lines) + "\n"
+
+
+# -- LaTeX ---------------------------------------------------------------------------
+
+def _tex(text: str) -> str:
+    from ipsoeval.formatters.latex import esc
+    return esc(text)
+
+
+def _tex_cell(c: Cell) -> str:
+    if not c.text:
+        return ""
+    v = (f"\\textbf{{{c.text}}}" if c.bold else f"\\underline{{{c.text}}}" if c.second
+         else c.text)
+    v = v.replace("-", "$-$") if c.text.startswith("-") else v
+    if c.ci is not None:
+        v += f" {{\\scriptsize [{c.ci[0]}, {c.ci[1]}]}}"
+    if c.marks:
+        flag = {"†": r"\dagger", "?": r"\mathrm{?}"}.get(c.flag, "")
+        v += f"$^{{\\mathrm{{{c.marks}}}{flag}}}$"
+    return v
+
+
+def render_latex(report: Report, *, digits: int | None = None) -> str:
+    g = Grid(report.table("comparison"), digits)
+    rows, cols = g.row_keys(), g.col_keys()
+    head = ["Measure" if g.transpose else "Run"] + \
+        [g.run_label(c) if g.transpose else c for c in cols]
+    lines = [r"% ipsoeval compare (comparison)", r"% needs \usepackage{booktabs}",
+             r"\begin{table}[t]", r"\centering", f"\\caption{{{_tex(g.caption)}}}",
+             f"\\begin{{tabular}}{{l{'r' * len(cols)}}}", r"\toprule",
+             " & ".join(_tex(h) for h in head) + r" \\", r"\midrule"]
+    for r in rows:
+        label = r if g.transpose else g.run_label(r)
+        lines.append(" & ".join([_tex(label)] + [_tex_cell(g.cell(r, c)) for c in cols])
+                     + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    foot = g.legend() + _notes(report)
+    if foot:
+        lines.append(r"\par\smallskip\footnotesize")
+        lines.append("\n\\par ".join(_tex(f) for f in foot))
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+# -- HTML ----------------------------------------------------------------------------
+
+def html_table(report: Report, *, digits: int | None = None) -> str:
+    """The table as the page shows it (``<table>`` with caption, then its
+    footnotes), in the report page's styling: each cell's ``data-value`` is
+    the mean as TSV spells it (what the page's sorting compares)."""
+    from ipsoeval.formatters.html import _e
+    from ipsoeval.formatters.values import plain
+    g = Grid(report.table("comparison"), digits)
+    rows, cols = g.row_keys(), g.col_keys()
+    head = ["measure" if g.transpose else "run"] + \
+        [g.run_label(c) if g.transpose else c for c in cols]
+    out = ['<div class="scroll"><table class="sortable comparison" id="t-compare-comparison" '
+           'data-command="compare" data-table="comparison">',
+           f"<caption>{_e(g.caption)}</caption>",
+           "<thead><tr>" + "".join(
+               f'<th scope="col"{S_CLASS if i == 0 else ""}>{_e(h)}</th>'
+               for i, h in enumerate(head)) + "</tr></thead><tbody>"]
+    for r in rows:
+        label = r if g.transpose else g.run_label(r)
+        cells = [f'<th scope="row" class="s" data-value="{_e(label)}">{_e(label)}</th>']
+        for c in cols:
+            cell = g.cell(r, c)
+            v = _e(cell.text)
+            if cell.bold:
+                v = f"<strong>{v}</strong>"
+            elif cell.second:
+                v = f"<u>{v}</u>"
+            if cell.ci is not None:
+                v += f' <span class="ci">[{_e(cell.ci[0])}, {_e(cell.ci[1])}]</span>'
+            if cell.marks:
+                v += f"<sup>{_e(cell.marks + cell.flag)}</sup>"
+            cells.append(f'<td data-value="{_e(plain(cell.value))}">{v}</td>')
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table></div>")
+    for f in g.legend() + _notes(report):
+        out.append(f'<p class="note">{_e(f)}</p>')
+    return "\n".join(out)
+
+
+def render_html(report: Report, *, digits: int | None = None, table: str | None = None) -> str:
+    """A self-contained page holding :func:`html_table` (no network, the report
+    page's CSS and sorting script); ``table="tests"``: that table as the
+    report page shows its tables."""
+    from ipsoeval.formatters.html import CSS, SCRIPT
+    from ipsoeval.formatters.html import table as page_table
+    body = (html_table(report, digits=digits) if table in (None, "comparison")
+            else page_table(report.table(table), "compare"))
+    return ("<!DOCTYPE html>\n"
+            '<html lang="en"><head><meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<meta name="generator" content="ipsoeval">\n'
+            f"<title>ipsoeval compare</title><style>{CSS}\n"
+            "table.comparison th[scope=row]{background:#fff;cursor:auto;position:static;"
+            "font-weight:normal}\n.ci{color:#555}</style></head><body><main>\n"
+            + body + f"\n<script>{SCRIPT}</script>\n</main></body></html>\n")
+
+
+def render(report: Report, fmt: str, *, width: int | None = None, color: bool = False,
+           digits: int | None = None, table: str | None = None) -> str:
+    """``report``'s table ``comparison`` in ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt == "table":
+        return render_table(report, width=width, color=color, digits=digits)
+    if fmt == "tsv":
+        return render_tsv(report, digits=digits)
+    if fmt == "markdown":
+        return render_markdown(report, digits=digits)
+    if fmt == "latex":
+        return render_latex(report, digits=digits)
+    if fmt == "html":
+        return render_html(report, digits=digits, table=table)
+    from ipsoeval.errors import UsageError
+    raise UsageError(f"compare: unknown format {fmt!r}")
