@@ -292,7 +292,7 @@ def render_markdown(report: Report, *, digits: int | None = None) -> str:
 
 def _tex(text: str) -> str:
     from ipsoeval.formatters.latex import esc
-    return esc(text)
+    return esc(text).replace("--", "-{}-")       # an option's dashes, not an en dash
 
 
 def _tex_cell(c: Cell) -> str:
@@ -325,7 +325,7 @@ def render_latex(report: Report, *, digits: int | None = None) -> str:
     lines += [r"\bottomrule", r"\end{tabular}"]
     foot = g.legend() + _notes(report)
     if foot:
-        lines.append(r"\par\smallskip\footnotesize")
+        lines.append(r"\par\smallskip\footnotesize\raggedright")
         lines.append("\n\\par ".join(_tex(f) for f in foot))
     lines.append(r"\end{table}")
     return "\n".join(lines) + "\n"
