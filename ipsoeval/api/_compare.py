@@ -26,7 +26,7 @@ class Comparison:
         self.report = report
         table = report.table("comparison")
         self._table = table
-        self._rows = {r["run"]: r for r in table.records}
+        self._cells = {(r["run"], r["measure"]): r for r in table.records}
         self.runs: list[str] = list(table.params["runs"])
         self.measures: list[str] = list(table.params["measures"])
         self.letters: dict[str, str] = dict(table.params["letters"])
@@ -37,11 +37,13 @@ class Comparison:
             self._p[key] = self._p[(key[1], key[0], key[2])] = rec["p_adjusted"]
 
     # -- the numbers -----------------------------------------------------------
-    def _row(self, run: str) -> dict:
-        try:
-            return self._rows[run]
-        except KeyError:
-            raise KeyError(f"no run {run!r} (runs: {', '.join(self.runs)})") from None
+    def _run(self, run: str) -> str:
+        if run not in self.letters:
+            raise KeyError(f"no run {run!r} (runs: {', '.join(self.runs)})")
+        return run
+
+    def _cell(self, run: str, measure) -> dict:
+        return self._cells[(self._run(run), self._measure(measure))]
 
     def _measure(self, measure) -> str:
         from ipsoeval.interop import measure_names
@@ -52,31 +54,29 @@ class Comparison:
 
     def mean(self, run: str, measure) -> float:
         """The cell's mean over topics (NaN when undefined)."""
-        v = self._row(run)[self._measure(measure)]
+        v = self._cell(run, measure)["mean"]
         return float("nan") if v is None else float(v)
 
     def better_than(self, run: str, measure) -> list[str]:
         """The runs this cell is significantly better than (row order)."""
-        m = self._measure(measure)
         if self.marks not in ("pairs", "baseline"):
             raise ValueError(f"better_than needs marks 'pairs' or 'baseline' (this table's "
                              f"marks: {self.marks!r})")
-        text = self._row(run)[f"{m}_better_than"]
+        text = self._cell(run, measure)["better_than"]
         return text.split(",") if text else []
 
     def group(self, run: str, measure) -> str:
         """marks='groups': the run's letter groups (leaderboard's letters)."""
-        m = self._measure(measure)
         if self.marks != "groups":
             raise ValueError(f"group needs marks 'groups' (this table's marks: {self.marks!r})")
-        return self._row(run)[f"{m}_group"]
+        return self._cell(run, measure)["group"]
 
     def p_value(self, run_a: str, run_b: str, measure) -> float:
         """The p-value deciding the pair's mark, after the correction (either
         order of the runs); KeyError for a pair not tested (marks baseline:
         two challengers)."""
         m = self._measure(measure)
-        self._row(run_a), self._row(run_b)
+        self._run(run_a), self._run(run_b)
         try:
             p = self._p[(run_a, run_b, m)]
         except KeyError:
@@ -117,8 +117,14 @@ class Comparison:
         return self._render("table", digits, width=width)
 
     def to_frame(self, id: str | None = None):
-        """The table ``comparison`` (or ``tests``) as a pandas DataFrame."""
-        return self.report.to_frame(id)
+        """The means as a pandas DataFrame: runs as the index (row order),
+        measures as the columns; ``id`` ("comparison", "tests"): that table's
+        records instead."""
+        if id is not None:
+            return self.report.to_frame(id)
+        from ipsoeval.results import _frame
+        rows = [{"run": r, **{m: self.mean(r, m) for m in self.measures}} for r in self.runs]
+        return _frame(["run", *self.measures], rows).set_index("run")
 
     def __str__(self) -> str:
         return self.to_text()

@@ -128,8 +128,8 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("resolution", "per measure: pairs separated by each test and their share, the best "
                        "run and the size of its group, letters used", "")),
     "compare": (
-        ("comparison", "one row per run (input order): per measure the mean over topics, the "
-                       "marks as printed and the runs they name", ""),
+        ("comparison", "one row per run and measure (the table's cells, row by row): the "
+                       "mean over topics, the marks as printed and the runs they name", ""),
         ("tests", "per pair of runs and measure marked: the test, its p-value, the corrected "
                   "p-value deciding the mark and the better run", "")),
     "power": (

@@ -76,21 +76,21 @@ class Grid:
         self.footnotes: list[str] = list(p.get("footnotes") or [])
         higher = p.get("higher_is_better") or {}
         perm = p.get("permissible") or {}
-        rows = {r["run"]: r for r in rs.records}
+        rows = {(r["run"], r["measure"]): r for r in rs.records}
         self.cells: dict[tuple[str, str], Cell] = {}
         for m in self.measures:
             flag = ""
             if self.marks != "none" and m in perm:
                 flag = "†" if perm[m] is False else "?" if perm[m] is None else ""
             for r in self.runs:
-                rec = rows[r]
-                v = rec.get(m)
+                rec = rows[(r, m)]
+                v = rec.get("mean")
                 ci = None
                 if self.ci:
-                    lo, hi = rec.get(f"{m}_ci_low"), rec.get(f"{m}_ci_high")
+                    lo, hi = rec.get("ci_low"), rec.get("ci_high")
                     if lo is not None and hi is not None:
                         ci = (_num(lo, self.digits), _num(hi, self.digits))
-                marks = rec.get(f"{m}_marks") or ""
+                marks = rec.get("marks") or ""
                 self.cells[(r, m)] = Cell(v, _num(v, self.digits), ci, marks,
                                           flag if marks else "")
             self._rank(m, higher.get(m, True))

@@ -76,7 +76,7 @@ def test_marks_equal_sigtest_decisions(study, opts, pairs, measure):
     doc = as_json("compare", "-m", measure, *marks, *opts, qrels, *runs)
     ref = as_json("sigtest", "-m", measure, *pairs, *opts, qrels, *runs)
     decided = {(r["run_a"], r["run_b"]): r for r in ref["tables"]["tests"]["records"]}
-    rows = {r["run"]: r for r in doc["tables"]["comparison"]["records"]}
+    rows = {r["run"]: r for r in doc["tables"]["comparison"]["records"]}     # one measure
     tests = {(r["run_a"], r["run_b"]): r for r in doc["tables"]["tests"]["records"]}
     assert set(tests) == set(decided)
     seen = 0
@@ -84,17 +84,17 @@ def test_marks_equal_sigtest_decisions(study, opts, pairs, measure):
         assert tests[(a, b)]["p_adjusted"] == rec["p_adjusted"]
         assert tests[(a, b)]["test"] == rec["test"]
         win, lose = (b, a) if rec["diff"] > 0 else (a, b)
-        better = rows[win][f"{measure}_better_than"].split(",")
+        better = rows[win]["better_than"].split(",")
         assert (lose in better) == rec["significant"], (a, b, rec)
-        assert win not in rows[lose][f"{measure}_better_than"].split(",")
+        assert win not in rows[lose]["better_than"].split(",")
         seen += rec["significant"]
     assert seen                                     # the generated runs do differ
     letters = {r: rows[r]["letter"] for r in rows}
     for r, row in rows.items():
-        names = [x for x in row[f"{measure}_better_than"].split(",") if x]
-        assert row[f"{measure}_marks"] == "".join(letters[x] for x in names)
+        names = [x for x in row["better_than"].split(",") if x]
+        assert row["marks"] == "".join(letters[x] for x in names)
     # the known answer
-    assert "bad" in rows["good"][f"{measure}_better_than"].split(",") or pairs != ["--all-pairs"]
+    assert "bad" in rows["good"]["better_than"].split(",") or pairs != ["--all-pairs"]
 
 
 def test_letters_equal_leaderboards_groups(study):
@@ -104,9 +104,8 @@ def test_letters_equal_leaderboards_groups(study):
     board = as_json("leaderboard", "-m", "nDCG@10", "-m", "AP", "--seed", "3", qrels, *runs)
     want = {(r["run"], r["measure"]): r["letters"]
             for r in board["tables"]["leaderboard"]["records"]}
-    for row in doc["tables"]["comparison"]["records"]:
-        for m in ("nDCG@10", "AP"):
-            assert row[f"{m}_group"] == want[(row["run"], m)]
+    got = {(r["run"], r["measure"]): r["group"] for r in doc["tables"]["comparison"]["records"]}
+    assert got == want
     assert len({want[(r, "nDCG@10")] for r in QUALITY}) > 1
 
 
@@ -129,9 +128,10 @@ def test_tsv_default_output_in_a_pipe(study):
     qrels, runs = study
     out, _ = ok("-m", "nDCG@10", "-m", "AP", qrels, *runs)
     lines = out.splitlines()
-    assert lines[0].startswith("run\tletter\tnDCG@10\t")
-    assert len(lines) == 1 + len(runs)
-    assert [r["run"] for r in tsv(out)] == list(QUALITY)     # input order
+    assert lines[0].startswith("run\tletter\tmeasure\tmean\t")
+    assert len(lines) == 1 + 2 * len(runs)
+    assert [(r["run"], r["measure"]) for r in tsv(out)] == \
+        [(r, m) for r in QUALITY for m in ("nDCG@10", "AP")]     # input order, row by row
 
 
 def test_latex_escapes_and_names(study, tmp_path):
@@ -222,11 +222,11 @@ def test_api_contract(study):
     assert res.letters == {"base": "a", "same": "b", "good": "c", "bad": "d", "fine": "e"}
     doc = as_json("compare", "-m", "nDCG@10", "-m", "P@10", "--test", "t", "--correct", "holm",
                   qrels, *runs)
-    rows = {r["run"]: r for r in doc["tables"]["comparison"]["records"]}
+    rows = {(r["run"], r["measure"]): r for r in doc["tables"]["comparison"]["records"]}
     for run in QUALITY:
         for m in res.measures:
-            assert res.mean(run, m) == rows[run][m]
-            assert res.better_than(run, m) == [x for x in rows[run][f"{m}_better_than"]
+            assert res.mean(run, m) == rows[(run, m)]["mean"]
+            assert res.better_than(run, m) == [x for x in rows[(run, m)]["better_than"]
                                                .split(",") if x]
     for rec in doc["tables"]["tests"]["records"]:
         p = res.p_value(rec["run_a"], rec["run_b"], rec["measure"])
@@ -234,7 +234,9 @@ def test_api_contract(study):
     assert "c" in res.to_markdown() and r"\toprule" in res.to_latex(digits=2)
     assert res.to_html().startswith("<!DOCTYPE html>")
     pytest.importorskip("pandas")
-    assert list(res.to_frame()["run"]) == list(QUALITY)
+    frame = res.to_frame()
+    assert list(frame.index) == list(QUALITY) and list(frame.columns) == res.measures
+    assert frame.loc["good", "P@10"] == res.mean("good", "P@10")
     # an EvalResult, and paths in a list
     ev = ipsoeval.evaluate(qrels, runs, ["nDCG@10"])
     assert ipsoeval.compare(ev, marks="groups", samples=500).group("good", "nDCG@10")

@@ -3,12 +3,13 @@
 Input: per-topic score matrices (runs × topics) per measure.  Output: a
 :class:`~ipsoeval.results.Report` with
 
-- ``comparison`` (primary): one record per run, in input order, with per
-  measure its mean over topics (``<m>``; with ``--ci`` the t interval
-  ``<m>_ci_low``, ``<m>_ci_high``), the marks as printed (``<m>_marks``)
-  and what they stand for: ``<m>_better_than`` / ``<m>_worse_than`` (the
-  runs this run is significantly better / worse than, comma-separated) or,
-  with ``--marks groups``, ``<m>_group`` (the letter groups);
+- ``comparison`` (primary): one record per run and measure (runs in input
+  order, then measures in order: the cells of the table row by row) with
+  the mean over topics (with ``--ci`` the t interval ``ci_low``,
+  ``ci_high``), the marks as printed (``marks``) and what they stand for:
+  ``better_than`` / ``worse_than`` (the runs this run is significantly
+  better / worse than, comma-separated) or, with ``--marks groups``,
+  ``group`` (the letter groups), and whether the test is permissible;
 - ``tests``: one record per pair of runs and measure marked, with the test,
   its p-value, the corrected p-value the decision uses and the winner.
 
@@ -44,8 +45,8 @@ __all__ = ["Options", "MARKS", "run", "run_scores", "letter", "TEST_COLUMNS", "C
 COMMAND = "compare"
 TEST_COLUMNS = ["run_a", "run_b", "measure", "test", "n", "mean_a", "mean_b", "diff",
                 "statistic", "p_value", "p_adjusted", "significant", "permissible", "better"]
-TABLE_DESCRIPTION = ("one row per run (input order): per measure the mean over topics, the "
-                     "marks as printed and the runs they name")
+TABLE_DESCRIPTION = ("one row per run and measure (the table's cells, row by row): the mean "
+                     "over topics, the marks as printed and the runs they name")
 TESTS_DESCRIPTION = ("per pair of runs and measure marked: the test, its p-value, the "
                      "corrected p-value deciding the mark and the better run")
 
@@ -192,21 +193,23 @@ def run(runs: list[str], topics: int, matrices: dict[str, np.ndarray],
     warnings: list[str] = []
     letters = {r: letter(i) for i, r in enumerate(runs)}
     lettered = marks in ("baseline", "pairs")      # the letters name runs
-    rows = [{"run": r, "letter": letters[r]} if lettered else {"run": r} for r in runs]
+    cells: dict[tuple[str, str], dict] = {}        # (run, measure) -> its record
     tests_records: list[dict] = []
     used: dict[str, str] = {}
     perm: dict[str, bool | None] = {}
     from ipsoeval.stats import registry
+    order = {r: i for i, r in enumerate(runs)}
     for idx, m in enumerate(measures):
         M = np.ascontiguousarray(np.asarray(matrices[m], dtype=np.float64))
         if M.shape != (len(runs), topics):
             raise ValueError(f"scores of {m} have shape {M.shape}, expected "
                              f"{(len(runs), topics)}")
         mean, lo, hi = _means(M, options.ci)
-        for i, row in enumerate(rows):
-            row[m] = mean[i]
+        for i, r in enumerate(runs):
+            rec = cells[(r, m)] = {"run": r, "letter": letters[r], "measure": m,
+                                   "mean": mean[i]}
             if options.ci:
-                row[f"{m}_ci_low"], row[f"{m}_ci_high"] = lo[i], hi[i]
+                rec["ci_low"], rec["ci_high"] = lo[i], hi[i]
         if marks in ("baseline", "pairs"):
             recs, _why = _pair_marks(runs, m, M, scales.get(m), higher.get(m, True), options,
                                      marks, base, warnings)
@@ -223,13 +226,13 @@ def run(runs: list[str], topics: int, matrices: dict[str, np.ndarray],
                 loser = rec["run_a"] if w == rec["run_b"] else rec["run_b"]
                 better[w].append(loser)
                 worse[loser].append(w)
-            order = {r: i for i, r in enumerate(runs)}
-            for row in rows:
-                r = row["run"]
+            for r in runs:
                 bt = sorted(better[r], key=order.get)
-                row[f"{m}_marks"] = "".join(letters[x] for x in bt)
-                row[f"{m}_better_than"] = ",".join(bt)
-                row[f"{m}_worse_than"] = ",".join(sorted(worse[r], key=order.get))
+                rec = cells[(r, m)]
+                rec["marks"] = "".join(letters[x] for x in bt)
+                rec["better_than"] = ",".join(bt)
+                rec["worse_than"] = ",".join(sorted(worse[r], key=order.get))
+                rec["permissible"] = perm[m]
         elif marks == "groups":
             cb = None
             if progress is not None:
@@ -240,18 +243,17 @@ def run(runs: list[str], topics: int, matrices: dict[str, np.ndarray],
             tests_records += recs
             used[m] = "randhsd"
             perm[m] = registry.permissible(scales.get(m), "randhsd")
-            for row in rows:
-                row[f"{m}_marks"] = groups[row["run"]]
-                row[f"{m}_group"] = groups[row["run"]]
-    columns = ["run", "letter"] if lettered else ["run"]
-    for m in measures:
-        columns.append(m)
-        if options.ci:
-            columns += [f"{m}_ci_low", f"{m}_ci_high"]
-        if marks in ("baseline", "pairs"):
-            columns += [f"{m}_marks", f"{m}_better_than", f"{m}_worse_than"]
-        elif marks == "groups":
-            columns += [f"{m}_marks", f"{m}_group"]
+            for r in runs:
+                cells[(r, m)].update(marks=groups[r], group=groups[r], permissible=perm[m])
+    columns = (["run", "letter"] if lettered else ["run"]) + ["measure", "mean"]
+    if options.ci:
+        columns += ["ci_low", "ci_high"]
+    if marks in ("baseline", "pairs"):
+        columns += ["marks", "better_than", "worse_than", "permissible"]
+    elif marks == "groups":
+        columns += ["marks", "group", "permissible"]
+    # the table's rows are the runs: its records run by run, measures in order
+    rows = [{c: cells[(r, m)].get(c) for c in columns} for r in runs for m in measures]
     params = _params(runs, topics, measures, scales, higher, options, marks, base, used, perm)
     table = ResultSet(COMMAND, columns, rows, params=params, id="comparison",
                       title=params["caption"], description=TABLE_DESCRIPTION,

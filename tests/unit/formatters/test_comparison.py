@@ -80,7 +80,7 @@ def test_json_keeps_full_precision():
     import json
     rep = report({"A": [0.123456789, 0.5]})
     doc = json.loads(render(rep, "json", digits=2))
-    assert doc["tables"]["comparison"]["records"][0]["A"] == 0.123456789
+    assert doc["tables"]["comparison"]["records"][0]["mean"] == 0.123456789
 
 
 def test_the_terminal_table_fits_the_width_and_repeats_the_labels():
@@ -102,10 +102,11 @@ def test_the_terminal_table_fits_the_width_and_repeats_the_labels():
 def test_tsv_is_one_table_with_one_header():
     rep = report({"A": [0.1, 0.2, 0.3], "B": [0.3, 0.2, 0.1]}, marks="pairs", test="t")
     lines = render(rep, "tsv").splitlines()
-    assert lines[0].split("\t") == ["run", "letter", "A", "A_marks", "A_better_than",
-                                    "A_worse_than", "B", "B_marks", "B_better_than",
-                                    "B_worse_than"]
-    assert len(lines) == 4 and sum(ln.startswith("run\t") for ln in lines) == 1
+    assert lines[0].split("\t") == ["run", "letter", "measure", "mean", "marks",
+                                    "better_than", "worse_than", "permissible"]
+    assert len(lines) == 1 + 3 * 2 and sum(ln.startswith("run\t") for ln in lines) == 1
+    assert [ln.split("\t")[:3] for ln in lines[1:3]] == [["r0", "a", "A"], ["r0", "a", "B"]]
+    assert lines[5].split("\t")[3:7] == ["0.3", "ab", "r0,r1", ""]    # r2 on A: the best
 
 
 def test_latex_escapes_run_names():

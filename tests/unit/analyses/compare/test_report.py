@@ -45,8 +45,8 @@ def sigtest_records(M, name, scale, *, test, correct, all_pairs, baseline=None, 
 
 
 def better_map(table, m):
-    return {r["run"]: [x for x in r[f"{m}_better_than"].split(",") if x]
-            for r in table.records}
+    return {r["run"]: [x for x in r["better_than"].split(",") if x]
+            for r in table.records if r["measure"] == m}
 
 
 CASES = [  # (test, correct, marks, scale, samples)
@@ -125,7 +125,7 @@ def test_groups_are_leaderboards_letters():
     board = lb.analyse(list(RUNS), M.shape[1], [MeasureInput("X", M, True, "interval")],
                        lb.Options(samples=3000, seed=11, alpha=0.05, ci=0.95))
     want = {r["run"]: r["letters"] for r in board.table("leaderboard").records}
-    got = {r["run"]: r["X_group"] for r in rep.table("comparison").records}
+    got = {r["run"]: r["group"] for r in rep.table("comparison").records}
     assert got == want
     assert len(set(want.values())) > 1          # the generated runs do separate
     # leaderboard's default samples when --samples is not given
@@ -140,9 +140,9 @@ def test_means_and_ci():
     rep = compare({"X": M}, ci=True, marks="none")
     for i, r in enumerate(rep.table("comparison").records):
         x = M[i][~np.isnan(M[i])]
-        assert r["X"] == pytest.approx(x.mean(), rel=1e-14)
+        assert r["mean"] == pytest.approx(x.mean(), rel=1e-14)
         ci = ss.ttest_1samp(x, 0).confidence_interval(0.95)
-        assert (r["X_ci_low"], r["X_ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-10)
+        assert (r["ci_low"], r["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-10)
 
 
 def test_default_marks_and_checks():
