@@ -149,31 +149,36 @@ def _wrap(text: str, width: int) -> list[str]:
                          break_on_hyphens=False) or [""]
 
 
-def _plain_cell(c: Cell, color: bool) -> tuple[str, int]:
-    """(text, printed width) of a cell in the terminal table."""
-    value = c.text
-    suffix = ""
+def _plain_parts(c: Cell, color: bool) -> tuple[tuple[str, int], str, str]:
+    """A cell of the terminal table in three aligned parts: the value ((text,
+    printed width): ANSI bold or underline with colour, else a * or +
+    after it), its interval and its marks."""
+    value, suffix = c.text, ""
     if c.bold:
         value, suffix = ((BOLD + value + RESET) if color else value), ("" if color else PLAIN_BEST)
     elif c.second:
         value, suffix = ((UNDERLINE + value + RESET) if color else value), \
             ("" if color else PLAIN_SECOND)
-    width = len(c.text) + len(suffix)
-    out = value + suffix
-    if c.ci is not None:
-        extra = f" [{c.ci[0]}, {c.ci[1]}]"
-        out += extra
-        width += len(extra)
-    if c.marks:
-        extra = f" {c.marks}{c.flag}"
-        out += extra
-        width += len(extra)
+    ci = f"[{c.ci[0]}, {c.ci[1]}]" if c.ci is not None else ""
+    return (value + suffix, len(c.text) + len(suffix)), ci, f"{c.marks}{c.flag}"
+
+
+def _column(parts: list) -> tuple[list[tuple[str, int]], int]:
+    """The cells of one column, each part aligned: values to the right, the
+    intervals and marks to the left; (cells as (text, printed width), width)."""
+    vw = max((p[0][1] for p in parts), default=0)
+    cw = max((len(p[1]) for p in parts), default=0)
+    mw = max((len(p[2]) for p in parts), default=0)
+    out = []
+    width = vw + (1 + cw if cw else 0) + (1 + mw if mw else 0)
+    for (text, printed), ci, marks in parts:
+        cell = " " * (vw - printed) + text
+        if cw:
+            cell += " " + ci.ljust(cw)
+        if mw:
+            cell += " " + marks.ljust(mw)
+        out.append((cell, width))
     return out, width
-
-
-def _pad(text: str, printed: int, width: int, right: bool) -> str:
-    fill = " " * max(0, width - printed)
-    return fill + text if right else text + fill
 
 
 def render_table(report: Report, *, width: int | None = None, color: bool = False,
@@ -188,11 +193,10 @@ def render_table(report: Report, *, width: int | None = None, color: bool = Fals
     body = {}
     cw = []
     for j, c in enumerate(cols):
-        w = len(heads[j])
-        for r in rows:
-            body[(r, c)] = _plain_cell(g.cell(r, c), color)
-            w = max(w, body[(r, c)][1])
-        cw.append(w)
+        cells, w = _column([_plain_parts(g.cell(r, c), color) for r in rows])
+        for r, cell in zip(rows, cells):
+            body[(r, c)] = cell
+        cw.append(max(w, len(heads[j])))
     # column blocks that fit the width, the row labels repeated in each
     blocks: list[list[int]] = []
     cur: list[int] = []
@@ -216,7 +220,7 @@ def render_table(report: Report, *, width: int | None = None, color: bool = Fals
             line = labels[i].ljust(lw)
             for j in b:
                 text, printed = body[(r, cols[j])]
-                line += " " * GAP + _pad(text, printed, cw[j], True)
+                line += " " * GAP + " " * (cw[j] - printed) + text
             out.append(line.rstrip())
     foot = []
     if not color:
