@@ -347,15 +347,16 @@ def html_table(report: Report, *, digits: int | None = None) -> str:
     rows, cols = g.row_keys(), g.col_keys()
     head = ["measure" if g.transpose else "run"] + \
         [g.run_label(c) if g.transpose else c for c in cols]
-    out = ['<div class="scroll"><table class="sortable comparison" id="t-compare-comparison" '
+    out = ['<div class="scroll"><table class="sortable" id="t-compare-comparison" '
            'data-command="compare" data-table="comparison">',
            f"<caption>{_e(g.caption)}</caption>",
            "<thead><tr>" + "".join(
-               f'<th scope="col"{S_CLASS if i == 0 else ""}>{_e(h)}</th>'
-               for i, h in enumerate(head)) + "</tr></thead><tbody>"]
+               f'<th scope="col" data-column="{_e(k)}"{S_CLASS if i == 0 else ""}>{_e(h)}</th>'
+               for i, (k, h) in enumerate(zip([head[0], *cols], head)))
+           + "</tr></thead><tbody>"]
     for r in rows:
         label = r if g.transpose else g.run_label(r)
-        cells = [f'<th scope="row" class="s" data-value="{_e(label)}">{_e(label)}</th>']
+        cells = [f'<td class="s" data-value="{_e(r)}">{_e(label)}</td>']
         for c in cols:
             cell = g.cell(r, c)
             v = _e(cell.text)
@@ -388,8 +389,7 @@ def render_html(report: Report, *, digits: int | None = None, table: str | None 
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             '<meta name="generator" content="ipsoeval">\n'
             f"<title>ipsoeval compare</title><style>{CSS}\n"
-            "table.comparison th[scope=row]{background:#fff;cursor:auto;position:static;"
-            "font-weight:normal}\n.ci{color:#555}</style></head><body><main>\n"
+            ".ci{color:#555}</style></head><body><main>\n"
             + body + f"\n<script>{SCRIPT}</script>\n</main></body></html>\n")
 
 

@@ -11,7 +11,8 @@ id="ipsoeval-data">``) holds every report as ``--format json`` prints it,
 and the page's ``warnings`` and ``notes`` (docs/conventions.md).
 
 Sections (element ids): ``summary``, ``leaderboard``, ``significance``,
-``differences``, ``breakdown``, ``scales``, ``about``; each table's id is
+``differences``, ``breakdown``, ``scales``, ``table`` (the results table of
+``ipsoeval compare``), ``about``; each table's id is
 ``t-COMMAND-TABLE`` (e.g. ``t-leaderboard-pairs``).
 """
 
@@ -28,7 +29,7 @@ from ipsoeval.results import Report, ResultSet
 __all__ = ["render", "heatmap", "BINS", "COLORS", "SECTIONS"]
 
 SECTIONS = ("summary", "leaderboard", "significance", "differences", "breakdown", "scales",
-            "collections", "about")
+            "table", "collections", "about")
 # heat map colours, strongest evidence first: p < alpha/50, < alpha/5, < alpha, >= alpha
 COLORS = ("#08306b", "#2171b5", "#6baed6", "#fdd49e")
 BINS = (1 / 50, 1 / 5, 1.0)      # fractions of alpha
@@ -313,7 +314,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
     a('<meta name="generator" content="ipsoeval">')
     a(f"<title>{_e(title)}</title><style>{CSS}</style></head><body><main>")
     a(f"<h1>{_e(title)}</h1>")
-    shown = [s for s in SECTIONS if s != "collections" or "across" in reports]
+    shown = [s for s in SECTIONS if (s != "collections" or "across" in reports)
+             and (s != "table" or "compare" in reports)]
     a("<nav>" + "".join(f'<a href="#{s}">{s}</a>' for s in shown) + "</nav>")
 
     # summary
@@ -395,6 +397,16 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       'al. 2021) and a rank-based test, each as the command that runs it.</p>')
     a(table(reports["scales"].table("scales"), "scales"))
     a("</section>")
+
+    # the results table of a paper (ipsoeval compare)
+    if "compare" in reports:
+        from ipsoeval.formatters.comparison import html_table
+        a('<section id="table"><h2>Results table</h2>')
+        a('<p class="note">Each run\'s mean (best in bold) with superscript letters naming the '
+          'runs it is significantly better than, in its pair with the baseline, as ipsoeval '
+          'compare prints it (its LaTeX and Markdown: --format latex, markdown).</p>')
+        a(html_table(reports["compare"]))
+        a("</section>")
 
     # collections (report --manifest: ipsoeval across)
     ac = reports.get("across")
