@@ -254,7 +254,10 @@ def run(runs: list[str], topics: int, matrices: dict[str, np.ndarray],
         columns += ["marks", "group", "permissible"]
     # the table's rows are the runs: its records run by run, measures in order
     rows = [{c: cells[(r, m)].get(c) for c in columns} for r in runs for m in measures]
-    params = _params(runs, topics, measures, scales, higher, options, marks, base, used, perm)
+    # a footnote explains marks that are shown: measures without one need none
+    shown = {m for (r, m), rec in cells.items() if rec.get("marks")}
+    params = _params(runs, topics, measures, scales, higher, options, marks, base, used,
+                     perm, shown)
     table = ResultSet(COMMAND, columns, rows, params=params, id="comparison",
                       title=params["caption"], description=TABLE_DESCRIPTION,
                       table_hints={"digits": 4})
@@ -268,7 +271,8 @@ def run(runs: list[str], topics: int, matrices: dict[str, np.ndarray],
                   display=["comparison"])
 
 
-def _params(runs, topics, measures, scales, higher, options, marks, base, used, perm) -> dict:
+def _params(runs, topics, measures, scales, higher, options, marks, base, used, perm,
+            shown) -> dict:
     from ipsoeval.stats import registry
     a = options.alpha
     params = {
@@ -322,7 +326,7 @@ def _params(runs, topics, measures, scales, higher, options, marks, base, used, 
     foot = []
     bad: dict[tuple, list[str]] = {}
     for m in measures:
-        if perm.get(m) is False:
+        if perm.get(m) is False and m in shown:
             bad.setdefault((used[m], scales.get(m)), []).append(m)
     if bad:
         foot.append("† " + "; ".join(
@@ -330,7 +334,7 @@ def _params(runs, topics, measures, scales, higher, options, marks, base, used, 
             f"scale; it needs an {registry.requirement(t)} scale)"
             for (t, sc), ms in bad.items())
             + "; Ferrante et al. 2021.  The marks are computed, not hidden.")
-    unknown = [m for m in measures if perm.get(m) is None and m in used]
+    unknown = [m for m in measures if perm.get(m) is None and m in used and m in shown]
     if unknown:
         foot.append(f"? scale unknown for {', '.join(unknown)} (--scores-scale declares it): "
                     f"whether the test is permissible is not known.")

@@ -172,3 +172,13 @@ def test_impermissible_marks_are_told_apart():
     assert "†</sup>" in text and "not permissible" in text
     ok = compare({"X": M}, scales={"X": "interval"}, test="t", marks="pairs")
     assert "†" not in comparison.render(ok, "markdown")
+
+
+def test_footnotes_explain_only_marks_shown():
+    """† explains marks; a measure whose cells carry none needs no footnote."""
+    flat = np.tile(np.linspace(0.2, 0.8, 50), (len(RUNS), 1))     # every run the same
+    rep = compare({"X": flat}, scales={"X": "ordinal"}, test="t", marks="pairs")
+    assert rep.table("comparison").params["footnotes"] == []
+    rep = compare({"X": scores(seed=2)}, scales={"X": None}, marks="pairs")
+    assert any(f.startswith("? scale unknown for X") for f in
+               rep.table("comparison").params["footnotes"])
