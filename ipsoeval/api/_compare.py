@@ -97,8 +97,8 @@ class Comparison:
 
     # -- renderings ------------------------------------------------------------
     def _render(self, fmt: str, digits: int | None, **kw) -> str:
-        from ipsoeval.formatters import comparison
-        return comparison.render(self.report, fmt, digits=digits, **kw)
+        from ipsoeval.formatters import render
+        return render(self.report, fmt, digits=digits, **kw)
 
     def to_latex(self, digits: int | None = None) -> str:
         """A booktabs table (caption and footnotes inside; needs only

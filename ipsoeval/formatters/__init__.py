@@ -54,6 +54,9 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
     if report.command == "compare":            # the paper's table: formatters/comparison.py
         from ipsoeval.formatters import comparison
         if comparison.handles(report, fmt, table):
+            if fmt == "html":
+                from ipsoeval.formatters.html import comparison_page
+                return comparison_page(report, digits=digits, table=table)
             return comparison.render(report, fmt, width=width, color=color, digits=digits,
                                      table=table)
     if fmt == "trec":

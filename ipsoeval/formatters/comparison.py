@@ -12,6 +12,9 @@ lower is better) is in bold -- every cell whose *printed* value equals the
 best printed value, so ties in the digits shown are bold together -- and,
 with ``--underline-second``, the next printed value underlined.
 
+HTML is :mod:`.html`'s (``comparison_table``, ``comparison_page``: the
+report page's styling) on this module's :class:`Grid`.
+
 The LaTeX needs nothing but ``\\usepackage{booktabs}``: superscripts are
 ``$^{\\mathrm{ab}}$``, bold ``\\textbf``, underline ``\\underline``, the
 caption and the footnotes inside the ``table`` environment.
@@ -24,7 +27,7 @@ import math
 from ipsoeval.ids import shown
 from ipsoeval.results import Report, ResultSet
 
-FORMATS = ("table", "tsv", "markdown", "latex", "html")
+FORMATS = ("table", "tsv", "markdown", "latex", "html")    # html: formatters/html.py
 DIGITS = 4           # without --digits
 WIDTH = 80           # the terminal table's width when none is known
 GAP = 2              # spaces between the terminal table's columns
@@ -137,7 +140,7 @@ def _as_float(text: str) -> float:
     return math.inf if text == "inf" else -math.inf if text == "-inf" else float(text)
 
 
-def _notes(report: Report) -> list[str]:
+def notes_of(report: Report) -> list[str]:
     return [f"Note: {n}" for n in report.notes]
 
 
@@ -226,7 +229,7 @@ def render_table(report: Report, *, width: int | None = None, color: bool = Fals
     if not color:
         foot.append(f"{PLAIN_BEST} best value of the measure"
                     + (f"; {PLAIN_SECOND} second best" if g.underline else "") + ".")
-    foot += g.legend() + _notes(report)
+    foot += g.legend() + notes_of(report)
     if foot:
         out.append("")
         for f in foot:
@@ -285,7 +288,7 @@ def render_markdown(report: Report, *, digits: int | None = None) -> str:
         label = r if g.transpose else g.run_label(r)
         lines.append("| " + " | ".join([_md(label)] + [_md_cell(g.cell(r, c)) for c in cols])
                      + " |")
-    foot = g.legend() + _notes(report)
+    foot = g.legend() + notes_of(report)
     if foot:
         lines.append("")
         lines += [_md(f) for f in foot]
@@ -327,7 +330,7 @@ def render_latex(report: Report, *, digits: int | None = None) -> str:
         lines.append(" & ".join([_tex(label)] + [_tex_cell(g.cell(r, c)) for c in cols])
                      + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
-    foot = g.legend() + _notes(report)
+    foot = g.legend() + notes_of(report)
     if foot:
         lines.append(r"\par\smallskip\footnotesize\raggedright")
         lines.append("\n\\par ".join(_tex(f) for f in foot))
@@ -335,67 +338,11 @@ def render_latex(report: Report, *, digits: int | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-# -- HTML ----------------------------------------------------------------------------
-
-def html_table(report: Report, *, digits: int | None = None) -> str:
-    """The table as the page shows it (``<table>`` with caption, then its
-    footnotes), in the report page's styling: each cell's ``data-value`` is
-    the mean as TSV spells it (what the page's sorting compares)."""
-    from ipsoeval.formatters.html import _e
-    from ipsoeval.formatters.values import plain
-    g = Grid(report.table("comparison"), digits)
-    rows, cols = g.row_keys(), g.col_keys()
-    head = ["measure" if g.transpose else "run"] + \
-        [g.run_label(c) if g.transpose else c for c in cols]
-    out = ['<div class="scroll"><table class="sortable" id="t-compare-comparison" '
-           'data-command="compare" data-table="comparison">',
-           f"<caption>{_e(g.caption)}</caption>",
-           "<thead><tr>" + "".join(
-               f'<th scope="col" data-column="{_e(k)}"{S_CLASS if i == 0 else ""}>{_e(h)}</th>'
-               for i, (k, h) in enumerate(zip([head[0], *cols], head)))
-           + "</tr></thead><tbody>"]
-    for r in rows:
-        label = r if g.transpose else g.run_label(r)
-        cells = [f'<td class="s" data-value="{_e(r)}">{_e(label)}</td>']
-        for c in cols:
-            cell = g.cell(r, c)
-            v = _e(cell.text)
-            if cell.bold:
-                v = f"<strong>{v}</strong>"
-            elif cell.second:
-                v = f"<u>{v}</u>"
-            if cell.ci is not None:
-                v += f' <span class="ci">[{_e(cell.ci[0])}, {_e(cell.ci[1])}]</span>'
-            if cell.marks:
-                v += f"<sup>{_e(cell.marks + cell.flag)}</sup>"
-            cells.append(f'<td data-value="{_e(plain(cell.value))}">{v}</td>')
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table></div>")
-    for f in g.legend() + _notes(report):
-        out.append(f'<p class="note">{_e(f)}</p>')
-    return "\n".join(out)
-
-
-def render_html(report: Report, *, digits: int | None = None, table: str | None = None) -> str:
-    """A self-contained page holding :func:`html_table` (no network, the report
-    page's CSS and sorting script); ``table="tests"``: that table as the
-    report page shows its tables."""
-    from ipsoeval.formatters.html import CSS, SCRIPT
-    from ipsoeval.formatters.html import table as page_table
-    body = (html_table(report, digits=digits) if table in (None, "comparison")
-            else page_table(report.table(table), "compare"))
-    return ("<!DOCTYPE html>\n"
-            '<html lang="en"><head><meta charset="utf-8">\n'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            '<meta name="generator" content="ipsoeval">\n'
-            f"<title>ipsoeval compare</title><style>{CSS}\n"
-            ".ci{color:#555}</style></head><body><main>\n"
-            + body + f"\n<script>{SCRIPT}</script>\n</main></body></html>\n")
-
-
 def render(report: Report, fmt: str, *, width: int | None = None, color: bool = False,
            digits: int | None = None, table: str | None = None) -> str:
-    """``report``'s table ``comparison`` in ``fmt`` (one of :data:`FORMATS`)."""
+    """``report``'s table ``comparison`` in ``fmt`` (one of :data:`FORMATS` but
+    html, which :func:`ipsoeval.formatters.html.comparison_page` renders in the
+    report page's styling)."""
     if fmt == "table":
         return render_table(report, width=width, color=color, digits=digits)
     if fmt == "tsv":
@@ -404,7 +351,5 @@ def render(report: Report, fmt: str, *, width: int | None = None, color: bool = 
         return render_markdown(report, digits=digits)
     if fmt == "latex":
         return render_latex(report, digits=digits)
-    if fmt == "html":
-        return render_html(report, digits=digits, table=table)
     from ipsoeval.errors import UsageError
     raise UsageError(f"compare: unknown format {fmt!r}")

@@ -41,7 +41,7 @@ def test_bold_on_the_column_maximum_and_ties_in_printed_digits():
     assert bold_md(md5) == ["0.30004", "0.50000"]
     tex = comparison.render(rep, "latex", digits=5)
     assert re.findall(r"\\textbf\{([^}]*)\}", tex) == ["0.30004", "0.50000"]
-    html = comparison.render(rep, "html", digits=5)
+    html = render(rep, "html", digits=5)
     assert re.findall(r"<strong>([^<]*)</strong>", html) == ["0.30004", "0.50000"]
     ansi = comparison.render(rep, "table", digits=5, color=True)
     assert re.findall(r"\x1b\[1m([^\x1b]*)\x1b\[0m", ansi) == ["0.30004", "0.50000"]
