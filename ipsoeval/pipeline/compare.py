@@ -14,9 +14,9 @@ from ipsoeval.pipeline import inputs as inp
 from ipsoeval.pipeline.options import (
     QRELS_RUNS,
     Engine,
+    Measures,
     NuggetsFormat,
     Progress,
-    Measures,
     Scores,
 )
 
