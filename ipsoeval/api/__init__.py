@@ -29,8 +29,8 @@ from __future__ import annotations
 from ipsoeval.api._across import across
 from ipsoeval.api._agree import agree
 from ipsoeval.api._bootstrap import bootstrap
-from ipsoeval.api._compare import Comparison, compare
 from ipsoeval.api._breakdown import breakdown
+from ipsoeval.api._compare import Comparison, compare
 from ipsoeval.api._evaluate import EvalResult, evaluate, read_scores
 from ipsoeval.api._experiment import experiment
 from ipsoeval.api._interval_map import interval_map
