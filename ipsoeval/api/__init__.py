@@ -32,7 +32,7 @@ from ipsoeval.api._bootstrap import bootstrap
 from ipsoeval.api._breakdown import breakdown
 from ipsoeval.api._compare import Comparison, compare
 from ipsoeval.api._evaluate import EvalResult, evaluate, read_scores
-from ipsoeval.api._experiment import experiment
+from ipsoeval.api._experiment import Experiment, ExperimentResult, experiment
 from ipsoeval.api._interval_map import interval_map
 from ipsoeval.api._ipso import ipso
 from ipsoeval.api._leaderboard import leaderboard
@@ -49,6 +49,7 @@ for _public in (InputWarning, EvalResult, Page, Comparison):      # their docume
     _public.__module__ = __name__
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
-           "interval_map", "InputWarning", "read_scores", "experiment", "ppi", "agree",
-           "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets",
-           "across", "risk", "load_inputs", "compare", "Comparison"]
+           "interval_map", "InputWarning", "read_scores", "Experiment", "ExperimentResult",
+           "experiment", "ppi", "agree", "leaderboard", "power", "meta", "report", "Page",
+           "nuggets", "read_nuggets", "across", "risk", "load_inputs", "compare",
+           "Comparison"]

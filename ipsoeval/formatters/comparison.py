@@ -1,6 +1,7 @@
 """The results table of a paper (``ipsoeval compare``'s table ``comparison``)
-in every text format: a terminal table split to the width, TSV, Markdown,
-LaTeX (booktabs) and HTML.
+in the formats for people: a terminal table split to the width, Markdown,
+LaTeX (booktabs) and HTML (TSV and JSON print the records as every command
+does).
 
 Rows are the runs in the order given, columns the measures (``--transpose``:
 the other way round).  Each cell is the mean printed to ``digits`` decimals
@@ -27,7 +28,9 @@ import math
 from ipsoeval.ids import shown
 from ipsoeval.results import Report, ResultSet
 
-FORMATS = ("table", "tsv", "markdown", "latex", "html")    # html: formatters/html.py
+# tsv is the generic formatter's (formatters/tsv.py: the records, --digits as
+# every command rounds them); html is formatters/html.py's, on this Grid
+FORMATS = ("table", "markdown", "latex", "html")
 DIGITS = 4           # without --digits
 WIDTH = 80           # the terminal table's width when none is known
 GAP = 2              # spaces between the terminal table's columns
@@ -58,7 +61,8 @@ def _num(v, digits: int) -> str:
         return ""
     if isinstance(v, float) and math.isinf(v):
         return "inf" if v > 0 else "-inf"
-    return f"{float(v):.{digits}f}"
+    from ipsoeval.formatters.values import decimals
+    return decimals(float(v), digits)            # never a nonzero mean printed as 0
 
 
 class Grid:
@@ -237,25 +241,6 @@ def render_table(report: Report, *, width: int | None = None, color: bool = Fals
     return "\n".join(out) + "\n"
 
 
-# -- TSV -----------------------------------------------------------------------------
-
-def render_tsv(report: Report, *, digits: int | None = None) -> str:
-    """The records of table ``comparison``, one header; floats to ``digits``
-    decimals when given, else the shortest round-trip spelling."""
-    from ipsoeval.formatters.values import plain
-    rs = report.table("comparison")
-
-    def cell(v) -> str:
-        if digits is not None and isinstance(v, float) and math.isfinite(v):
-            return f"{v:.{int(digits)}f}"
-        return plain(v).replace("\t", " ").replace("\r", " ").replace("\n", " ")
-
-    lines = ["\t".join(rs.columns)]
-    for rec in rs.records:
-        lines.append("\t".join(cell(rec.get(c)) for c in rs.columns))
-    return "\n".join(lines) + "\n"
-
-
 # -- Markdown ------------------------------------------------------------------------
 
 def _md(text: str) -> str:
@@ -345,8 +330,6 @@ def render(report: Report, fmt: str, *, width: int | None = None, color: bool = 
     report page's styling)."""
     if fmt == "table":
         return render_table(report, width=width, color=color, digits=digits)
-    if fmt == "tsv":
-        return render_tsv(report, digits=digits)
     if fmt == "markdown":
         return render_markdown(report, digits=digits)
     if fmt == "latex":

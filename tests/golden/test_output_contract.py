@@ -156,7 +156,7 @@ COMBOS = {
                     ["-m", "AP", "-m", "P@10", "--samples", "50", "--alpha", "0.5", "-c"]],
     "compare": [["-m", "AP"], ["-m", "AP", "-m", "P@10", "--baseline", "neural", "--ci"],
                 ["-m", "AP", "--marks", "groups", "--samples", "99"],
-                ["-m", "P@10", "--marks", "none", "--transpose", "--digits", "2"]],
+                ["-m", "P@10", "--marks", "none", "--transpose"]],
     "power": [["-m", "AP"], ["-m", "AP", "--design", "ci", "--half-width", "0.1"],
               ["-m", "AP", "-m", "P@10", "--delta", "0.02,0.1", "--systems", "5"]],
     "risk": [["-m", "AP"], ["-m", "AP", "-m", "P@10", "--risk-alpha", "0,2", "--baseline",
