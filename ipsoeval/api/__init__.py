@@ -30,6 +30,7 @@ from ipsoeval.api._across import across
 from ipsoeval.api._agree import agree
 from ipsoeval.api._bootstrap import bootstrap
 from ipsoeval.api._breakdown import breakdown
+from ipsoeval.api._compare import Comparison, compare
 from ipsoeval.api._evaluate import EvalResult, evaluate, read_scores
 from ipsoeval.api._experiment import Experiment, ExperimentResult, experiment
 from ipsoeval.api._interval_map import interval_map
@@ -45,10 +46,11 @@ from ipsoeval.api._risk import risk
 from ipsoeval.api._sigtest import sigtest
 from ipsoeval.pipeline.common import InputWarning, load_inputs
 
-for _public in (InputWarning, EvalResult, Page):      # their documented home
+for _public in (InputWarning, EvalResult, Page, Comparison):      # their documented home
     _public.__module__ = __name__
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
            "interval_map", "InputWarning", "read_scores", "Experiment", "ExperimentResult",
            "experiment", "ppi", "agree", "leaderboard", "power", "meta", "report", "Page",
-           "nuggets", "read_nuggets", "across", "risk", "qpp", "load_inputs"]
+           "nuggets", "read_nuggets", "across", "risk", "qpp", "load_inputs", "compare",
+           "Comparison"]

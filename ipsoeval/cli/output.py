@@ -127,6 +127,11 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
                   "Tukey HSD's q and p-value", ""),
         ("resolution", "per measure: pairs separated by each test and their share, the best "
                        "run and the size of its group, letters used", "")),
+    "compare": (
+        ("comparison", "one row per run and measure (the table's cells, row by row): the "
+                       "mean over topics, the marks as printed and the runs they name", ""),
+        ("tests", "per pair of runs and measure marked: the test, its p-value, the corrected "
+                  "p-value deciding the mark and the better run", "")),
     "power": (
         ("power", "per measure, delta and design: topics needed, power now, minimal "
                   "detectable difference now", ""),

@@ -16,11 +16,13 @@ from ipsoeval.errors import UsageError
 from ipsoeval.output_options import BINARY_FORMATS, FORMATS  # noqa: F401  (declared once)
 from ipsoeval.results import Report, ResultSet
 
+PAGE_FORMATS = ("html",)        # a command's own (compare): not in every --format
+
 
 def resolve(fmt: str, *, pipe_default: str = "tsv", isatty: Callable[[], bool] | None = None,
             stream: IO | None = None) -> str:
     """The concrete format for ``fmt`` ('auto' decided by isatty)."""
-    if fmt not in FORMATS:
+    if fmt not in FORMATS and fmt not in PAGE_FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (found {fmt!r})")
     if fmt != "auto":
         return fmt
@@ -53,6 +55,14 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
     report = as_report(report)
     if table is not None:
         report.table(table)                    # KeyError for an unknown id
+    if report.command == "compare":            # the paper's table: formatters/comparison.py
+        from ipsoeval.formatters import comparison
+        if comparison.handles(report, fmt, table):
+            if fmt == "html":
+                from ipsoeval.formatters.html import comparison_page
+                return comparison_page(report, digits=digits, table=table)
+            return comparison.render(report, fmt, width=width, color=color, digits=digits,
+                                     table=table)
     if fmt == "trec":
         from ipsoeval.formatters import trec
         t = report.table(table)

@@ -11,7 +11,8 @@ id="ipsoeval-data">``) holds every report as ``--format json`` prints it,
 and the page's ``warnings`` and ``notes`` (docs/conventions.md).
 
 Sections (element ids): ``summary``, ``leaderboard``, ``significance``,
-``differences``, ``breakdown``, ``scales``, ``about``; each table's id is
+``differences``, ``breakdown``, ``scales``, ``table`` (the results table of
+``ipsoeval compare``), ``about``; each table's id is
 ``t-COMMAND-TABLE`` (e.g. ``t-leaderboard-pairs``).
 """
 
@@ -25,10 +26,11 @@ from ipsoeval.formatters.values import plain, rounded, scalar, spell
 from ipsoeval.ids import shown
 from ipsoeval.results import Report, ResultSet
 
-__all__ = ["render", "heatmap", "BINS", "COLORS", "SECTIONS"]
+__all__ = ["render", "heatmap", "BINS", "COLORS", "SECTIONS", "comparison_table",
+           "comparison_page"]
 
 SECTIONS = ("summary", "leaderboard", "significance", "differences", "breakdown", "scales",
-            "collections", "about")
+            "table", "collections", "about")
 # heat map colours, strongest evidence first: p < alpha/50, < alpha/5, < alpha, >= alpha
 COLORS = ("#08306b", "#2171b5", "#6baed6", "#fdd49e")
 BINS = (1 / 50, 1 / 5, 1.0)      # fractions of alpha
@@ -183,6 +185,9 @@ def table(rs: ResultSet, command: str, *, columns: list[str] | None = None,
     return "".join(out)
 
 
+_table = table          # (comparison_page's ``table`` is a table id)
+
+
 def transposed(rs: ResultSet) -> ResultSet:
     """One row (the breakdown's best run against the baseline) as a column of
     ``column``/``value`` pairs: its 30 columns side by side would not fit the
@@ -321,7 +326,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
     a('<meta name="generator" content="ipsoeval">')
     a(f"<title>{_e(title)}</title><style>{CSS}</style></head><body><main>")
     a(f"<h1>{_e(title)}</h1>")
-    shown = [s for s in SECTIONS if s != "collections" or "across" in reports]
+    shown = [s for s in SECTIONS if (s != "collections" or "across" in reports)
+             and (s != "table" or "compare" in reports)]
     a("<nav>" + "".join(f'<a href="#{s}">{s}</a>' for s in shown) + "</nav>")
 
     # summary
@@ -404,6 +410,15 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
     a(table(reports["scales"].table("scales"), "scales", digits=digits))
     a("</section>")
 
+    # the results table of a paper (ipsoeval compare)
+    if "compare" in reports:
+        a('<section id="table"><h2>Results table</h2>')
+        a('<p class="note">Each run\'s mean (best in bold) with superscript letters naming the '
+          'runs it is significantly better than, in its pair with the baseline, as ipsoeval '
+          'compare prints it (its LaTeX and Markdown: --format latex, markdown).</p>')
+        a(comparison_table(reports["compare"], digits=digits))
+        a("</section>")
+
     # collections (report --manifest: ipsoeval across)
     ac = reports.get("across")
     if ac is not None:
@@ -437,3 +452,60 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
     a(f"<script>{SCRIPT}</script>")
     a("</main></body></html>")
     return "\n".join(x for x in h if x) + "\n"
+
+
+# -- the results table of ipsoeval compare ------------------------------------------------
+
+def comparison_table(report: Report, *, digits: int | None = None) -> str:
+    """``ipsoeval compare``'s results table as the page shows it (``<table>``
+    with its caption, then its footnotes and notes), in the report page's
+    styling: each cell's ``data-value`` is the mean as TSV spells it (what
+    the page's sorting compares), the text the mean to ``digits``."""
+    from ipsoeval.formatters.comparison import S_CLASS, Grid, notes_of
+    g = Grid(report.table("comparison"), digits)
+    rows, cols = g.row_keys(), g.col_keys()
+    head = ["measure" if g.transpose else "run"] + \
+        [g.run_label(c) if g.transpose else c for c in cols]
+    out = ['<div class="scroll"><table class="sortable" id="t-compare-comparison" '
+           'data-command="compare" data-table="comparison">',
+           f"<caption>{_e(g.caption)}</caption>",
+           "<thead><tr>" + "".join(
+               f'<th scope="col" data-column="{_e(k)}"{S_CLASS if i == 0 else ""}>{_e(h)}</th>'
+               for i, (k, h) in enumerate(zip([head[0], *cols], head)))
+           + "</tr></thead><tbody>"]
+    for r in rows:
+        label = r if g.transpose else g.run_label(r)
+        cells = [f'<td class="s" data-value="{_e(r)}">{_e(label)}</td>']
+        for c in cols:
+            cell = g.cell(r, c)
+            v = _e(cell.text)
+            if cell.bold:
+                v = f"<strong>{v}</strong>"
+            elif cell.second:
+                v = f"<u>{v}</u>"
+            if cell.ci is not None:
+                v += f' <span class="ci">[{_e(cell.ci[0])}, {_e(cell.ci[1])}]</span>'
+            if cell.marks:
+                v += f"<sup>{_e(cell.marks + cell.flag)}</sup>"
+            cells.append(f'<td data-value="{_e(plain(cell.value))}">{v}</td>')
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table></div>")
+    for f in g.legend() + notes_of(report):
+        out.append(f'<p class="note">{_e(f)}</p>')
+    return "\n".join(out)
+
+
+def comparison_page(report: Report, *, digits: int | None = None,
+                    table: str | None = None) -> str:
+    """A self-contained page holding :func:`comparison_table` (no network, the
+    report page's CSS and sorting script); ``table="tests"``: that table as
+    the report page shows its tables."""
+    body = (comparison_table(report, digits=digits) if table in (None, "comparison")
+            else _table(report.table(table), "compare"))
+    return ("<!DOCTYPE html>\n"
+            '<html lang="en"><head><meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<meta name="generator" content="ipsoeval">\n'
+            f"<title>ipsoeval compare</title><style>{CSS}\n"
+            ".ci{color:#555}</style></head><body><main>\n"
+            + body + f"\n<script>{SCRIPT}</script>\n</main></body></html>\n")

@@ -184,6 +184,14 @@ def _nuggets(v, align, options, *, warn, note, progress) -> Page:
                            "--baseline", a, *_test_args(options), *common,
                            "--correct", options.correct, *align.as_argv()],
                           f"the rows of run_b = {b}"))
+    if "compare" in comp.reports:
+        from ipsoeval.analyses.report.compose import compare_options
+        co = compare_options(options, comp.baseline)
+        cmds.append(_line(["ipsoeval", "compare", "--nuggets", *files, *fmt, *ms,
+                           "--baseline", comp.baseline,
+                           *(["--test", co.test] if co.test else []),
+                           "--samples", str(co.samples), *common[2:], "--correct",
+                           co.correct, *align.as_argv()]))
     page = html.render(comp.reports, figures, title=options.title,
                        meta=dict(comp.meta(), commands=cmds), notes=comp.notes,
                        warnings=warnings, digits=v.get("digits"))
@@ -241,6 +249,13 @@ def _commands(qrels, runs, aligned_runs, comp, options, align_opts=None) -> list
         out.append(_line(["ipsoeval", "sigtest", qrels, *files, *ms, "--baseline", a,
                           *_test_args(options), "--samples", str(options.samples), *common,
                           "--correct", options.correct, *align_opts.as_argv(keep)], comment))
+    if "compare" in comp.reports:
+        from ipsoeval.analyses.report.compose import compare_options
+        co = compare_options(options, comp.baseline)
+        out.append(_line(["ipsoeval", "compare", qrels, *runs, *ms, "--baseline", comp.baseline,
+                          *(["--test", co.test] if co.test else []),
+                          "--samples", str(co.samples), *common, "--correct", co.correct,
+                          *align_opts.as_argv()]))
     if "breakdown" in comp.reports:
         out.append(_line(["ipsoeval", "breakdown", qrels, *runs, "--baseline", comp.baseline,
                           "-k", str(options.k), "--alpha", _num(options.alpha),

@@ -35,10 +35,11 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard")    # --engine
+ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard", "compare")    # --engine
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
                "ppi", "agree", "leaderboard", "power", "meta", "report", "nuggets",
-               "across", "risk", "qpp", "scores"]   # scores: --scores FILE... of several commands
+               "across", "risk", "qpp", "scores",   # scores: --scores FILE... of several commands
+               "compare"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -521,7 +522,7 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
              "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3]),
              "leaderboard": ch.randint(1, 4), "report": ch.choice([1, 2, 2, 3, 4]),
              "power": ch.choice([1, 2, 2, 3]), "meta": ch.choice([2, 3, 3, 4]),
-             "risk": ch.choice([1, 2, 3, 3])}[cmd]
+             "risk": ch.choice([1, 2, 3, 3]), "compare": ch.choice([1, 2, 3, 4])}[cmd]
     labels = ch.choice(["gain", "probability"]) if ch.coin(0.15) else "integer"
     qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1), labels,
                                                 subtopics=ch.coin(0.2))
@@ -569,7 +570,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         pass                                # -m needs runs
     elif cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "ppi",
                                                           "agree", "leaderboard", "power",
-                                                          "meta", "report", "risk")):
+                                                          "meta", "report", "risk",
+                                                          "compare")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
             if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
@@ -745,6 +747,25 @@ def _command_options(ch, case, absurd, tags):
             a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
     elif cmd == "leaderboard":
         _leaderboard_options(ch, case, absurd)
+    elif cmd == "compare":
+        if ch.coin(0.4):
+            a += ["--marks", _pick(ch, ["baseline", "pairs", "groups", "none", "x"], absurd,
+                                   ["baseline", "pairs", "groups", "none"])]
+        if ch.coin(0.3):
+            a += ["--baseline", baseline()]
+        if ch.coin(0.3):
+            a += ["--test", _pick(ch, TESTS, absurd, ["t", "sign", "wilcoxon",
+                                                     "randomization"])]
+        if ch.coin(0.3):
+            a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+        a += ["--samples", _pick(ch, INTS, absurd, ["10", "100", "999"])]
+        for flag in ("--ci", "--transpose", "--underline-second"):
+            if ch.coin(0.2):
+                a += [flag]
+        if ch.coin(0.3):
+            a += ["--digits", _pick(ch, INTS, absurd, ["0", "2", "3", "6"])]
     elif cmd == "risk":
         if ch.coin(0.4):
             a += ["--baseline", baseline()]
@@ -873,6 +894,8 @@ def _format_and_output(ch, case):
         fmts = ["tsv", "json", "table", "auto"] + (["trec"] * 3 if case.command == "eval" else
                                                     ["trec"] if ch.coin(0.2) else [])
         fmts += ["parquet"] if ch.coin(0.3) else []     # binary, -o only
+        if case.command == "compare":
+            fmts += ["latex", "markdown", "html"]
         a += ["--format", ch.choice(fmts)]
     if ch.coin(0.35):
         target = ch.choice(["out.txt", "out.txt", "out.txt", "outdir/x", "nodir/x", "",
