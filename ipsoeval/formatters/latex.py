@@ -7,7 +7,10 @@ from ipsoeval.results import ResultSet
 
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
         "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-        "^": r"\textasciicircum{}"}
+        "^": r"\textasciicircum{}",
+        # OT1, LaTeX's default font encoding, has other glyphs in these slots:
+        # | prints an em dash, < and > print inverted ! and ?
+        "|": r"\textbar{}", "<": r"\textless{}", ">": r"\textgreater{}"}
 _MARKS = {"*": r"$^{*}$", "†": r"$^{\dagger}$", "‡": r"$^{\ddagger}$", "?": r"$^{?}$",
           "–": "--", "α": r"$\alpha$", "φ": r"$\phi$", "−": "--", "Δ": r"$\Delta$",
           "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$", "→": r"$\to$", "§": r"\S{}",
@@ -16,9 +19,13 @@ _MARKS = {"*": r"$^{*}$", "†": r"$^{\dagger}$", "‡": r"$^{\ddagger}$", "?": 
 
 def esc(text: str) -> str:
     out = []
-    for ch in str(text):
+    text = str(text)
+    for i, ch in enumerate(text):
         if "\udc80" <= ch <= "\udcff":      # a byte of an id that is not UTF-8 (ipsoeval.ids)
             out.append(f"\\textbackslash{{}}x{ord(ch) - 0xDC00:02x}")
+            continue
+        if ch == "-" and text[i + 1:i + 2] == "-":
+            out.append("-{}")               # TeX makes -- a dash: an option's --name stays
             continue
         out.append(_ESC.get(ch) or _MARKS.get(ch) or ch)
     return "".join(out)

@@ -12,7 +12,9 @@ holding ``_ & % # $``:
   font (``\\tracinglostchars=2`` logs them);
 - the run names come back from the PDF's text as they were written (the
   underscore excepted: OT1's ``\\_`` is a rule, which pdftotext reads as a
-  space) -- escaping that lost or mangled a character would show here;
+  space) -- escaping that lost or mangled a character would show here; no
+  option name lost a hyphen to TeX's ``--`` ligature (an en dash), and no
+  raw ``| < >`` (OT1 prints an em dash and inverted ! and ?);
 - pdftoppm renders page 1, and the page is not blank;
 - nothing outside a ``%`` comment is a shell command line (``ipsoeval CMD
   --option``): a paper's table holds results, not instructions (and TeX
@@ -128,7 +130,7 @@ def renamed_args(args: list[str], tmp: Path) -> tuple[list[str], set[str]]:
     prev = None
     for a in args:
         p = ROOT / a
-        if prev == "--name":
+        if prev in ("--name", "--baseline"):
             a = tricky(a)
             names.add(a)
         elif a.startswith("testdata/adhoc/run-"):
@@ -255,10 +257,14 @@ def pdf_text(pdf: Path) -> str:
     return r.stdout
 
 
+def body(tex: str) -> str:
+    """The LaTeX without its ``%`` comment lines."""
+    return "\n".join(ln for ln in tex.splitlines() if not ln.lstrip().startswith("%"))
+
+
 def shell_lines(tex: str) -> list[str]:
     """Command lines (``ipsoeval CMD ... --option``) outside ``%`` comments."""
-    body = "\n".join(ln for ln in tex.splitlines() if not ln.lstrip().startswith("%"))
-    return re.findall(r"ipsoeval [a-z-]+ [^\\&\n]*?--[a-z]", body)
+    return re.findall(r"ipsoeval [a-z-]+ [^&\n]*?-(?:\{\})?-[a-z]", body(tex))
 
 
 def escaped(name: str) -> str:
@@ -280,6 +286,11 @@ def check(args: list[str], names: set[str], tmp: Path, keep_as: str) -> set[str]
             shown.add(name)
             # OT1's \_ is a rule, which pdftotext reads as a space
             assert name.replace("_", " ") in text, (name, text[:2000])
+    # OT1 prints a raw | as an em dash, < and > as inverted ! and ?
+    assert not re.findall(r"[|<>]", re.sub(r"\$[^$]*\$", "", body(tex))), "raw | < or >"
+    assert "¡" not in text and "¿" not in text
+    # TeX's -- ligature would eat an option's hyphens: "--test" prints "–test"
+    assert not re.findall(r"\u2013[a-z]", text), re.findall(r".{20}\u2013[a-z].{10}", text)
     return shown
 
 
@@ -369,6 +380,7 @@ def test_the_checks_catch_what_they_should(tmp_path):
     with pytest.raises(AssertionError, match="blank"):
         render(pdf, tmp_path, "blank")
     assert shell_lines("% ipsoeval sigtest --all-pairs\nsee ipsoeval sigtest -m AP --test t")
+    assert shell_lines("ipsoeval sigtest -{}-all-pairs -{}-test sign -m 'AP'")
     assert not shell_lines("% ipsoeval sigtest --all-pairs\n\\caption{ipsoeval eval}")
     _, log = compile_latex("\\begin{tabular}{l}" + "x" * 80 + "\\end{tabular}", tmp_path)
     assert overfull(log) > 100
