@@ -60,13 +60,21 @@ MISSING = [name for name, path in (("pdflatex", PDFLATEX), ("pdftoppm", PDFTOPPM
 if PDFLATEX and not _booktabs():
     MISSING.append("booktabs.sty")
 
-pytestmark = [
+# on the tests that run pdflatex (the others read the LaTeX only)
+NEEDS_TEX = [
     pytest.mark.latex,
     pytest.mark.skipif(bool(MISSING), reason=f"{', '.join(MISSING)} not installed: run "
                                              "`make latex-deps` (apt-get install "
                                              "texlive-latex-base texlive-latex-recommended "
                                              "poppler-utils; needs root or sudo)"),
 ]
+
+
+def needs_tex(f):
+    for mark in NEEDS_TEX:
+        f = mark(f)
+    return f
+
 
 PREAMBLE = ("\\documentclass{article}\n\\usepackage{booktabs}\n"
             "\\tracinglostchars=2\n"          # a glyph a font lacks is logged
@@ -314,6 +322,7 @@ NO_RUN_NAMES = {"measures", "power", "meta"}
 
 
 @pytest.mark.parametrize("command", latex_commands())
+@needs_tex
 def test_latex_compiles_and_renders(command, tmp_path):
     args, names = renamed_args(GOLDEN_CASES[command], tmp_path)
     assert names or command == "measures", "the case has no run to rename"
@@ -350,6 +359,7 @@ def overfull(log: str) -> float:
     pytest.param(c, marks=pytest.mark.xfail(
         reason=f"its widest table is about {TOO_WIDE[c]} pt wider than the text", strict=True))
     if c in TOO_WIDE else c for c in latex_commands()])
+@needs_tex
 def test_latex_fits_the_text_width(command, tmp_path):
     args, _ = renamed_args(GOLDEN_CASES[command], tmp_path)
     code, tex, err = invoke([args[0], "--format", "latex", *args[1:]])
@@ -358,6 +368,7 @@ def test_latex_fits_the_text_width(command, tmp_path):
     assert overfull(log) < 1.0
 
 
+@needs_tex
 def test_compare_pairs_with_ci_compiles_and_renders(tmp_path):
     if "compare" not in pipeline.COMMANDS:
         pytest.skip("compare not built: `ipsoeval compare` is not in ipsoeval.pipeline.COMMANDS")
@@ -368,6 +379,7 @@ def test_compare_pairs_with_ci_compiles_and_renders(tmp_path):
     assert "\\textbf{" in tex                 # the best value per column
 
 
+@needs_tex
 def test_the_checks_catch_what_they_should(tmp_path):
     """The checks fail on LaTeX that does not compile, on a glyph a font
     lacks, on a blank page, and find a shell command line."""
