@@ -279,10 +279,8 @@ def escaped(name: str) -> str:
     return "".join("\\" + ch if ch in SPECIAL else ch for ch in name)
 
 
-def check(args: list[str], names: set[str], tmp: Path, keep_as: str) -> set[str]:
-    """Compile and render ``args``' LaTeX; the run names it shows."""
-    code, tex, err = invoke([args[0], "--format", "latex", *args[1:]])
-    assert code == 0, err
+def check(tex: str, names: set[str], tmp: Path, keep_as: str) -> set[str]:
+    """Compile and render ``tex``; the run names it shows."""
     assert "\\begin{tabular}" in tex and "\\toprule" in tex and "\\bottomrule" in tex
     pdf, _ = compile_latex(tex, tmp)
     render(pdf, tmp, keep_as)
@@ -309,6 +307,24 @@ def _plain(plain_env):
     """No $IPSOEVAL_WARNINGS from the caller's shell."""
 
 
+_TEX: dict = {}
+
+
+@pytest.fixture(scope="module")
+def latex_of(tmp_path_factory):
+    """command -> (its case's args, run names, LaTeX), each command's CLI run
+    once for the tests of this module."""
+    def get(command):
+        if command not in _TEX:
+            tmp = tmp_path_factory.mktemp(command)
+            args, names = renamed_args(GOLDEN_CASES[command], tmp)
+            code, tex, err = invoke([args[0], "--format", "latex", *args[1:]])
+            assert code == 0, err
+            _TEX[command] = args, names, tex
+        return _TEX[command]
+    return get
+
+
 def test_the_commands_are_found():
     cmds = latex_commands()
     assert {"eval", "sigtest", "leaderboard"} <= set(cmds)
@@ -323,21 +339,18 @@ NO_RUN_NAMES = {"measures", "power", "meta"}
 
 @pytest.mark.parametrize("command", latex_commands())
 @needs_tex
-def test_latex_compiles_and_renders(command, tmp_path):
-    args, names = renamed_args(GOLDEN_CASES[command], tmp_path)
+def test_latex_compiles_and_renders(command, tmp_path, latex_of):
+    _, names, tex = latex_of(command)
     assert names or command == "measures", "the case has no run to rename"
-    shown = check(args, names, tmp_path, command)
+    shown = check(tex, names, tmp_path, command)
     assert bool(shown) == (command not in NO_RUN_NAMES), (shown, names)
 
 
 @pytest.mark.parametrize("command", [
     pytest.param(c, marks=pytest.mark.xfail(reason=SHELL_IN_LATEX[c], strict=True))
     if c in SHELL_IN_LATEX else c for c in latex_commands()])
-def test_no_shell_command_in_latex(command, tmp_path):
-    args, _ = renamed_args(GOLDEN_CASES[command], tmp_path)
-    code, tex, err = invoke([args[0], "--format", "latex", *args[1:]])
-    assert code == 0, err
-    assert shell_lines(tex) == []
+def test_no_shell_command_in_latex(command, latex_of):
+    assert shell_lines(latex_of(command)[2]) == []
 
 
 # Tables wider than article's text width (345 pt) run off the page: pdflatex's
@@ -360,11 +373,8 @@ def overfull(log: str) -> float:
         reason=f"its widest table is about {TOO_WIDE[c]} pt wider than the text", strict=True))
     if c in TOO_WIDE else c for c in latex_commands()])
 @needs_tex
-def test_latex_fits_the_text_width(command, tmp_path):
-    args, _ = renamed_args(GOLDEN_CASES[command], tmp_path)
-    code, tex, err = invoke([args[0], "--format", "latex", *args[1:]])
-    assert code == 0, err
-    _, log = compile_latex(tex, tmp_path)
+def test_latex_fits_the_text_width(command, tmp_path, latex_of):
+    _, log = compile_latex(latex_of(command)[2], tmp_path)
     assert overfull(log) < 1.0
 
 
@@ -373,8 +383,9 @@ def test_compare_pairs_with_ci_compiles_and_renders(tmp_path):
     if "compare" not in pipeline.COMMANDS:
         pytest.skip("compare not built: `ipsoeval compare` is not in ipsoeval.pipeline.COMMANDS")
     args, names = compare_args(tmp_path)
-    assert check(args, names, tmp_path, "compare-pairs-ci") == names
     code, tex, err = invoke([args[0], "--format", "latex", *args[1:]])
+    assert code == 0, err
+    assert check(tex, names, tmp_path, "compare-pairs-ci") == names
     assert shell_lines(tex) == []
     assert "\\textbf{" in tex                 # the best value per column
 
