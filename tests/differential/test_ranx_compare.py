@@ -49,9 +49,10 @@ No other disagreement is allowed.
 Marked slow: ranx builds numba typed containers, compiled anew in each
 process (about 25 s of CPU before the first comparison).
 
-ranx's side is checked now (against scipy and the reimplementation); the
-comparison with ``ipsoeval.compare`` is skipped only while that function does
-not exist ("compare not built").
+ranx's side is checked now (against scipy and the reimplementation), and so
+is ``ipsoeval.sigtest --all-pairs --correct none`` (a significant pair marks
+the run with the higher mean); the comparison with ``ipsoeval.compare`` is
+skipped only while that function does not exist ("compare not built").
 """
 
 from __future__ import annotations
@@ -265,6 +266,68 @@ def test_ranx_fisher_is_fisher_p_without_jit():
     assert got[2] == 0.0                      # no +1: p can be 0
 
 
+# --- against ipsoeval.sigtest (all pairs) ------------------------------------------------
+
+def sigtest_marks(qrels_path, runs, test, alpha, samples=100_000, seed=42):
+    """ranx's shape from ``ipsoeval.sigtest(all_pairs=True, correct="none")``:
+    a significant pair marks the run with the higher mean; and the p values."""
+    res = ipsoeval.evaluate(str(qrels_path), [str(p) for p in runs.values()], MEASURES)
+    assert list(res.runs) == list(runs)
+    rep = ipsoeval.sigtest(res, measures=MEASURES, tests=[test], all_pairs=True,
+                           correct="none", alpha=alpha, samples=samples, seed=seed)
+    marks = {a: {m: set() for m in MEASURES} for a in runs}
+    p = {}
+    for row in rep.to_frame().itertuples():
+        assert row.test == test
+        p[row.run_a, row.run_b, row.measure] = p[row.run_b, row.run_a, row.measure] = \
+            float(row.p_value)
+        assert bool(row.significant) == (row.p_value < alpha)
+        if row.significant and row.mean_a != row.mean_b:
+            hi, lo = ((row.run_a, row.run_b) if row.mean_a > row.mean_b
+                      else (row.run_b, row.run_a))
+            marks[hi][row.measure].add(lo)
+    assert len(p) == len(runs) * (len(runs) - 1) * len(MEASURES)
+    return marks, p
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.01])
+def test_sigtest_t_agrees_with_ranx(collection, alpha):
+    """ipsoeval's paired t over all pairs, uncorrected, marks what ranx marks."""
+    qrels, runs = collection
+    got, p = sigtest_marks(qrels, runs, "t", alpha)
+    want, p_ranx, _, _ = ranx_compare(qrels, runs, "student", alpha)
+    for key, v in p_ranx.items():
+        assert p[key] == pytest.approx(v, rel=1e-9, abs=1e-15), key
+        assert abs(v - alpha) > 1e-9, key     # <= and < part only at p == alpha
+    assert got == want
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.01])
+def test_sigtest_randomization_agrees_with_ranx(collection, alpha):
+    """The same for the randomization test, up to the band near alpha."""
+    qrels, runs = collection
+    B = 5000
+    got, p = sigtest_marks(qrels, runs, "randomization", alpha, samples=B, seed=42)
+    want, p_ranx, _, _ = ranx_compare(qrels, runs, "fisher", alpha, B, seed=42)
+    unexplained, explained = disagreements(want, got, p_ranx, p, alpha, B)
+    assert not unexplained, unexplained
+    assert len(explained) <= 4, explained
+
+
+def disagreements(want, got, p_ranx, p, alpha, B):
+    """(unexplained, explained): the marks one side has and the other not,
+    explained when either p is within 3 Monte Carlo standard errors of alpha."""
+    unexplained, explained = [], []
+    for a in want:
+        for m in MEASURES:
+            for b in want[a][m] ^ got[a][m]:
+                why = (near_alpha(p_ranx[a, b, m], alpha, B)
+                       or near_alpha(p[a, b, m], alpha, B))
+                (explained if why else unexplained).append(
+                    (a, b, m, p_ranx[a, b, m], p[a, b, m]))
+    return unexplained, explained
+
+
 # --- against ipsoeval.compare ------------------------------------------------------------
 
 def ipsoeval_compare(qrels_path, runs, test, alpha, samples=None, seed=None):
@@ -297,6 +360,7 @@ def test_student_letters_agree_with_ranx(collection, alpha):
         # ranx: p <= max_p, ipsoeval: p < alpha -- the same unless p == alpha
         assert abs(v - alpha) > 1e-9, key
     assert got == want
+    assert got == sigtest_marks(qrels, runs, "t", alpha)[0]   # compare's cells = sigtest's
 
 
 def near_alpha(p: float, alpha: float, B: int) -> bool:
@@ -313,14 +377,6 @@ def test_randomization_letters_agree_with_ranx(collection, alpha):
     B = 5000
     got, p, _ = ipsoeval_compare(qrels, runs, "randomization", alpha, samples=B, seed=42)
     want, p_ranx, _, _ = ranx_compare(qrels, runs, "fisher", alpha, B, seed=42)
-    names = list(runs)
-    unexplained, explained = [], []
-    for a in names:
-        for m in MEASURES:
-            for b in want[a][m] ^ got[a][m]:
-                why = (near_alpha(p_ranx[a, b, m], alpha, B)
-                       or near_alpha(p[a, b, m], alpha, B))
-                (explained if why else unexplained).append(
-                    (a, b, m, p_ranx[a, b, m], p[a, b, m]))
+    unexplained, explained = disagreements(want, got, p_ranx, p, alpha, B)
     assert not unexplained, unexplained
     assert len(explained) <= 4, explained    # a few pairs at most sit on the threshold
