@@ -31,7 +31,7 @@ from ipsoeval.api._agree import agree
 from ipsoeval.api._bootstrap import bootstrap
 from ipsoeval.api._breakdown import breakdown
 from ipsoeval.api._evaluate import EvalResult, evaluate, read_scores
-from ipsoeval.api._experiment import experiment
+from ipsoeval.api._experiment import Experiment, ExperimentResult, experiment
 from ipsoeval.api._interval_map import interval_map
 from ipsoeval.api._ipso import ipso
 from ipsoeval.api._leaderboard import leaderboard
@@ -48,6 +48,6 @@ for _public in (InputWarning, EvalResult, Page):      # their documented home
     _public.__module__ = __name__
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
-           "interval_map", "InputWarning", "read_scores", "experiment", "ppi", "agree",
-           "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets",
-           "across", "risk", "load_inputs"]
+           "interval_map", "InputWarning", "read_scores", "Experiment", "ExperimentResult",
+           "experiment", "ppi", "agree", "leaderboard", "power", "meta", "report", "Page",
+           "nuggets", "read_nuggets", "across", "risk", "load_inputs"]

@@ -407,6 +407,26 @@ def concrete_format(ctx: click.Context | None, fmt: str, output: str | None = No
     return resolve(fmt, pipe_default=pipe_default, isatty=lambda: tty)
 
 
+def check_digits(ctx: click.Context, v: dict, *, pipe_default: str = "tsv") -> None:
+    """``--digits N`` with a format that keeps its own digits -- trec
+    (trec_eval's ``%.4f``), json, jsonl, parquet (full precision), given or
+    what ``auto`` is here -- is a usage error, before any input is read:
+    the rounding asked for would silently not happen."""
+    digits = v.get("digits")
+    if digits is None:
+        return
+    from ipsoeval.output_options import DIGITS_FORMATS
+    concrete = concrete_format(ctx, v.get("fmt") or "auto", v.get("output"),
+                               pipe_default=pipe_default)
+    if concrete in DIGITS_FORMATS:
+        return
+    keeps = "trec_eval's %.4f" if concrete == "trec" else "full precision"
+    given = f"--format {concrete}" if v.get("fmt") not in (None, "auto") else \
+        f"--format auto ({concrete} here)"
+    raise UsageError(f"--digits sets the digits of {', '.join(DIGITS_FORMATS[:4])}; "
+                     f"{given} keeps {keeps}: leave out --digits or give --format tsv")
+
+
 def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,
          pipe_default: str = "tsv", digits: int | None = None) -> str:
     """The one way out of a command: print the report's warnings on stderr,

@@ -42,7 +42,11 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
     tsv, jsonl and trec print one table: ``table`` (an id) or the primary.
     json holds every table (only ``table`` when given).  table, latex and
     markdown show ``table`` or the report's display tables, each in its view
-    for people where it has one.  The report's notes go with json (its
+    for people where it has one.  ``digits`` (``--digits``) rounds the
+    floats of tsv, table, latex and markdown (N decimals, p-values N
+    significant digits: :func:`ipsoeval.formatters.values.rounded`); trec
+    keeps trec_eval's ``%.4f`` and json, jsonl and parquet full precision,
+    whatever ``digits`` says.  The report's notes go with json (its
     ``notes``) and the human formats (under the last table); tsv, jsonl and
     trec print one table and nothing else.
     """
@@ -55,7 +59,7 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
         return trec.render(t.trec if t.trec is not None else t)
     if fmt == "tsv":
         from ipsoeval.formatters import tsv
-        return tsv.render(report.table(table))
+        return tsv.render(report.table(table), digits=digits)
     if fmt == "jsonl":
         from ipsoeval.formatters import jsonl
         return jsonl.render(report.table(table))
@@ -66,11 +70,11 @@ def render(report: Report, fmt: str, *, table: str | None = None, width: int | N
     if fmt == "table":
         from ipsoeval.formatters import table as table_fmt
         return table_fmt.render(shown, width=width, color=color, color_system=color_system,
-                                notes=report.notes)
+                                notes=report.notes, digits=digits)
     if fmt in ("latex", "markdown"):           # formatters/{latex,markdown}.py
         import importlib
         return importlib.import_module(f"ipsoeval.formatters.{fmt}").render(
-            shown, notes=report.notes)
+            shown, notes=report.notes, digits=digits)
     raise UsageError(f"unknown format {fmt!r}")
 
 

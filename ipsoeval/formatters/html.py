@@ -21,7 +21,7 @@ import html
 import json
 import math
 
-from ipsoeval.formatters.values import plain, scalar, spell
+from ipsoeval.formatters.values import plain, rounded, scalar, spell
 from ipsoeval.ids import shown
 from ipsoeval.results import Report, ResultSet
 
@@ -142,13 +142,18 @@ def _four(v: float) -> str:
     return f"{v:.4f}" if v == 0 or abs(v) >= 1e-3 else f"{v:.2e}"
 
 
-def show(v) -> str:
-    """A value for people: floats to 4 decimals (small ones in exponent form)."""
-    return spell(v, _four, yes="yes", no="no")
+def show(v, col: str = "", digits: int | None = None) -> str:
+    """A value for people: floats to 4 decimals (small ones in exponent form);
+    with ``digits`` (``report --digits``) the rounding of every format
+    (:func:`ipsoeval.formatters.values.rounded`: p-values of column ``col``
+    to N significant digits)."""
+    if digits is None:
+        return spell(v, _four, yes="yes", no="no")
+    return spell(v, lambda x: rounded(x, col, digits), yes="yes", no="no")
 
 
 def table(rs: ResultSet, command: str, *, columns: list[str] | None = None,
-          caption: str | None = None) -> str:
+          caption: str | None = None, digits: int | None = None) -> str:
     cols = columns or list(rs.columns)
     out = [f'<div class="scroll"><table class="sortable" id="t-{_e(command)}-{_e(rs.id)}" '
            f'data-command="{_e(command)}" data-table="{_e(rs.id)}">']
@@ -172,7 +177,7 @@ def table(rs: ResultSet, command: str, *, columns: list[str] | None = None,
             if v is False and c == "permissible":
                 cls.append("no-perm")
             klass = f' class="{" ".join(cls)}"' if cls else ""
-            cells.append(f'<td data-value="{_e(plain(v))}"{klass}>{_e(show(v))}</td>')
+            cells.append(f'<td data-value="{_e(plain(v))}"{klass}>{_e(show(v, c, digits))}</td>')
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -193,13 +198,13 @@ def _header(c: str) -> str:
     return "_<wbr>".join(_e(part) for part in c.split("_"))
 
 
-def folded(rs: ResultSet, command: str) -> str:
+def folded(rs: ResultSet, command: str, digits: int | None = None) -> str:
     """A long table (more than :data:`FOLD_ROWS` rows) inside a closed
     <details> whose summary is its caption; a short one as it is."""
     if len(rs.records) <= FOLD_ROWS:
-        return table(rs, command)
+        return table(rs, command, digits=digits)
     return (f"<details><summary>{_e(rs.title or rs.id)} ({len(rs.records):,} rows)</summary>"
-            f"{table(rs, command, caption='')}</details>")
+            f"{table(rs, command, caption='', digits=digits)}</details>")
 
 
 def _text_class(rs: ResultSet, c: str) -> str:
@@ -219,7 +224,8 @@ def _color(p, alpha: float) -> str:
     return COLORS[-1]
 
 
-def heatmap(pairs: ResultSet, board: ResultSet, measure: str, alpha: float) -> str:
+def heatmap(pairs: ResultSet, board: ResultSet, measure: str, alpha: float,
+            digits: int | None = None) -> str:
     """The significance matrix of ``measure`` as SVG: one square per ordered
     pair of runs (best first, as the leaderboard orders them), coloured by
     the randomised Tukey HSD p-value of the pair (``pairs.p_value``)."""
@@ -260,7 +266,7 @@ def heatmap(pairs: ResultSet, board: ResultSet, measure: str, alpha: float) -> s
             if k > MAX_TIPS:          # the pairs table has every p-value; keep pages small
                 out.append(rect + "/>")
                 continue
-            tip = f"{runs[i]} vs {runs[j]}: p = {show(p) if p is not None else 'undefined'}"
+            tip = f"{runs[i]} vs {runs[j]}: p = {show(p, 'p_value', digits) if p is not None else 'undefined'}"
             out.append(f"{rect}><title>{_e(tip)}</title></rect>")
     out.append("</svg>")
     return "".join(out)
@@ -294,13 +300,15 @@ def _data_block(reports: dict[str, Report], meta: dict, notes=(), warnings=()) -
 
 
 def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
-           meta: dict, notes: list[str] = (), warnings: list[str] = ()) -> str:
+           meta: dict, notes: list[str] = (), warnings: list[str] = (),
+           digits: int | None = None) -> str:
     """The page.  ``reports``: leaderboard, sigtest, scales and, when it ran,
     breakdown; ``figures``: SVG strings by name (leaderboard, differences,
     breakdown, forest; any may be missing; :mod:`ipsoeval.formatters.charts`
     writes them, with no element id); ``meta``: best, baseline, measure,
     measures, pairs, runs, topics, alpha, and optionally ``commands`` (the
-    command lines giving the same tables)."""
+    command lines giving the same tables); ``digits``: ``report --digits``
+    (None: 4 decimals); the data block keeps every number in full."""
     board = reports["leaderboard"]
     lb, prs, res = board.table("leaderboard"), board.table("pairs"), board.table("resolution")
     alpha = float(meta.get("alpha", prs.params.get("alpha", 0.05)))
@@ -347,8 +355,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       'randomised Tukey HSD over all pairs (runs sharing a letter are not significantly '
       'different; Carterette 2012, Sakai 2018, Piepho 2004).</p>')
     a(_figure(figures, "leaderboard"))
-    a(table(lb, "leaderboard"))
-    a(table(res, "leaderboard"))
+    a(table(lb, "leaderboard", digits=digits))
+    a(table(res, "leaderboard", digits=digits))
     a("</section>")
 
     # significance matrix
@@ -357,8 +365,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       'column, best first); family-wise over all pairs of a measure.</p>')
     a(_legend(alpha))
     for m in measures:
-        a(f'<h3>{_e(m)}</h3><div class="chart">{heatmap(prs, lb, m, alpha)}</div>')
-    a(folded(prs, "leaderboard"))
+        a(f'<h3>{_e(m)}</h3><div class="chart">{heatmap(prs, lb, m, alpha, digits)}</div>')
+    a(folded(prs, "leaderboard", digits=digits))
     a("</section>")
 
     # per-topic differences
@@ -369,7 +377,7 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       f'difference and its t interval.  Tests as ipsoeval sigtest runs them on the pair.</p>')
     a(_figure(figures, "differences"))
     if sig is not None:
-        a(folded(sig.table("tests"), "sigtest"))
+        a(folded(sig.table("tests"), "sigtest", digits=digits))
     a("</section>")
 
     # breakdown
@@ -380,7 +388,7 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
           f'topics answered by neither, only A, only B, both (a relevant document in the top k), '
           f'after Lin et al. 2021.</p>')
         a(_figure(figures, "breakdown"))
-        a(table(transposed(bd.table("summary")), "breakdown"))
+        a(table(transposed(bd.table("summary")), "breakdown", digits=digits))
     else:
         why = [n for n in notes if n.startswith("no outcomes breakdown")]
         a(f'<p class="note">{_e(why[0]) if why else "Not available for these inputs."}</p>')
@@ -393,7 +401,7 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       'permissible for the measure are marked permissible = no; for an ordinal measure the '
       'note names the routes that are permissible: the interval-mapped measure (Ferrante et '
       'al. 2021) and a rank-based test, each as the command that runs it.</p>')
-    a(table(reports["scales"].table("scales"), "scales"))
+    a(table(reports["scales"].table("scales"), "scales", digits=digits))
     a("</section>")
 
     # collections (report --manifest: ipsoeval across)
@@ -408,9 +416,9 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
           f'(topics resampled within each collection), beside the plain mean of means and '
           f'the mean rank.  The same tables as ipsoeval across.</p>')
         a(_figure(figures, "forest"))
-        a(table(ac.table("leaderboard"), "across"))
-        a(table(ac.table("notes"), "across"))
-        a(folded(pooled, "across"))
+        a(table(ac.table("leaderboard"), "across", digits=digits))
+        a(table(ac.table("notes"), "across", digits=digits))
+        a(folded(pooled, "across", digits=digits))
         a("</section>")
 
     # about

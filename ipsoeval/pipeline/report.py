@@ -62,9 +62,12 @@ COMMAND = Command(
         NuggetsFormat,
         _only(Options, "manifest"),
         align_group(paired=True),
-        _only(Output, "output", "warnings_mode", output={
+        _only(Output, "output", "digits", "warnings_mode", output={
             "help": "Write the page to FILE (only when everything succeeded) instead of "
-                    "standard output ('-': standard output)."}),
+                    "standard output ('-': standard output)."}, digits={
+            "help": "Digits after the decimal point in the page's tables (default 4; "
+                    "p-values: N significant digits; a nonzero value never prints as 0); "
+                    "the page's data block keeps full precision."}),
         _only(Options, "charts"), Progress))
 
 # an estimate of the resampling work is given first when it is longer than this
@@ -146,7 +149,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None) -
         cmds.append(_across_line(manifest, measures, comp, align))
     page = html.render(comp.reports, figures, title=options.title,
                        meta=dict(comp.meta(), commands=cmds), notes=comp.notes,
-                       warnings=warnings)
+                       warnings=warnings, digits=v.get("digits"))
     return Page(html=page, reports=comp.reports, figures=figures, warnings=warnings,
                 notes=list(comp.notes))
 
@@ -183,7 +186,7 @@ def _nuggets(v, align, options, *, warn, note, progress) -> Page:
                           f"the rows of run_b = {b}"))
     page = html.render(comp.reports, figures, title=options.title,
                        meta=dict(comp.meta(), commands=cmds), notes=comp.notes,
-                       warnings=warnings)
+                       warnings=warnings, digits=v.get("digits"))
     return Page(html=page, reports=comp.reports, figures=figures, warnings=warnings,
                 notes=list(comp.notes))
 
