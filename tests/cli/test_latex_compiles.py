@@ -106,8 +106,8 @@ def latex_commands() -> list[str]:
 # Commands whose LaTeX puts a shell command line into the table (see the
 # module's docstring); the check runs anyway and says when they are fixed.
 SHELL_IN_LATEX = {
-    "leaderboard": "the resolution table's permissible_route column and the note print "
-                   "`ipsoeval sigtest --all-pairs ...` command lines",
+    "leaderboard": "the note on an ordinal measure's scale (AP) names the permissible "
+                   "route as `ipsoeval sigtest --all-pairs ...` command lines",
 }
 
 
@@ -361,9 +361,9 @@ def test_no_shell_command_in_latex(command, latex_of):
 # "Overfull \hbox" by this much (pt, the widest table of the golden case, its
 # run names as they are) on the day the test was written.  They compile; a paper
 # would need \resizebox, table* or fewer columns.
-TOO_WIDE = {"measures": 1980, "leaderboard": 940, "across": 750, "breakdown": 672,
+TOO_WIDE = {"measures": 1980, "across": 750, "breakdown": 672,
             "ipso": 633, "agree": 446, "ppi": 287, "sigtest": 219, "bootstrap": 194,
-            "meta": 144, "power": 115}
+            "meta": 144, "power": 115, "leaderboard": 64}
 
 
 def overfull(log: str) -> float:
