@@ -17,10 +17,41 @@ import pytest
 ir_measures = pytest.importorskip("ir_measures")
 pd = pytest.importorskip("pandas")
 
-from ir_measures import (AP, AP_IA, BPM, ERR, ERR_IA, INSQ, INST, IPrec, NERR8, NERR10,  # noqa: E402
-                         NRBP, P, P_IA, RBP, RR, SDCG, Bpref, Compat, Judged, Metric, NumQ,
-                         NumRel, NumRet, R, Rprec, SetF, SetP, StRecall, Success, alpha_nDCG,
-                         infAP, nDCG, nERR_IA)
+from ir_measures import (  # noqa: E402
+    AP,
+    AP_IA,
+    BPM,
+    ERR,
+    ERR_IA,
+    INSQ,
+    INST,
+    NERR8,
+    NERR10,
+    NRBP,
+    P_IA,
+    RBP,
+    RR,
+    SDCG,
+    Bpref,
+    Compat,
+    IPrec,
+    Judged,
+    Metric,
+    NumQ,
+    NumRel,
+    NumRet,
+    P,
+    R,
+    Rprec,
+    SetF,
+    SetP,
+    StRecall,
+    Success,
+    alpha_nDCG,
+    infAP,
+    nDCG,
+    nERR_IA,
+)
 
 from ipsoeval import ir_measures_provider as ipm  # noqa: E402
 from ipsoeval.errors import InputError, UsageError  # noqa: E402
@@ -348,3 +379,39 @@ def test_importing_ipsoeval_imports_no_ir_measures():
     code = ("import sys, ipsoeval; ipsoeval.evaluate; "
             "assert 'ir_measures' not in sys.modules, 'ir_measures imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_pyterrier_experiment_scores_through_it():
+    """pt.Experiment scores through ir_measures: with the provider registered
+    ipsoeval computes every system's measures, to the same numbers."""
+    pt = pytest.importorskip("pyterrier")
+    rnd = random.Random(1)
+    qrels = pd.DataFrame([(str(q), f"d{d}", rnd.choice([0, 1, 2])) for q in range(10)
+                          for d in range(8)], columns=["qid", "docno", "label"])
+    runs = [pd.DataFrame([(str(q), f"d{d}", float(rnd.random()), 0) for q in range(10)
+                          for d in rnd.sample(range(12), 6)],
+                         columns=["qid", "docno", "score", "rank"]) for _ in range(2)]
+    topics = pd.DataFrame({"qid": [str(q) for q in range(10)], "query": "x"})
+    systems = [pt.Transformer.from_df(df) for df in runs]
+    ms = [nDCG @ 10, AP, P @ 5]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = pt.Experiment(systems, topics, qrels, ms, names=["a", "b"])
+        served = []
+        real = ipm.IpsoevalEvaluator._iter_calc
+
+        def spy(self, run):
+            served.append(len(run))
+            yield from real(self, run)
+
+        try:
+            ipm.IpsoevalEvaluator._iter_calc = spy
+            ipm.register()
+            ours = pt.Experiment(systems, topics, qrels, ms + [Judged], names=["a", "b"])
+        finally:
+            ipm.IpsoevalEvaluator._iter_calc = real
+            ipm.unregister()
+    assert served == [60, 60]
+    for col in ("nDCG@10", "AP", "P@5"):
+        assert list(ours[col]) == pytest.approx(list(theirs[col]), abs=1e-15)
+    assert "Judged" in ours.columns
