@@ -135,8 +135,8 @@ def suite_dir(request, tmp_path_factory) -> Path:
             try:
                 done = subprocess.run(
                     [sys.executable, "-m", "pip", "download", "--no-binary", ":all:",
-                     "--no-deps", "--disable-pip-version-check",
-                     "-q", "-d", str(root), f"ir_measures=={VERSION}"],
+                     "--no-deps", "--disable-pip-version-check", "--retries", "1",
+                     "--timeout", "15", "-q", "-d", str(root), f"ir_measures=={VERSION}"],
                     capture_output=True, text=True, timeout=180)
             except (OSError, subprocess.TimeoutExpired) as e:
                 pytest.skip(f"could not download ir_measures {VERSION}'s sdist: {e}")
