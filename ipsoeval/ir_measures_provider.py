@@ -130,7 +130,11 @@ class IpsoevalProvider(P.Provider):
         return True
 
     def _evaluator(self, measures, qrels):
-        return IpsoevalEvaluator(list(measures), qrels)
+        measures = list(measures)
+        for m in measures:
+            if not self.supports(m):
+                raise ValueError(f"unsupported measure {m}")
+        return IpsoevalEvaluator(measures, qrels)
 
 
 def _plain_gains(gains: dict) -> bool:
@@ -201,6 +205,7 @@ class IpsoevalEvaluator(P.Evaluator):
 
     def _group(self, run, gains, diversity, ties, judged, members):
         from ipsoeval import engine
+        from ipsoeval.pipeline.common import _warn
         from ipsoeval.pipeline.inputs import load_inputs
 
         gain_map = None
@@ -215,6 +220,8 @@ class IpsoevalEvaluator(P.Evaluator):
                          subtopics=diversity, tie_break=ties)
         names = list(dict.fromkeys(name for name, _ in members))
         scores = engine.evaluate(al, names)
+        # the inputs' warnings, as ipsoeval.evaluate gives them (InputWarning)
+        _warn(list(al.warnings) + engine.score_warnings(scores))
         mask = scores.mask()[0]
         topics = al.topics
         rows = [(m, scores.matrix(name)[0]) for name, m in members]

@@ -44,6 +44,8 @@ import pytest
 
 ir_measures = pytest.importorskip("ir_measures")
 
+pytestmark = pytest.mark.filterwarnings("ignore::ipsoeval.api.InputWarning")
+
 VERSION = "0.4.3"
 PACKAGE = "irm_suite"        # the sdist's tests/ directory, importable as a package
 

@@ -57,6 +57,9 @@ from ipsoeval import ir_measures_provider as ipm  # noqa: E402
 from ipsoeval.errors import InputError, UsageError  # noqa: E402
 
 PROVIDER = ipm.PROVIDER
+# generated runs have topics without qrels and tied scores: their warnings are
+# checked once (test_the_inputs_warnings), not at every call
+pytestmark = pytest.mark.filterwarnings("ignore::ipsoeval.api.InputWarning")
 
 QRELS = """\
 0 0 D0 0
@@ -264,6 +267,19 @@ def test_empty_runs_and_qrels_as_ir_measures_scores_them(measure):
 def test_a_run_topic_without_qrels_is_left_out():
     run = _run() + [ir_measures.ScoredDoc("9", "D1", 1.0)]
     assert {x.query_id for x in PROVIDER.iter_calc([P @ 5], _qrels(), run)} == {"0", "1"}
+
+
+def test_the_inputs_warnings():
+    """The inputs' warnings are InputWarnings, as ipsoeval.evaluate gives them."""
+    from ipsoeval.api import InputWarning
+    run = _run() + [ir_measures.ScoredDoc("9", "D1", 1.0)]
+    with pytest.warns(InputWarning, match="1 topic.s. not in the qrels"):
+        PROVIDER.calc_aggregate([P @ 5], _qrels(), run)
+
+
+def test_a_measure_it_does_not_support_is_refused():
+    with pytest.raises(ValueError, match="unsupported measure"):
+        PROVIDER.calc_aggregate([NumRel(rel=2)], _qrels(), _run())
 
 
 # --- what it supports -------------------------------------------------------------------
