@@ -224,12 +224,29 @@ class IpsoevalEvaluator(P.Evaluator):
         _warn(list(al.warnings) + engine.score_warnings(scores))
         mask = scores.mask()[0]
         topics = al.topics
-        rows = [(m, scores.matrix(name)[0]) for name, m in members]
+        rows = [(m, scores.matrix(name)[0], self._undefined(m, diversity))
+                for name, m in members]
         for t, qid in enumerate(topics):
             if not mask[t]:
                 continue
-            for m, row in rows:
-                yield Metric(query_id=qid, measure=m, value=float(row[t]))
+            for m, row, undefined in rows:
+                value = float("nan") if qid in undefined else float(row[t])
+                yield Metric(query_id=qid, measure=m, value=value)
+
+    def _undefined(self, m, diversity) -> set:
+        """The topics where the provider ir_measures asks gives NaN and
+        ipsoeval a number: pyndeval's nNRBP divides by the ideal NRBP, 0 on a
+        topic with no judgment at the relevance level (ipsoeval: 0)."""
+        if not diversity or m.NAME != "nNRBP":
+            return set()
+        level = m["rel"]
+        q = self._subtopics
+        if isinstance(q, dict):
+            have = {t for t, subs in q.items()
+                    if any(int(j) >= level for d in subs.values() for j in d.values())}
+        else:
+            have = set(q.loc[q["relevance"] >= level, "query_id"].astype(str).tolist())
+        return set(map(str, self.qrel_qids)) - have
 
 
 # The order of tied documents of the provider ir_measures asks for each

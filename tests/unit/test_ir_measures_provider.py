@@ -51,6 +51,7 @@ from ir_measures import (  # noqa: E402
     infAP,
     nDCG,
     nERR_IA,
+    nNRBP,
 )
 
 from ipsoeval import ir_measures_provider as ipm  # noqa: E402
@@ -343,7 +344,7 @@ ADHOC = [P @ 5, P(rel=2, judged_only=True) @ 5, RR(rel=2), Rprec, AP(judged_only
          nDCG(dcg="exp-log2") @ 10, RR(rel=2) @ 3, RBP(rel=1), BPM(T=2.0, max_rel=3) @ 10,
          SDCG(max_rel=3) @ 10, NERR10(p=0.8, max_rel=3), INSQ(T=2.0, max_rel=3)]
 DIV = [ERR_IA(rel=2) @ 10, nERR_IA @ 5, alpha_nDCG(alpha=0.3) @ 10, NRBP(rel=2), AP_IA,
-       P_IA @ 5, StRecall @ 10]
+       P_IA @ 5, StRecall @ 10, nNRBP(rel=2), nNRBP(alpha=0.7, beta=0.2, rel=3)]
 
 
 @pytest.mark.parametrize("measure", ADHOC + DIV, ids=str)
