@@ -18,11 +18,12 @@ ir_measures).
 
 What it serves (:meth:`IpsoevalProvider.supports`) is what ipsoeval
 computes equal to the provider ir_measures would otherwise ask (pytrec_eval,
-gdeval, pyndeval, cwl_eval, compat, judged, msmarco, accuracy), on ir_measures'
+gdeval, pyndeval, cwl_eval, judged, msmarco), on ir_measures'
 conventions:
 
 * results are keyed by the measure objects given (``NumRet(rel=1)`` stays
-  ``NumRet(rel=1)``, though ipsoeval spells it ``NumRelRet(rel=1)``);
+  ``NumRet(rel=1)``, though ipsoeval spells it ``NumRelRet(rel=1)``;
+  ``Judged`` stays ``Judged``);
 * a topic is scored when it is in the qrels and the run; a qrels topic the
   run lacks gets the measure's ``DEFAULT`` from ir_measures' evaluator, as
   every provider's does, and run topics without qrels are left out;
@@ -90,8 +91,10 @@ class IpsoevalProvider(P.Provider):
         M._ERR(cutoff=Any(required=True)),
         # msmarco: RR at a cutoff
         M._RR(cutoff=_ANY, rel=_ANY, judged_only=Choices(False)),
-        # compat
-        M._Compat(p=_ANY, normalize=_ANY),
+        # not Compat: its ideal ranking orders equally relevant documents by the
+        # run's score, an unretrieved one counting as 0, ties in the qrels' order;
+        # ipsoeval's by rank, the unretrieved after -- they differ on tied or
+        # negative scores, so the compat provider keeps it
         # pyndeval
         M._ERR_IA(cutoff=_ANY, rel=_ANY, judged_only=_NOT_JUDGED),
         M._nERR_IA(cutoff=_ANY, rel=_ANY, judged_only=_NOT_JUDGED),
@@ -251,10 +254,10 @@ class IpsoevalEvaluator(P.Evaluator):
 
 # The order of tied documents of the provider ir_measures asks for each
 # family (ipsoeval's --tie-break): pytrec_eval's and gdeval's is trec_eval's
-# (score, then docno descending); the judged, msmarco, compat and pyndeval
+# (score, then docno descending); the judged, msmarco and pyndeval
 # providers sort by score and then docno ascending; cwl_eval sorts by score
 # alone, stably, so tied documents keep the run's order.
-DOCNO_ASC = ("Judged", "Compat", "ERR_IA", "nERR_IA", "alpha_DCG", "alpha_nDCG", "NRBP",
+DOCNO_ASC = ("Judged", "ERR_IA", "nERR_IA", "alpha_DCG", "alpha_nDCG", "NRBP",
              "nNRBP", "AP_IA", "P_IA", "StRecall")
 INPUT_ORDER = ("RBP", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11", "INST", "INSQ")
 

@@ -104,10 +104,11 @@ def _official(m):
 # --- the measure objects are the keys ---------------------------------------------------
 
 def test_results_are_keyed_by_the_objects_given():
-    given = [NumRet(rel=1), Compat, nDCG(gains={0: 1, 1: 4}), P @ 5, Judged]
+    given = [NumRet(rel=1), Bpref, RBP(rel=1), nDCG(gains={0: 1, 1: 4}), P @ 5, Judged]
     agg = PROVIDER.calc_aggregate(given, _qrels(), _run())
     assert list(agg) == given
-    assert [str(k) for k in agg] == [str(m) for m in given]   # not NumRelRet, Compat(p=0.95)
+    # not ipsoeval's spellings NumRelRet(rel=1), bpref, RBP(p=0.8,rel=1)
+    assert [str(k) for k in agg] == [str(m) for m in given]
     assert agg[NumRet(rel=1)] == 4.0
     topics = {(x.query_id, str(x.measure)) for x in PROVIDER.iter_calc(given, _qrels(), _run())}
     assert topics == {(q, str(m)) for q in "01" for m in given}
@@ -289,7 +290,7 @@ def test_a_measure_it_does_not_support_is_refused():
     P @ 5, P(judged_only=True) @ 5, RR, Rprec, AP @ 10, nDCG, nDCG(gains={0: 1}),
     nDCG(dcg="exp-log2") @ 10, ERR @ 20, R @ 10, Bpref, NumRet, NumRet(rel=2), NumQ, NumRel,
     SetF(beta=0.5), SetP(relative=True), Success @ 1, IPrec @ 0.5, infAP, Judged, Judged @ 5,
-    RR @ 10, Compat, Compat(p=0.8, normalize=False), ERR_IA @ 20, alpha_nDCG(alpha=0.3) @ 5,
+    RR @ 10, ERR_IA @ 20, alpha_nDCG(alpha=0.3) @ 5,
     StRecall @ 5, RBP(rel=1), BPM(T=2.0, max_rel=3) @ 10, SDCG(max_rel=3) @ 10,
     NERR8(max_rel=3) @ 10, NERR10(p=0.8, max_rel=3), INST(max_rel=3), INSQ(T=2.0, max_rel=3)])
 def test_supports(measure):
@@ -299,7 +300,8 @@ def test_supports(measure):
 @pytest.mark.parametrize("measure", [
     nDCG(gains={0: -1}), nDCG(gains={-1: 1}), nDCG(gains={1: 0.5}), NumRel(rel=2),
     IPrec(judged_only=True) @ 0.5, ERR_IA(judged_only=True) @ 5, nDCG(dcg="exp-log2"),
-    RR(judged_only=True) @ 10, nDCG(gains={0: 1}, dcg="exp-log2") @ 10, RBP])
+    RR(judged_only=True) @ 10, nDCG(gains={0: 1}, dcg="exp-log2") @ 10, RBP, Compat,
+    Compat(p=0.8, normalize=False)])
 def test_does_not_support(measure):
     assert not PROVIDER.supports(measure)
 
@@ -360,16 +362,23 @@ def test_equal_to_the_provider_ir_measures_asks(measure):
         assert got == pytest.approx(want, abs=tol, nan_ok=True), (seed, ref.NAME)
 
 
-def test_compat_equal_without_ties():
-    """Compat's ideal ranking orders equally relevant documents by the run:
-    tied scores among them are ordered apart (man ipsoeval)."""
-    ref = ir_measures.compat
-    for seed in range(3):
-        qrels, run = _generated(seed, ties=False)
-        for m in (Compat, Compat(p=0.8, normalize=False)):
-            got = {x.query_id: x.value for x in PROVIDER.iter_calc([m], qrels, run)}
-            want = {x.query_id: x.value for x in ref.iter_calc([m], qrels, run)}
-            assert got == pytest.approx(want, abs=1e-14)
+def test_compat_is_left_to_the_compat_provider():
+    """Compat's ideal ranking orders equally relevant documents by the run's
+    score in the compat provider (an unretrieved one at 0) and by rank in
+    ipsoeval: with negative scores they differ, so ir_measures keeps asking
+    the compat provider."""
+    import ipsoeval
+    qrels = list(ir_measures.read_trec_qrels("0 0 D1 1\n0 0 D2 1\n"))
+    run = list(ir_measures.read_trec_run("0 0 D1 1 -1 r\n0 0 D3 2 -2 r\n"))
+    ours = float(ipsoeval.evaluate({"0": {"D1": 1, "D2": 1}}, {"0": {"D1": -1.0, "D3": -2.0}},
+                                   ["Compat"]).matrix("Compat")[0, 0])
+    theirs = ir_measures.compat.calc_aggregate([Compat], qrels, run)[Compat]
+    assert ours == pytest.approx(0.7564102564102565) and theirs == pytest.approx(0.2435897435897436)
+    try:
+        ipm.register()
+        assert ir_measures.calc_aggregate([Compat], qrels, run)[Compat] == theirs
+    finally:
+        ipm.unregister()
 
 
 # --- registration -----------------------------------------------------------------------
