@@ -22,8 +22,8 @@ gdeval, pyndeval, cwl_eval, judged, msmarco), on ir_measures'
 conventions:
 
 * results are keyed by the measure objects given (``NumRet(rel=1)`` stays
-  ``NumRet(rel=1)``, though ipsoeval spells it ``NumRelRet(rel=1)``;
-  ``Judged`` stays ``Judged``);
+  ``NumRet(rel=1)``, though ipsoeval spells it ``NumRelRet(rel=1)``, and
+  ``Bpref`` stays ``Bpref``, not ``bpref``);
 * a topic is scored when it is in the qrels and the run; a qrels topic the
   run lacks gets the measure's ``DEFAULT`` from ir_measures' evaluator, as
   every provider's does, and run topics without qrels are left out;
