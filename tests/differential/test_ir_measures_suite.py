@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -129,33 +131,46 @@ def suite_dir(request, tmp_path_factory) -> Path:
     pkg = root / PACKAGE
     if not (pkg / "__init__.py").exists():
         root.mkdir(parents=True, exist_ok=True)
-        archive = root / f"ir_measures-{VERSION}.tar.gz"
-        if not archive.exists():
+        # a directory of this process's own: pytest-xdist's workers may fetch at once
+        work = Path(tempfile.mkdtemp(dir=root))
+        try:
+            _fetch(work)
             try:
-                done = subprocess.run(
-                    [sys.executable, "-m", "pip", "download", "--no-binary", ":all:",
-                     "--no-deps", "--disable-pip-version-check", "--retries", "1",
-                     "--timeout", "15", "-q", "-d", str(root), f"ir_measures=={VERSION}"],
-                    capture_output=True, text=True, timeout=180)
-            except (OSError, subprocess.TimeoutExpired) as e:
-                pytest.skip(f"could not download ir_measures {VERSION}'s sdist: {e}")
-            if done.returncode != 0 or not archive.exists():
-                last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-                pytest.skip(f"could not download ir_measures {VERSION}'s sdist from PyPI "
-                            f"(offline?): {last}")
-        staging = root / (PACKAGE + ".partial")
-        staging.mkdir(exist_ok=True)
-        prefix = f"ir_measures-{VERSION}/tests/"
-        with tarfile.open(archive) as tar:
-            for member in tar.getmembers():
-                if member.isfile() and member.name.startswith(prefix):
-                    name = member.name[len(prefix):]
-                    if "/" not in name:
-                        (staging / name).write_bytes(tar.extractfile(member).read())
-        (staging / "base.py").write_text(BASE)
-        (staging / "__init__.py").write_text("")
-        staging.rename(pkg)
+                (work / PACKAGE).rename(pkg)
+            except OSError:             # another worker put it there first
+                if not (pkg / "__init__.py").exists():
+                    raise
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     return root
+
+
+def _fetch(work: Path) -> None:
+    """Download the sdist into ``work`` and unpack its tests/ as ``work/irm_suite``."""
+    archive = work / f"ir_measures-{VERSION}.tar.gz"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-binary", ":all:",
+             "--no-deps", "--disable-pip-version-check", "--retries", "1",
+             "--timeout", "15", "-q", "-d", str(work), f"ir_measures=={VERSION}"],
+            capture_output=True, text=True, timeout=180)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        pytest.skip(f"could not download ir_measures {VERSION}'s sdist: {e}")
+    if done.returncode != 0 or not archive.exists():
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        pytest.skip(f"could not download ir_measures {VERSION}'s sdist from PyPI "
+                    f"(offline?): {last}")
+    staging = work / PACKAGE
+    staging.mkdir()
+    prefix = f"ir_measures-{VERSION}/tests/"
+    with tarfile.open(archive) as tar:
+        for member in tar.getmembers():
+            if member.isfile() and member.name.startswith(prefix):
+                name = member.name[len(prefix):]
+                if "/" not in name:
+                    (staging / name).write_bytes(tar.extractfile(member).read())
+    (staging / "base.py").write_text(BASE)
+    (staging / "__init__.py").write_text("")
 
 
 @contextlib.contextmanager
