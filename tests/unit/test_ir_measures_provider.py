@@ -190,6 +190,10 @@ def test_gains_in_the_api_say_where_they_go():
     assert measure_spec(NumRet(rel=1)) == ("NumRet(rel=1)", None)
     with pytest.raises(UsageError, match="gains="):
         measure_name(nDCG(gains={0: 1}))
+    # the name, as -m reads it: the way to --gains, and what it does differently
+    from ipsoeval.measures import parse_measure
+    with pytest.raises(UsageError, match=r"--gains LABEL:GAIN.*does not name gaining 0"):
+        parse_measure(str(nDCG(gains={0: 1, 1: 4}) @ 10))
 
 
 # --- diversity qrels in memory ----------------------------------------------------------
