@@ -188,6 +188,13 @@ def parse_canonical(text: str):
                 raise UsageError(f"unterminated quote in {text!r}")
             return None
         body, rest = rest[1:end], rest[end + 1:]
+        if re.search(r"\bgains\s*=\s*\{", body):
+            # ir_measures' nDCG(gains={0:1,1:4}): a map per measure, which the
+            # alignment here takes once for all measures
+            raise UsageError(f"{text!r}: a gain map per measure is ir_measures' "
+                             f"(ipsoeval.ir_measures_provider serves it); here the map is "
+                             f"--gains LABEL:GAIN,... (API: gains=) for all measures, a "
+                             f"label it does not name gaining 0")
         if body.strip():
             for part in _split_params(body, text):
                 if not part.strip():

@@ -303,7 +303,8 @@ def t_rbp(ctx, m):
 
 def t_judged(ctx, m):
     e = group_mean(ctx, judged(ctx.al.labels))
-    den = np.minimum(ctx.al.n_ret, m.k).astype(np.float64)
+    n_ret = ctx.al.n_ret
+    den = (n_ret if m.k is None else np.minimum(n_ret, m.k)).astype(np.float64)
     return K.safe_div(_top(e, m.k).sum(axis=2), den)
 
 

@@ -419,8 +419,10 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
     """Read (or convert) qrels and runs and align them: an :class:`~ipsoeval.model.Aligned`.
     ``labels``: integer, gain or probability (``--labels``); ``samples``/``seed``:
     the Monte Carlo draws under probability labels (``--samples``, ``--seed``);
-    ``subtopics``: the qrels file is diversity qrels (``qid subtopic docno
-    judgment``) for the diversity measures (:func:`ipsoeval.engine.load`)."""
+    ``subtopics``: the qrels are diversity qrels (``qid subtopic docno
+    judgment``: a file, a DataFrame with a subtopic column or a ``{qid:
+    {subtopic: {docno: judgment}}}`` dict) for the diversity measures
+    (:func:`ipsoeval.engine.load`)."""
     from ipsoeval import engine, reading
     from ipsoeval.align import QrelsIndex, parse_gains
     from ipsoeval.parallel import parallel_map
@@ -449,14 +451,12 @@ def load_inputs(qrels, runs, *, queries: str = "qrels", rel_level: int = 1,
     reading.check_stdin_once(paths)
     table = None
     if subtopics:
-        if not _is_path(qrels):
-            raise UsageError("diversity measures read their qrels from a file "
-                             "(qid subtopic docno judgment)")
         if labels != "integer" or tie_break == "expected":
             raise UsageError("diversity measures take integer judgments and do not combine "
                              "with tie_break='expected'")
         from ipsoeval.align import subtopic_qrels
-        q, table = subtopic_qrels(reading.read_subtopic_qrels(os.fspath(qrels)))
+        q, table = subtopic_qrels(reading.read_subtopic_qrels(os.fspath(qrels))
+                                  if _is_path(qrels) else reading.subtopic_qrels_from(qrels))
     elif _is_path(qrels):
         q = reading.read_qrels(os.fspath(qrels), labels=labels)
     else:

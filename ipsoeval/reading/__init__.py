@@ -147,6 +147,7 @@ Modules, lower first (each imports only modules above it in this list)
 from ipsoeval._lazy import lazy_attributes
 
 __all__ = ["read_qrels", "read_subtopic_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",
+           "subtopic_qrels_from",
            "is_dataframe", "split_runs", "check_stdin_once", "expand_run_paths", "file_stem",
            "display_name", "read_bytes", "QID_COLUMNS", "read_scores", "TopicScores",
            "relevance_levels"]

@@ -29,10 +29,18 @@ from ipsoeval.reading.grammar import (
     file_stem,
     sniff_run_format,
 )
-from ipsoeval.reading.memory import QID_COLUMNS, is_dataframe, qrels_from, run_from, split_runs
+from ipsoeval.reading.memory import (
+    QID_COLUMNS,
+    is_dataframe,
+    qrels_from,
+    run_from,
+    split_runs,
+    subtopic_qrels_from,
+)
 from ipsoeval.reading.opening import iter_blocks, read_bytes, table_kind
 
 __all__ = ["read_qrels", "read_run", "read_for_alignment", "qrels_from", "run_from",
+           "subtopic_qrels_from",
            "is_dataframe", "split_runs", "check_stdin_once", "expand_run_paths", "file_stem",
            "display_name", "read_bytes", "QID_COLUMNS", "relevance_levels"]
 

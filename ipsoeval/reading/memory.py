@@ -30,7 +30,7 @@ import numpy as np
 
 from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_id, encode_id, is_utf8
-from ipsoeval.model import Qrels, Run
+from ipsoeval.model import Qrels, Run, SubtopicQrels
 from ipsoeval.reading import compiled
 from ipsoeval.reading.grammar import LABEL_MAX, LABEL_MIN
 from ipsoeval.reading.words import load_words
@@ -41,6 +41,9 @@ LABEL_COLUMNS = ("relevance", "label", "rel")
 SCORE_COLUMNS = ("score",)
 RANK_COLUMNS = ("rank",)
 RUN_COLUMNS = ("run", "run_id", "tag", "name")
+# diversity qrels' subtopic: ir_measures carries it in the qrels' iteration field
+SUBTOPIC_COLUMNS = ("subtopic", "subtopic_id", "iteration")
+JUDGMENT_COLUMNS = ("judgment",) + LABEL_COLUMNS
 
 
 def is_dataframe(obj) -> bool:
@@ -378,6 +381,55 @@ def qrels_from(obj, source: str = "<qrels>", labels: str = "integer") -> Qrels:
         return Qrels(path=source, qid=qid, docno=docno, label=codes, line=line,
                      label_mode=labels, values=values)
     return Qrels(path=source, qid=qid, docno=docno, label=label, line=line)
+
+
+def subtopic_qrels_from(obj, source: str = "<qrels>") -> SubtopicQrels:
+    """Diversity qrels from a DataFrame (topic, subtopic -- ``subtopic`` or
+    ir_measures' ``iteration`` --, document and judgment columns) or a
+    ``{qid: {subtopic: {docno: judgment}}}`` dict; judgments whole numbers
+    from 0, as in ndeval's file."""
+    if is_dataframe(obj):
+        df = obj
+        qc = _column(df, QID_COLUMNS, "topic id", source)
+        sc = _column(df, SUBTOPIC_COLUMNS, "subtopic", source)
+        dc = _column(df, DOCNO_COLUMNS, "document id", source)
+        jc = _column(df, JUDGMENT_COLUMNS, "judgment", source)
+        if len(df) == 0:
+            raise InputError("empty qrels (no judgments)", path=source)
+        qid, docno = _frame_ids(df, qc, dc, source)
+        sub = _series_words(df[sc].astype(str), source, "subtopic")
+        judgment = _labels(df[jc].to_numpy(), source)
+    elif isinstance(obj, dict):
+        qids, subs, docs, vals = [], [], [], []
+        for q, per_sub in obj.items():
+            if not isinstance(per_sub, dict) or not all(isinstance(v, dict)
+                                                        for v in per_sub.values()):
+                raise UsageError(f"{source}: diversity qrels as a dict are "
+                                 f"{{qid: {{subtopic: {{docno: judgment}}}}}} (topic {q!r})")
+            for st, inner in per_sub.items():
+                n = len(inner)
+                qids.extend([q] * n)
+                subs.extend([str(st)] * n)
+                docs.extend(inner.keys())
+                vals.extend(inner.values())
+        if not qids:
+            raise InputError("empty qrels (no judgments)", path=source)
+        qid = _words_list(qids, source, "topic id")
+        sub = _words_list(subs, source, "subtopic")
+        docno = _words_list(docs, source, "document id")
+        judgment = _labels(np.array(vals + [None], dtype=object)[:-1], source)
+    else:
+        raise UsageError(f"diversity qrels must be a path, a {{qid: {{subtopic: {{docno: "
+                         f"judgment}}}}}} dict or a pandas DataFrame (found "
+                         f"{type(obj).__name__})")
+    bad = (judgment < 0) | (judgment > LABEL_MAX)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise InputError(f"a diversity judgment must be a whole number from 0 to {LABEL_MAX} "
+                         f"(found {int(judgment[i])})", path=source, line=i + 1)
+    n = len(judgment)
+    return SubtopicQrels(path=source, qid=qid, subtopic=sub, docno=docno, judgment=judgment,
+                         line=np.arange(1, n + 1, dtype=np.int64))
 
 
 def _reals(values, source: str) -> np.ndarray:

@@ -31,6 +31,9 @@ from ipsoeval.measures.registry import FAMILIES
 # values, a sum printed as an integer, the topic count, the run's name
 KINDS = {"mean": "float", "sum": "int", "count": "count", "text": "text"}
 LABELS = "integer"
+# families whose cutoff is optional in the full program but which the core's
+# kernels compute at a cutoff only (plain Judged: the whole ranking)
+CUTOFF_ONLY = ("Judged",)
 TIE_BREAK = "trec"
 
 
@@ -57,6 +60,8 @@ def supports(measure, labels: str = LABELS, tie_break: str = TIE_BREAK) -> str |
             return f"{fam.name}@{k}: the compiled core takes whole cutoffs from 1 to {MAX_CUTOFF}"
     elif fam.cutoff == "required":
         return f"{fam.name}: needs a cutoff"
+    elif fam.name in CUTOFF_ONLY:
+        return f"{fam.name} without a cutoff: the compiled core computes it at a cutoff only"
     for key, value in measure.params:
         if key != "rel" or "rel" not in fam.param_names or fam.respell is not None:
             return (f"{fam.name}({key}=...): the compiled core computes {fam.name} at its "

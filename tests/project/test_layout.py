@@ -31,7 +31,8 @@ down there, once:
 10. interop: other tools' objects as ipsoeval's names
 11. the pipeline: each command's declaration and the calls from its inputs
     to a Report, made by both doors above it
-12. the Python API
+12. the Python API, and ipsoeval as an ir_measures provider (imported
+    only by whoever asks for it: it imports ir_measures)
 13. the CLI
 14. the entry points (the console script's quick paths, ``python -m``)
 
@@ -286,7 +287,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("ipsoeval.trecmodes",),
     ("ipsoeval.interop",),
     ("ipsoeval.pipeline",),
-    ("ipsoeval.api",),
+    ("ipsoeval.api", "ipsoeval.ir_measures_provider"),
     ("ipsoeval.cli",),
     ("ipsoeval._quick", "ipsoeval.__main__"),
 ]

@@ -17,11 +17,13 @@ unjudged_labels = lazy.function("ipsoeval.model", "unjudged")
 
 def judged_at(ctx: K.Context, m) -> np.ndarray:
     """ir_measures' Judged@k: judged documents in the top k divided by
-    min(k, documents retrieved); 0 for an empty ranking."""
+    min(k, documents retrieved); 0 for an empty ranking.  Without a cutoff
+    (ir_measures' plain ``Judged``) the whole ranking."""
     k = m.k
     lab = ctx.al.labels[:, :, :k]
     cnt = np.count_nonzero(judged(lab), axis=2).astype(np.float64)
-    den = np.minimum(ctx.al.n_ret, k).astype(np.float64)
+    n_ret = ctx.al.n_ret
+    den = (n_ret if k is None else np.minimum(n_ret, k)).astype(np.float64)
     return K.safe_div(cnt, den)
 
 
@@ -34,8 +36,9 @@ def unjudged(ctx: K.Context, m) -> np.ndarray:
 
 FAMILIES = (
     Family("Judged", "judged documents in the top k, divided by min(k, documents retrieved); "
-           "0 for an empty ranking (ir_measures' Judged; qrels labels < 0 count as unjudged)",
-           "ratio", judged_at, cutoff="required", other_names=("judged",), bounds="none", expected=E.label_independent, ties=TI.t_judged, core=7),
+           "0 for an empty ranking (ir_measures' Judged; qrels labels < 0 count as unjudged; "
+           "no cutoff: the whole ranking)",
+           "ratio", judged_at, cutoff="optional", other_names=("judged",), bounds="none", expected=E.label_independent, ties=TI.t_judged, core=7),
     Family("Unjudged", "fraction of the top k that is unjudged (not in the qrels or "
            "label < 0), divided by k (trec_eval unj)", "interval", unjudged,
            cutoff="required", higher_is_better=False,

@@ -32,7 +32,8 @@ def test_the_core_assumes_errs_default_gmax():
 
 @pytest.mark.parametrize("fam", SERVED, ids=lambda f: f.name)
 def test_served_families(fam):
-    m = parse_measure(fam.name + ("@10" if fam.cutoff == "required" else ""))
+    at = fam.cutoff == "required" or fam.name in provider.CUTOFF_ONLY
+    m = parse_measure(fam.name + ("@10" if at else ""))
     assert provider.supports(m) is None
     assert provider.kind(fam.name) in ("float", "int", "count", "text")
     assert provider.moved_by_ties(fam.name) == (not fam.tie_invariant)
@@ -40,8 +41,7 @@ def test_served_families(fam):
         assert provider.supports(parse_measure(f"{fam.name}@1000")) is None
     if "rel" in fam.param_names and fam.respell is None:
         for rel in (0, 1, 2):
-            m = parse_measure(f"{fam.name}(rel={rel})" + ("@10" if fam.cutoff == "required"
-                                                          else ""))
+            m = parse_measure(f"{fam.name}(rel={rel})" + ("@10" if at else ""))
             assert provider.supports(m) is None
             assert provider.spec(m) == (fam.core, m.cutoff or 0, rel)
     # every other parameter: declined, with its reason
@@ -51,6 +51,14 @@ def test_served_families(fam):
         other = type(m)(fam.name, m.cutoff, ((p.name, p.default),))
         why = provider.supports(other)
         assert why and fam.name in why
+
+
+def test_judged_without_a_cutoff_is_the_full_programs():
+    """Plain Judged (the whole ranking) is declined: the core's kernel takes
+    a cutoff; Judged@k is served."""
+    why = provider.supports(parse_measure("Judged"))
+    assert why == "Judged without a cutoff: the compiled core computes it at a cutoff only"
+    assert provider.supports(parse_measure("Judged@10")) is None
 
 
 @pytest.mark.parametrize("fam", DECLINED, ids=lambda f: f.name)

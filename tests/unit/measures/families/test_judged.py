@@ -150,6 +150,23 @@ def test_quick_path_judged_follows_the_rule(tmp_path):
     assert [line.split()[-1] for line in out.splitlines()] == ["0.0000", "0.6000"]
 
 
+def test_judged_without_a_cutoff_is_the_whole_ranking(tmp_path):
+    """ir_measures' plain Judged: judged documents over all retrieved; the
+    console script's quick path leaves it to the full program (its kernel
+    takes a cutoff) and prints the same."""
+    import subprocess
+    import sys
+    q, r = _files(tmp_path, QRELS, RUN)
+    code, out, _ = invoke(["eval", "-m", "Judged", "-m", "Judged@1000", q, r])
+    assert code == 0
+    values = [line.split()[-1] for line in out.splitlines()]
+    assert len(values) == 2 and values[0] == values[1]
+    done = subprocess.run([sys.executable, "-m", "ipsoeval", "eval", "-m", "Judged",
+                           "-m", "Judged@1000", q, r], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == out
+
+
 # --- gdeval's nDCG refuses a gain above 4, as gdeval (and ERR) do -----------------------
 
 def test_exp_log2_ndcg_refuses_label_5_with_a_hint(tmp_path):
