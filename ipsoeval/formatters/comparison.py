@@ -293,12 +293,17 @@ def _tex_cell(c: Cell) -> str:
     v = (f"\\textbf{{{c.text}}}" if c.bold else f"\\underline{{{c.text}}}" if c.second
          else c.text)
     v = v.replace("-", "$-$") if c.text.startswith("-") else v
-    if c.ci is not None:
-        v += f" {{\\scriptsize [{c.ci[0]}, {c.ci[1]}]}}"
     if c.marks:
         flag = {"†": r"\dagger", "?": r"\mathrm{?}"}.get(c.flag, "")
         v += f"$^{{\\mathrm{{{c.marks}}}{flag}}}$"
     return v
+
+
+def _tex_ci(c: Cell) -> str:
+    if c.ci is None or not c.text:
+        return ""
+    lo, hi = (x.replace("-", "$-$") if x.startswith("-") else x for x in c.ci)
+    return f"{{\\scriptsize [{lo}, {hi}]}}"
 
 
 def render_latex(report: Report, *, digits: int | None = None) -> str:
@@ -312,8 +317,12 @@ def render_latex(report: Report, *, digits: int | None = None) -> str:
              " & ".join(_tex(h) for h in head) + r" \\", r"\midrule"]
     for r in rows:
         label = r if g.transpose else g.run_label(r)
-        lines.append(" & ".join([_tex(label)] + [_tex_cell(g.cell(r, c)) for c in cols])
-                     + r" \\")
+        cells = [g.cell(r, c) for c in cols]
+        lines.append(" & ".join([_tex(label)] + [_tex_cell(c) for c in cells]) + r" \\")
+        if any(c.ci is not None for c in cells):
+            # the interval on a line of its own under the mean: beside it, a
+            # table of a few measures outgrows the page
+            lines.append(" & ".join([""] + [_tex_ci(c) for c in cells]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     foot = g.legend() + notes_of(report)
     if foot:

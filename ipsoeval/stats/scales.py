@@ -80,15 +80,12 @@ def recall_scale(name: str, num_rel, nominal: str | None = "interval"):
 INTERVAL_MAPPABLE = ("P", "R", "AP", "RR", "ESL", "Success", "DCG", "nDCG", "RBP")
 
 
-def permissible_route(name: str, scale: str | None, runs: int = 3) -> str | None:
-    """Where a test of means is not permissible (an ordinal ``scale``), the
-    routes that are, as commands: the interval-mapped measure (Ferrante et al.
-    2021), when the interval map covers the family, and a rank-based test --
-    Friedman with Tukey HSD on the ranks for three or more ``runs``, the sign
-    test for two -- which needs only an ordinal scale.  None when the scale
-    permits tests of means (or is not known)."""
+def _routes(name: str, scale: str | None, runs: int) -> list[tuple[str, str]]:
+    """The permissible routes for ``name`` as (kind, measure-or-test) pairs:
+    ``("mapped", "AP@30")`` and ``("rank", "friedman" | "sign")``; empty
+    when the scale permits tests of means (or is not known)."""
     if scale != "ordinal":
-        return None
+        return []
     try:
         from ipsoeval.measures import parse_measure
         m = parse_measure(name)
@@ -99,9 +96,34 @@ def permissible_route(name: str, scale: str | None, runs: int = 3) -> str | None
     if family in INTERVAL_MAPPABLE:
         # the map needs a run length: a measure without a cutoff gets
         # interval-map's default, 30
-        mapped = name if cutoff is not None else f"{name}@30"
-        routes.append(f"the interval-mapped measure: ipsoeval sigtest --all-pairs "
-                      f"--scale interval -m '{mapped}'")
-    rank = "friedman" if runs >= 3 else "sign"
-    routes.append(f"rank-based: ipsoeval sigtest --all-pairs --test {rank} -m '{name}'")
-    return "; ".join(routes)
+        routes.append(("mapped", name if cutoff is not None else f"{name}@30"))
+    routes.append(("rank", "friedman" if runs >= 3 else "sign"))
+    return routes
+
+
+def permissible_route(name: str, scale: str | None, runs: int = 3) -> str | None:
+    """Where a test of means is not permissible (an ordinal ``scale``), the
+    routes that are, as commands: the interval-mapped measure (Ferrante et al.
+    2021), when the interval map covers the family, and a rank-based test --
+    Friedman with Tukey HSD on the ranks for three or more ``runs``, the sign
+    test for two -- which needs only an ordinal scale.  None when the scale
+    permits tests of means (or is not known)."""
+    routes = []
+    for kind, what in _routes(name, scale, runs):
+        if kind == "mapped":
+            routes.append(f"the interval-mapped measure: ipsoeval sigtest --all-pairs "
+                          f"--scale interval -m '{what}'")
+        else:
+            routes.append(f"rank-based: ipsoeval sigtest --all-pairs --test {what} -m '{name}'")
+    return "; ".join(routes) or None
+
+
+def permissible_alternatives(name: str, scale: str | None, runs: int = 3) -> str | None:
+    """:func:`permissible_route` in words, for a note a paper can print (no
+    command lines): "the interval-mapped AP@30 or Friedman's test on the
+    ranks"; None where :func:`permissible_route` is None."""
+    words = {"friedman": "Friedman's test with Tukey HSD on the ranks",
+             "sign": "the sign test"}
+    parts = [f"the interval-mapped {what}" if kind == "mapped" else words[what]
+             for kind, what in _routes(name, scale, runs)]
+    return " or ".join(parts) or None

@@ -199,4 +199,5 @@ def test_ordinal_measures_name_the_permissible_routes():
                              "--format", "json", *FILES[:4]])
     notes = [n for n in json.loads(out)["notes"] if "its scale is" in n]
     assert len(notes) == 1 and notes[0].startswith("RR@10: ")      # only the ordinal one
-    assert "permissible: the interval-mapped measure" in notes[0]
+    assert "permissible: the interval-mapped RR@10 or Friedman" in notes[0]
+    assert "ipsoeval sigtest" not in notes[0]        # words: the note goes into papers

@@ -37,7 +37,7 @@ from ipsoeval.analyses.bootstrap.resample import MeasureInput  # one measure's s
 from ipsoeval.analyses.leaderboard.options import MAX_SAMPLES, Options
 from ipsoeval.errors import UsageError
 from ipsoeval.results import Report, ResultSet
-from ipsoeval.stats.scales import permissible_route
+from ipsoeval.stats.scales import permissible_alternatives, permissible_route
 
 __all__ = ["Options", "MeasureInput", "analyse", "run", "estimate_seconds", "COLUMNS",
            "PAIR_COLUMNS", "RESOLUTION_COLUMNS", "MAX_SAMPLES", "TEST"]
@@ -189,7 +189,9 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
         summary.append(s)
         scale = m.scale
         if registry_permissible(scale) is False:
-            route = permissible_route(m.name, scale, len(runs))
+            route = permissible_alternatives(m.name, scale, len(runs))
+            # in words: the note goes into papers; the commands are in the
+            # table's permissible_route column
             notes.append(f"{m.name}: its scale is {scale}; the tests compare means, which "
                             f"needs an interval scale (results marked permissible = false)"
                             + (f"; permissible: {route}" if route else ""))
