@@ -51,15 +51,10 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     for r in requested:
         bootstrap._check_measure(r.measure)
     _subsets(options, v["queries_files"], [qrels, *runs])
-    if inp.sweeping(v["engine_name"], runs, align, measures=measures):
-        scores = inp.load_scores(qrels, runs, align, requested, engine=v["engine_name"],
-                                 warn=warn,
-                                 progress=progress and progress(f"scoring {len(runs)} runs"))
-        aligned = scores.aligned
-        options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
-    else:
-        aligned = inp.load_aligned(qrels, runs, align, measures=measures, warn=warn)
-        options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
+    aligned, scores = inp.sweep_or_align(v, runs, align, requested, measures=measures,
+                                         warn=warn, progress=progress)
+    options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
+    if scores is None:
         scores = engine.evaluate(aligned, requested)
     report = bootstrap.run(scores, options, progress=progress and progress(
         "bootstrap: resampling topics" + (", split-half tests" if options.split_half else "")))

@@ -70,18 +70,13 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     if not runs:
         raise UsageError("compare needs QRELS and at least one run (got no run)")
     requested = engine.requested(measures)          # usage errors before reading files
-    if inp.sweeping(v["engine_name"], runs, align, measures=measures):
-        sc = inp.load_scores(v["qrels"], runs, align, requested, engine=v["engine_name"],
-                             warn=warn,
-                             progress=progress and progress(f"scoring {len(runs)} runs"))
-        aligned = sc.aligned
-    else:
-        aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
-        sc = None
+    aligned, sc = inp.sweep_or_align(v, runs, align, requested, measures=measures, warn=warn,
+                                     progress=progress)
     if options.baseline is not None:
         options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
     options.check(list(aligned.runs))
-    sc = sc or engine.evaluate(aligned, requested)
+    if sc is None:
+        sc = engine.evaluate(aligned, requested)
     report = compare.run_scores(sc, options, progress=tracking)
     return inp.with_params(report, align.as_params())
 

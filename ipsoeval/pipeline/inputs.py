@@ -241,6 +241,19 @@ def sweeping(engine: str, runs=(), opts: AlignOptions | None = None, *conflicts,
         and not diversity and not any(given for given, _ in conflicts)
 
 
+def sweep_or_align(v, runs, align: AlignOptions, requested, *conflicts, measures=(),
+                   warn=_ignore, progress=None):
+    """(aligned, scores or None) of a command's runs: scored by a sweep where
+    :func:`sweeping` says so (``conflicts`` as there; the alignment the
+    Scores'), else read and aligned here (None: the caller scores them, after
+    its checks on the aligned runs)."""
+    if sweeping(v["engine_name"], runs, align, *conflicts, measures=measures):
+        sc = load_scores(v["qrels"], runs, align, requested, engine=v["engine_name"], warn=warn,
+                         progress=progress and progress(f"scoring {len(runs)} runs"))
+        return sc.aligned, sc
+    return load_aligned(v["qrels"], runs, align, measures=measures, warn=warn), None
+
+
 def load_scores(qrels: str, runs, opts: AlignOptions, requested, *, engine: str,
                 paired: bool = True, text_ok: bool = False, params=None, quiet=None,
                 warn=_ignore, progress=None):

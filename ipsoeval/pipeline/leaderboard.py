@@ -62,15 +62,10 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
     if len(runs) < 1:
         raise UsageError("leaderboard needs QRELS and at least two runs (got no run)")
     requested = engine.requested(measures)          # usage errors before reading files
-    if inp.sweeping(v["engine_name"], runs, align, measures=measures):
-        sc = inp.load_scores(v["qrels"], runs, align, requested, engine=v["engine_name"],
-                             warn=warn,
-                             progress=progress and progress(f"scoring {len(runs)} runs"))
-        aligned = sc.aligned
-        options.check(list(aligned.runs))
-    else:
-        aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
-        options.check(list(aligned.runs))
+    aligned, sc = inp.sweep_or_align(v, runs, align, requested, measures=measures, warn=warn,
+                                     progress=progress)
+    options.check(list(aligned.runs))
+    if sc is None:
         sc = engine.evaluate(aligned, requested)
     announce(note, len(aligned.runs), len(aligned.topics), options,
              len({m.name for m in sc.measures}))

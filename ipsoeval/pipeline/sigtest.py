@@ -65,16 +65,10 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
         _plot(v["plot"], report, list(ts.runs), ts.matrices)
         return report
     requested = engine.requested(measures)          # usage errors before reading files
-    sc = None
-    if inp.sweeping(v["engine_name"], runs, align, (options.bounds, "--bounds"),
-                    (options.scale != "original", f"--scale {options.scale}"),
-                    measures=measures):
-        sc = inp.load_scores(v["qrels"], runs, align, requested, engine=v["engine_name"],
-                             warn=warn,
-                             progress=progress and progress(f"scoring {len(runs)} runs"))
-        aligned = sc.aligned
-    else:
-        aligned = inp.load_aligned(v["qrels"], runs, align, measures=measures, warn=warn)
+    aligned, sc = inp.sweep_or_align(
+        v, runs, align, requested, (options.bounds, "--bounds"),
+        (options.scale != "original", f"--scale {options.scale}"), measures=measures,
+        warn=warn, progress=progress)
     options.baseline = validate.baseline(options.baseline, aligned.runs, runs)
     testing = progress and progress("sigtest: testing pairs of runs")
     if sc is not None:

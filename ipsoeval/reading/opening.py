@@ -33,6 +33,18 @@ from ipsoeval.errors import InputError
 from ipsoeval.reading.grammar import display_name
 
 
+def stem(path: str) -> str:
+    """A file's name without its folder, compression suffix and extension
+    (a scores file's or a predictor file's default name; ``-``: stdin)."""
+    if path == "-":
+        return "stdin"
+    base = os.path.basename(path)
+    for ext in (".gz", ".bz2", ".xz"):
+        if base.endswith(ext):
+            base = base[: -len(ext)]
+    return os.path.splitext(base)[0] or base
+
+
 def _gzip(f):
     import gzip
     return gzip.GzipFile(fileobj=f, mode="rb")

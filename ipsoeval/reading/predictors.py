@@ -26,18 +26,9 @@ from ipsoeval.ids import decode_text
 from ipsoeval.model import Predictors
 from ipsoeval.reading.grammar import check_stdin_once
 from ipsoeval.reading.opening import read_bytes
+from ipsoeval.reading.opening import stem as _stem
 
 _HEADER_WORDS = {"qid", "query_id", "topic", "value", "score", "predictor", "prediction"}
-
-
-def _stem(path: str) -> str:
-    if path == "-":
-        return "stdin"
-    base = os.path.basename(path)
-    for ext in (".gz", ".bz2", ".xz"):
-        if base.endswith(ext):
-            base = base[: -len(ext)]
-    return os.path.splitext(base)[0] or base
 
 
 def _value(text: str, path: str, line: int) -> float:

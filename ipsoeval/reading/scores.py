@@ -40,7 +40,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -48,6 +47,7 @@ from ipsoeval.errors import InputError, UsageError
 from ipsoeval.ids import decode_text, id_sort_key
 from ipsoeval.reading.grammar import SCORE_FORMATS, check_stdin_once
 from ipsoeval.reading.opening import read_bytes
+from ipsoeval.reading.opening import stem as _stem
 
 if TYPE_CHECKING:
     import numpy as np
@@ -87,16 +87,6 @@ class TopicScores:
 
 
 # --- reading -----------------------------------------------------------------------
-
-def _stem(path: str) -> str:
-    if path == "-":
-        return "stdin"
-    base = os.path.basename(path)
-    for ext in (".gz", ".bz2", ".xz"):
-        if base.endswith(ext):
-            base = base[: -len(ext)]
-    return os.path.splitext(base)[0] or base
-
 
 def known_measure(name: str):
     from ipsoeval.measures import parse_measure

@@ -95,6 +95,21 @@ def _sigtest_options(options: Options, marks: str, baseline: str | None):
                         samples=options.test_samples(), seed=options.seed)
 
 
+def _pair(rec, name, higher, *, test, n, statistic, p_adjusted) -> dict:
+    """compare's record of one tested pair (a sigtest or leaderboard record):
+    the pair's numbers and ``better``, the significant winner (None: none)."""
+    better = None
+    d = rec["diff"]
+    if rec["significant"] and d is not None and d != 0:
+        b_wins = (d > 0) if higher else (d < 0)
+        better = rec["run_b"] if b_wins else rec["run_a"]
+    return {"run_a": rec["run_a"], "run_b": rec["run_b"], "measure": name, "test": test,
+            "n": n, "mean_a": rec["mean_a"], "mean_b": rec["mean_b"], "diff": d,
+            "statistic": statistic, "p_value": rec["p_value"], "p_adjusted": p_adjusted,
+            "significant": rec["significant"], "permissible": rec["permissible"],
+            "better": better}
+
+
 def _pair_marks(runs, name, M, scale, higher, options, marks, baseline, warnings):
     """sigtest on this one measure: the records of its pairs (the family of
     --correct) and each pair's winner."""
@@ -105,19 +120,8 @@ def _pair_marks(runs, name, M, scale, higher, options, marks, baseline, warnings
     for w in rep.warnings:
         if w not in warnings:
             warnings.append(w)
-    out = []
-    for rec in rep.table("tests").records:
-        better = None
-        d = rec["diff"]
-        if rec["significant"] and d is not None and d != 0:
-            b_wins = (d > 0) if higher else (d < 0)
-            better = rec["run_b"] if b_wins else rec["run_a"]
-        out.append({"run_a": rec["run_a"], "run_b": rec["run_b"], "measure": name,
-                    "test": rec["test"], "n": rec["n"], "mean_a": rec["mean_a"],
-                    "mean_b": rec["mean_b"], "diff": d, "statistic": rec["statistic"],
-                    "p_value": rec["p_value"], "p_adjusted": rec["p_adjusted"],
-                    "significant": rec["significant"], "permissible": rec["permissible"],
-                    "better": better})
+    out = [_pair(rec, name, higher, test=rec["test"], n=rec["n"], statistic=rec["statistic"],
+                 p_adjusted=rec["p_adjusted"]) for rec in rep.table("tests").records]
     return out, rep.table("tests").params.get("test_choice", {}).get(name)
 
 
@@ -134,19 +138,8 @@ def _groups(runs, topics, name, M, scale, higher, options, warnings, progress):
             warnings.append(w)
     letters = {r["run"]: r["letters"] for r in rep.table("leaderboard").records}
     n = {r["run"]: r["n"] for r in rep.table("leaderboard").records}
-    out = []
-    for rec in rep.table("pairs").records:
-        better = None
-        d = rec["diff"]
-        if rec["significant"] and d is not None and d != 0:
-            b_wins = (d > 0) if higher else (d < 0)
-            better = rec["run_b"] if b_wins else rec["run_a"]
-        out.append({"run_a": rec["run_a"], "run_b": rec["run_b"], "measure": name,
-                    "test": lb.TEST, "n": n.get(rec["run_a"]), "mean_a": rec["mean_a"],
-                    "mean_b": rec["mean_b"], "diff": d, "statistic": None,
-                    "p_value": rec["p_value"], "p_adjusted": rec["p_value"],
-                    "significant": rec["significant"], "permissible": rec["permissible"],
-                    "better": better})
+    out = [_pair(rec, name, higher, test=lb.TEST, n=n.get(rec["run_a"]), statistic=None,
+                 p_adjusted=rec["p_value"]) for rec in rep.table("pairs").records]
     return letters, out
 
 
