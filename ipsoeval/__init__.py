@@ -15,7 +15,7 @@ from ipsoeval._version import __version__
 _API = ("evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
         "interval_map", "read_scores", "InputWarning", "experiment", "ppi", "agree",
         "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets", "across",
-        "risk")
+        "risk", "repro")
 _RESULTS = ("Report", "Table", "ResultSet", "Gate")
 _ERRORS = ("IpsoevalError", "UsageError", "InputError")
 

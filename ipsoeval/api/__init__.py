@@ -41,6 +41,7 @@ from ipsoeval.api._power import power
 from ipsoeval.api._ppi import ppi
 from ipsoeval.api._report import Page, report
 from ipsoeval.api._risk import risk
+from ipsoeval.api._repro import repro
 from ipsoeval.api._sigtest import sigtest
 from ipsoeval.pipeline.common import InputWarning, load_inputs
 
@@ -50,4 +51,4 @@ for _public in (InputWarning, EvalResult, Page):      # their documented home
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
            "interval_map", "InputWarning", "read_scores", "experiment", "ppi", "agree",
            "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets",
-           "across", "risk", "load_inputs"]
+           "across", "risk", "repro", "load_inputs"]

@@ -30,6 +30,7 @@ COMMANDS = {
     "nuggets": "nuggets",
     "across": "across",
     "risk": "risk",
+    "repro": "repro",
 }
 
 GROUP_HELP = """trec_eval-compatible evaluation of ranked runs, with honest comparisons.
@@ -61,6 +62,7 @@ HELP = {  # each command's --help text: the first paragraph is its summary
     'report': "One self-contained HTML page comparing runs, to attach to a paper's\nrepository or a CI job: the leaderboard with CIs and letter groups\n(randomised Tukey HSD), the significance matrix as a heat map, the\nper-topic differences of chosen pairs with their tests, the outcomes\nbreakdown of the best run against the baseline (Lin et al. 2021) and\nthe permissible tests of each measure's scale.  The page loads nothing\nfrom the network; its tables hold the same numbers as ipsoeval\nleaderboard, sigtest and breakdown.  The charts are SVG drawn by ipsoeval\nitself (no plotting library needed).",
     'nuggets': "Nugget scores of generated answers from nugget assignment files\n(nuggetizer's JSONL or the long TSV): per run the mean over topics of\nthe strict and the partial (0.5) vital and all-nugget scores, as the\nTREC 2024 RAG track's AutoNuggetizer.  Every run must answer the same\ntopics.  The same files stand for runs and qrels in sigtest, bootstrap,\nleaderboard, power, meta, ipso (--nuggets), ppi (--nuggets --human H\n--auto A) and agree (--nuggets A B).",
     'across': "Compare runs over several test collections.  MANIFEST is a TSV file of\n`collection qrels run` lines (paths relative to it; qrels may be\nirds:DATASET_ID, or '-' for a file of per-topic scores).  Each run's\neffect against --baseline on each collection is pooled by random-effects\nmeta-analysis (fixed effect beside; Q, I^2, prediction interval); the\nleaderboard ranks runs by their pooled means with bootstrap rank\nintervals, beside the plain mean of means and the mean rank; a linear\nmixed model (system fixed, topic and collection random) handles runs\nmissing from collections or topics.",
+    'repro': "How close a reproduced experiment comes to the original (Breuer et\nal., SIGIR 2020): QRELS ORIG_BASELINE ORIG_ADVANCED REP_BASELINE\nREP_ADVANCED.  Kendall's tau Union and RBO between the original and\nreproduced rankings, RMSE and nRMSE of the per-topic scores, the effect\nratio (ER), Delta RI and the t tests, as repro_eval 0.5.0 computes\nthem; bootstrap intervals for ER, Delta RI and the differences of means,\nand whether the reproduced effect is distinguishable from the original\none.  --rep-qrels: replicability on another collection.  See\nipsoeval-repro(1).",
     'risk': 'Risk-sensitive comparison of runs on per-topic scores: URisk and TRisk\nof each run against a baseline (Dinçer, Macdonald and Ounis, SIGIR 2014),\nand ZRisk and GeoRisk of each run against all of them (Dinçer, Macdonald\nand Ounis, SIGIR 2016).  See ipsoeval-risk(1).',
 }
 
