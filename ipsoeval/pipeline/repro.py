@@ -86,7 +86,7 @@ def _from_runs(qrels, runs, align, options: Options, measures, *, warn, note, pr
     order = None
     if options.paired:
         names = inp.run_names(runs, align)
-        rk = [ranked(read_run(p, align.run_format, names[i] if names else None))
+        rk = [ranked(read_run(p, align.run_format, names[i] if names else None), align.tie_break)
               for i, p in enumerate(runs)]
         _topic_check(runs, rk)
         aligned = inp.load_aligned(qrels, runs, align, measures=measures, warn=warn)

@@ -20,7 +20,8 @@ The bootstrap resamples topics: one draw of topics for the four runs when the
 topics are the same (paired), one for the original runs and another for the
 reproduced ones otherwise.  Intervals are BCa (Efron & Tibshirani 1993,
 §14.3), the acceleration from the jackknife (the two samples' influence
-values pooled when the topics differ).
+values pooled when the topics differ), expanded for the number of topics
+(:func:`expanded_z`; the smaller collection's when they differ).
 """
 
 from __future__ import annotations
@@ -170,16 +171,32 @@ def bootstrap(ob, oa, rb, ra, *, paired: bool, samples: int, seed: int, alpha: f
         k = len(ob) if len(ob) > 1 else 0
         groups = [(0, k), (k, k + (len(rb) if len(rb) > 1 else 0))]
     theta = _point(ob, oa, rb, ra)
+    m = len(ob) if paired else min(len(ob), len(rb))
     low, high = bca(theta, trials, _acceleration(_jackknife(ob, oa, rb, ra, paired), groups),
-                    alpha, dist)
+                    alpha, dist, expand=m)
     return theta, low, high
 
 
-def bca(theta: np.ndarray, trials: np.ndarray, a: np.ndarray, alpha: float, dist):
+def expanded_z(alpha: float, n: int, dist) -> float:
+    """The normal quantile that stands for alpha/2 in an interval expanded
+    for a small sample (Hesterberg 2015, "What teachers should know about the
+    bootstrap", §5.2): sqrt(n / (n - 1)) t_{alpha/2, n-1}.  A bootstrap
+    distribution is narrower than the statistic's by the plug-in variance's
+    (n - 1)/n and the normal quantile's lightness against t; on 50 topics a
+    plain 95% interval covers about 94%."""
+    if n < 2:
+        return float(dist.ndtri(alpha / 2))
+    return float(math.sqrt(n / (n - 1.0)) * dist.stdtrit(n - 1.0, alpha / 2))
+
+
+def bca(theta: np.ndarray, trials: np.ndarray, a: np.ndarray, alpha: float, dist,
+        expand: int | None = None):
     """BCa interval ends of each column of ``trials`` (B, k) about ``theta``
     (k,): z0 from the share of trials below theta (ties count half), the
-    quantiles linear between order statistics.  A statistic undefined in the
-    data (NaN) or in a trial gives NaN ends."""
+    quantiles linear between order statistics; ``expand``: the number of
+    topics whose small-sample expansion (:func:`expanded_z`) widens the
+    interval.  A statistic undefined in the data (NaN) or in a trial gives
+    NaN ends."""
     from ipsoeval.analyses.bootstrap.resample import quantile_linear
 
     B = trials.shape[0]
@@ -187,7 +204,7 @@ def bca(theta: np.ndarray, trials: np.ndarray, a: np.ndarray, alpha: float, dist
         below = (trials < theta).sum(axis=0)
         at = (trials == theta).sum(axis=0)
     z0 = dist.np_ndtri((below + 0.5 * at) / B)
-    za = dist.ndtri(alpha / 2)
+    za = dist.ndtri(alpha / 2) if expand is None else expanded_z(alpha, expand, dist)
     with np.errstate(invalid="ignore", divide="ignore"):
         a = np.where(np.isfinite(a), a, 0.0)
         n1 = z0 + za

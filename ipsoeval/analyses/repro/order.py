@@ -51,14 +51,14 @@ class Ranked:
         return np.diff(self.start)
 
 
-def ranked(run) -> Ranked:
+def ranked(run, tie_break: str = "trec") -> Ranked:
     """The rankings of a :class:`ipsoeval.model.Run`: score descending, ties
-    by docno descending (trec_eval's order, which repro_eval's
-    ``break_ties`` also gives), each topic's rows together."""
+    by ``tie_break`` (trec: docno descending, trec_eval's order, which
+    repro_eval's ``break_ties`` also gives), each topic's rows together."""
     from ipsoeval.align import _order_run, group_ids
 
     names, codes = group_ids(run.qid)
-    order = _order_run(run.score, run.docno, codes, "trec")
+    order = _order_run(run.score, run.docno, codes, tie_break)
     if order is None:
         order = np.arange(len(codes))
     codes = codes[order]

@@ -178,7 +178,8 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
         + "; p = 1 when the scores are identical",
         f"repro: intervals are {level} BCa bootstrap intervals over {options.samples} "
         + ("resamples of the topics, the same draw for the four runs" if paired else
-           "resamples of each collection's topics, drawn independently"),
+           "resamples of each collection's topics, drawn independently")
+        + ", expanded for the number of topics (Hesterberg 2015)",
     ]
     if paired:
         notes.append("repro: nRMSE divides the RMSE by the largest one possible for a "
