@@ -25,6 +25,7 @@ def case(rng: random.Random, *, n_topics: int | None = None, uneven: float = 0.1
     rep_qs = topics(rng, rng.randint(10, 100)) if replicated else qs
     qrels, rep_qrels = [], []
     pools = {}
+    label = {}
     for out, ts in ((qrels, qs), (rep_qrels, rep_qs)):
         for q in ts:
             pool = [f"d{rng.randint(0, 9999):04d}{rng.choice(['', 'x', 'yz'])}"
@@ -33,7 +34,9 @@ def case(rng: random.Random, *, n_topics: int | None = None, uneven: float = 0.1
             pools.setdefault(id(out), {})[q] = pool
             for d in pool:
                 if rng.random() < 0.6:
-                    out.append(f"{q} 0 {d} {rng.choice([0, 0, 0, 1, 1, 2, 3])}")
+                    g = rng.choice([0, 0, 0, 1, 1, 2, 3])
+                    label[(q, d)] = g
+                    out.append(f"{q} 0 {d} {g}")
         if not replicated:
             break
     step = rng.choice([0.1, 0.05, 0.5])
@@ -45,8 +48,9 @@ def case(rng: random.Random, *, n_topics: int | None = None, uneven: float = 0.1
             if base is None:
                 n = rng.randint(2, min(60, len(pool)))
                 docs = rng.sample(pool, n)
-                sc = {d: round(rng.random() * 3 / step) * step + shift * (i % 3)
-                      for i, d in enumerate(docs)}
+                # the advanced run (shift > 0) lifts the relevant documents
+                sc = {d: round((rng.random() * 3 + shift * label.get((q, d), 0)) / step) * step
+                      for d in docs}
             else:
                 sc = {d: s + rng.gauss(0, 0.3) for d, s in base[q]}
                 for d in list(sc):
@@ -71,11 +75,11 @@ def case(rng: random.Random, *, n_topics: int | None = None, uneven: float = 0.1
 
     qpool = pools[id(qrels)]
     ob = run(qs, qpool)
-    oa = run(qs, qpool, shift=0.2)
+    oa = run(qs, qpool, shift=0.8)
     if replicated:
         rpool = pools[id(rep_qrels)]
         rb = run(rep_qs, rpool)
-        ra = run(rep_qs, rpool, shift=0.2)
+        ra = run(rep_qs, rpool, shift=0.8)
     else:
         rb = run(qs, qpool, base=ob)
         ra = run(qs, qpool, base=oa)

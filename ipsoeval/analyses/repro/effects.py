@@ -83,7 +83,7 @@ def ttest(o, r, paired: bool):
 
 # --------------------------------------------------------------- bootstrap
 
-STATS = ("er", "dri", "diff_baseline", "diff_advanced")
+STATS = ("er", "dri", "diff_baseline", "diff_advanced", "effect_orig")
 
 
 def _statistics(mob, moa, mrb, mra, mdo, mdr):
@@ -92,7 +92,7 @@ def _statistics(mob, moa, mrb, mra, mdo, mdr):
     with np.errstate(divide="ignore", invalid="ignore"):
         e = mdr / mdo
         d = (moa - mob) / mob - (mra - mrb) / mrb
-    return np.stack([e, d, mob - mrb, moa - mra], axis=-1)
+    return np.stack([e, d, mob - mrb, moa - mra, np.broadcast_to(mdo, np.shape(e))], axis=-1)
 
 
 def _point(ob, oa, rb, ra):
@@ -102,7 +102,7 @@ def _point(ob, oa, rb, ra):
 
 def _jackknife(ob, oa, rb, ra, paired: bool) -> np.ndarray:
     """Jackknife values (n, 4) of the four statistics, leaving one topic out
-    (of both samples' topics in turn when they are not paired)."""
+    (of both samples' topics in turn when they are not paired): (n, 5)."""
     def loo(x):
         n = len(x)
         return (x.sum() - x) / (n - 1)
@@ -110,7 +110,7 @@ def _jackknife(ob, oa, rb, ra, paired: bool) -> np.ndarray:
     if paired:
         n = len(ob)
         return _statistics(loo(ob), loo(oa), loo(rb), loo(ra), loo(oa - ob), loo(ra - rb)) \
-            if n > 1 else np.zeros((0, 4))
+            if n > 1 else np.zeros((0, len(STATS)))
     out = []
     if len(ob) > 1:
         k = len(ob)
@@ -120,7 +120,7 @@ def _jackknife(ob, oa, rb, ra, paired: bool) -> np.ndarray:
         k = len(rb)
         out.append(_statistics(np.full(k, ob.mean()), np.full(k, oa.mean()), loo(rb), loo(ra),
                                np.full(k, (oa - ob).mean()), loo(ra - rb)))
-    return np.concatenate(out) if out else np.zeros((0, 4))
+    return np.concatenate(out) if out else np.zeros((0, len(STATS)))
 
 
 def _acceleration(jack: np.ndarray, groups) -> np.ndarray:
@@ -154,8 +154,9 @@ def _trial_means(rng, x: np.ndarray, samples: int, batch: int = 2000) -> np.ndar
 
 
 def bootstrap(ob, oa, rb, ra, *, paired: bool, samples: int, seed: int, alpha: float):
-    """Point values (4,) and (1 - alpha) BCa intervals (low (4,), high (4,))
-    of ER, Delta RI, mean(ob) - mean(rb) and mean(oa) - mean(ra)."""
+    """Point values (5,) and (1 - alpha) BCa intervals (low (5,), high (5,))
+    of ER, Delta RI, mean(ob) - mean(rb), mean(oa) - mean(ra) and the
+    original effect mean(oa - ob) (:data:`STATS`)."""
     from ipsoeval.special import dist
 
     ob, oa, rb, ra = (np.asarray(v, float) for v in (ob, oa, rb, ra))

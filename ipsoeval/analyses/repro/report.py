@@ -76,8 +76,13 @@ def _nanmean(x: np.ndarray) -> float | None:
     return _f(np.mean(x[ok])) if ok.any() else None
 
 
-def _verdict(m: str, er, lo, hi, alpha: float) -> str:
+def _verdict(m: str, er, lo, hi, alpha: float, effect=None) -> str:
     level = f"{100 * (1 - alpha):g}%"
+    if effect is not None:
+        return (f"{m}: the reproduced effect is not distinguishable from the original one "
+                f"at alpha = {alpha:g}: the original effect itself is not distinguishable "
+                f"from 0 (its {level} interval [{effect[0]:.4f}, {effect[1]:.4f}] includes "
+                f"0), so the ratio ER = {er:.4f} is not bounded.")
     if lo is None or hi is None:
         return (f"{m}: ER has no interval (the original effect is 0 or the bootstrap "
                 f"met an undefined ER), so whether the reproduced effect differs from "
@@ -114,13 +119,19 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
         lo, hi = _f(low[0]), _f(high[0])
         dist = None if lo is None or hi is None or not math.isfinite(er) \
             else not (lo <= 1.0 <= hi)
+        # ER = rep / orig effect: when the original effect's interval holds 0
+        # the ratio's confidence set is unbounded (Fieller 1954) and holds 1
+        unbounded = bool(low[4] <= 0.0 <= high[4]) and math.isfinite(er)
+        if unbounded:
+            dist = False
         rows.append({"measure": ms.name, "n": len(ob), "n_rep": len(rb), "er": _f(er),
                      "er_low": lo, "er_high": hi, "dri": _f(dri),
                      "dri_low": _f(low[1]), "dri_high": _f(high[1]),
                      "distinguishable": dist})
         vrows.append({"measure": ms.name,
                       "verdict": _verdict(ms.name, er, lo if dist is not None else None,
-                                          hi if dist is not None else None, options.alpha)})
+                                          hi if dist is not None else None, options.alpha,
+                                          (low[4], high[4]) if unbounded else None)})
         for k, (role, o, r) in enumerate((("baseline", ob, rb), ("advanced", oa, ra))):
             t, df, p = effects.ttest(o, r, paired)
             trows.append({"measure": ms.name, "run": role, "test": test,
