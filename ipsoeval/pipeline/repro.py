@@ -141,42 +141,69 @@ def _from_scores(v, align, fmt, options: Options, measures, *, warn, note, progr
 
     from ipsoeval.analyses import repro
     from ipsoeval.analyses.repro import MeasureScores
+    from ipsoeval.declare import replace
     from ipsoeval.reading.scores import select
 
     if options.rep_qrels is not None:
         raise UsageError("repro --scores: --rep-qrels applies to runs; say --replicated for "
                          "scores on another collection")
-    ts = inp.command_scores(v, align, fmt, measures=measures, warn=warn, note=note)
-    if len(ts.runs) != 4:
+    if v.get("queries") is None:     # no topic filled in: the runs' own topics are compared
+        align = replace(align, queries="strict")
+    files = [f for f in (v["qrels"], *v["runs"]) if f is not None]
+    # each file read on its own: the reproduced runs' topics (another
+    # collection's, for replicability) are not aligned to the original ones'
+    runs = []
+    said: list = []            # the notes wait for the checks: a refusal is the only line
+    for f in files:
+        ts = inp.load_score_files([f], align, fmt, v["scores_scale"], measures=measures,
+                                  warn=lambda w: said.append((warn, w)),
+                                  note=lambda n: said.append((note, n)))
+        runs += [(ts, i, f) for i in range(len(ts.runs))]
+    if len(runs) != 4:
         raise UsageError(f"repro --scores needs the scores of four runs, in this order: "
                          f"original baseline, original advanced, reproduced baseline, "
-                         f"reproduced advanced (the files hold {len(ts.runs)})")
-    names = select(ts, measures or list(ts.measures))
-    note("repro --scores: KTU and RBO compare rankings; per-topic scores have none, so the "
-         "document order is not compared")
+                         f"reproduced advanced (the files hold {len(runs)})")
+    shared = [m for m in runs[0][0].measures if all(m in ts.matrices for ts, _, _ in runs)]
+    names = select(runs[0][0], measures or shared)
+    for ts, _, _ in runs[1:]:
+        select(ts, names)
+    said.append((note, "repro --scores: KTU and RBO compare rankings; per-topic scores have "
+                       "none, so the document order is not compared"))
+
+    def vector(k, m):
+        ts, i, f = runs[k]
+        x = np.asarray(ts.matrices[m][i], float)
+        ok = ~np.isnan(x)
+        return {t: x[j] for j, t in enumerate(ts.topics) if ok[j]}, f
+
+    def differ(a, b, fa, fb, what):
+        only_a = sorted(set(a) - set(b), key=str.encode)
+        only_b = sorted(set(b) - set(a), key=str.encode)
+        if only_a or only_b:
+            first = (only_a or only_b)[0]
+            raise InputError(f"{m}: {what}: {len(a)} topics in {fa}, {len(b)} here ("
+                             f"{len(only_a)} missing, {len(only_b)} extra; first {first!r})",
+                             path=fb)
+
     data = []
     for m in names:
-        x = np.asarray(ts.matrices[m], float)
-        t_o = ~np.isnan(x[0]) & ~np.isnan(x[1])
-        t_r = ~np.isnan(x[2]) & ~np.isnan(x[3])
-        if options.paired and not np.array_equal(t_o, t_r):
-            only_o = [ts.topics[j] for j in np.flatnonzero(t_o & ~t_r)]
-            only_r = [ts.topics[j] for j in np.flatnonzero(t_r & ~t_o)]
-            first = (only_o or only_r)[0]
-            raise InputError(f"{m}: the original runs have scores on {int(t_o.sum())} topics, "
-                             f"the reproduced ones on {int(t_r.sum())} ({len(only_o)} only in "
-                             f"the original, {len(only_r)} only in the reproduced; first "
-                             f"{first!r}); reproducibility compares them topic by topic "
-                             f"(--replicated for another collection)",
-                             path=ts.params.get("scores", [v["qrels"]])[0]
-                             if isinstance(ts.params.get("scores"), list) else v["qrels"])
-        to = [ts.topics[j] for j in np.flatnonzero(t_o)]
-        tr = [ts.topics[j] for j in np.flatnonzero(t_r)]
+        (ob, f0), (oa, f1), (rb, f2), (ra, f3) = (vector(k, m) for k in range(4))
+        differ(ob, oa, f0, f1, "the two original runs must score the same topics")
+        differ(rb, ra, f2, f3, "the two reproduced runs must score the same topics")
+        if options.paired:
+            differ(ob, rb, f0, f2, "reproducibility compares the original and reproduced "
+                                   "runs topic by topic (--replicated for another collection)")
+        to = sorted(ob, key=str.encode)
+        tr = sorted(rb, key=str.encode)
         if not to or not tr:
-            raise InputError(f"{m}: no topic with scores of both runs", path=v["qrels"])
-        data.append(MeasureScores(m, to, x[0][t_o], x[1][t_o], tr, x[2][t_r], x[3][t_r]))
-    report = repro.run(data, options, names=dict(zip(ROLES, ts.runs)))
-    inp.with_params(report, ts.params)
+            raise InputError(f"{m}: no topic with scores", path=f0 if not to else f2)
+        data.append(MeasureScores(m, to, np.array([ob[t] for t in to]),
+                                  np.array([oa[t] for t in to]), tr,
+                                  np.array([rb[t] for t in tr]), np.array([ra[t] for t in tr])))
+    for say, text in said:
+        say(text)
+    report = repro.run(data, options, names=dict(zip(ROLES, [ts.runs[i] for ts, i, _ in runs])))
+    inp.with_params(report, {"scores": files})
     return report
 
 
