@@ -121,11 +121,40 @@ def _inversions(z: np.ndarray, m: np.ndarray) -> np.ndarray:
     return inv
 
 
-def ktu_rbo(orig: Ranked, rep: Ranked, topics: list[str], *, ktu_depth: int = 1000,
-            rbo_p: float = 0.95, rbo_depth: int = 1000):
-    """Per topic of ``topics`` (present in both): KTU, RBO and whether the
-    two cut rankings differ in length (KTU then on the shorter length).
-    KTU is NaN for a topic with fewer than two documents to compare."""
+def _dense(x: np.ndarray) -> tuple[np.ndarray, int]:
+    """Dense ranks (0-based) of ``x`` and the number of distinct values."""
+    o = np.argsort(x)
+    xs = x[o]
+    new = np.empty(len(xs), dtype=bool)
+    new[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=new[1:])
+    r = np.empty(len(xs), dtype=np.int64)
+    r[o] = np.cumsum(new) - 1
+    return r, int(new.sum())
+
+
+def _alphabetical(words: np.ndarray, tpos: np.ndarray) -> np.ndarray:
+    """Row order: by topic, then by the ids' bytes (strcmp).  The words'
+    big-endian values compare like the bytes; each column is replaced by its
+    dense rank and the columns folded into one key, so that one plain sort
+    serves instead of a lexicographic sort over every column (columns equal
+    on every row are left out: ids sharing a prefix)."""
+    be = words.byteswap()
+    key, span = np.zeros(len(tpos), dtype=np.int64), 1
+    for j in range(be.shape[1]):
+        col = be[:, j]
+        if len(col) and (col == col[0]).all():
+            continue
+        r, n = _dense(col)
+        if span > 1:
+            key, span = _dense(key * n + r)
+        else:
+            key, span = r, n
+    return np.argsort(tpos * span + key, kind="stable")
+
+
+def _chunk(orig, rep, topics, ktu_depth, rbo_p, rbo_depth, w, share):
+    """KTU's rank sequences and RBO of one chunk of topics (see ktu_rbo)."""
     T = len(topics)
     depth = max(ktu_depth, rbo_depth)
     to, ro, wo, no = _rows(orig, topics, depth)
@@ -134,42 +163,91 @@ def ktu_rbo(orig: Ranked, rep: Ranked, topics: list[str], *, ktu_depth: int = 10
     words = np.concatenate([_pad(wo, width), _pad(wr, width)])
     tpos = np.concatenate([to, tr])
     rank = np.concatenate([ro, rr])
-    src = np.concatenate([np.zeros(len(to), np.int8), np.ones(len(tr), np.int8)])
-    # alphabetical (byte-wise) order within each topic: the words' big-endian
-    # values compare like the bytes
-    be = words.byteswap()
-    keys = [be[:, j] for j in range(width - 1, -1, -1)] + [tpos]
-    order = np.lexsort(keys)
+    src = np.concatenate([np.zeros(len(to), np.int64), np.ones(len(tr), np.int64)])
+    order = _alphabetical(words, tpos)
     tpos_s, rank_s, src_s = tpos[order], rank[order], src[order]
 
-    # --- KTU
+    # --- KTU: number each run's first m documents alphabetically within the topic
     kn_o, kn_r = np.minimum(no, ktu_depth), np.minimum(nr, ktu_depth)
     m = np.minimum(kn_o, kn_r)
-    uneven = kn_o != kn_r
     elig = rank_s < m[tpos_s]
-    # number each run's eligible documents alphabetically within the topic
-    g = tpos_s * 2 + src_s
-    grp = np.argsort(g, kind="stable")          # (topic, run) groups, alphabetical inside
-    e = elig[grp].astype(np.int64)
-    cs = np.cumsum(e) - e
-    gs = g[grp]
-    head = np.r_[True, gs[1:] != gs[:-1]]
-    first = np.maximum.accumulate(np.where(head, np.arange(len(gs)), 0))
-    alpha = cs - cs[first]
-    M = int(m.max()) if T else 0
-    x = np.zeros((T, max(M, 1)), dtype=np.int64)
-    y = np.zeros((T, max(M, 1)), dtype=np.int64)
-    sel = grp[e.astype(bool)]
-    a_sel = alpha[e.astype(bool)]
-    t_sel, r_sel, s_sel = tpos_s[sel], rank_s[sel], src_s[sel]
-    isrep = s_sel == 1
-    x[t_sel[~isrep], r_sel[~isrep]] = a_sel[~isrep]
-    y[t_sel[isrep], r_sel[isrep]] = a_sel[isrep]
+    sel = np.flatnonzero(elig)
+    g = tpos_s[sel] * 2 + src_s[sel]
+    grp = sel[np.argsort(g, kind="stable")]       # (topic, run) groups, alphabetical inside
+    gs = tpos_s[grp] * 2 + src_s[grp]
+    head = np.r_[True, gs[1:] != gs[:-1]] if len(gs) else np.zeros(0, bool)
+    idx = np.arange(len(gs))
+    alpha = idx - np.maximum.accumulate(np.where(head, idx, 0))
+    t_sel, r_sel, isrep = tpos_s[grp], rank_s[grp], src_s[grp] == 1
+    M = max(int(m.max()) if T else 0, 1)
+    x = np.zeros((T, M), dtype=np.int64)
+    y = np.zeros((T, M), dtype=np.int64)
+    x[t_sel[~isrep], r_sel[~isrep]] = alpha[~isrep]
+    y[t_sel[isrep], r_sel[isrep]] = alpha[isrep]
     # z[x_i] = y_i: the reproduced numbers in the order of the original ones
     z = np.zeros_like(y)
     rows = np.repeat(np.arange(T), m)
     cols = np.arange(int(m.sum())) - np.repeat(np.cumsum(m) - m, m)
     z[rows, x[rows, cols]] = y[rows, cols]
+
+    # --- RBO: a document at ranks a (original) and b (reproduced), both < depth
+    inr = rank_s < rbo_depth
+    same = (tpos_s[1:] == tpos_s[:-1]) & (src_s[1:] != src_s[:-1]) & inr[1:] & inr[:-1]
+    j = np.flatnonzero(same)
+    if len(j):
+        j = j[(words[order[j]] == words[order[j + 1]]).all(axis=1)]
+    deepest = np.maximum(rank_s[j], rank_s[j + 1])
+    score = np.bincount(tpos_s[j], weights=share[deepest], minlength=T)
+    norm = float(w.sum())
+    rbo = score / norm if norm > 0 else np.full(T, np.nan)
+    return z, m, kn_o != kn_r, rbo
+
+
+CHUNK_ROWS = 1 << 20
+
+
+def ktu_rbo(orig: Ranked, rep: Ranked, topics: list[str], *, ktu_depth: int = 1000,
+            rbo_p: float = 0.95, rbo_depth: int = 1000):
+    """Per topic of ``topics`` (present in both): KTU, RBO and whether the
+    two cut rankings differ in length (KTU then on the shorter length).
+    KTU is NaN for a topic with fewer than two documents to compare.
+    The topics are taken a chunk at a time (about a million documents), so
+    that memory follows the chunk, not the runs."""
+    T = len(topics)
+    d = rbo_depth
+    w = np.cumprod(np.r_[1.0, np.full(d - 1, rbo_p)]) if d > 0 else np.zeros(0)
+    share = np.cumsum((w / np.arange(1, d + 1))[::-1])[::-1]     # sum from i to d-1
+    at_o, at_r = orig.index(), rep.index()
+    depth = max(ktu_depth, rbo_depth)
+    lens = np.array([min(orig.start[at_o[t] + 1] - orig.start[at_o[t]], depth)
+                     + min(rep.start[at_r[t] + 1] - rep.start[at_r[t]], depth)
+                     for t in topics], dtype=np.int64)
+    bounds = [0]
+    acc = 0
+    for i, n in enumerate(lens):
+        if acc and acc + n > CHUNK_ROWS:
+            bounds.append(i)
+            acc = 0
+        acc += int(n)
+    bounds.append(T)
+    zs, ms, uneven, rbo = [], [], [], []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        if hi <= lo:
+            continue
+        z, m, u, r = _chunk(orig, rep, topics[lo:hi], ktu_depth, rbo_p, rbo_depth, w, share)
+        zs.append(z)
+        ms.append(m)
+        uneven.append(u)
+        rbo.append(r)
+    if not zs:
+        return np.zeros(0), np.zeros(0), np.zeros(0, bool)
+    m = np.concatenate(ms)
+    M = max(z.shape[1] for z in zs)
+    z = np.zeros((T, M), dtype=np.int64)
+    pos = 0
+    for part in zs:
+        z[pos:pos + len(part), :part.shape[1]] = part
+        pos += len(part)
     dis = _inversions(z, m)
     tot = m * (m - 1) // 2
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -179,19 +257,4 @@ def ktu_rbo(orig: Ranked, rep: Ranked, topics: list[str], *, ktu_depth: int = 10
     tau[m < 2] = np.nan
     # repro_eval rounds each topic's tau to 14 decimals
     ktu = np.array([round(float(t), 14) if t == t else np.nan for t in tau])
-
-    # --- RBO: a document at ranks a (original) and b (reproduced), both < depth
-    d = rbo_depth
-    inr = rank_s < d
-    same = (tpos_s[1:] == tpos_s[:-1]) & (src_s[1:] != src_s[:-1]) & inr[1:] & inr[:-1]
-    if same.any():
-        j = np.flatnonzero(same)
-        same[j] = (words[order[j]] == words[order[j + 1]]).all(axis=1)
-    j = np.flatnonzero(same)
-    deepest = np.maximum(rank_s[j], rank_s[j + 1])
-    w = np.cumprod(np.r_[1.0, np.full(d - 1, rbo_p)]) if d > 0 else np.zeros(0)
-    share = np.cumsum((w / np.arange(1, d + 1))[::-1])[::-1]     # sum from i to d-1
-    score = np.bincount(tpos_s[j], weights=share[deepest], minlength=T)
-    norm = float(w.sum())
-    rbo = score / norm if norm > 0 else np.full(T, np.nan)
-    return ktu, rbo, uneven
+    return ktu, np.concatenate(rbo), np.concatenate(uneven)
