@@ -157,25 +157,45 @@ def bootstrap(ob, oa, rb, ra, *, paired: bool, samples: int, seed: int, alpha: f
     """Point values (5,) and (1 - alpha) BCa intervals (low (5,), high (5,))
     of ER, Delta RI, mean(ob) - mean(rb), mean(oa) - mean(ra) and the
     original effect mean(oa - ob) (:data:`STATS`)."""
+    return bootstrap_many([(ob, oa, rb, ra)], paired=paired, samples=samples, seed=seed,
+                          alpha=alpha)[0]
+
+
+def bootstrap_many(sets, *, paired: bool, samples: int, seed: int, alpha: float):
+    """:func:`bootstrap` of several measures' (ob, oa, rb, ra) on the same
+    topics: one draw of the topics serves them all (the draws each would
+    make alone with ``seed``), so that the resampling is paid once."""
     from ipsoeval.special import dist
 
-    ob, oa, rb, ra = (np.asarray(v, float) for v in (ob, oa, rb, ra))
+    sets = [tuple(np.asarray(v, float) for v in s) for s in sets]
     rng = np.random.default_rng(seed)
     if paired:
-        t = _trial_means(rng, np.column_stack([ob, oa, rb, ra, oa - ob, ra - rb]), samples)
-        trials = _statistics(t[:, 0], t[:, 1], t[:, 2], t[:, 3], t[:, 4], t[:, 5])
-        groups = [(0, len(ob))]
+        cols = np.column_stack([c for ob, oa, rb, ra in sets
+                                for c in (ob, oa, rb, ra, oa - ob, ra - rb)])
+        t = _trial_means(rng, cols, samples)
+        parts = [t[:, 6 * k:6 * k + 6] for k in range(len(sets))]
+        trials = [_statistics(p[:, 0], p[:, 1], p[:, 2], p[:, 3], p[:, 4], p[:, 5])
+                  for p in parts]
     else:
-        to = _trial_means(rng, np.column_stack([ob, oa, oa - ob]), samples)
-        tr = _trial_means(rng, np.column_stack([rb, ra, ra - rb]), samples)
-        trials = _statistics(to[:, 0], to[:, 1], tr[:, 0], tr[:, 1], to[:, 2], tr[:, 2])
-        k = len(ob) if len(ob) > 1 else 0
-        groups = [(0, k), (k, k + (len(rb) if len(rb) > 1 else 0))]
-    theta = _point(ob, oa, rb, ra)
-    m = len(ob) if paired else min(len(ob), len(rb))
-    low, high = bca(theta, trials, _acceleration(_jackknife(ob, oa, rb, ra, paired), groups),
-                    alpha, dist, expand=m)
-    return theta, low, high
+        to = _trial_means(rng, np.column_stack([c for ob, oa, rb, ra in sets
+                                                for c in (ob, oa, oa - ob)]), samples)
+        tr = _trial_means(rng, np.column_stack([c for ob, oa, rb, ra in sets
+                                                for c in (rb, ra, ra - rb)]), samples)
+        trials = [_statistics(to[:, 3 * k], to[:, 3 * k + 1], tr[:, 3 * k], tr[:, 3 * k + 1],
+                              to[:, 3 * k + 2], tr[:, 3 * k + 2]) for k in range(len(sets))]
+    out = []
+    for (ob, oa, rb, ra), tri in zip(sets, trials):
+        if paired:
+            groups = [(0, len(ob))]
+        else:
+            k = len(ob) if len(ob) > 1 else 0
+            groups = [(0, k), (k, k + (len(rb) if len(rb) > 1 else 0))]
+        theta = _point(ob, oa, rb, ra)
+        m = len(ob) if paired else min(len(ob), len(rb))
+        low, high = bca(theta, tri, _acceleration(_jackknife(ob, oa, rb, ra, paired), groups),
+                        alpha, dist, expand=m)
+        out.append((theta, low, high))
+    return out
 
 
 def expanded_z(alpha: float, n: int, dist) -> float:

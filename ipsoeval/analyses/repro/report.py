@@ -106,6 +106,16 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
     test = "paired t" if paired else "unpaired t"
     rows, trows, srows, vrows = [], [], [], []
     warnings: list[str] = []
+    # measures on the same topics share one draw of them (the same draws as alone)
+    boot: dict[int, tuple] = {}
+    by_topics: dict[tuple, list[int]] = {}
+    for i, ms in enumerate(scores):
+        by_topics.setdefault((tuple(ms.topics), tuple(ms.rep_topics)), []).append(i)
+    for idx in by_topics.values():
+        got = effects.bootstrap_many([(scores[i].ob, scores[i].oa, scores[i].rb, scores[i].ra)
+                                      for i in idx], paired=paired, samples=options.samples,
+                                     seed=options.seed, alpha=options.alpha)
+        boot.update(zip(idx, got))
     for i, ms in enumerate(scores):
         ob, oa, rb, ra = (np.asarray(v, float) for v in (ms.ob, ms.oa, ms.rb, ms.ra))
         er = effects.er(ob, oa, rb, ra)
@@ -113,9 +123,7 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
         if not np.mean(oa - ob):
             warnings.append(f"repro: {ms.name}: the original runs' mean difference is 0, so "
                             f"ER is undefined (repro_eval prints inf or nan)")
-        theta, low, high = effects.bootstrap(ob, oa, rb, ra, paired=paired,
-                                             samples=options.samples, seed=options.seed,
-                                             alpha=options.alpha)
+        theta, low, high = boot[i]
         lo, hi = _f(low[0]), _f(high[0])
         dist = None if lo is None or hi is None or not math.isfinite(er) \
             else not (lo <= 1.0 <= hi)

@@ -104,3 +104,14 @@ def test_bootstrap_intervals_reach_nominal_coverage(paired):
     se = math.sqrt(0.95 * 0.05 / SIMS)          # Monte Carlo error of a 95% coverage
     print(paired, cover)
     assert (np.abs(cover - 0.95) <= 3 * se).all(), cover
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_measures_sharing_topics_share_the_draws(paired):
+    rng = np.random.default_rng(4)
+    sets = [tuple(rng.random(40) for _ in range(4)) for _ in range(3)]
+    many = effects.bootstrap_many(sets, paired=paired, samples=800, seed=5, alpha=0.1)
+    for one_set, got in zip(sets, many):
+        alone = effects.bootstrap(*one_set, paired=paired, samples=800, seed=5, alpha=0.1)
+        for a, b in zip(alone, got):
+            np.testing.assert_allclose(a, b, rtol=0, atol=1e-15)
