@@ -26,7 +26,7 @@ class Options:
              "collection); ER, Delta RI and unpaired t tests only.  Without it, "
              "reproducibility on QRELS.")
     replicated: bool = option(
-        "--replicated", kind="flag",
+        "--replicated", kind="flag", api=False,
         help="With --scores: the reproduced scores are on another collection "
              "(replicability), as --rep-qrels says for runs.")
     ktu_depth: int = option(
