@@ -57,6 +57,9 @@ GOLDEN_CASES = {
     "across": ["across", "testdata/across/manifest.tsv", "-m", "AP", "-m", "nDCG@10",
                "--samples", "200"],
     "risk": ["risk", "-m", "AP", "-m", "nDCG@10", "--risk-alpha", "1,5", *FILES],
+    "repro": ["repro", "-m", "AP", "-m", "P@10", "--samples", "999", "testdata/repro/qrels.txt",
+              *(f"testdata/repro/{r}.run" for r in ("orig_base", "orig_adv", "rep_base",
+                                                    "rep_adv"))],
 }
 
 
