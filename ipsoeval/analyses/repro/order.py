@@ -133,12 +133,14 @@ def _dense(x: np.ndarray) -> tuple[np.ndarray, int]:
     return r, int(new.sum())
 
 
-def _alphabetical(words: np.ndarray, tpos: np.ndarray) -> np.ndarray:
-    """Row order: by topic, then by the ids' bytes (strcmp).  The words'
+def _alphabetical(words: np.ndarray, tpos: np.ndarray):
+    """Row order by topic, then by the ids' bytes (strcmp), and the sorted
+    keys (equal exactly for the same id in the same topic).  The words'
     big-endian values compare like the bytes; each column is replaced by its
     dense rank and the columns folded into one key, so that one plain sort
     serves instead of a lexicographic sort over every column (columns equal
-    on every row are left out: ids sharing a prefix)."""
+    on every row are left out: ids sharing a prefix).  Rows with equal keys
+    -- one id in both runs -- may come in either order."""
     be = words.byteswap()
     key, span = np.zeros(len(tpos), dtype=np.int64), 1
     for j in range(be.shape[1]):
@@ -150,7 +152,9 @@ def _alphabetical(words: np.ndarray, tpos: np.ndarray) -> np.ndarray:
             key, span = _dense(key * n + r)
         else:
             key, span = r, n
-    return np.argsort(tpos * span + key, kind="stable")
+    full = tpos * span + key
+    order = np.argsort(full)
+    return order, full[order]
 
 
 def _chunk(orig, rep, topics, ktu_depth, rbo_p, rbo_depth, w, share):
@@ -164,7 +168,7 @@ def _chunk(orig, rep, topics, ktu_depth, rbo_p, rbo_depth, w, share):
     tpos = np.concatenate([to, tr])
     rank = np.concatenate([ro, rr])
     src = np.concatenate([np.zeros(len(to), np.int64), np.ones(len(tr), np.int64)])
-    order = _alphabetical(words, tpos)
+    order, key_s = _alphabetical(words, tpos)
     tpos_s, rank_s, src_s = tpos[order], rank[order], src[order]
 
     # --- KTU: number each run's first m documents alphabetically within the topic
@@ -192,10 +196,9 @@ def _chunk(orig, rep, topics, ktu_depth, rbo_p, rbo_depth, w, share):
 
     # --- RBO: a document at ranks a (original) and b (reproduced), both < depth
     inr = rank_s < rbo_depth
-    same = (tpos_s[1:] == tpos_s[:-1]) & (src_s[1:] != src_s[:-1]) & inr[1:] & inr[:-1]
+    # within a run a topic's ids differ, so equal neighbouring keys are one id in both
+    same = (key_s[1:] == key_s[:-1]) & inr[1:] & inr[:-1]
     j = np.flatnonzero(same)
-    if len(j):
-        j = j[(words[order[j]] == words[order[j + 1]]).all(axis=1)]
     deepest = np.maximum(rank_s[j], rank_s[j + 1])
     score = np.bincount(tpos_s[j], weights=share[deepest], minlength=T)
     norm = float(w.sum())
