@@ -49,6 +49,9 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None):
                          "with --rep-qrels")
     runs = list(v["runs"])
     _four(runs, "QRELS and")
+    if "-" in runs and options.paired:
+        raise UsageError("repro: a run cannot be standard input ('-'): its rankings (KTU, "
+                         "RBO) and its scores are read separately")
     if options.rep_qrels is not None:
         inp.output_not_an_input(v.get("output"), options.rep_qrels, ())
     return _from_runs(v["qrels"], runs, align, options, measures or list(DEFAULT_MEASURES),

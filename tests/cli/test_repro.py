@@ -145,3 +145,27 @@ def test_api_equals_cli():
     want = tsv(out)[0]
     assert got["er"] == pytest.approx(float(want["er"]), abs=0)
     assert got["er_low"] == pytest.approx(float(want["er_low"]), abs=0)
+
+
+def test_a_run_from_standard_input_is_refused():
+    code, out, err = invoke(["repro", D / "qrels.txt", "-", *RUNS[1:]],
+                            input=open(RUNS[0]).read())
+    assert code == 2 and out == "" and "standard input" in err
+
+
+def test_ties_in_the_rankings_follow_tie_break(tmp_path):
+    # every score the same, the reproductions' files in the reverse order: the
+    # rankings are the tie-break's alone
+    lines = [f"1 Q0 d{i:02d} {i + 1} 1.0 x" for i in range(10)]
+    runs = []
+    for k in range(4):
+        p = tmp_path / f"r{k}.run"
+        p.write_text("\n".join(lines if k < 2 else lines[::-1]) + "\n")
+        runs.append(p)
+    q = tmp_path / "q.txt"
+    q.write_text("1 0 d03 1\n1 0 d07 2\n")
+    for tb, ktu in (("trec", 1.0), ("docno-asc", 1.0), ("input", -1.0)):
+        code, out, err = invoke(["repro", q, *runs, "-m", "AP", "--samples", "50",
+                                 "--tie-break", tb, "--table", "order"])
+        assert code == 0, err
+        assert all(float(r["ktu"]) == ktu for r in tsv(out)), (tb, out)
