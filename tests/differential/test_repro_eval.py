@@ -142,3 +142,34 @@ def test_repro_equals_repro_eval_20_cases(tmp_path):
 def test_repro_equals_repro_eval_200_cases(tmp_path):
     counts = _run(200, tmp_path)
     print(counts)
+
+
+def test_a_run_file_not_in_score_order_is_the_case_repro_eval_gets_wrong(tmp_path):
+    """The man page's case: repro_eval's break_ties sorts only neighbouring
+    lines of equal score, so a file not in score order keeps its file order
+    in repro_eval's KTU and RBO.  ipsoeval ranks by score (trec_eval's
+    order); on the score-sorted dicts the two agree."""
+    import ipsoeval
+
+    orig = [("d1", 1.0), ("d2", 5.0), ("d3", 3.0), ("d4", 4.0), ("d5", 2.0)]
+    rep = [("d1", 5.0), ("d2", 4.0), ("d3", 3.0), ("d4", 2.0), ("d5", 1.0)]
+    q = tmp_path / "q.txt"
+    q.write_text("1 0 d2 1\n1 0 d4 1\n")
+    paths = []
+    for k, rows in enumerate((orig, orig, rep, rep)):
+        p = tmp_path / f"r{k}.run"
+        p.write_text("".join(f"1 Q0 {d} {i + 1} {s} r{k}\n" for i, (d, s) in enumerate(rows)))
+        paths.append(p)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = ipsoeval.repro(q, *paths, measures="AP", samples=20).table("order_topics")
+    ktu = got.records[0]["ktu"]
+    by_score = {"1": OrderedDict(sorted(orig, key=lambda r: -r[1]))}
+    file_order = {"1": OrderedDict(orig)}
+    rep_d = {"1": OrderedDict(rep)}
+    sorted_ktu = document_order.KTU(copy.deepcopy(by_score), copy.deepcopy(rep_d),
+                                    per_topic=True)["1"]
+    file_ktu = document_order.KTU(copy.deepcopy(file_order), copy.deepcopy(rep_d),
+                                  per_topic=True)["1"]
+    assert _close(ktu, sorted_ktu)
+    assert file_ktu == 1.0 and ktu != file_ktu
