@@ -169,3 +169,16 @@ def test_ties_in_the_rankings_follow_tie_break(tmp_path):
                                  "--tie-break", tb, "--table", "order"])
         assert code == 0, err
         assert all(float(r["ktu"]) == ktu for r in tsv(out)), (tb, out)
+
+
+def test_no_original_effect_warns_and_gives_no_interval():
+    code, out, err = invoke(["repro", D / "qrels.txt", RUNS[0], RUNS[0], *RUNS[2:], "-m", "AP",
+                             "--samples", "100"])
+    assert code == 0, err
+    row = tsv(out)[0]
+    assert row["er"] == "inf" and row["er_low"] == row["er_high"] == ""
+    assert row["distinguishable"] == ""
+    assert "mean difference is 0, so ER is undefined" in err
+    code, out, err = invoke(["repro", "-W", "error", D / "qrels.txt", RUNS[0], RUNS[0],
+                             *RUNS[2:], "-m", "AP", "--samples", "100"])
+    assert code == 3 and out == ""

@@ -124,7 +124,8 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
             warnings.append(f"repro: {ms.name}: the original runs' mean difference is 0, so "
                             f"ER is undefined (repro_eval prints inf or nan)")
         theta, low, high = boot[i]
-        lo, hi = _f(low[0]), _f(high[0])
+        # an undefined ER (the original effect 0) has no interval either
+        lo, hi = (_f(low[0]), _f(high[0])) if math.isfinite(er) else (None, None)
         dist = None if lo is None or hi is None or not math.isfinite(er) \
             else not (lo <= 1.0 <= hi)
         # ER = rep / orig effect: when the original effect's interval holds 0
