@@ -182,3 +182,17 @@ def test_no_original_effect_warns_and_gives_no_interval():
     code, out, err = invoke(["repro", "-W", "error", D / "qrels.txt", RUNS[0], RUNS[0],
                              *RUNS[2:], "-m", "AP", "--samples", "100"])
     assert code == 3 and out == ""
+
+
+def test_an_original_effect_not_distinguishable_from_0_leaves_er_unbounded():
+    code, out, err = invoke(["repro", *ARGS, "-m", "RR", "--format", "json"])
+    assert code == 0, err
+    doc = json.loads(out)
+    row = doc["tables"]["repro"]["records"][0]
+    assert row["er_low"] is None and row["er_high"] is None and row["distinguishable"] is False
+    assert any("Fieller" in n for n in doc["notes"])
+    code, out, err = invoke(["repro", *ARGS, "-m", "RR"])
+    r = tsv(out)[0]
+    assert (r["er_low"], r["er_high"]) == ("-inf", "inf")
+    code, out, err = invoke(["repro", *ARGS, "-m", "RR", "--table", "verdict"])
+    assert "original effect itself is not distinguishable from 0" in out

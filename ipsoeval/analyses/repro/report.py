@@ -106,6 +106,7 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
     test = "paired t" if paired else "unpaired t"
     rows, trows, srows, vrows = [], [], [], []
     warnings: list[str] = []
+    unbounded_names: list[str] = []
     # measures on the same topics share one draw of them (the same draws as alone)
     boot: dict[int, tuple] = {}
     by_topics: dict[tuple, list[int]] = {}
@@ -131,8 +132,9 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
         # ER = rep / orig effect: when the original effect's interval holds 0
         # the ratio's confidence set is unbounded (Fieller 1954) and holds 1
         unbounded = bool(low[4] <= 0.0 <= high[4]) and math.isfinite(er)
-        if unbounded:
+        if unbounded:           # the bootstrap quantiles of such a ratio mean nothing
             dist = False
+            lo, hi = -math.inf, math.inf
         rows.append({"measure": ms.name, "n": len(ob), "n_rep": len(rb), "er": _f(er),
                      "er_low": lo, "er_high": hi, "dri": _f(dri),
                      "dri_low": _f(low[1]), "dri_high": _f(high[1]),
@@ -141,6 +143,8 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
                       "verdict": _verdict(ms.name, er, lo if dist is not None else None,
                                           hi if dist is not None else None, options.alpha,
                                           (low[4], high[4]) if unbounded else None)})
+        if unbounded:
+            unbounded_names.append(ms.name)
         for k, (role, o, r) in enumerate((("baseline", ob, rb), ("advanced", oa, ra))):
             t, df, p = effects.ttest(o, r, paired)
             trows.append({"measure": ms.name, "run": role, "test": test,
@@ -201,6 +205,10 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
            "resamples of each collection's topics, drawn independently")
         + ", expanded for the number of topics (Hesterberg 2015)",
     ]
+    if unbounded_names:
+        notes.append(f"repro: {', '.join(unbounded_names)}: the original effect's interval "
+                     f"includes 0, so ER's confidence set is unbounded (Fieller 1954): its "
+                     f"interval is given as (-inf, inf)")
     if paired:
         notes.append("repro: nRMSE divides the RMSE by the largest one possible for a "
                      "measure in [0, 1], max(x, 1 - x) per topic")
