@@ -46,6 +46,9 @@ demo: $(VENV)/.installed-demo  ## install the runtime and the plot extra, then r
 	@echo '$$ ipsoeval breakdown ... testdata/msmarco (Lin et al. 2021, Table 2)'
 	@$(IPSO) breakdown --format table $(TD)/msmarco/qrels.txt $(TD)/msmarco/baseline.run.xz $(TD)/msmarco/more-answers.run.xz $(TD)/msmarco/better-ranking.run.xz $(TD)/msmarco/better-both.run.xz $(TD)/msmarco/same-team.run.xz $(TD)/msmarco/fewer-answers.run.xz $(TD)/msmarco/top-heavy.run.xz
 	@echo
+	@echo '$$ ipsoeval compare -m AP -m nDCG@10 -m P@10 -m RR ... testdata/adhoc (the table of a paper)'
+	@$(IPSO) compare --format table -m AP -m nDCG@10 -m P@10 -m RR $(TD)/adhoc/qrels.txt $(TD)/adhoc/run-bm25.txt $(TD)/adhoc/run-neural.txt
+	@echo
 	@echo '$$ ipsoeval sigtest -m RR@10 -m nDCG@10 ... testdata/msmarco (scale-aware tests, Holm correction)'
 	@$(IPSO) sigtest --format table -m RR@10 -m nDCG@10 --correct holm $(TD)/msmarco/qrels.txt $(TD)/msmarco/baseline.run.xz $(TD)/msmarco/more-answers.run.xz $(TD)/msmarco/better-ranking.run.xz
 	@echo

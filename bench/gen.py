@@ -28,6 +28,8 @@ Data sets (full size / ``--quick`` size):
               of all 50: the qrels with ~20% of the labels changed) for ppi and
               agree; ``big/`` one 100,000-line run (50 topics x 2,000 docs)
               with its qrels.
+``qpp``       one run's per-topic AP on 7,000 topics (eval -q's long TSV) and
+              five query performance predictors of it (``qid value``).
 ``msmarco70`` ten times ``msmarco``: 69,800 queries x 1,000 docs (~70M lines,
               3.2 GB), same distributions.  Opt-in: generated only when named.
 
@@ -407,6 +409,26 @@ def gen_small(out: Path, seed: int, sz: Sizes) -> None:
     gen_track(out / "big", rng, topics, 1, sz.small_big_depth)
 
 
+QPP_PREDICTORS = 5
+
+
+def gen_qpp(out: Path, seed: int, sz: Sizes) -> None:
+    """Query performance prediction: one run's AP on 7,000 topics (500
+    quick) as eval -q's long TSV, and five predictors (``qid value``) of
+    decreasing quality, one of them with ties (rounded)."""
+    rng = np.random.default_rng([seed, 36])
+    n = 500 if sz == QUICK else 7_000
+    qids = [str(q) for q in range(100_000, 100_000 + n)]
+    ap = rng.beta(0.8, 2.0, n)
+    _write_lines(out / "scores.tsv", ["run\tqid\tmeasure\tvalue"]
+                 + [f"bm25\t{q}\tAP\t{v:.6f}" for q, v in zip(qids, ap)])
+    for k in range(QPP_PREDICTORS):
+        v = ap + rng.normal(0, 0.1 * (k + 1), n)
+        if k == QPP_PREDICTORS - 1:
+            v = np.round(v, 1)
+        _write_lines(out / f"pred{k}.txt", [f"{q}\t{x:.6f}" for q, x in zip(qids, v)])
+
+
 GENERATORS = {
     "msmarco": gen_msmarco,
     "msmarco13": gen_msmarco13,
@@ -415,6 +437,7 @@ GENERATORS = {
     "msmarco70": gen_msmarco70,
     "sweep": gen_sweep,
     "small": gen_small,
+    "qpp": gen_qpp,
 }
 # written only when named (3.2 GB of disk): not part of "all data sets"
 OPT_IN = {"msmarco70", "sweep"}

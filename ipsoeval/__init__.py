@@ -13,9 +13,10 @@ from ipsoeval._version import __version__
 
 # --- public API (ipsoeval/api/), imported on first use -----------------------------
 _API = ("evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
-        "interval_map", "read_scores", "InputWarning", "experiment", "ppi", "agree",
+        "interval_map", "read_scores", "InputWarning", "Experiment", "ExperimentResult",
+        "experiment", "ppi", "agree",
         "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets", "across",
-        "risk", "repro")
+        "risk", "qpp", "compare", "Comparison", "repro")
 _RESULTS = ("Report", "Table", "ResultSet", "Gate")
 _ERRORS = ("IpsoevalError", "UsageError", "InputError")
 

@@ -235,3 +235,17 @@ class NuggetJudgments:
     def counts(self) -> np.ndarray:
         """(runs, topics) int64: nuggets per answer."""
         return (self.support != NUGGET_PAD).sum(axis=2)
+
+
+@dataclass
+class Predictors:
+    """Query performance predictors: per predictor, a value per topic.
+
+    ``values[name]`` maps a topic id to the predictor's value (finite
+    float); ``names`` keeps the order the files gave them; ``sources[name]``
+    is (path, line) of the predictor's first value.
+    """
+
+    names: list[str]
+    values: dict[str, dict[str, float]]
+    sources: dict[str, tuple[str, int]] = field(default_factory=dict)

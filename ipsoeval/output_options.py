@@ -29,8 +29,10 @@ class Output:
                                     "table (tsv, jsonl, json, table); 'list' lists the ids.")
     digits: int | None = option(
         "--digits", kind="int", metavar="N", low=0, high=17, api=False,
-        help="Digits after the decimal point in table, tsv, markdown, latex and html output "
-             "(default: each format's own); trec keeps trec_eval's %.4f, json full precision.")
+        help="Digits after the decimal point in table, tsv, markdown and latex output "
+             "(p-values: N significant digits; a nonzero value never prints as 0).  "
+             "Default: each format's own.  Not with trec (trec_eval's %.4f) or json, jsonl, "
+             "parquet (full precision): a usage error.")
     warnings_mode: str | None = option(
         "-W", "--warnings", kind="choice", choices=WARNING_MODES, api=False,
         help="Warnings: default, one line per kind (runs merged); all, one per run; error, "
@@ -38,11 +40,18 @@ class Output:
              "$IPSOEVAL_WARNINGS, else default.")
 
 
-def output_group(pipe_default: str = "tsv") -> Group:
+# the formats --digits sets (html: a command's own page format, where it has
+# one); the others print what they always print: trec trec_eval's %.4f,
+# json, jsonl and parquet full precision
+DIGITS_FORMATS = ("table", "tsv", "latex", "markdown", "html")
+
+
+def output_group(pipe_default: str = "tsv", *, digits: bool = True) -> Group:
     """The output options of a command whose output in a pipe is
-    ``pipe_default`` (trec, trec_eval's layout, is eval's alone)."""
+    ``pipe_default`` (trec, trec_eval's layout, is eval's alone); ``digits``
+    False: a command that prints no numbers to round takes no --digits."""
     choices = tuple(f for f in FORMATS if f != "trec" or pipe_default == "trec")
-    return Group(Output, words={"fmt": {
+    return Group(Output, without=() if digits else ("digits",), words={"fmt": {
         "choices": choices,
         "help": f"Output format; auto = table on a terminal, else {pipe_default}; parquet "
                 f"needs -o FILE."}})

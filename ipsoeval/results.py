@@ -62,6 +62,30 @@ class ResultSet:
 Table = ResultSet
 
 
+class Composed(str):
+    """Text a view composed from numbers (an interval ``+0.027..+0.067``, a
+    p-value with its mark ``2.8e-07*``): a str like any other, which also
+    knows how to compose itself again with ``--digits`` decimals
+    (``at(digits)``, what the human formats print under ``--digits``).
+    ``make(digits)`` composes it: a module-level function or a
+    ``functools.partial`` of one, so that a report still pickles."""
+
+    __slots__ = ("_make",)
+
+    def __new__(cls, text: str, make):
+        self = super().__new__(cls, text)
+        self._make = make
+        return self
+
+    def at(self, digits: int) -> str:
+        return self._make(digits)
+
+    def __reduce__(self):
+        # copy and pickle keep the recipe (a module-level function or a
+        # functools.partial of one pickles; the views make theirs so)
+        return (Composed, (str(self), self._make))
+
+
 @dataclass
 class Gate:
     """A CI gate's decision: ``passed`` False makes the CLI exit 1.  ``cases``:

@@ -40,7 +40,7 @@ from harness import (  # noqa: E402
 
 HELP_MAX = 0.1
 COMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
-            "ppi", "agree", "leaderboard", "power", "meta", "report"]
+            "ppi", "agree", "leaderboard", "compare", "power", "meta", "report"]
 # -m of the common families (the quick path's reach)
 FAMILIES = ["-m", "P@10", "-m", "R@100", "-m", "AP", "-m", "nDCG@10", "-m", "RR",
             "-m", "Success@10", "-m", "Judged@10", "-m", "bpref", "-m", "Rprec",
@@ -95,6 +95,10 @@ TOOLS: dict[str, Tool] = {
     **{f"{c} --help": _ipso(c, "--help") for c in COMMANDS},
     "sigtest": _ipso("sigtest", "-m", "nDCG@10", _qrels, lambda c: _runs(c, 2)),
     "leaderboard": _ipso("leaderboard", "-m", "nDCG@10", "--samples", "10000", _qrels, _runs),
+    # the table of a paper: 12 runs x 4 measures against a baseline, default tests
+    "compare": _ipso("compare", "-m", "nDCG@10", "-m", "AP", "-m", "P@10", "-m", "RR",
+                     "--baseline", lambda c: _runs(c, 1)[0], "--format", "latex", _qrels,
+                     _runs),
     "ppi": _ipso("ppi", "-m", "nDCG@10", "--human", lambda c: str(c.data / "human.txt"),
                  "--auto", lambda c: str(c.data / "auto.txt"), lambda c: _runs(c, 2)),
     "power": _ipso("power", "-m", "nDCG@10", _qrels, lambda c: _runs(c, 2)),
@@ -118,6 +122,8 @@ TARGETS = [
            max_cpu_seconds=0.25),
     Target("12 runs x 50 topics, 10,000 samples: <= 0.5 s cpu", tool="leaderboard",
            max_cpu_seconds=0.5),
+    Target("12 runs x 50 topics x 4 measures, --baseline, default tests: <= 0.5 s cpu",
+           tool="compare", max_cpu_seconds=0.5),
     Target("2 runs, 15 human topics of 50: <= 0.5 s cpu", tool="ppi", max_cpu_seconds=0.5),
     Target("2 runs: <= 0.5 s cpu", tool="power", max_cpu_seconds=0.5),
     Target("12 runs, 2 measures: <= 0.5 s cpu", tool="meta", max_cpu_seconds=0.5),

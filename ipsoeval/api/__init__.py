@@ -30,8 +30,9 @@ from ipsoeval.api._across import across
 from ipsoeval.api._agree import agree
 from ipsoeval.api._bootstrap import bootstrap
 from ipsoeval.api._breakdown import breakdown
+from ipsoeval.api._compare import Comparison, compare
 from ipsoeval.api._evaluate import EvalResult, evaluate, read_scores
-from ipsoeval.api._experiment import experiment
+from ipsoeval.api._experiment import Experiment, ExperimentResult, experiment
 from ipsoeval.api._interval_map import interval_map
 from ipsoeval.api._ipso import ipso
 from ipsoeval.api._leaderboard import leaderboard
@@ -39,16 +40,18 @@ from ipsoeval.api._meta import meta
 from ipsoeval.api._nuggets import nuggets, read_nuggets
 from ipsoeval.api._power import power
 from ipsoeval.api._ppi import ppi
+from ipsoeval.api._qpp import qpp
 from ipsoeval.api._report import Page, report
 from ipsoeval.api._risk import risk
 from ipsoeval.api._repro import repro
 from ipsoeval.api._sigtest import sigtest
 from ipsoeval.pipeline.common import InputWarning, load_inputs
 
-for _public in (InputWarning, EvalResult, Page):      # their documented home
+for _public in (InputWarning, EvalResult, Page, Comparison):      # their documented home
     _public.__module__ = __name__
 
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
-           "interval_map", "InputWarning", "read_scores", "experiment", "ppi", "agree",
-           "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets",
-           "across", "risk", "repro", "load_inputs"]
+           "interval_map", "InputWarning", "read_scores", "Experiment", "ExperimentResult",
+           "experiment", "ppi", "agree", "leaderboard", "power", "meta", "report", "Page",
+           "nuggets", "read_nuggets", "across", "risk", "qpp", "repro", "load_inputs", "compare",
+           "Comparison"]

@@ -128,6 +128,7 @@ def run_pipeline(ctx, v: dict, pipeline, *, pipe_default: str = "tsv",
     where ``lists_tables``; ``kw``: the command's own keywords), then the
     report emitted."""
     from ipsoeval.cli import output as out_
+    out_.check_digits(ctx, v, pipe_default=pipe_default)
     if progress:
         kw["progress"] = progress_of(ctx)
     if lists_tables:

@@ -8,7 +8,9 @@ from ipsoeval.pipeline import nuggets as pipeline
 
 
 def run(ctx, v: dict) -> None:
-    out_.emit(ctx, pipeline.from_values(v), v["fmt"], v["output"], pipe_default="tsv")
+    out_.check_digits(ctx, v, pipe_default="tsv")
+    out_.emit(ctx, pipeline.from_values(v), v["fmt"], v["output"], pipe_default="tsv",
+              digits=v["digits"])
 
 
 command = click_command(pipeline.COMMAND, run)

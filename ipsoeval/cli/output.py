@@ -127,6 +127,11 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
                   "Tukey HSD's q and p-value", ""),
         ("resolution", "per measure: pairs separated by each test and their share, the best "
                        "run and the size of its group, letters used", "")),
+    "compare": (
+        ("comparison", "one row per run and measure (the table's cells, row by row): the "
+                       "mean over topics, the marks as printed and the runs they name", ""),
+        ("tests", "per pair of runs and measure marked: the test, its p-value, the corrected "
+                  "p-value deciding the mark and the better run", "")),
     "power": (
         ("power", "per measure, delta and design: topics needed, power now, minimal "
                   "detectable difference now", ""),
@@ -148,6 +153,18 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("urisk", "per run, measure and risk alpha: URisk, TRisk and its p-value against "
                   "the baseline", ""),
         ("zrisk", "per run, measure and risk alpha: ZRisk and GeoRisk over all the runs", "")),
+    "qpp": (
+        ("correlations", "per measure and predictor: Pearson's r, Spearman's rho, Kendall's "
+                         "tau-b with p-values and intervals, and sMARE", ""),
+        ("topics", "per measure, predictor and topic: the score, the predictor's value, "
+                   "both ranks and sARE", "with -q"),
+        ("pairs", "per measure and pair of predictors: the difference of their r, rho "
+                  "(Williams t, Zou interval) and tau (paired bootstrap)",
+         ""),
+        ("anova", "per measure: the two-way ANOVA of sARE with topic and predictor as "
+                  "factors, no interaction", ""),
+        ("tukey", "per measure and pair of predictors: Tukey's HSD on sARE with the ANOVA's "
+                  "residual mean square", "")),
     "repro": (
         ("repro", "per measure: ER and Delta RI with their bootstrap intervals, and whether "
                   "the reproduced effect is distinguishable from the original one", ""),
@@ -195,6 +212,8 @@ def _primary(command: str, params: dict) -> str:
             return "enumerate"
         return "topics" if params.get("per_query") else TABLE_IDS[command][0 if command ==
                                                                           "breakdown" else 2]
+    if command == "qpp":
+        return "topics" if params.get("per_query") else "correlations"
     if command == "measures":
         return "relevance_levels" if params.get("dataset") else "measures"
     return TABLE_IDS[command][0]
@@ -416,6 +435,26 @@ def concrete_format(ctx: click.Context | None, fmt: str, output: str | None = No
     ``pipe_default``."""
     tty = output is None and get_env(ctx).stdout_isatty
     return resolve(fmt, pipe_default=pipe_default, isatty=lambda: tty)
+
+
+def check_digits(ctx: click.Context, v: dict, *, pipe_default: str = "tsv") -> None:
+    """``--digits N`` with a format that keeps its own digits -- trec
+    (trec_eval's ``%.4f``), json, jsonl, parquet (full precision), given or
+    what ``auto`` is here -- is a usage error, before any input is read:
+    the rounding asked for would silently not happen."""
+    digits = v.get("digits")
+    if digits is None:
+        return
+    from ipsoeval.output_options import DIGITS_FORMATS
+    concrete = concrete_format(ctx, v.get("fmt") or "auto", v.get("output"),
+                               pipe_default=pipe_default)
+    if concrete in DIGITS_FORMATS:
+        return
+    keeps = "trec_eval's %.4f" if concrete == "trec" else "full precision"
+    given = f"--format {concrete}" if v.get("fmt") not in (None, "auto") else \
+        f"--format auto ({concrete} here)"
+    raise UsageError(f"--digits sets the digits of {', '.join(DIGITS_FORMATS[:4])}; "
+                     f"{given} keeps {keeps}: leave out --digits or give --format tsv")
 
 
 def emit(ctx: click.Context, report, fmt: str, output: str | None = None, *,

@@ -11,7 +11,8 @@ id="ipsoeval-data">``) holds every report as ``--format json`` prints it,
 and the page's ``warnings`` and ``notes`` (docs/conventions.md).
 
 Sections (element ids): ``summary``, ``leaderboard``, ``significance``,
-``differences``, ``breakdown``, ``scales``, ``about``; each table's id is
+``differences``, ``breakdown``, ``scales``, ``table`` (the results table of
+``ipsoeval compare``), ``about``; each table's id is
 ``t-COMMAND-TABLE`` (e.g. ``t-leaderboard-pairs``).
 """
 
@@ -21,14 +22,15 @@ import html
 import json
 import math
 
-from ipsoeval.formatters.values import plain, scalar, spell
+from ipsoeval.formatters.values import plain, rounded, scalar, spell
 from ipsoeval.ids import shown
 from ipsoeval.results import Report, ResultSet
 
-__all__ = ["render", "heatmap", "BINS", "COLORS", "SECTIONS"]
+__all__ = ["render", "heatmap", "BINS", "COLORS", "SECTIONS", "comparison_table",
+           "comparison_page"]
 
 SECTIONS = ("summary", "leaderboard", "significance", "differences", "breakdown", "scales",
-            "collections", "about")
+            "table", "collections", "about")
 # heat map colours, strongest evidence first: p < alpha/50, < alpha/5, < alpha, >= alpha
 COLORS = ("#08306b", "#2171b5", "#6baed6", "#fdd49e")
 BINS = (1 / 50, 1 / 5, 1.0)      # fractions of alpha
@@ -142,13 +144,18 @@ def _four(v: float) -> str:
     return f"{v:.4f}" if v == 0 or abs(v) >= 1e-3 else f"{v:.2e}"
 
 
-def show(v) -> str:
-    """A value for people: floats to 4 decimals (small ones in exponent form)."""
-    return spell(v, _four, yes="yes", no="no")
+def show(v, col: str = "", digits: int | None = None) -> str:
+    """A value for people: floats to 4 decimals (small ones in exponent form);
+    with ``digits`` (``report --digits``) the rounding of every format
+    (:func:`ipsoeval.formatters.values.rounded`: p-values of column ``col``
+    to N significant digits)."""
+    if digits is None:
+        return spell(v, _four, yes="yes", no="no")
+    return spell(v, lambda x: rounded(x, col, digits), yes="yes", no="no")
 
 
 def table(rs: ResultSet, command: str, *, columns: list[str] | None = None,
-          caption: str | None = None) -> str:
+          caption: str | None = None, digits: int | None = None) -> str:
     cols = columns or list(rs.columns)
     out = [f'<div class="scroll"><table class="sortable" id="t-{_e(command)}-{_e(rs.id)}" '
            f'data-command="{_e(command)}" data-table="{_e(rs.id)}">']
@@ -172,10 +179,13 @@ def table(rs: ResultSet, command: str, *, columns: list[str] | None = None,
             if v is False and c == "permissible":
                 cls.append("no-perm")
             klass = f' class="{" ".join(cls)}"' if cls else ""
-            cells.append(f'<td data-value="{_e(plain(v))}"{klass}>{_e(show(v))}</td>')
+            cells.append(f'<td data-value="{_e(plain(v))}"{klass}>{_e(show(v, c, digits))}</td>')
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
+
+
+_table = table          # (comparison_page's ``table`` is a table id)
 
 
 def transposed(rs: ResultSet) -> ResultSet:
@@ -193,13 +203,13 @@ def _header(c: str) -> str:
     return "_<wbr>".join(_e(part) for part in c.split("_"))
 
 
-def folded(rs: ResultSet, command: str) -> str:
+def folded(rs: ResultSet, command: str, digits: int | None = None) -> str:
     """A long table (more than :data:`FOLD_ROWS` rows) inside a closed
     <details> whose summary is its caption; a short one as it is."""
     if len(rs.records) <= FOLD_ROWS:
-        return table(rs, command)
+        return table(rs, command, digits=digits)
     return (f"<details><summary>{_e(rs.title or rs.id)} ({len(rs.records):,} rows)</summary>"
-            f"{table(rs, command, caption='')}</details>")
+            f"{table(rs, command, caption='', digits=digits)}</details>")
 
 
 def _text_class(rs: ResultSet, c: str) -> str:
@@ -219,7 +229,8 @@ def _color(p, alpha: float) -> str:
     return COLORS[-1]
 
 
-def heatmap(pairs: ResultSet, board: ResultSet, measure: str, alpha: float) -> str:
+def heatmap(pairs: ResultSet, board: ResultSet, measure: str, alpha: float,
+            digits: int | None = None) -> str:
     """The significance matrix of ``measure`` as SVG: one square per ordered
     pair of runs (best first, as the leaderboard orders them), coloured by
     the randomised Tukey HSD p-value of the pair (``pairs.p_value``)."""
@@ -260,7 +271,7 @@ def heatmap(pairs: ResultSet, board: ResultSet, measure: str, alpha: float) -> s
             if k > MAX_TIPS:          # the pairs table has every p-value; keep pages small
                 out.append(rect + "/>")
                 continue
-            tip = f"{runs[i]} vs {runs[j]}: p = {show(p) if p is not None else 'undefined'}"
+            tip = f"{runs[i]} vs {runs[j]}: p = {show(p, 'p_value', digits) if p is not None else 'undefined'}"
             out.append(f"{rect}><title>{_e(tip)}</title></rect>")
     out.append("</svg>")
     return "".join(out)
@@ -294,13 +305,15 @@ def _data_block(reports: dict[str, Report], meta: dict, notes=(), warnings=()) -
 
 
 def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
-           meta: dict, notes: list[str] = (), warnings: list[str] = ()) -> str:
+           meta: dict, notes: list[str] = (), warnings: list[str] = (),
+           digits: int | None = None) -> str:
     """The page.  ``reports``: leaderboard, sigtest, scales and, when it ran,
     breakdown; ``figures``: SVG strings by name (leaderboard, differences,
     breakdown, forest; any may be missing; :mod:`ipsoeval.formatters.charts`
     writes them, with no element id); ``meta``: best, baseline, measure,
     measures, pairs, runs, topics, alpha, and optionally ``commands`` (the
-    command lines giving the same tables)."""
+    command lines giving the same tables); ``digits``: ``report --digits``
+    (None: 4 decimals); the data block keeps every number in full."""
     board = reports["leaderboard"]
     lb, prs, res = board.table("leaderboard"), board.table("pairs"), board.table("resolution")
     alpha = float(meta.get("alpha", prs.params.get("alpha", 0.05)))
@@ -313,7 +326,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
     a('<meta name="generator" content="ipsoeval">')
     a(f"<title>{_e(title)}</title><style>{CSS}</style></head><body><main>")
     a(f"<h1>{_e(title)}</h1>")
-    shown = [s for s in SECTIONS if s != "collections" or "across" in reports]
+    shown = [s for s in SECTIONS if (s != "collections" or "across" in reports)
+             and (s != "table" or "compare" in reports)]
     a("<nav>" + "".join(f'<a href="#{s}">{s}</a>' for s in shown) + "</nav>")
 
     # summary
@@ -347,8 +361,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       'randomised Tukey HSD over all pairs (runs sharing a letter are not significantly '
       'different; Carterette 2012, Sakai 2018, Piepho 2004).</p>')
     a(_figure(figures, "leaderboard"))
-    a(table(lb, "leaderboard"))
-    a(table(res, "leaderboard"))
+    a(table(lb, "leaderboard", digits=digits))
+    a(table(res, "leaderboard", digits=digits))
     a("</section>")
 
     # significance matrix
@@ -357,8 +371,8 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       'column, best first); family-wise over all pairs of a measure.</p>')
     a(_legend(alpha))
     for m in measures:
-        a(f'<h3>{_e(m)}</h3><div class="chart">{heatmap(prs, lb, m, alpha)}</div>')
-    a(folded(prs, "leaderboard"))
+        a(f'<h3>{_e(m)}</h3><div class="chart">{heatmap(prs, lb, m, alpha, digits)}</div>')
+    a(folded(prs, "leaderboard", digits=digits))
     a("</section>")
 
     # per-topic differences
@@ -369,7 +383,7 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       f'difference and its t interval.  Tests as ipsoeval sigtest runs them on the pair.</p>')
     a(_figure(figures, "differences"))
     if sig is not None:
-        a(folded(sig.table("tests"), "sigtest"))
+        a(folded(sig.table("tests"), "sigtest", digits=digits))
     a("</section>")
 
     # breakdown
@@ -380,7 +394,7 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
           f'topics answered by neither, only A, only B, both (a relevant document in the top k), '
           f'after Lin et al. 2021.</p>')
         a(_figure(figures, "breakdown"))
-        a(table(transposed(bd.table("summary")), "breakdown"))
+        a(table(transposed(bd.table("summary")), "breakdown", digits=digits))
     else:
         why = [n for n in notes if n.startswith("no outcomes breakdown")]
         a(f'<p class="note">{_e(why[0]) if why else "Not available for these inputs."}</p>')
@@ -393,8 +407,17 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
       'permissible for the measure are marked permissible = no; for an ordinal measure the '
       'note names the routes that are permissible: the interval-mapped measure (Ferrante et '
       'al. 2021) and a rank-based test, each as the command that runs it.</p>')
-    a(table(reports["scales"].table("scales"), "scales"))
+    a(table(reports["scales"].table("scales"), "scales", digits=digits))
     a("</section>")
+
+    # the results table of a paper (ipsoeval compare)
+    if "compare" in reports:
+        a('<section id="table"><h2>Results table</h2>')
+        a('<p class="note">Each run\'s mean (best in bold) with superscript letters naming the '
+          'runs it is significantly better than, in its pair with the baseline, as ipsoeval '
+          'compare prints it (its LaTeX and Markdown: --format latex, markdown).</p>')
+        a(comparison_table(reports["compare"], digits=digits))
+        a("</section>")
 
     # collections (report --manifest: ipsoeval across)
     ac = reports.get("across")
@@ -408,9 +431,9 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
           f'(topics resampled within each collection), beside the plain mean of means and '
           f'the mean rank.  The same tables as ipsoeval across.</p>')
         a(_figure(figures, "forest"))
-        a(table(ac.table("leaderboard"), "across"))
-        a(table(ac.table("notes"), "across"))
-        a(folded(pooled, "across"))
+        a(table(ac.table("leaderboard"), "across", digits=digits))
+        a(table(ac.table("notes"), "across", digits=digits))
+        a(folded(pooled, "across", digits=digits))
         a("</section>")
 
     # about
@@ -429,3 +452,60 @@ def render(reports: dict[str, Report], figures: dict[str, str], *, title: str,
     a(f"<script>{SCRIPT}</script>")
     a("</main></body></html>")
     return "\n".join(x for x in h if x) + "\n"
+
+
+# -- the results table of ipsoeval compare ------------------------------------------------
+
+def comparison_table(report: Report, *, digits: int | None = None) -> str:
+    """``ipsoeval compare``'s results table as the page shows it (``<table>``
+    with its caption, then its footnotes and notes), in the report page's
+    styling: each cell's ``data-value`` is the mean as TSV spells it (what
+    the page's sorting compares), the text the mean to ``digits``."""
+    from ipsoeval.formatters.comparison import S_CLASS, Grid, notes_of
+    g = Grid(report.table("comparison"), digits)
+    rows, cols = g.row_keys(), g.col_keys()
+    head = ["measure" if g.transpose else "run"] + \
+        [g.run_label(c) if g.transpose else c for c in cols]
+    out = ['<div class="scroll"><table class="sortable" id="t-compare-comparison" '
+           'data-command="compare" data-table="comparison">',
+           f"<caption>{_e(g.caption)}</caption>",
+           "<thead><tr>" + "".join(
+               f'<th scope="col" data-column="{_e(k)}"{S_CLASS if i == 0 else ""}>{_e(h)}</th>'
+               for i, (k, h) in enumerate(zip([head[0], *cols], head)))
+           + "</tr></thead><tbody>"]
+    for r in rows:
+        label = r if g.transpose else g.run_label(r)
+        cells = [f'<td class="s" data-value="{_e(r)}">{_e(label)}</td>']
+        for c in cols:
+            cell = g.cell(r, c)
+            v = _e(cell.text)
+            if cell.bold:
+                v = f"<strong>{v}</strong>"
+            elif cell.second:
+                v = f"<u>{v}</u>"
+            if cell.ci is not None:
+                v += f' <span class="ci">[{_e(cell.ci[0])}, {_e(cell.ci[1])}]</span>'
+            if cell.marks:
+                v += f"<sup>{_e(cell.marks + cell.flag)}</sup>"
+            cells.append(f'<td data-value="{_e(plain(cell.value))}">{v}</td>')
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table></div>")
+    for f in g.legend() + notes_of(report):
+        out.append(f'<p class="note">{_e(f)}</p>')
+    return "\n".join(out)
+
+
+def comparison_page(report: Report, *, digits: int | None = None,
+                    table: str | None = None) -> str:
+    """A self-contained page holding :func:`comparison_table` (no network, the
+    report page's CSS and sorting script); ``table="tests"``: that table as
+    the report page shows its tables."""
+    body = (comparison_table(report, digits=digits) if table in (None, "comparison")
+            else _table(report.table(table), "compare"))
+    return ("<!DOCTYPE html>\n"
+            '<html lang="en"><head><meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<meta name="generator" content="ipsoeval">\n'
+            f"<title>ipsoeval compare</title><style>{CSS}\n"
+            ".ci{color:#555}</style></head><body><main>\n"
+            + body + f"\n<script>{SCRIPT}</script>\n</main></body></html>\n")

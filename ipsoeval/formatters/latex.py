@@ -7,7 +7,9 @@ from ipsoeval.results import ResultSet
 
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
         "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-        "^": r"\textasciicircum{}"}
+        "^": r"\textasciicircum{}",
+        # text-mode <, > and | print as other glyphs in LaTeX's default font encoding
+        "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
 _MARKS = {"*": r"$^{*}$", "†": r"$^{\dagger}$", "‡": r"$^{\ddagger}$", "?": r"$^{?}$",
           "–": "--", "α": r"$\alpha$", "φ": r"$\phi$", "−": "--", "Δ": r"$\Delta$",
           "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$", "→": r"$\to$", "§": r"\S{}",
@@ -15,17 +17,24 @@ _MARKS = {"*": r"$^{*}$", "†": r"$^{\dagger}$", "‡": r"$^{\ddagger}$", "?": 
 
 
 def esc(text: str) -> str:
+    """``text`` as LaTeX prints it: every special character escaped, the
+    marks and symbols as math, and ``--`` kept two hyphens (an option such
+    as ``--all-pairs`` in a note, not an en dash)."""
     out = []
-    for ch in str(text):
+    text = str(text)
+    for i, ch in enumerate(text):
         if "\udc80" <= ch <= "\udcff":      # a byte of an id that is not UTF-8 (ipsoeval.ids)
             out.append(f"\\textbackslash{{}}x{ord(ch) - 0xDC00:02x}")
+            continue
+        if ch == "-" and text[i + 1:i + 2] == "-":
+            out.append("-{}")
             continue
         out.append(_ESC.get(ch) or _MARKS.get(ch) or ch)
     return "".join(out)
 
 
-def render_one(rs: ResultSet, notes=()) -> str:
-    p = prepare(rs)
+def render_one(rs: ResultSet, notes=(), digits: int | None = None) -> str:
+    p = prepare(rs, digits)
     p.notes += [f"Note: {n}" for n in notes]
     align = "".join("r" if n else "l" for n in p.numeric)
     lines = [f"% ipsoeval {rs.command}" + (f" ({rs.id})" if rs.id else ""),
@@ -35,6 +44,10 @@ def render_one(rs: ResultSet, notes=()) -> str:
              " & ".join(esc(h) for h in p.header) + r" \\", r"\midrule"]
     for row in p.rows:
         cells = [(f"\\textbf{{{esc(c.text)}}}" if c.bold else esc(c.text)) for c in row]
+        if cells and cells[0].startswith("["):
+            # a row opening with '[' would be read as the optional argument of
+            # the \\ or \midrule before it
+            cells[0] = "{}" + cells[0]
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     if p.notes:
@@ -44,7 +57,8 @@ def render_one(rs: ResultSet, notes=()) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(sets: list[ResultSet], notes=()) -> str:
-    """The tables; the report's ``notes`` under the last one, with its footnotes."""
-    return "\n".join(render_one(rs, notes if i == len(sets) - 1 else ())
+def render(sets: list[ResultSet], notes=(), digits: int | None = None) -> str:
+    """The tables; the report's ``notes`` under the last one, with its
+    footnotes; ``digits``: ``--digits`` (None: each table's own)."""
+    return "\n".join(render_one(rs, notes if i == len(sets) - 1 else (), digits)
                      for i, rs in enumerate(sets))

@@ -12,8 +12,8 @@ def _cell(text: str) -> str:
     return text.replace("|", r"\|").replace("\n", " ").replace("*", r"\*")
 
 
-def render_one(rs: ResultSet, notes=()) -> str:
-    p = prepare(rs)
+def render_one(rs: ResultSet, notes=(), digits: int | None = None) -> str:
+    p = prepare(rs, digits)
     p.notes += [f"Note: {n}" for n in notes]
     lines = [f"**{_cell(p.caption)}**", ""]
     lines.append("| " + " | ".join(_cell(h) for h in p.header) + " |")
@@ -27,7 +27,8 @@ def render_one(rs: ResultSet, notes=()) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(sets: list[ResultSet], notes=()) -> str:
-    """The tables; the report's ``notes`` under the last one, with its footnotes."""
-    return "\n".join(render_one(rs, notes if i == len(sets) - 1 else ())
+def render(sets: list[ResultSet], notes=(), digits: int | None = None) -> str:
+    """The tables; the report's ``notes`` under the last one, with its
+    footnotes; ``digits``: ``--digits`` (None: each table's own)."""
+    return "\n".join(render_one(rs, notes if i == len(sets) - 1 else (), digits)
                      for i, rs in enumerate(sets))

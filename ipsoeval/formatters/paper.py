@@ -8,6 +8,20 @@ tables: the highest mean, the lowest for measures where lower is better),
 and footnotes explaining every mark that occurs (``*`` significant, with the
 correction named; ``†`` not permissible for the measure's scale; ``‡`` the
 IPSO sign test agrees; ``?`` scale unknown).
+
+``--digits N`` (``prepare(..., digits=N)``) sets the rounding: N decimals,
+p-values N significant digits (:func:`ipsoeval.formatters.values.rounded`).
+
+A table may give its paper layout in the ``paper`` hint, read here only (the
+terminal table keeps every column)::
+
+    {"columns": [col or joined label, ...],      # the columns shown, in order
+     "labels": {col: header text},               # headers of the paper view
+     "join": {label: [low_col, high_col, "interval" | "range"]}}
+
+A joined column prints two columns as one cell: ``[low, high]``
+(``interval``) or ``low–high`` (``range``; one value when they are equal).
+Columns left out (a shell command, a long explanation) are for tsv and json.
 """
 
 from __future__ import annotations
@@ -15,7 +29,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ipsoeval.results import ResultSet
+from ipsoeval.formatters.values import is_p as _is_p
+from ipsoeval.formatters.values import rounded
+from ipsoeval.results import Composed, ResultSet
 
 MARKS = ("*", "†", "‡", "?")
 
@@ -44,17 +60,11 @@ def _lower_is_better(measure: str) -> bool:
         return False
 
 
-def _is_p(col: str) -> bool:
-    """A p-value column: p_value, p_adjusted, <what>_p_value[_min|_max],
-    <what>_p_adjusted, and the ``<test>:p`` columns of sigtest's view (not a
-    probability such as p_top)."""
-    return (col in ("p", "pvalue", "p_value", "p_adjusted") or col.endswith(":p")
-            or "_p_value" in col or col.endswith("_p_adjusted"))
-
-
-def fmt_value(v, col: str, digits: int, exact: bool = False) -> tuple[str, bool]:
+def fmt_value(v, col: str, digits: int, exact: bool = False,
+              given: bool = False) -> tuple[str, bool]:
     """(text, numeric) of one value; ``exact``: a column the table hints
-    declare exact (a parameter or degrees of freedom: 1, not 1.0000)."""
+    declare exact (a parameter or degrees of freedom: 1, not 1.0000);
+    ``given``: ``digits`` is ``--digits`` (the rounding every format shares)."""
     if exact and isinstance(v, float) and not isinstance(v, bool) and math.isfinite(v):
         return (str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)), True
     if v is None:
@@ -66,9 +76,14 @@ def fmt_value(v, col: str, digits: int, exact: bool = False) -> tuple[str, bool]
     if isinstance(v, float):
         if math.isnan(v):
             return "–", False
+        if given:
+            text = rounded(v, col, digits)
+            return (text, True) if text is not None else (str(v), True)
         if _is_p(col):
             return (f"{v:.3g}" if v >= 1e-4 or v == 0 else f"{v:.1e}"), True
         return f"{v:.{digits}f}", True
+    if given and isinstance(v, Composed):       # an interval, a p-value with its mark
+        return v.at(digits), False
     return str(v), False
 
 
@@ -94,8 +109,25 @@ def _pivot(rs: ResultSet):
     return runs, measures, cells
 
 
-def prepare(rs: ResultSet) -> Paper:
-    digits = int(rs.table_hints.get("digits", 4)) if isinstance(rs.table_hints, dict) else 4
+def _joined(r: dict, spec, digits: int, given: bool) -> tuple[str, bool]:
+    """The one cell of two columns (the ``paper`` hint's ``join``)."""
+    lo_col, hi_col, style = spec
+    lo, hi = r.get(lo_col), r.get(hi_col)
+    (a, an), (b, bn) = (fmt_value(lo, lo_col, digits, given=given),
+                        fmt_value(hi, hi_col, digits, given=given))
+    if not (an and bn):
+        return "–", False
+    if style == "range":
+        return (a if a == b else f"{a}–{b}"), False
+    return f"[{a}, {b}]", False
+
+
+def prepare(rs: ResultSet, digits: int | None = None) -> Paper:
+    """The paper's rows of ``rs``; ``digits``: ``--digits`` (None: the
+    table's own, 4 decimals unless its hints say otherwise)."""
+    given = digits is not None
+    if not given:
+        digits = int(rs.table_hints.get("digits", 4)) if isinstance(rs.table_hints, dict) else 4
     caption = rs.title or f"ipsoeval {rs.command}"
     piv = _pivot(rs)
     if piv is not None:
@@ -105,7 +137,7 @@ def prepare(rs: ResultSet) -> Paper:
         for run in runs:
             row = [Cell(str(run))]
             for m in measures:
-                t, num = fmt_value(cells.get((run, m)), "value", digits)
+                t, num = fmt_value(cells.get((run, m)), "value", digits, given=given)
                 row.append(Cell(t, num))
             rows.append(row)
         for j, m in enumerate(measures, 1):
@@ -117,7 +149,13 @@ def prepare(rs: ResultSet) -> Paper:
         hide = set(rs.table_hints.get("hide", ())) if isinstance(rs.table_hints, dict) else set()
         exact = set(rs.table_hints.get("exact", ())) if isinstance(rs.table_hints, dict) \
             else set()
-        cols = [c for c in rs.columns if c not in hide]
+        paper = rs.table_hints.get("paper") if isinstance(rs.table_hints, dict) else None
+        join = dict((paper or {}).get("join", {}))
+        if paper:
+            cols = [c for c in paper["columns"] if c in rs.columns or c in join]
+            labels = {**labels, **paper.get("labels", {})}
+        else:
+            cols = [c for c in rs.columns if c not in hide]
         header = [labels.get(c, c) for c in cols]
         if len(set(header)) < len(header):      # labels that need their table groups
             header = list(cols)
@@ -125,12 +163,15 @@ def prepare(rs: ResultSet) -> Paper:
         for r in rs.records:
             row = []
             for c in cols:
-                t, num = fmt_value(r.get(c), c, digits, c in exact)
+                if c in join:
+                    t, num = _joined(r, join[c], digits, given)
+                else:
+                    t, num = fmt_value(r.get(c), c, digits, c in exact, given)
                 row.append(Cell(t, num))
             rows.append(row)
         numeric = [bool(rows) and all(row[j].numeric or row[j].text == "–" for row in rows)
                    and any(row[j].numeric for row in rows) for j in range(len(cols))]
-        if "measure" in cols:
+        if "measure" in cols or (paper and "measure" in rs.columns):
             for best_col in ("mean",):
                 if best_col in cols:
                     j = cols.index(best_col)
@@ -141,7 +182,7 @@ def prepare(rs: ResultSet) -> Paper:
                         sub = [rows[i] for i in idx]
                         _bold_best(sub, j, [rs.records[i].get(best_col) for i in idx],
                                    lower=_lower_is_better(str(m)))
-    notes = footnotes(rs, rows, pivot=piv is not None)
+    notes = footnotes(rs, rows, pivot=piv is not None, cols=None if piv is not None else cols)
     return Paper(header, rows, caption, notes, numeric)
 
 
@@ -156,13 +197,16 @@ def _bold_best(rows, j, vals, lower: bool) -> None:
             row[j].bold = True
 
 
-def footnotes(rs: ResultSet, rows, pivot: bool = False) -> list[str]:
+def footnotes(rs: ResultSet, rows, pivot: bool = False, cols=None) -> list[str]:
+    """The footnotes of the marks and columns shown (``cols``: the columns
+    of the rows; default the table's)."""
+    cols = rs.columns if cols is None else cols
     p = rs.params or {}
     seen = {m for row in rows for c in row for m in MARKS if m in c.text and not c.numeric}
     notes = []
     corr = p.get("correction", p.get("correct"))
     alpha = p.get("alpha")
-    if "*" in seen or "significant" in rs.columns:
+    if "*" in seen or "significant" in cols:
         txt = "* significant" if "*" in seen else "significant"
         if alpha is not None:
             txt += f" at alpha = {alpha}"
@@ -181,10 +225,10 @@ def footnotes(rs: ResultSet, rows, pivot: bool = False) -> list[str]:
                      "(Ferrante et al. 2021).")
     if "?" in seen:
         notes.append("? the measure's scale is unknown: permissibility not judged.")
-    if "permissible" in rs.columns:
+    if "permissible" in cols:
         notes.append("permissible: whether the test's scale requirement is met by the "
                      "measure's scale (Ferrante et al. 2021); – unknown.")
     if any(c.bold for row in rows for c in row):
         notes.append("Bold: the best value per column" +
-                     (" and measure." if "measure" in rs.columns and not pivot else "."))
+                     (" and measure." if "measure" in cols and not pivot else "."))
     return notes

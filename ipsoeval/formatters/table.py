@@ -23,7 +23,9 @@ styles chosen here, and control characters in data are shown escaped.
 Hints a ResultSet may give in ``table_hints`` (all optional; read here and,
 for ``digits``/``labels``/``hide``, by formatters/paper.py):
 
-- ``digits``: decimals for floats (an int; default 4).
+- ``digits``: decimals for floats (an int; default 4).  ``--digits N``
+  overrides it: N decimals, p-values N significant digits
+  (:func:`ipsoeval.formatters.values.rounded`).
 - ``exact``: [cols] -- columns of parameters and degrees of freedom (risk's
   ``risk_alpha``, an F test's ``f_df1``): each value printed as the number it
   is (1, 5, 0.5, 193), never rounded to ``digits`` decimals.
@@ -42,6 +44,8 @@ for ``digits``/``labels``/``hide``, by formatters/paper.py):
   style}} -- colour numeric cells by sign.
 - ``heatmap``: {"columns": [cols], "low": 0.0, "high": 1.0} -- shade numeric
   cells by value on a scale monotonic in the value (see :func:`heat_style`).
+- ``paper``: the layout of latex and markdown only (read by
+  formatters/paper.py, which documents it); the terminal table ignores it.
 """
 
 from __future__ import annotations
@@ -54,13 +58,13 @@ from rich.cells import cell_len
 from rich.color import ColorSystem
 from rich.style import Style
 
-from ipsoeval.formatters.values import spell
-from ipsoeval.results import ResultSet
+from ipsoeval.formatters.values import rounded, spell
+from ipsoeval.results import Composed, ResultSet
 
 __all__ = ["render", "exact_text", "heat_style", "HEAT_RAMP", "DEFAULT_WIDTH", "KNOWN_HINTS"]
 
 KNOWN_HINTS = frozenset({"digits", "exact", "pivot", "labels", "hide", "keys", "groups", "cell_styles",
-                         "token_styles", "sign_styles", "heatmap"})
+                         "token_styles", "sign_styles", "heatmap", "paper"})
 
 DEFAULT_WIDTH = 80
 
@@ -119,7 +123,15 @@ def heat_style(x: float, color_system: str = "truecolor") -> str:
 
 # --- cell text ---------------------------------------------------------------
 
-def _fmt(v, digits: int) -> str:
+def _fmt(v, digits: int, col: str | None = None) -> str:
+    """A cell's text: ``digits`` decimals (the table's hint), tiny and huge
+    values in scientific notation; with ``col`` (``--digits`` given, the
+    value's column) the rounding every format shares under ``--digits``."""
+    if col is not None:
+        return spell(v, lambda x: rounded(x, col, digits), undefined="–", yes="yes", no="no",
+                     other=lambda x: _clean(x.at(digits) if isinstance(x, Composed)
+                                            else str(x)))
+
     def finite(x: float) -> str:
         if x != 0 and (abs(x) < 10 ** -digits or abs(x) >= 1e9):
             return f"{x:.{digits}g}" if abs(x) >= 1e9 else f"{x:.2e}"
@@ -333,9 +345,14 @@ def _pivot_grid(rs: ResultSet, spec: dict):
     return header, body, index
 
 
-def _build(rs: ResultSet, header, body, keys, style_names=None) -> _Grid:
+def _build(rs: ResultSet, header, body, keys, style_names=None, digits=None,
+           value_col=None) -> _Grid:
+    """``digits``: ``--digits`` (None: the table's hint); ``value_col``: the
+    column a pivot's value cells come from (whether they are p-values)."""
     hints = rs.table_hints or {}
-    digits = int(hints.get("digits", 4))
+    given = digits is not None
+    if not given:
+        digits = int(hints.get("digits", 4))
     exact = set(hints.get("exact", ()))
     labels = hints.get("labels", {})
     groups = {}
@@ -352,8 +369,9 @@ def _build(rs: ResultSet, header, body, keys, style_names=None) -> _Grid:
                  nrows=len(body))
     for j, name in enumerate(header):
         values = [row[j] for row in body]
-        texts = [(exact_text(v) if name in exact else None) or _fmt(v, digits)
-                 for v in values]
+        src = value_col if value_col is not None and name not in keys else name
+        texts = [(exact_text(v) if name in exact else None)
+                 or _fmt(v, digits, src if given else None) for v in values]
         col = _Col(name=name, label=_clean(str(labels.get(name, name))),
                    numeric=any(_numeric(v) for v in values), texts=texts,
                    spans=[[] for _ in texts], key=name in keys, group=groups.get(name))
@@ -517,22 +535,23 @@ def _pack(cols: list[_Col], width: int) -> list[_Block]:
     return out
 
 
-def _choose_grid(rs: ResultSet, width: int) -> _Grid:
+def _choose_grid(rs: ResultSet, width: int, digits: int | None = None) -> _Grid:
     hints = rs.table_hints or {}
     spec = hints.get("pivot")
     if not spec:
         header, body, _ = _records_grid(rs, hints)
-        return _build(rs, header, body, set(_key_columns(header, body, hints)))
-    grid = _pivot_build(rs, spec)
+        return _build(rs, header, body, set(_key_columns(header, body, hints)), digits=digits)
+    grid = _pivot_build(rs, spec, digits=digits)
     if len(_blocks(grid, width)) > 1 and spec["index"]:
         # many pivot columns (e.g. runs): they become rows
         turned = {"index": list(spec["index"][:-1]) + [spec["columns"]],
                   "columns": spec["index"][-1], "values": spec["values"]}
-        grid = _pivot_build(rs, turned, styled_by=spec["columns"])
+        grid = _pivot_build(rs, turned, styled_by=spec["columns"], digits=digits)
     return grid
 
 
-def _pivot_build(rs: ResultSet, spec: dict, styled_by: str | None = None) -> _Grid:
+def _pivot_build(rs: ResultSet, spec: dict, styled_by: str | None = None,
+                 digits: int | None = None) -> _Grid:
     header, body, index = _pivot_grid(rs, spec)
     names = None
     if styled_by is not None:
@@ -540,7 +559,8 @@ def _pivot_build(rs: ResultSet, spec: dict, styled_by: str | None = None) -> _Gr
         pos = index.index(styled_by)
         names = [[None] * len(index) + [str(row[pos])] * (len(row) - len(index))
                  for row in body]
-    return _build(rs, header, body, set(index), names)
+    return _build(rs, header, body, set(index), names, digits=digits,
+                  value_col=spec["values"])
 
 
 # --- drawing -----------------------------------------------------------------
@@ -744,14 +764,15 @@ def _note_lines(notes, width: int) -> list[Line]:
 
 
 def render(sets: list[ResultSet], *, width: int | None = None, color: bool = False,
-           color_system: str = "standard", notes=()) -> str:
+           color_system: str = "standard", notes=(), digits: int | None = None) -> str:
     """The tables of ``sets`` laid out for ``width`` columns (default 80),
-    the report's ``notes`` under the last."""
+    the report's ``notes`` under the last; ``digits``: ``--digits`` (None:
+    each table's own)."""
     width = max(int(width or DEFAULT_WIDTH), 20)
     painter = _Painter(color, color_system)
     out: list[str] = []
     for rs in sets:
-        grid = _choose_grid(rs, width)
+        grid = _choose_grid(rs, width, digits)
         blocks = _blocks(grid, width)
         for n, block in enumerate(blocks, 1):
             table_width = sum(block.ws) + _overhead(len(block.ws))

@@ -24,12 +24,14 @@ COMMANDS = {
     "ppi": "ppi",
     "agree": "agree",
     "leaderboard": "leaderboard",
+    "compare": "compare",
     "power": "power",
     "meta": "meta",
     "report": "report",
     "nuggets": "nuggets",
     "across": "across",
     "risk": "risk",
+    "qpp": "qpp",
     "repro": "repro",
 }
 
@@ -57,6 +59,7 @@ HELP = {  # each command's --help text: the first paragraph is its summary
     'ppi': 'The mean of a measure over topics from a few human-judged topics and\nmachine labels on all of them: the prediction-powered estimate and its\nconfidence interval (PPI++ by default, or classical PPI), beside the\nhuman-only and the auto-only estimates; for pairs of runs, the same for\nthe paired difference.  The human topics must be a random subset of the\ntopics (Angelopoulos et al. 2023; Oosterhuis et al. 2024).',
     'agree': "Agreement of two qrels on the judgments they share: Cohen's kappa\n(unweighted, linear, quadratic), Krippendorff's alpha (interval,\nordinal) and the confusion matrix.  With two or more runs, for each -m\nmeasure: the correlation of the rankings of the runs under QRELS_A and\nQRELS_B (Kendall's tau-b, tau_AP, RBO) and the pairs of runs whose\nsignificant difference appears, disappears or flips.",
     'leaderboard': "A leaderboard that says which differences are real: each run's mean and\nCI, every pair tested with the randomised Tukey HSD (family-wise over all\npairs; Carterette 2012, Sakai 2018) beside Tukey HSD from the two-way\nANOVA, a compact letter display (runs sharing a letter are not\nsignificantly different; Piepho 2004), rank intervals, the group of runs\nindistinguishable from the best and the rank resolution.",
+    'compare': "The results table of a paper: runs as rows, measures as columns, each\ncell the mean over topics with marks saying which differences are\nsignificant -- against a baseline, between all pairs as superscript\nletters (each cell lists the runs it is significantly better than, as\nranx prints them) or as the letter groups of leaderboard's randomised\nTukey HSD -- and the best value of each measure in bold.  The tests and\ncorrections are sigtest's, the family the pairs of one measure.",
     'power': 'Topic set size design (Sakai 2016): the number of topics the paired\nt-test, one-way ANOVA over m systems and a confidence interval need to\ndetect a difference delta with power 1 - beta at alpha (or to bound the\nCI), from the residual variance of the two-way ANOVA (topics x runs) of\nthe given runs; and the power and the minimal detectable difference of\nthe collection as it is.',
     'meta': "Compare measures over a set of runs, to choose the one to report:\ndiscriminative power (share of run pairs a test finds significant, and\nthe sorted p-values, Sakai 2006), swap rate over random topic halves\n(Voorhees & Buckley 2002) and Kendall's tau / tau_ap (Yilmaz et al.\n2008) between the rankings of the runs each pair of measures gives.",
     'report': "One self-contained HTML page comparing runs, to attach to a paper's\nrepository or a CI job: the leaderboard with CIs and letter groups\n(randomised Tukey HSD), the significance matrix as a heat map, the\nper-topic differences of chosen pairs with their tests, the outcomes\nbreakdown of the best run against the baseline (Lin et al. 2021) and\nthe permissible tests of each measure's scale.  The page loads nothing\nfrom the network; its tables hold the same numbers as ipsoeval\nleaderboard, sigtest and breakdown.  The charts are SVG drawn by ipsoeval\nitself (no plotting library needed).",
@@ -64,6 +67,7 @@ HELP = {  # each command's --help text: the first paragraph is its summary
     'across': "Compare runs over several test collections.  MANIFEST is a TSV file of\n`collection qrels run` lines (paths relative to it; qrels may be\nirds:DATASET_ID, or '-' for a file of per-topic scores).  Each run's\neffect against --baseline on each collection is pooled by random-effects\nmeta-analysis (fixed effect beside; Q, I^2, prediction interval); the\nleaderboard ranks runs by their pooled means with bootstrap rank\nintervals, beside the plain mean of means and the mean rank; a linear\nmixed model (system fixed, topic and collection random) handles runs\nmissing from collections or topics.",
     'repro': "How close a reproduced experiment comes to the original (Breuer et\nal., SIGIR 2020): QRELS ORIG_BASELINE ORIG_ADVANCED REP_BASELINE\nREP_ADVANCED.  Kendall's tau Union and RBO between the original and\nreproduced rankings, RMSE and nRMSE of the per-topic scores, the effect\nratio (ER), Delta RI and the t tests, as repro_eval 0.5.0 computes\nthem; bootstrap intervals for ER, Delta RI and the differences of means,\nand whether the reproduced effect is distinguishable from the original\none.  --rep-qrels: replicability on another collection.  See\nipsoeval-repro(1).",
     'risk': 'Risk-sensitive comparison of runs on per-topic scores: URisk and TRisk\nof each run against a baseline (Dinçer, Macdonald and Ounis, SIGIR 2014),\nand ZRisk and GeoRisk of each run against all of them (Dinçer, Macdonald\nand Ounis, SIGIR 2016).  See ipsoeval-risk(1).',
+    'qpp': "Evaluate query performance predictors of one run: Pearson's r,\nSpearman's rho and Kendall's tau-b between each predictor's values and\na measure's per-topic scores, with p-values, Fisher z and bootstrap\nintervals, and sMARE (Faggioli et al. 2021); predictors compared by\nWilliams's t with Zou's interval (tau: a paired bootstrap), and the\ntwo-way ANOVA of sARE (topic, predictor) with Tukey's HSD.  A predictor\nfile is 'qid value' (named by its file) or 'predictor qid value'.",
 }
 
 

@@ -18,7 +18,8 @@ class Catalogue:
              "QRELS argument irds:ID; needs ipsoeval[irds]).")
 
 
-COMMAND = Command("measures", HELP["measures"], groups=(Catalogue, output_group("tsv")))
+COMMAND = Command("measures", HELP["measures"],
+                  groups=(Catalogue, output_group("tsv", digits=False)))   # no numbers to round
 
 
 def from_values(v: dict):

@@ -62,9 +62,12 @@ COMMAND = Command(
         NuggetsFormat,
         _only(Options, "manifest"),
         align_group(paired=True),
-        _only(Output, "output", "warnings_mode", output={
+        _only(Output, "output", "digits", "warnings_mode", output={
             "help": "Write the page to FILE (only when everything succeeded) instead of "
-                    "standard output ('-': standard output)."}),
+                    "standard output ('-': standard output)."}, digits={
+            "help": "Digits after the decimal point in the page's tables (default 4; "
+                    "p-values: N significant digits; a nonzero value never prints as 0); "
+                    "the page's data block keeps full precision."}),
         _only(Options, "charts"), Progress))
 
 # an estimate of the resampling work is given first when it is longer than this
@@ -146,7 +149,7 @@ def from_values(v: dict, *, warn=inp._ignore, note=inp._ignore, progress=None) -
         cmds.append(_across_line(manifest, measures, comp, align))
     page = html.render(comp.reports, figures, title=options.title,
                        meta=dict(comp.meta(), commands=cmds), notes=comp.notes,
-                       warnings=warnings)
+                       warnings=warnings, digits=v.get("digits"))
     return Page(html=page, reports=comp.reports, figures=figures, warnings=warnings,
                 notes=list(comp.notes))
 
@@ -181,9 +184,17 @@ def _nuggets(v, align, options, *, warn, note, progress) -> Page:
                            "--baseline", a, *_test_args(options), *common,
                            "--correct", options.correct, *align.as_argv()],
                           f"the rows of run_b = {b}"))
+    if "compare" in comp.reports:
+        from ipsoeval.analyses.report.compose import compare_options
+        co = compare_options(options, comp.baseline)
+        cmds.append(_line(["ipsoeval", "compare", "--nuggets", *files, *fmt, *ms,
+                           "--baseline", comp.baseline,
+                           *(["--test", co.test] if co.test else []),
+                           "--samples", str(co.samples), *common[2:], "--correct",
+                           co.correct, *align.as_argv()]))
     page = html.render(comp.reports, figures, title=options.title,
                        meta=dict(comp.meta(), commands=cmds), notes=comp.notes,
-                       warnings=warnings)
+                       warnings=warnings, digits=v.get("digits"))
     return Page(html=page, reports=comp.reports, figures=figures, warnings=warnings,
                 notes=list(comp.notes))
 
@@ -238,6 +249,13 @@ def _commands(qrels, runs, aligned_runs, comp, options, align_opts=None) -> list
         out.append(_line(["ipsoeval", "sigtest", qrels, *files, *ms, "--baseline", a,
                           *_test_args(options), "--samples", str(options.samples), *common,
                           "--correct", options.correct, *align_opts.as_argv(keep)], comment))
+    if "compare" in comp.reports:
+        from ipsoeval.analyses.report.compose import compare_options
+        co = compare_options(options, comp.baseline)
+        out.append(_line(["ipsoeval", "compare", qrels, *runs, *ms, "--baseline", comp.baseline,
+                          *(["--test", co.test] if co.test else []),
+                          "--samples", str(co.samples), *common, "--correct", co.correct,
+                          *align_opts.as_argv()]))
     if "breakdown" in comp.reports:
         out.append(_line(["ipsoeval", "breakdown", qrels, *runs, "--baseline", comp.baseline,
                           "-k", str(options.k), "--alpha", _num(options.alpha),

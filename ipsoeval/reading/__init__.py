@@ -13,6 +13,9 @@ Outside this package, code reads through
   :func:`file_stem`, :func:`check_stdin_once`);
 - :mod:`ipsoeval.reading.scores` for per-topic score files:
   :func:`read_scores` (also re-exported here) into a ``TopicScores``;
+- ``predictors`` (:mod:`ipsoeval.reading.predictors`) for query performance
+  predictor files: :func:`~ipsoeval.reading.predictors.read_predictors` into
+  ``Predictors``;
 - ``nuggets`` (:mod:`ipsoeval.reading.nuggets`) for nugget assignment files of
   generated answers: :func:`~ipsoeval.reading.nuggets.read_nuggets` into a
   ``NuggetJudgments``;
@@ -130,6 +133,7 @@ Modules, lower first (each imports only modules above it in this list)
 ``entry``     the entry for runs and qrels: which reader, when
 ``scores``    the entry for score files
 ``nuggets``   the entry for nugget assignment files of generated answers
+``predictors`` the entry for query performance predictor files (``ipsoeval qpp``)
 ``manifest``  ``ipsoeval across`` manifests: collection, qrels and run of each line (paths only)
 ``provider``  the compiled core as a provider of measures: serves or says why not
 ``quick_measures`` the ``-m`` names the quick path serves, from the registry (no numpy, ``re``)

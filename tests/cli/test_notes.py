@@ -169,6 +169,7 @@ TIE_COMMANDS = {
     "leaderboard": ["leaderboard", "-m", "P@10", "--samples", "100", "--format", "json"],
     "bootstrap": ["bootstrap", "-m", "P@10", "--samples", "100", "--format", "json"],
     "report": ["report", "-m", "P@10", "--samples", "100"],
+    "compare": ["compare", "-m", "P@10", "--format", "json"],
 }
 
 

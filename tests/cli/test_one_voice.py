@@ -205,7 +205,7 @@ def test_one_mean_on_adversarial_scores(tmp_path):
     assert "eval tsv (quick)" in got and "sigtest (quick)" in got     # both paths ran
     assert {k: repr(v) for k, v in got.items()} == {k: repr(exact) for k in got}
     assert one_mean.mean(xs) == exact
-    # experiment(): PyTerrier's shape, the same mean
+    # Experiment(): PyTerrier's shape, the same mean
     pd = pytest.importorskip("pandas")
     qdf = pd.read_csv(qrels, sep=" ", header=None, names=["qid", "it", "docno", "label"],
                       dtype={"qid": str, "docno": str})
@@ -213,7 +213,7 @@ def test_one_mean_on_adversarial_scores(tmp_path):
                           names=["qid", "Q0", "docno", "rank", "score", "tag"],
                           dtype={"qid": str, "docno": str})[["qid", "docno", "score"]]
            for n, p in (("a", a), ("b", b))}
-    df = ipsoeval.experiment(rdf, qdf[["qid", "docno", "label"]], ["RR@10"])
+    df = ipsoeval.Experiment(rdf, None, qdf[["qid", "docno", "label"]], ["RR@10"])
     assert repr(float(df.set_index("name").loc["a", "RR@10"])) == repr(exact)
 
 

@@ -404,8 +404,8 @@ def test_api_matches_the_cli(inputs, page):
     p = ipsoeval.report(res, samples=int(SAMPLES), seed=7, pairs=["sys3:sys4", ("sys0", "sys4")])
     cli = data_block(page)["reports"]
     api = data_block(p.html)["reports"]
-    assert set(cli) == set(api) == {"leaderboard", "sigtest", "scales"}
-    for cmd in ("leaderboard", "sigtest", "scales"):
+    assert set(cli) == set(api) == {"leaderboard", "sigtest", "scales", "compare"}
+    for cmd in ("leaderboard", "sigtest", "scales", "compare"):
         for tid, t in cli[cmd]["tables"].items():
             assert api[cmd]["tables"][tid]["records"] == t["records"], (cmd, tid)
     assert set(p.figures) == {"leaderboard", "differences"}

@@ -97,6 +97,10 @@ def _check_every_line(cwd: Path, page: str) -> set[str]:
                 rows = [r for r in rows if r["run_b"] == b]
             assert rows
             sig_rows += rows
+        elif cmd == "compare":
+            for tid in ("comparison", "tests"):
+                _same(out["tables"][tid]["records"],
+                      reports["compare"]["tables"][tid]["records"], f"compare.{tid}")
         elif cmd == "across":
             for tid, t in reports["across"]["tables"].items():
                 _same(out["tables"][tid]["records"], t["records"], f"across.{tid}")
@@ -130,7 +134,8 @@ def test_default_tests_every_line_runs_and_gives_the_page_tables(folder):
     page = _report(d, [qrels, *runs, "-m", "AP", "-m", "nDCG@10", "--samples", "300"])
     lines = _printed(page)
     assert not any(re.search(r"--test\s+(--|$)", x) for x in lines), lines
-    assert _check_every_line(d, page) == {"leaderboard", "sigtest", "breakdown"}
+    assert _check_every_line(d, page) == {"leaderboard", "sigtest", "breakdown",
+                                                  "compare"}
 
 
 def test_given_tests_options_and_names(folder):
@@ -143,7 +148,8 @@ def test_given_tests_options_and_names(folder):
     lines = _printed(page)
     assert all("--alpha 0.0123456789" in x for x in lines)
     assert sum(x.startswith("ipsoeval sigtest") for x in lines) == 2
-    assert _check_every_line(d, page) == {"leaderboard", "sigtest", "breakdown"}
+    assert _check_every_line(d, page) == {"leaderboard", "sigtest", "breakdown",
+                                                  "compare"}
 
 
 def test_nuggets_every_line_runs(tmp_path):
@@ -151,7 +157,7 @@ def test_nuggets_every_line_runs(tmp_path):
     shutil.copy(src, tmp_path / "auto nuggets.jsonl")
     page = _report(tmp_path, ["--nuggets", "auto nuggets.jsonl", "-m", "nugget_vital_strict",
                               "-m", "nugget_all", "--samples", "300"])
-    assert _check_every_line(tmp_path, page) == {"leaderboard", "sigtest"}
+    assert _check_every_line(tmp_path, page) == {"leaderboard", "sigtest", "compare"}
 
 
 def test_manifest_section_has_its_across_line(tmp_path):
@@ -162,4 +168,5 @@ def test_manifest_section_has_its_across_line(tmp_path):
     page = _report(tmp_path, ["web.qrels", "web-bm25.run", "web-dense.run", "web-hybrid.run",
                               "-m", "AP", "--samples", "200", "--manifest", "manifest.tsv"])
     assert any(x.startswith("ipsoeval across manifest.tsv") for x in _printed(page))
-    assert _check_every_line(tmp_path, page) == {"leaderboard", "sigtest", "across"}
+    assert _check_every_line(tmp_path, page) == {"leaderboard", "sigtest", "across",
+                                                  "compare"}

@@ -35,10 +35,11 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard")    # --engine
+ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard", "compare")    # --engine
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
                "ppi", "agree", "leaderboard", "power", "meta", "report", "nuggets",
-               "across", "risk", "repro", "scores"]   # scores: --scores FILE... of several commands
+               "across", "risk", "qpp", "repro", "scores",   # scores: --scores FILE... of several commands
+               "compare"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
 FAILURES = {"crash", "bad-stderr", "timeout", "oom", "file-left-behind"}
@@ -510,6 +511,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         return make_repro_case(ch, p_mut=p_mut, suite=suite)
     if cmd == "scores":                      # --scores files, a baseline good or bad
         return make_scores_case(ch, p_mut=p_mut, suite=suite)
+    if cmd == "qpp":                         # one run and predictor files
+        return make_qpp_case(ch, p_mut=p_mut, suite=suite)
     case = Case(command=cmd, args=[cmd], suite=suite)
     a = case.args
     if cmd == "measures":
@@ -521,7 +524,7 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
              "ppi": ch.choice([1, 2, 2, 3]), "agree": ch.choice([0, 0, 1, 2, 3]),
              "leaderboard": ch.randint(1, 4), "report": ch.choice([1, 2, 2, 3, 4]),
              "power": ch.choice([1, 2, 2, 3]), "meta": ch.choice([2, 3, 3, 4]),
-             "risk": ch.choice([1, 2, 3, 3])}[cmd]
+             "risk": ch.choice([1, 2, 3, 3]), "compare": ch.choice([1, 2, 3, 4])}[cmd]
     labels = ch.choice(["gain", "probability"]) if ch.coin(0.15) else "integer"
     qrels, runs, tags, topics = _qrels_and_runs(ch, max(nruns, 1), labels,
                                                 subtopics=ch.coin(0.2))
@@ -569,7 +572,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         pass                                # -m needs runs
     elif cmd != "breakdown" and (ch.coin(0.8) or cmd in ("sigtest", "interval-map", "ppi",
                                                           "agree", "leaderboard", "power",
-                                                          "meta", "report", "risk")):
+                                                          "meta", "report", "risk",
+                                                          "compare")):
         for _ in range(ch.randint(1, 2)):
             m = _pick(ch, MEASURES_BAD, absurd * 0.5, ms)
             if suite and (cmd in ("interval-map", "ipso") and m in KNOWN_SLOW_MEASURES
@@ -745,6 +749,25 @@ def _command_options(ch, case, absurd, tags):
             a += ["--rbo-p", _pick(ch, FLOATS, absurd, ["0.9", "0.5", "0.95"])]
     elif cmd == "leaderboard":
         _leaderboard_options(ch, case, absurd)
+    elif cmd == "compare":
+        if ch.coin(0.4):
+            a += ["--marks", _pick(ch, ["baseline", "pairs", "groups", "none", "x"], absurd,
+                                   ["baseline", "pairs", "groups", "none"])]
+        if ch.coin(0.3):
+            a += ["--baseline", baseline()]
+        if ch.coin(0.3):
+            a += ["--test", _pick(ch, TESTS, absurd, ["t", "sign", "wilcoxon",
+                                                     "randomization"])]
+        if ch.coin(0.3):
+            a += ["--correct", ch.choice(["none", "bonferroni", "holm", "bh"])]
+        if ch.coin(0.2):
+            a += ["--alpha", _pick(ch, FLOATS, absurd, ["0.05", "0.1"])]
+        a += ["--samples", _pick(ch, INTS, absurd, ["10", "100", "999"])]
+        for flag in ("--ci", "--transpose", "--underline-second"):
+            if ch.coin(0.2):
+                a += [flag]
+        if ch.coin(0.3):
+            a += ["--digits", _pick(ch, INTS, absurd, ["0", "2", "3", "6"])]
     elif cmd == "risk":
         if ch.coin(0.4):
             a += ["--baseline", baseline()]
@@ -873,6 +896,8 @@ def _format_and_output(ch, case):
         fmts = ["tsv", "json", "table", "auto"] + (["trec"] * 3 if case.command == "eval" else
                                                     ["trec"] if ch.coin(0.2) else [])
         fmts += ["parquet"] if ch.coin(0.3) else []     # binary, -o only
+        if case.command == "compare":
+            fmts += ["latex", "markdown", "html"]
         a += ["--format", ch.choice(fmts)]
     if ch.coin(0.35):
         target = ch.choice(["out.txt", "out.txt", "out.txt", "outdir/x", "nodir/x", "",
@@ -1412,6 +1437,88 @@ def make_across_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
              ch.choice(["missing.tsv", ".", "", "/dev/null"]))
     return case
 
+
+
+QPP_TABLES = ["correlations", "topics", "pairs", "anova", "tukey"]
+QPP_VALUES = ["0.5", "-1", "1e3", "0", "2.25", "7", "1e-300", ".5"]
+QPP_BAD_VALUES = ["nan", "NaN", "inf", "-inf", "x", "", "1,5", "0x1p3", "1e999"]
+
+
+def _predictor_file(ch, topics, absurd, *, name=None, constant=False):
+    """A predictor file: ``qid value`` (or ``predictor qid value`` when ``name``),
+    now and then a header, a topic left out or added, a duplicate topic, a bad
+    value (NaN, inf, not a number)."""
+    rows = []
+    if ch.coin(0.2):
+        rows.append("qid\tvalue" if name is None else "predictor\tqid\tvalue")
+    value = ch.choice(QPP_VALUES)
+    for t in topics:
+        if ch.coin(0.1):
+            continue                                  # a topic the predictor lacks
+        v = value if constant else ch.choice(QPP_VALUES)
+        if ch.coin(absurd * 0.3):
+            v = ch.choice(QPP_BAD_VALUES)
+        sep = "\t" if ch.coin(0.6) else " "
+        rows.append(sep.join(([name] if name else []) + [t, v]))
+        if ch.coin(absurd * 0.1):
+            rows.append(rows[-1])                     # a duplicate topic
+    if ch.coin(0.15):
+        rows.append(sep.join(([name] if name else []) + ["extra", "1"]))
+    return ("\n".join(rows) + "\n").encode("utf-8", "surrogateescape")
+
+
+def make_qpp_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
+    """``qpp -m M QRELS RUN PREDICTOR...`` (or ``--scores SCORES PREDICTOR...``):
+    one run, one to three predictor files in either layout (a long file now
+    and then holding two predictors), constant predictors, missing and extra
+    topics, bad values, duplicate topics, absurd --samples/--alpha/--table."""
+    case = Case(command="qpp", args=["qpp"], suite=suite)
+    a = case.args
+    absurd = p_mut * 0.4
+    qrels, runs, tags, topics = _qrels_and_runs(ch, 1)
+    names = []
+    for i in range(ch.randint(0 if ch.coin(absurd * 0.2) else 1, 3)):
+        long = ch.coin(0.3)
+        pname = f"p{i}.tsv" if long else f"p{i}.txt"
+        data = b"".join(_predictor_file(ch, topics, absurd, name=f"n{i}{k}" if long else None,
+                                        constant=ch.coin(0.1))
+                        for k in range(ch.randint(1, 2) if long else 1))
+        if ch.coin(p_mut * 0.3):
+            data, note = _mutate_lines(ch, data)
+            case.notes.append(f"{pname}:{note}")
+        case.files[pname] = data
+        names.append(pname)
+    if ch.coin(0.25):                                 # --scores: eval -q's long TSV
+        rows = ["run\tqid\tmeasure\tvalue"] + [
+            f"r\t{t}\tAP\t{ch.choice(['0.2', '0.4', '1', '0', '0.75'])}" for t in topics]
+        if ch.coin(absurd * 0.3):
+            rows += [f"r2\t{t}\tAP\t0.5" for t in topics]        # two runs: refused
+        case.files["scores.tsv"] = ("\n".join(rows) + "\n").encode("utf-8", "surrogateescape")
+        a += ["--scores"]
+        if ch.coin(0.5):
+            a += ["-m", "AP" if not ch.coin(absurd) else ch.choice(["P@10", "nope"])]
+        inputs = ["scores.tsv"]
+    else:
+        case.files["qrels"] = qrels
+        case.files["run"] = runs[0]
+        for _ in range(ch.randint(0 if ch.coin(absurd * 0.2) else 1, 2)):
+            a += ["-m", _pick(ch, MEASURES_BAD, absurd * 0.5, MEASURES_OK)]
+        inputs = ["qrels", "run"]
+    a += ["--samples", _pick(ch, ["0", "1", "-3", "x"], absurd * 0.3, ["5", "20", "50"])]
+    if ch.coin(0.3):
+        a += ["--seed", ch.choice(["0", "7", "-1"])]
+    if ch.coin(0.2):
+        a += ["--alpha", _pick(ch, ["0", "1", "2", "nan"], absurd, ["0.1", "0.01"])]
+    if ch.coin(0.3):
+        a += ["-q"]
+    if ch.coin(0.25):
+        table = ch.choice(QPP_TABLES + ["list", "nope"])
+        a += ["--table", table]
+        if table == "nope":
+            case.expect_usage = True
+    _format_and_output(ch, case)
+    a += inputs + names
+    return case
 
 
 ACROSS_TABLES = ["pooled", "effects", "leaderboard", "notes", "collection_means", "mixed",

@@ -34,6 +34,9 @@ REGEN = os.environ.get("IPSOEVAL_REGEN_GOLDEN", "") not in ("", "0")
 AD = "testdata/adhoc"
 Q, A, B = f"{AD}/qrels.txt", f"{AD}/run-bm25.txt", f"{AD}/run-neural.txt"
 FILES = [Q, A, B]
+QP = "testdata/qpp"         # qpp: qrels, one run, predictors (one missing a topic, a long file)
+QPP = [f"{QP}/qrels.txt", f"{QP}/run.txt", f"{QP}/clarity.txt", f"{QP}/wig.txt",
+       f"{QP}/long.tsv"]
 
 # one golden case per subcommand: (name, arguments without --format)
 GOLDEN_CASES = {
@@ -49,6 +52,8 @@ GOLDEN_CASES = {
             "-m", "AP", "-m", "P@10", A, B],
     "agree": ["agree", Q, f"{AD}/qrels-b.txt", A, B, "-m", "AP", "-m", "P@5"],
     "leaderboard": ["leaderboard", "-m", "AP", "-m", "P@10", "--samples", "999", *FILES],
+    "compare": ["compare", "-m", "AP", "-m", "P@10", "-m", "nDCG@10", "--correct", "holm",
+                "--ci", *FILES],
     "power": ["power", "-m", "AP", "-m", "P@10", "--delta", "0.05,0.1", *FILES],
     # three runs: the adhoc pair and bm25 again under another name
     "meta": ["meta", "-m", "AP", "-m", "P@10", "--samples", "200", "--splits", "20",
@@ -57,6 +62,7 @@ GOLDEN_CASES = {
     "across": ["across", "testdata/across/manifest.tsv", "-m", "AP", "-m", "nDCG@10",
                "--samples", "200"],
     "risk": ["risk", "-m", "AP", "-m", "nDCG@10", "--risk-alpha", "1,5", *FILES],
+    "qpp": ["qpp", "-m", "AP", "-m", "nDCG@10", "--samples", "200", *QPP],
     "repro": ["repro", "-m", "AP", "-m", "P@10", "--samples", "999", "testdata/repro/qrels.txt",
               *(f"testdata/repro/{r}.run" for r in ("orig_base", "orig_adv", "rep_base",
                                                     "rep_adv"))],
@@ -155,6 +161,9 @@ COMBOS = {
             ["-m", "P@5", "--all-pairs", "--alpha", "0.1"]],
     "leaderboard": [["-m", "AP", "--samples", "99"],
                     ["-m", "AP", "-m", "P@10", "--samples", "50", "--alpha", "0.5", "-c"]],
+    "compare": [["-m", "AP"], ["-m", "AP", "-m", "P@10", "--baseline", "neural", "--ci"],
+                ["-m", "AP", "--marks", "groups", "--samples", "99"],
+                ["-m", "P@10", "--marks", "none", "--transpose"]],
     "power": [["-m", "AP"], ["-m", "AP", "--design", "ci", "--half-width", "0.1"],
               ["-m", "AP", "-m", "P@10", "--delta", "0.02,0.1", "--systems", "5"]],
     "risk": [["-m", "AP"], ["-m", "AP", "-m", "P@10", "--risk-alpha", "0,2", "--baseline",
@@ -167,6 +176,7 @@ AGREE_COMBOS = [
     ["agree", f"{AD}/qrels-b.txt", Q, A, B, A, "--name", "x", "--name", "y", "--name", "z",
      "-m", "nDCG@10", "--test", "sign"],
 ]
+QPP_SCORES = "testdata/qpp/scores.tsv"
 SCORES = "{scores}"         # per-topic scores (eval -q --format tsv), made by a fixture
 SCORES_COMBOS = [
     ["sigtest", "--scores", "-m", "AP", SCORES],
@@ -176,9 +186,16 @@ SCORES_COMBOS = [
     ["bootstrap", "--scores", "--split-half", "3", SCORES],
     ["ipso", "--scores", SCORES],
     ["leaderboard", "--scores", "--samples", "99", SCORES],
+    ["compare", "--scores", "--test", "t", SCORES],
     ["power", "--scores", SCORES],
     ["meta", "--scores", "--samples", "100", "--splits", "10", SCORES, SCORES, SCORES],
     ["interval-map", "--scores", "-m", "P@10", "-q", "--values", "--analyze", SCORES],
+    ["qpp", "--scores", "-m", "AP", "--samples", "50", QPP_SCORES, QPP[2], QPP[4]],
+]
+QPP_COMBOS = [         # whole argument lists
+    ["qpp", "-m", "AP", "--samples", "50", *QPP[:3]],
+    ["qpp", "-m", "AP", "-q", "--samples", "50", *QPP],
+    ["qpp", "-m", "AP", "-m", "P@10", "--samples", "50", "--alpha", "0.1", *QPP[:2], QPP[4]],
 ]
 NG = "testdata/nuggets"     # nugget assignments: whole argument lists
 NUGGETS_COMBOS = [
@@ -186,6 +203,7 @@ NUGGETS_COMBOS = [
     ["nuggets", "-q", "-m", "nugget_vital_strict", f"{NG}/human.tsv"],
     ["sigtest", "--nuggets", "-m", "nugget_all", f"{NG}/auto.jsonl"],
     ["leaderboard", "--nuggets", "--samples", "99", f"{NG}/auto.jsonl"],
+    ["compare", "--nuggets", f"{NG}/auto.jsonl"],
     ["ppi", "--nuggets", "--human", f"{NG}/human.tsv", "--auto", f"{NG}/auto.jsonl"],
     ["agree", "--nuggets", f"{NG}/human.tsv", f"{NG}/auto.jsonl", "-m", "nugget_all"],
 ]
@@ -209,6 +227,8 @@ def _cases():
     for args in SCORES_COMBOS:
         yield pytest.param(args, id=" ".join(a for a in args if a != SCORES))
     for args in NUGGETS_COMBOS:
+        yield pytest.param(args, id=" ".join(args))
+    for args in QPP_COMBOS:
         yield pytest.param(args, id=" ".join(args))
 
 
@@ -299,7 +319,7 @@ def test_table_list_does_not_run_the_analysis(command, monkeypatch, tmp_path):
         raise AssertionError("the analysis ran for --table list")
 
     for mod in ("leaderboard", "bootstrap", "sigtest", "breakdown", "ipso", "interval_map",
-                "ppi", "agree", "power", "meta"):
+                "ppi", "agree", "power", "meta", "qpp"):
         pkg = __import__(f"ipsoeval.analyses.{mod}", fromlist=["run"])
         for name in ("run", "run_aligned", "run_scores", "compose"):
             if hasattr(pkg, name):

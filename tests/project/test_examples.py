@@ -158,6 +158,13 @@ def sandbox(tmp_path_factory):
     topics = sorted({r[1] for r in rows if r[1] != "all"})
     (root / "public.tsv").write_text("".join(f"{q}\n" for q in topics[::2]))
     (root / "trec2020.tsv").write_text("".join(f"{q}\n" for q in topics[1::2]))
+    # query performance predictors of the adhoc topics (qpp's examples)
+    for i, n in enumerate(("clarity.txt", "wig.txt", "nqc.txt")):
+        (root / n).write_text("".join(f"{q}\t{(k * (i + 2)) % 5 + 0.5 * i}\n"
+                                      for k, q in enumerate(topics)))
+    (root / "long.tsv").write_text("".join(f"{p}\t{q}\t{(k * j) % 3 + k}\n"
+                                           for j, p in enumerate(("nqc", "scq"), 1)
+                                           for k, q in enumerate(topics)))
     for d in ("results", "reports"):
         (root / d).mkdir()
     # a Parquet run, and an ir_datasets data set's qrels placed where

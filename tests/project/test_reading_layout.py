@@ -19,7 +19,7 @@ PKG = ROOT / "ipsoeval"
 
 # lower first: each module may import only modules before it (the package docstring)
 ORDER = ["core", "grammar", "words", "opening", "python", "compiled", "memory", "ipcfile",
-         "arrow", "irds", "entry", "scores", "nuggets", "manifest", "provider", "quick_measures",
+         "arrow", "irds", "entry", "scores", "nuggets", "predictors", "manifest", "provider", "quick_measures",
          "quick"]
 # what reading may use outside itself (measures: score files name measures; ids:
 # identifiers decoded, shared with the formatters; labels: the coding of real
@@ -79,6 +79,7 @@ def test_outside_code_enters_reading_through_its_entries():
     other modes the Python tokeniser and the opening of files."""
     doors = {"ipsoeval.reading", "ipsoeval.reading.scores", "ipsoeval.reading.quick",
              "ipsoeval.reading.core", "ipsoeval.reading.nuggets", "ipsoeval.reading.manifest",
+             "ipsoeval.reading.predictors",
              "ipsoeval.reading.provider"}
     # (the alignment reopens a qrels file to word a duplicate's error)
     extra = {"ipsoeval.align": {"ipsoeval.reading.words", "ipsoeval.reading.compiled",

@@ -227,7 +227,15 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
                               "consistent with the HSD groups (rank_best..rank_worst), "
                               "letters, whether in the top group",
                   table_hints={"digits": 4,
-                               "cell_styles": {"top_group": {"yes": "bold green"}}}),
+                               "cell_styles": {"top_group": {"yes": "bold green"}},
+                               "paper": {
+                                   "columns": ["run", "measure", "mean", "ci", "letters",
+                                               "ranks", "top_group"],
+                                   "join": {"ci": ["ci_low", "ci_high", "interval"],
+                                            "ranks": ["rank_best", "rank_worst", "range"]},
+                                   "labels": {"ci": f"{options.ci:.0%} CI",
+                                              "letters": "group", "ranks": "rank",
+                                              "top_group": "top group"}}}),
         ResultSet(COMMAND, list(PAIR_COLUMNS), pairs, params=dict(params), id="pairs",
                   title=f"All pairs (diff = B − A): randomised Tukey HSD and Tukey HSD from "
                         f"the two-way ANOVA, alpha {a:g}",
@@ -242,7 +250,13 @@ def analyse(runs: list[str], topics: int, measures: list[MeasureInput], options:
                   title=f"Rank resolution: pairs separated at alpha {a:g}",
                   description="per measure: pairs separated by each test and their share, "
                               "the best run and the size of its group, letters used",
-                  table_hints={"digits": 4}),
+                  # the paper's view: no permissible_route (shell commands; the
+                  # notes name them) and only the randomised HSD's separations
+                  table_hints={"digits": 4, "paper": {
+                      "columns": ["measure", "n", "n_runs", "n_pairs", "n_separated",
+                                  "resolution", "best", "n_top_group", "permissible"],
+                      "labels": {"n": "topics", "n_runs": "runs", "n_pairs": "pairs",
+                                 "n_separated": "separated", "n_top_group": "top group"}}}),
     ]
     return Report(COMMAND, tables, primary="leaderboard", warnings=warnings,
                   display=["leaderboard", "resolution"], notes=notes)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable, Sequence
 
 import numpy as np
@@ -40,7 +41,7 @@ import numpy as np
 from ipsoeval.analyses.ppi import METHODS
 from ipsoeval.analyses.ppi.options import Options
 from ipsoeval.errors import InputError, UsageError
-from ipsoeval.results import Report, ResultSet
+from ipsoeval.results import Composed, Report, ResultSet
 from ipsoeval.stats import ppi as sp
 
 __all__ = ["COMMAND", "METHODS", "ESTIMATE_COLUMNS", "DIFFERENCE_COLUMNS",
@@ -156,12 +157,20 @@ def _pairs(runs: Sequence[str], options: Options) -> list[tuple[int, int]]:
     return [(base, j) for j in range(len(runs)) if j != base]
 
 
+def _cell_at(mean, low, high, digits: int) -> str:
+    from ipsoeval.formatters.values import decimals
+    if low is None or high is None:
+        return decimals(mean, digits)
+    return f"{decimals(mean, digits)} [{decimals(low, digits)}, {decimals(high, digits)}]"
+
+
 def _cell(mean, low, high) -> str:
+    """``mean [ci_low, ci_high]`` with 4 decimals, or ``--digits``."""
     if mean is None:
         return "–"
-    if low is None or high is None:
-        return f"{mean:.4f}"
-    return f"{mean:.4f} [{low:.4f}, {high:.4f}]"
+    text = f"{mean:.4f}" if low is None or high is None else \
+        f"{mean:.4f} [{low:.4f}, {high:.4f}]"
+    return Composed(text, partial(_cell_at, mean, low, high))
 
 
 def _view(rs: ResultSet, keys: list[str], value: str, methods, extra: list[str]) -> ResultSet:

@@ -216,6 +216,8 @@ def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
     if progress is not None:
         progress(990, 1000)
 
+    reports["compare"] = _table(runs, n_topics, mats, measures, scales, lower, baseline,
+                                options)
     reports["scales"] = _scales(measures, scales, scale_why, options, tests, len(runs))
     if progress is not None:
         progress(1000, 1000)
@@ -226,6 +228,25 @@ def _compose(runs, n_topics, board, measures, mats, scales, scale_why, lower,
     return Composite(reports=reports, diffs=diffs, best=best, baseline=baseline, measure=first,
                      pairs=pairs, options=options, warnings=warnings, notes=notes,
                      measures=measures, n_runs=len(runs), n_topics=n_topics)
+
+
+def compare_options(options: Options, baseline: str):
+    """The options of the page's results table (``ipsoeval compare``): every run
+    against the baseline, the pairs' test when one was named (else each
+    measure's default), the page's correction, alpha, samples and seed."""
+    from ipsoeval.analyses import compare as cmp
+    tests = options.sigtest_options().tests
+    return cmp.Options(marks="baseline", baseline=baseline,
+                       test=tests[0] if len(tests) == 1 else None, correct=options.correct,
+                       alpha=options.alpha, samples=options.samples, seed=options.seed)
+
+
+def _table(runs, n_topics, mats, measures, scales, lower, baseline, options: Options) -> Report:
+    """The results table of a paper, as ``ipsoeval compare`` makes it."""
+    from ipsoeval.analyses import compare as cmp
+    return cmp.run(list(runs), n_topics, {m: mats[m] for m in measures},
+                   {m: scales[m] for m in measures}, {m: m not in lower for m in measures},
+                   compare_options(options, baseline))
 
 
 def _scales(measures, scales, why, options: Options, tests: ResultSet,

@@ -28,6 +28,7 @@ of ``--correct``'s family and their p_adjusted equals p_value).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 import numpy as np
@@ -51,7 +52,7 @@ from ipsoeval.analyses.sigtest.common import (  # noqa: F401  (the package's nam
     undefined_warning,
 )
 from ipsoeval.errors import UsageError
-from ipsoeval.results import Report, ResultSet
+from ipsoeval.results import Composed, Report, ResultSet
 from ipsoeval.stats import registry
 
 
@@ -403,6 +404,27 @@ def run_scores(scores, options: Options, progress: Callable | None = None) -> Re
     return out
 
 
+def _interval_at(low: float, high: float, digits: int) -> str:
+    from ipsoeval.formatters.values import decimals
+    return "..".join(("+" if x >= 0 else "") + decimals(x, digits) for x in (low, high))
+
+
+def _interval(low: float, high: float) -> Composed:
+    """``+0.027..+0.067``: 3 decimals, or ``--digits``."""
+    return Composed(f"{low:+.3f}..{high:+.3f}", partial(_interval_at, low, high))
+
+
+def _marked_at(p: float, mark: str, digits: int) -> str:
+    from ipsoeval.formatters.values import p_text
+    return p_text(p, digits) + mark
+
+
+def _marked(p: float, mark: str) -> Composed:
+    """A p-value with its marks: 2 significant digits, or ``--digits``
+    (:func:`ipsoeval.formatters.values.p_text`)."""
+    return Composed(f"{p:.2g}{mark}", partial(_marked_at, p, mark))
+
+
 def wide_table(rs: ResultSet) -> ResultSet:
     """The long records of :func:`run` as one row per (pair, measure) with, per
     test, the (corrected) p-value with a significance mark
@@ -427,7 +449,7 @@ def wide_table(rs: ResultSet) -> ResultSet:
                    "n": rec["n"], "mean_a": rec["mean_a"], "mean_b": rec["mean_b"],
                    "diff": rec["diff"],
                    "ci95": None if rec["ci_low"] is None else
-                   f"{rec['ci_low']:+.3f}..{rec['ci_high']:+.3f}",
+                   _interval(rec["ci_low"], rec["ci_high"]),
                    "effect_size": rec["effect_size"],
                    "w/t/l": None if rec["wins"] is None else
                    f"{rec['wins']}/{rec['ties']}/{rec['losses']}"}
@@ -443,10 +465,10 @@ def wide_table(rs: ResultSet) -> ResultSet:
             mark += "?"
             unknown = True
         if by_scale:
-            row["test"], row["p"] = t, None if p is None else f"{p:.2g}{mark}"
+            row["test"], row["p"] = t, None if p is None else _marked(p, mark)
             whys.setdefault(rec.get("why"), []).append(rec["measure"])
         else:
-            row[f"{t}:p"] = None if p is None else f"{p:.2g}{mark}"
+            row[f"{t}:p"] = None if p is None else _marked(p, mark)
     cols = ["run_a", "run_b", "measure"] + (["scale"] if has_scale else []) + \
         ["n", "mean_a", "mean_b", "diff", "ci95", "effect_size", "w/t/l"]
     groups: list = []
