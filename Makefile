@@ -7,7 +7,7 @@ PREFIX ?= $(HOME)/.local
 MANDIR ?= $(PREFIX)/share/man/man1
 TD      = testdata
 
-.PHONY: help demo test test-all lint fuzz bench bench-quick man manpages clean install difftest-regen browser-deps
+.PHONY: help demo test test-all lint fuzz bench bench-quick man manpages clean install difftest-regen browser-deps latex-deps
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 10
@@ -113,8 +113,21 @@ clean:  ## remove the virtualenv, caches and generated bench data
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis bench/data bench/results.tsv fuzz-failures
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
+# apt-get as root or through sudo; `apt-get update` only when the install
+# fails without it, so .ci/run's browser-deps then latex-deps update the lists once
+APT_INSTALL = if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	elif command -v sudo >/dev/null 2>&1; then SUDO=sudo; \
+	else echo "make $@: installing $(1) needs root or sudo (apt-get install $(1))" >&2; exit 1; fi; \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1) \
+	    || { $$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1); }
+
 browser-deps:  ## install Debian's chromium for the browser test of `ipsoeval report` (needs root or sudo)
 	@if [ -x /usr/bin/chromium ]; then echo "chromium: $$(/usr/bin/chromium --version 2>/dev/null)"; \
-	elif [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q chromium; \
-	elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -q && sudo apt-get install -y -q chromium; \
-	else echo "make browser-deps: installing chromium needs root or sudo (apt-get install chromium)" >&2; exit 1; fi
+	else $(call APT_INSTALL,chromium); fi
+
+LATEX_PKGS = texlive-latex-base texlive-latex-recommended poppler-utils
+latex-deps:  ## install Debian's pdflatex, booktabs and pdftoppm for the LaTeX compile test (needs root or sudo)
+	@if command -v pdflatex >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 \
+	    && kpsewhich booktabs.sty >/dev/null 2>&1; then \
+	    echo "latex: $$(pdflatex --version | head -n 1); $$(pdftoppm -v 2>&1 | head -n 1)"; \
+	else $(call APT_INSTALL,$(LATEX_PKGS)); fi

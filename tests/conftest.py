@@ -177,6 +177,8 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow: slow test, run in CI (CI=true) or with --run-slow")
     config.addinivalue_line("markers", "browser: runs headless Chromium (make browser-deps); "
                                        "skipped when /usr/bin/chromium is missing")
+    config.addinivalue_line("markers", "latex: runs pdflatex and pdftoppm (make latex-deps); "
+                                       "skipped when either is missing")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -48,6 +48,17 @@ def test_latex_marks_and_bold():
     assert r"\textbf{1.3333}" in ev          # ESL@10: lower is better
 
 
+def test_latex_keeps_an_options_two_hyphens():
+    # TeX typesets -- as an en dash: "--test" in a note would print "–test"
+    from ipsoeval.formatters.latex import esc
+    assert esc("named by --test") == "named by -{}-test"
+    assert esc("a---b") == "a-{}-{}-b"
+    assert esc("x – y, -1") == "x -- y, -1"   # an en dash stays one, a minus one hyphen
+    assert "-{}-test" in (GOLD / "sigtest.tex").read_text()
+    # OT1 has an em dash where ASCII has |, inverted ! and ? for < and >
+    assert esc("|ns| <= 3 > 2") == r"\textbar{}ns\textbar{} \textless{}= 3 \textgreater{} 2"
+
+
 def test_jsonl_one_record_per_line():
     code, out, _ = invoke(["eval", "-q", "--format", "jsonl", "-m", "P@5", *ADHOC])
     _, js, _ = invoke(["eval", "-q", "--format", "json", "-m", "P@5", *ADHOC])
