@@ -105,7 +105,7 @@ def _scores(tmp_path, drop=None):
     assert code == 0, err
     paths = []
     rows = tsv(out)
-    for k, run in enumerate(("orig_base", "orig_adv", "rep_base", "rep_adv")):
+    for k, run in enumerate(("sysA", "sysB", "sysArep", "sysBrep")):
         p = tmp_path / f"{run}.tsv"
         keep = [r for r in rows if r["run"] == run and r["qid"] != "all"
                 and not (drop and k >= 2 and r["qid"] == drop)]
