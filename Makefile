@@ -66,6 +66,9 @@ demo: $(VENV)/.installed-demo  ## install the runtime and the plot extra, then r
 	@$(IPSO) nuggets --format table $(TD)/nuggets/auto.jsonl
 	@echo '$$ ipsoeval ppi --nuggets ... (human assignments on 8 topics, LLM on all 20: PPI++)'
 	@$(IPSO) ppi --nuggets --format table -m nugget_vital_strict --human $(TD)/nuggets/human.tsv --auto $(TD)/nuggets/auto.jsonl
+	@echo
+	@echo '$$ ipsoeval repro ... testdata/repro (Breuer et al. 2020: an experiment and its reproduction)'
+	@$(IPSO) repro --format table -m AP -m nDCG@10 $(TD)/repro/qrels.txt $(TD)/repro/orig_base.run $(TD)/repro/orig_adv.run $(TD)/repro/rep_base.run $(TD)/repro/rep_adv.run
 
 # the suite on TEST_JOBS processes (pytest-xdist), each test file in one of them
 # (a module's fixtures -- the examples' sandbox, the Ray cluster, the built

@@ -16,7 +16,7 @@ _API = ("evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
         "interval_map", "read_scores", "InputWarning", "Experiment", "ExperimentResult",
         "experiment", "ppi", "agree",
         "leaderboard", "power", "meta", "report", "Page", "nuggets", "read_nuggets", "across",
-        "risk", "qpp", "compare", "Comparison")
+        "risk", "qpp", "compare", "Comparison", "repro")
 _RESULTS = ("Report", "Table", "ResultSet", "Gate")
 _ERRORS = ("IpsoevalError", "UsageError", "InputError")
 

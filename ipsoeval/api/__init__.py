@@ -43,6 +43,7 @@ from ipsoeval.api._ppi import ppi
 from ipsoeval.api._qpp import qpp
 from ipsoeval.api._report import Page, report
 from ipsoeval.api._risk import risk
+from ipsoeval.api._repro import repro
 from ipsoeval.api._sigtest import sigtest
 from ipsoeval.pipeline.common import InputWarning, load_inputs
 
@@ -52,5 +53,5 @@ for _public in (InputWarning, EvalResult, Page, Comparison):      # their docume
 __all__ = ["evaluate", "EvalResult", "sigtest", "bootstrap", "breakdown", "ipso",
            "interval_map", "InputWarning", "read_scores", "Experiment", "ExperimentResult",
            "experiment", "ppi", "agree", "leaderboard", "power", "meta", "report", "Page",
-           "nuggets", "read_nuggets", "across", "risk", "qpp", "load_inputs", "compare",
+           "nuggets", "read_nuggets", "across", "risk", "qpp", "repro", "load_inputs", "compare",
            "Comparison"]

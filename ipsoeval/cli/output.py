@@ -165,6 +165,17 @@ TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
                   "factors, no interaction", ""),
         ("tukey", "per measure and pair of predictors: Tukey's HSD on sARE with the ANOVA's "
                   "residual mean square", "")),
+    "repro": (
+        ("repro", "per measure: ER and Delta RI with their bootstrap intervals, and whether "
+                  "the reproduced effect is distinguishable from the original one", ""),
+        ("tests", "per measure and run: the original and reproduced means, their difference "
+                  "with its interval, RMSE, nRMSE and repro_eval's t test", ""),
+        ("order", "per run: the mean KTU and RBO over the topics between the original and "
+                  "the reproduced rankings", "reproducibility from runs"),
+        ("order_topics", "per run and topic: KTU and RBO", "reproducibility from runs"),
+        ("scores", "per measure and topic: the scores of the four runs", ""),
+        ("verdict", "per measure: whether the reproduced effect is distinguishable from the "
+                    "original one at --alpha", "")),
     "across": (
         ("pooled", "each run's effect against the baseline pooled over the collections: "
                    "random effects (tau^2 by --method), fixed effect beside, Q, I^2, "

@@ -142,7 +142,8 @@ def renamed_args(args: list[str], tmp: Path) -> tuple[list[str], set[str]]:
         if prev in ("--name", "--baseline"):
             a = tricky(a)
             names.add(a)
-        elif a.startswith("testdata/adhoc/run-"):
+        elif a.startswith("testdata/adhoc/run-") or (a.startswith("testdata/repro/")
+                                                     and a.endswith(".run")):
             dst = tmp / f"{p.stem}-{len(out)}.run"
             _retag(p, dst)
             a = str(dst)
@@ -335,7 +336,9 @@ def test_the_commands_are_found():
 
 
 # tables of measures or of the collection, not of runs
-NO_RUN_NAMES = {"measures", "power", "meta", "qpp"}   # qpp: predictors, one run
+NO_RUN_NAMES = {"measures", "power", "meta",
+                "qpp",        # its rows are predictors (one run)
+                "repro"}      # its rows are the roles: baseline, advanced
 
 
 @pytest.mark.parametrize("command", latex_commands())
@@ -360,7 +363,7 @@ def test_no_shell_command_in_latex(command, latex_of):
 # would need \resizebox, table* or fewer columns.
 TOO_WIDE = {"measures": 1980, "across": 750, "breakdown": 672,
             "ipso": 633, "agree": 446, "ppi": 287, "sigtest": 219, "bootstrap": 194,
-            "meta": 144, "power": 115, "leaderboard": 64, "qpp": 424}
+            "meta": 144, "power": 115, "leaderboard": 64, "qpp": 424, "repro": 350}
 
 
 def overfull(log: str) -> float:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 ENGINE_COMMANDS = ("eval", "sigtest", "bootstrap", "leaderboard", "compare")    # --engine
 SUBCOMMANDS = ["eval", "measures", "breakdown", "ipso", "interval-map", "sigtest", "bootstrap",
                "ppi", "agree", "leaderboard", "power", "meta", "report", "nuggets",
-               "across", "risk", "qpp", "scores",   # scores: --scores FILE... of several commands
+               "across", "risk", "qpp", "repro", "scores",   # scores: --scores FILE... of several commands
                "compare"]
 OUTCOMES = ["ok", "usage", "input", "gate", "crash", "bad-stderr", "timeout", "oom",
             "file-left-behind"]
@@ -507,6 +507,8 @@ def make_case(ch, command: str | None = None, *, p_mut: float = 0.5,
         return make_nuggets_case(ch, p_mut=p_mut, suite=suite)
     if cmd == "across":                      # a manifest of collections
         return make_across_case(ch, p_mut=p_mut, suite=suite)
+    if cmd == "repro":                       # an experiment and its reproduction
+        return make_repro_case(ch, p_mut=p_mut, suite=suite)
     if cmd == "scores":                      # --scores files, a baseline good or bad
         return make_scores_case(ch, p_mut=p_mut, suite=suite)
     if cmd == "qpp":                         # one run and predictor files
@@ -1291,6 +1293,75 @@ def make_nuggets_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
     else:
         i = ch.randint(1, len(a))
         a[i:i] = named
+    return case
+
+
+# --- repro: an experiment and its reproduction ------------------------------
+
+REPRO_TABLES = ["repro", "tests", "order", "order_topics", "scores", "verdict"]
+
+
+def make_repro_case(ch, *, p_mut: float = 0.5, suite: bool = False) -> Case:
+    """``ipsoeval repro QRELS OB OA RB RA``: a generated experiment and its
+    reproduction (tests/differential/repro_cases.py: graded labels, ties,
+    reproductions perturbed, now and then of another length or on another
+    collection), the files mutated, a run missing a topic or left out, and
+    absurd options."""
+    import random
+
+    from tests.differential import repro_cases
+    case = Case(command="repro", args=["repro"], suite=suite)
+    a = case.args
+    absurd = p_mut * 0.4
+    replicated = ch.coin(0.25)
+    c = repro_cases.case(random.Random(ch.randint(0, 10 ** 9)), n_topics=ch.randint(1, 12),
+                         uneven=0.3, replicated=replicated)
+    case.files["qrels"] = ("\n".join(c["qrels"]) + "\n").encode()
+    if replicated:
+        case.files["rep_qrels"] = ("\n".join(c["rep_qrels"]) + "\n").encode()
+    names = []
+    for k, run in enumerate(c["runs"]):
+        rows = [f"{q} Q0 {d} {i + 1} {s!r} r{k}" for q, rr in run.items()
+                for i, (d, s) in enumerate(rr)]
+        if ch.coin(p_mut * 0.15) and len(run) > 1:      # a topic missing from one run
+            drop = next(iter(run))
+            rows = [r for r in rows if not r.startswith(drop + " ")]
+            case.notes.append(f"run{k}:topic-dropped")
+        data = ("\n".join(rows) + "\n").encode()
+        if ch.coin(p_mut * 0.3):
+            data, note = _mutate_lines(ch, data)
+            case.notes.append(f"run{k}:{note}")
+        case.files[f"run{k}"] = data
+        names.append(f"run{k}")
+    if ch.coin(p_mut * 0.3):
+        case.files["qrels"], note = _mutate_lines(ch, case.files["qrels"])
+        case.notes.append(f"qrels:{note}")
+    if ch.coin(p_mut * 0.1):
+        names.pop(ch.randint(0, 3))                     # three runs: a usage error
+        case.notes.append("three-runs")
+    for _ in range(ch.randint(0, 2)):
+        a += ["-m", _pick(ch, MEASURES_BAD, absurd * 0.5, ["P@5", "AP", "nDCG@10", "RR"])]
+    if replicated and not ch.coin(p_mut * 0.1):
+        a += ["--rep-qrels", "rep_qrels"]
+    a += ["--samples", _pick(ch, ["0", "-1", "x"], absurd, ["1", "20", "50"])]
+    for flag, bad, good in (("--seed", ["-1", "x"], ["0", "7"]),
+                            ("--alpha", ["0", "1", "x"], ["0.05", "0.1"]),
+                            ("--rbo-p", ["0", "1", "x"], ["0.5", "0.9"]),
+                            ("--rbo-depth", ["0", "x"], ["1", "5", "1000"]),
+                            ("--ktu-depth", ["0", "x"], ["1", "3", "1000"])):
+        if ch.coin(0.2):
+            a += [flag, _pick(ch, bad, absurd, good)]
+    if ch.coin(0.1):
+        a += ["--tie-break", ch.choice(["trec", "docno-asc", "input", "expected"])]
+    if ch.coin(0.05):
+        a += ["--replicated"]
+    if ch.coin(0.3):
+        table = ch.choice(REPRO_TABLES + ["list", "nope"])
+        a += ["--table", table]
+        if table == "nope":
+            case.expect_usage = True
+    _format_and_output(ch, case)
+    a += ["qrels", *names]
     return case
 
 

@@ -63,6 +63,9 @@ GOLDEN_CASES = {
                "--samples", "200"],
     "risk": ["risk", "-m", "AP", "-m", "nDCG@10", "--risk-alpha", "1,5", *FILES],
     "qpp": ["qpp", "-m", "AP", "-m", "nDCG@10", "--samples", "200", *QPP],
+    "repro": ["repro", "-m", "AP", "-m", "P@10", "--samples", "999", "testdata/repro/qrels.txt",
+              *(f"testdata/repro/{r}.run" for r in ("orig_base", "orig_adv", "rep_base",
+                                                    "rep_adv"))],
 }
 
 
