@@ -42,8 +42,8 @@ from ipsoeval.api._power import power
 from ipsoeval.api._ppi import ppi
 from ipsoeval.api._qpp import qpp
 from ipsoeval.api._report import Page, report
-from ipsoeval.api._risk import risk
 from ipsoeval.api._repro import repro
+from ipsoeval.api._risk import risk
 from ipsoeval.api._sigtest import sigtest
 from ipsoeval.pipeline.common import InputWarning, load_inputs
 

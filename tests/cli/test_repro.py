@@ -85,7 +85,7 @@ def test_mismatched_topics_is_one_line(tmp_path):
     short = tmp_path / "short.run"
     lines = open(RUNS[2]).read().splitlines()
     first = lines[0].split()[0]
-    short.write_text("\n".join(l for l in lines if l.split()[0] != first) + "\n")
+    short.write_text("\n".join(x for x in lines if x.split()[0] != first) + "\n")
     code, out, err = invoke(["repro", D / "qrels.txt", RUNS[0], RUNS[1], short, RUNS[3]])
     assert code == 3 and out == ""
     assert err.count("\n") == 1 and err.startswith(f"ipsoeval: error: {short}")

@@ -77,24 +77,36 @@ def _nanmean(x: np.ndarray) -> float | None:
 
 
 def _verdict(m: str, er, lo, hi, alpha: float, effect=None) -> str:
+    """The measure's sentence: whether the reproduced effect is
+    distinguishable from the original one (its numbers to 4 decimals, to
+    ``--digits`` where given)."""
+    from functools import partial
+
+    from ipsoeval.results import Composed
+    return Composed(_verdict_at(m, er, lo, hi, alpha, effect, 4),
+                    partial(_verdict_at, m, er, lo, hi, alpha, effect))
+
+
+def _verdict_at(m: str, er, lo, hi, alpha: float, effect, digits: int) -> str:
+    d = digits
     level = f"{100 * (1 - alpha):g}%"
     if effect is not None:
         return (f"{m}: the reproduced effect is not distinguishable from the original one "
                 f"at alpha = {alpha:g}: the original effect itself is not distinguishable "
-                f"from 0 (its {level} interval [{effect[0]:.4f}, {effect[1]:.4f}] includes "
-                f"0), so the ratio ER = {er:.4f} is not bounded.")
+                f"from 0 (its {level} interval [{effect[0]:.{d}f}, {effect[1]:.{d}f}] includes "
+                f"0), so the ratio ER = {er:.{d}f} is not bounded.")
     if lo is None or hi is None:
         return (f"{m}: ER has no interval (the original effect is 0 or the bootstrap "
                 f"met an undefined ER), so whether the reproduced effect differs from "
                 f"the original one is not known.")
     if lo <= 1.0 <= hi:
         return (f"{m}: the reproduced effect is not distinguishable from the original one "
-                f"at alpha = {alpha:g} (ER = {er:.4f}, {level} interval [{lo:.4f}, "
-                f"{hi:.4f}] includes 1).")
+                f"at alpha = {alpha:g} (ER = {er:.{d}f}, {level} interval [{lo:.{d}f}, "
+                f"{hi:.{d}f}] includes 1).")
     side = "smaller" if hi < 1.0 else "larger"
     return (f"{m}: the reproduced effect is distinguishable from the original one at "
-            f"alpha = {alpha:g}: it is {side} (ER = {er:.4f}, {level} interval "
-            f"[{lo:.4f}, {hi:.4f}] excludes 1).")
+            f"alpha = {alpha:g}: it is {side} (ER = {er:.{d}f}, {level} interval "
+            f"[{lo:.{d}f}, {hi:.{d}f}] excludes 1).")
 
 
 def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResult] | None = None,
@@ -194,7 +206,7 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
               "ktu_depth": options.ktu_depth, "rbo_p": options.rbo_p,
               "rbo_depth": options.rbo_depth, **(names or {})}
     notes = [
-        f"repro: the t tests are repro_eval's, named here and outside the scale policy: "
+        "repro: the t tests are repro_eval's, named here and outside the scale policy: "
         + ("the paired two-sided t test (scipy's ttest_rel) of each original run against "
            "its reproduction over the topics" if paired else
            "Student's unpaired two-sided t test with pooled variance (scipy's ttest_ind) of "
