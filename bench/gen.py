@@ -30,6 +30,10 @@ Data sets (full size / ``--quick`` size):
               with its qrels.
 ``qpp``       one run's per-topic AP on 7,000 topics (eval -q's long TSV) and
               five query performance predictors of it (``qid value``).
+``repro``     a reproducibility study: original baseline and advanced runs and
+              their reproductions (neighbours swapped, a tenth of the
+              documents replaced), 7,000 topics x 1,000 docs each (28M lines,
+              ~1.2 GB; 300 x 200 quick), graded qrels of 60 documents a topic.
 ``msmarco70`` ten times ``msmarco``: 69,800 queries x 1,000 docs (~70M lines,
               3.2 GB), same distributions.  Opt-in: generated only when named.
 
@@ -429,6 +433,38 @@ def gen_qpp(out: Path, seed: int, sz: Sizes) -> None:
         _write_lines(out / f"pred{k}.txt", [f"{q}\t{x:.6f}" for q, x in zip(qids, v)])
 
 
+def gen_repro(out: Path, seed: int, sz: Sizes) -> None:
+    """Four runs of a reproducibility study (``orig-base``, ``orig-adv``,
+    ``rep-base``, ``rep-adv``) and their qrels."""
+    rng = np.random.default_rng([seed, 35])
+    topics, depth = (300, 200) if sz == QUICK else (7_000, 1_000)
+    pool = 3 * depth
+    qids = [str(q) for q in range(200_000, 200_000 + topics)]
+    docnos = [f"doc-{i:08d}" for i in range(2 * pool)]
+    judged = distinct_ints(rng, topics, 60, pool)
+    labels = rng.choice([0, 0, 1, 1, 2], size=judged.shape)
+    write_qrels(out / "qrels.txt", [(qids[t], docnos[d], int(lab))
+                                    for t in range(topics)
+                                    for d, lab in zip(judged[t], labels[t])])
+
+    def reproduce(rows):
+        out_ = rows.copy()
+        half = depth // 2                                  # neighbours swapped
+        swap = rng.random((topics, half)) < 0.3
+        a, b = out_[:, 0:2 * half:2], out_[:, 1:2 * half:2]
+        a[swap], b[swap] = b[swap].copy(), a[swap].copy()
+        new = rng.random(out_.shape) < 0.1                 # documents replaced
+        out_[new] = pool + rng.integers(0, pool, int(new.sum()))
+        return out_
+
+    for name in ("base", "adv"):
+        orig = distinct_ints(rng, topics, depth, pool)
+        rep = reproduce(orig)
+        for tag, rows in ((f"orig-{name}", orig), (f"rep-{name}", rep)):
+            write_run(out / f"{tag}.txt", qids, docnos, rows,
+                      descending_scores(rng, topics, depth), tag)
+
+
 GENERATORS = {
     "msmarco": gen_msmarco,
     "msmarco13": gen_msmarco13,
@@ -438,6 +474,7 @@ GENERATORS = {
     "sweep": gen_sweep,
     "small": gen_small,
     "qpp": gen_qpp,
+    "repro": gen_repro,
 }
 # written only when named (3.2 GB of disk): not part of "all data sets"
 OPT_IN = {"msmarco70", "sweep"}

@@ -10,6 +10,11 @@ here: reading 28 million run lines and scoring them is ``eval``'s work,
 measured by the eval cases, not this one's.  The tool prints its seconds and
 exits 1 over the limit.
 
+``repro-cli-4x7000x1000``: the whole command on the ``repro`` data set's
+files (28 million run lines): reading, aligning and scoring the four runs
+(five measures), KTU and RBO of both pairs, the effects, the t tests and the
+bootstrap, the primary table as TSV.
+
 ``repro-500-vs-repro_eval``: the same on 500 topics, beside repro_eval
 0.5.0's ``document_order.KTU`` and ``RBO`` (per-topic Python loops; its KTU
 looks each document up in a list, quadratic in the depth) on the same
@@ -28,7 +33,7 @@ BENCH = Path(__file__).resolve().parent.parent
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
-from harness import Case, Context, Target, Tool  # noqa: E402
+from harness import Case, Context, Target, Tool, ipsoeval_cmd  # noqa: E402
 
 TOPICS, DOCS, SAMPLES = 7_000, 1_000, 10_000
 PEER_TOPICS = 500
@@ -72,7 +77,25 @@ REPRO_500 = Case(
     targets=[Target("faster than repro_eval", peer="repro_eval", max_ratio=1.0)],
 )
 
-CASES = [REPRO_7000, REPRO_500]
+def _cli(ctx: Context) -> list[str]:
+    d = ctx.data
+    return [*ipsoeval_cmd(), "repro", "--format", "tsv", str(d / "qrels.txt"),
+            *(str(d / f) for f in ("orig-base.txt", "orig-adv.txt", "rep-base.txt",
+                                   "rep-adv.txt"))]
+
+
+REPRO_CLI = Case(
+    name="repro-cli-4x7000x1000",
+    description=(
+        "The whole command: ipsoeval repro on 4 runs x 7,000 topics x 1,000 documents "
+        "(28M lines): read, score 5 measures, KTU and RBO of both pairs, ER, Delta RI, "
+        "RMSE, nRMSE, t tests and the bootstrap (10,000 samples)."),
+    data="repro",
+    tools={"ipsoeval": Tool(_cli)},
+    targets=[Target("peak <= 3 GB", max_peak_mb=3072)],
+)
+
+CASES = [REPRO_7000, REPRO_CLI, REPRO_500]
 
 
 def _docnos(ids):
