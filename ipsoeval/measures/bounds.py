@@ -72,6 +72,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ipsoeval.measures.bounds_scan import tied_rows
 from ipsoeval.model import PAD, Aligned
 from ipsoeval.model import unjudged as unjudged_labels
 
@@ -265,11 +266,14 @@ def completed(al: Aligned, cells: list[tuple[int, int]], positions: list[np.ndar
     num_rel = np.empty(N, dtype=np.int64)
     num_nonrel = np.empty(N, dtype=np.int64)
     judged: list[np.ndarray] = []
+    tied = None if al.tied is None else np.empty((1, N, D), dtype=bool)
     start = 0
     for (r, t), pos, labs in zip(cells, positions, labellings):
         end = start + len(labs)
         block = lab[0, start:end]
         block[:] = al.labels[r, t, :D]
+        if tied is not None:
+            tied[0, start:end] = al.tied[r, t, :D]
         keep = pos < D
         block[:, pos[keep]] = labs[:, keep]
         n_ret[start:end] = al.n_ret[r, t]
@@ -286,7 +290,7 @@ def completed(al: Aligned, cells: list[tuple[int, int]], positions: list[np.ndar
     return dataclasses.replace(
         al, runs=[al.runs[0] if al.runs else ""], topics=[str(i) for i in range(N)],
         labels=lab, n_ret=n_ret[None, :], num_rel=num_rel, num_nonrel=num_nonrel,
-        judged_labels=judged, in_run=None, warnings=[])
+        judged_labels=judged, in_run=None, warnings=[], tied=tied)
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -322,7 +326,7 @@ def _completed_prefix(al: Aligned, sc, s: np.ndarray, first: np.ndarray, c: np.n
         labels=lab[None], n_ret=al.n_ret.reshape(-1)[cells][None, :], rel_level=level,
         num_rel=num_rel[t] + rel, num_nonrel=num_nonrel[t] + u - rel,
         judged_labels=_Judged(al.judged_labels, t, c, u - c, hi, lo), in_run=None,
-        warnings=[])
+        warnings=[], tied=tied_rows(al, cells, Dd))
 
 
 class _Completions(Sequence):
@@ -391,7 +395,8 @@ def _uniform_bounds(al: Aligned, m, unj: np.ndarray, lv: np.ndarray, k: int | No
                 al, runs=[al.runs[0] if al.runs else ""], topics=[str(i) for i in range(len(cl))],
                 labels=lab[None], n_ret=al.n_ret.reshape(-1)[cl][None, :],
                 num_rel=al.num_rel[t] + rel, num_nonrel=al.num_nonrel[t] + u - rel,
-                judged_labels=_Sorted(al.judged_labels, t, u, x), in_run=None, warnings=[])
+                judged_labels=_Sorted(al.judged_labels, t, u, x), in_run=None, warnings=[],
+                tied=tied_rows(al, cl, Dd))
             vals = np.asarray(m.compute(sub), dtype=np.float64)[0]
             lo, hi = np.fmin(lo, vals), np.fmax(hi, vals)
         low.reshape(-1)[cl] = lo
@@ -445,6 +450,12 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
         values = m.compute(al)
     values = np.asarray(values)
     kind = getattr(m.fam, "bounds", "exhaustive")
+    averaged = al.ties_averaged and kind != "none"
+    if averaged:
+        # --tie-break expected: the value is an average over the tie orders,
+        # which the shortcuts' extremes (a prefix, a uniform or a sorted
+        # completion) do not hold for; every labelling is scored instead
+        kind = "exhaustive"
     if m.kind == "text":
         return values, values
     if kind == "none":
@@ -457,8 +468,10 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
         return low, high
     lv = levels(al)
     order = _gain_order(al, m, lv) if kind == "sorted" else None
+    # the completions keep the top k ranks only, but not when a tie group may
+    # straddle the cutoff (its documents below k move above it in some orders)
     k = m.k if (m.fam.cutoff != "none" and m.fam.cutoff_kind == "rank"
-                and m.param("te") is None) else None
+                and m.param("te") is None and not averaged) else None
     skipped = 0
     batch: list = []
     size = 0
@@ -497,7 +510,7 @@ def bounds(al: Aligned, m, values: np.ndarray | None = None,
         pos = np.flatnonzero(unj[r, t])
         n_top = None if k is None else int(np.count_nonzero(pos < k))
         labs = _candidates(kind, len(pos), lv, order, n_top)
-        if labs is None and m.family == "nDCG":
+        if labs is None and m.family == "nDCG" and not averaged:
             labs = ndcg_extremes(al, m, int(r), int(t), pos, lv)
             if labs is not None:      # the uniform labellings too (all-0 among them)
                 labs = np.concatenate([labs, _candidates("uniform", len(pos), lv, None, None)])

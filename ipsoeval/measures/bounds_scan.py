@@ -135,6 +135,16 @@ class Scan:
         return out
 
 
+def tied_rows(al, cells: np.ndarray, depth: int) -> "np.ndarray | None":
+    """The tie groups of the rankings ``cells`` (flat run x topic indices) to
+    ``depth``, as one run's: a completion changes labels, not the ranking, so
+    --tie-break expected averages over the same tie orders."""
+    if al.tied is None:
+        return None
+    R_, T_, D = al.tied.shape
+    return al.tied.reshape(R_ * T_, D)[cells, :depth][None]
+
+
 def _counts(sc: Scan, num_rel: np.ndarray):
     R0 = num_rel[sc.topic].astype(np.int64)
     c = np.arange(sc.W + 1)[None, :]

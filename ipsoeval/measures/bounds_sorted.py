@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from ipsoeval.measures.bounds_scan import MAX_TIED, TOL
+from ipsoeval.measures.bounds_scan import MAX_TIED, TOL, tied_rows
 
 ROWS = 1 << 21      # (ranking, completion) values per step
 
@@ -204,7 +204,7 @@ def _rescore(al, m, cells, usub, u, best, comp, order, Jc, k, low, high):
         al, runs=[al.runs[0] if al.runs else ""], topics=[str(i) for i in range(N)],
         labels=lab[None], n_ret=al.n_ret.reshape(-1)[cells][None, :],
         num_rel=al.num_rel[t] + rel, num_nonrel=al.num_nonrel[t] + u - rel,
-        judged_labels=judged, in_run=None, warnings=[])
+        judged_labels=judged, in_run=None, warnings=[], tied=tied_rows(al, cells, Dd))
     vals = np.asarray(m.compute(sub), dtype=np.float64)[0]
     heads = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
     low.reshape(-1)[cells[heads]] = np.fmin.reduceat(vals, heads)

@@ -1452,6 +1452,7 @@ def _predictor_file(ch, topics, absurd, *, name=None, constant=False):
     if ch.coin(0.2):
         rows.append("qid\tvalue" if name is None else "predictor\tqid\tvalue")
     value = ch.choice(QPP_VALUES)
+    sep = "\t"                                       # (every topic may be left out)
     for t in topics:
         if ch.coin(0.1):
             continue                                  # a topic the predictor lacks
