@@ -454,7 +454,7 @@ def gen_repro(out: Path, seed: int, sz: Sizes) -> None:
         a, b = out_[:, 0:2 * half:2], out_[:, 1:2 * half:2]
         a[swap], b[swap] = b[swap].copy(), a[swap].copy()
         new = rng.random(out_.shape) < 0.1                 # documents replaced
-        out_[new] = pool + rng.integers(0, pool, int(new.sum()))
+        out_[new] = (pool + np.arange(depth))[None, :].repeat(topics, 0)[new]  # distinct
         return out_
 
     for name in ("base", "adv"):
