@@ -46,8 +46,11 @@ def _stacked(text: str) -> str:
 def render_one(rs: ResultSet, notes=(), digits: int | None = None) -> str:
     p = prepare(rs, digits)
     p.notes += [f"Note: {n}" for n in notes]
-    align = "".join(f"p{{{w:g}\\linewidth}}" if w else "r" if n else "l"
-                    for n, w in zip(p.numeric, p.wrap or [None] * len(p.numeric)))
+    # a column of values over their intervals centred, as each cell's lines are
+    stacked = [any("\n" in row[j].text for row in p.rows) for j in range(len(p.numeric))]
+    align = "".join(f"p{{{w:g}\\linewidth}}" if w else "c" if st else "r" if n else "l"
+                    for n, w, st in zip(p.numeric, p.wrap or [None] * len(p.numeric),
+                                        stacked))
     lines = [f"% ipsoeval {rs.command}" + (f" ({rs.id})" if rs.id else ""),
              r"% needs \usepackage{booktabs}",
              r"\begin{table}[t]", r"\centering", f"\\caption{{{esc(p.caption)}}}",

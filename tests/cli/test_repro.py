@@ -103,6 +103,7 @@ def test_paper_views_are_compact():
     code, tex, err = invoke(["repro", *ARGS, "-m", "AP", "--format", "latex"])
     assert "measure & ER & $\\Delta$RI & distinguishable \\\\" in tex
     assert "\\begin{tabular}{lp{0.75\\linewidth}}" in tex
+    assert "$^{?}$" not in tex            # a caption's '?' would print as a mark
     code, md, err = invoke(["repro", "--rep-qrels", D / "rep_qrels.txt", D / "qrels.txt",
                             *RUNS[:2], D / "repl_base.run", D / "repl_adv.run",
                             "--samples", "300", "-m", "AP", "--format", "markdown"])

@@ -286,8 +286,12 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
                   title="Is the reproduced effect the original one?",
                   description="per measure: whether the reproduced effect is "
                               "distinguishable from the original one at --alpha",
+                  # latex prints a '?' as the mark of an unknown scale: no
+                  # question in the paper's caption
                   table_hints={"paper": {"columns": ["measure", "verdict"],
-                                         "wrap": {"verdict": 0.75}}}),
+                                         "wrap": {"verdict": 0.75},
+                                         "caption": f"{title}: whether the reproduced "
+                                                    f"effect is the original one"}}),
     ]
     display = ["repro", "tests"] + (["order"] if order else []) + ["verdict"]
     return Report("repro", tables, warnings=warnings, params=params, notes=notes,

@@ -87,7 +87,7 @@ def test_paper_hint_estimate_wrap_digits_caption():
     assert "| a | 0.12 [-0.50, 0.75] | long |" in md and "| b | – | none |" in md
     tex = latex.render([rs])
     assert r"\caption{$\rho$, with $\tau$}" in tex
-    assert r"\begin{tabular}{lrp{0.5\linewidth}}" in tex
+    assert r"\begin{tabular}{lcp{0.5\linewidth}}" in tex
     assert r"name & $\rho$ $\tau$ & why \\" in tex
     # two lines in the cell; '[' after \\ would be its optional argument
     assert r"a & \begin{tabular}[t]{@{}c@{}}0.12 \\{}[-0.50, 0.75]\end{tabular} & long \\" in tex
