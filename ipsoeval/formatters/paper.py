@@ -29,8 +29,9 @@ interval under it (latex stacks the two lines in the cell, markdown puts
 them side by side), which keeps a table of several coefficients with their
 intervals within the page.
 Columns left out (a shell command, a long explanation) are for tsv and json.
-``digits`` rounds the paper view unless ``--digits`` is given (a paper shows
-a correlation to 3 decimals where the terminal keeps 4).  A ``wrap`` column
+``digits`` rounds the paper view unless ``--digits`` is given (qpp's three
+correlations with their intervals fit a page at 2 decimals; the terminal
+keeps 4).  A ``wrap`` column
 (a sentence) is set in latex as a paragraph ``share`` of the line wide, so
 that the table fits the page; markdown ignores it.
 """

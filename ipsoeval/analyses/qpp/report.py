@@ -76,7 +76,8 @@ def _view(rows: list[dict], columns: list[str], title: str, paper: dict | None =
 
 def _paper_views(run_name: str, alpha: float, several: bool) -> dict[str, dict]:
     """The compact layouts of latex and markdown (``paper`` hints): each
-    coefficient beside its interval, the interval the terminal view shows
+    coefficient over its interval in one cell (at 3 decimals the table is
+    wider than a page), the interval the terminal view shows
     (Fisher z for r and rho, bootstrap for tau, which has no Fisher one);
     p-values, statistics and the other intervals are for tsv and json.
     The measure column only when there are several measures."""
