@@ -13,7 +13,7 @@ _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#
 _MARKS = {"*": r"$^{*}$", "†": r"$^{\dagger}$", "‡": r"$^{\ddagger}$", "?": r"$^{?}$",
           "–": "--", "α": r"$\alpha$", "φ": r"$\phi$", "−": "--", "Δ": r"$\Delta$",
           "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$", "→": r"$\to$", "§": r"\S{}",
-          "±": r"$\pm$"}
+          "±": r"$\pm$", "ρ": r"$\rho$", "τ": r"$\tau$"}
 
 
 def esc(text: str) -> str:
@@ -33,17 +33,32 @@ def esc(text: str) -> str:
     return "".join(out)
 
 
+def _stacked(text: str) -> str:
+    """A cell of several lines (a value over its interval) as a tabular
+    within the cell, its first line on the row's baseline, the lines
+    centred on each other."""
+    lines = [esc(t) for t in text.split("\n")]
+    # \\ followed by '[' would read it as the optional argument of \\
+    return (r"\begin{tabular}[t]{@{}c@{}}" + " \\\\{}".join(lines)
+            + "\\end{tabular}")
+
+
 def render_one(rs: ResultSet, notes=(), digits: int | None = None) -> str:
     p = prepare(rs, digits)
     p.notes += [f"Note: {n}" for n in notes]
-    align = "".join("r" if n else "l" for n in p.numeric)
+    # a column of values over their intervals centred, as each cell's lines are
+    stacked = [any("\n" in row[j].text for row in p.rows) for j in range(len(p.numeric))]
+    align = "".join(f"p{{{w:g}\\linewidth}}" if w else "c" if st else "r" if n else "l"
+                    for n, w, st in zip(p.numeric, p.wrap or [None] * len(p.numeric),
+                                        stacked))
     lines = [f"% ipsoeval {rs.command}" + (f" ({rs.id})" if rs.id else ""),
              r"% needs \usepackage{booktabs}",
              r"\begin{table}[t]", r"\centering", f"\\caption{{{esc(p.caption)}}}",
              f"\\begin{{tabular}}{{{align}}}", r"\toprule",
              " & ".join(esc(h) for h in p.header) + r" \\", r"\midrule"]
     for row in p.rows:
-        cells = [(f"\\textbf{{{esc(c.text)}}}" if c.bold else esc(c.text)) for c in row]
+        cells = [_stacked(c.text) if "\n" in c.text else
+                 (f"\\textbf{{{esc(c.text)}}}" if c.bold else esc(c.text)) for c in row]
         if cells and cells[0].startswith("["):
             # a row opening with '[' would be read as the optional argument of
             # the \\ or \midrule before it

@@ -17,11 +17,23 @@ terminal table keeps every column)::
 
     {"columns": [col or joined label, ...],      # the columns shown, in order
      "labels": {col: header text},               # headers of the paper view
-     "join": {label: [low_col, high_col, "interval" | "range"]}}
+     "join": {label: [low_col, high_col, "interval" | "range"]},
+     "digits": N,                                # decimals (default: the table's)
+     "caption": text,                            # default: the table's title
+     "wrap": {col: share}}                       # latex: a paragraph column
 
 A joined column prints two columns as one cell: ``[low, high]``
-(``interval``) or ``low–high`` (``range``; one value when they are equal).
+(``interval``) or ``low–high`` (``range``; one value when they are equal);
+or three, ``[value_col, low_col, high_col, "estimate"]``: the value with its
+interval under it (latex stacks the two lines in the cell, markdown puts
+them side by side), which keeps a table of several coefficients with their
+intervals within the page.
 Columns left out (a shell command, a long explanation) are for tsv and json.
+``digits`` rounds the paper view unless ``--digits`` is given (qpp's three
+correlations with their intervals fit a page at 2 decimals; the terminal
+keeps 4).  A ``wrap`` column
+(a sentence) is set in latex as a paragraph ``share`` of the line wide, so
+that the table fits the page; markdown ignores it.
 """
 
 from __future__ import annotations
@@ -50,6 +62,7 @@ class Paper:
     caption: str
     notes: list[str] = field(default_factory=list)
     numeric: list[bool] = field(default_factory=list)
+    wrap: list[float | None] = field(default_factory=list)   # latex: paragraph widths
 
 
 def _lower_is_better(measure: str) -> bool:
@@ -110,7 +123,15 @@ def _pivot(rs: ResultSet):
 
 
 def _joined(r: dict, spec, digits: int, given: bool) -> tuple[str, bool]:
-    """The one cell of two columns (the ``paper`` hint's ``join``)."""
+    """The one cell of two columns (the ``paper`` hint's ``join``), or of
+    a value and its interval (two lines)."""
+    if len(spec) == 4:                  # [value_col, low_col, high_col, "estimate"]
+        v_col, lo_col, hi_col, _ = spec
+        v, vn = fmt_value(r.get(v_col), v_col, digits, given=given)
+        if not vn:
+            return "–", False
+        ci, _ = _joined(r, [lo_col, hi_col, "interval"], digits, given)
+        return (v if ci == "–" else f"{v}\n{ci}"), True
     lo_col, hi_col, style = spec
     lo, hi = r.get(lo_col), r.get(hi_col)
     (a, an), (b, bn) = (fmt_value(lo, lo_col, digits, given=given),
@@ -126,9 +147,11 @@ def prepare(rs: ResultSet, digits: int | None = None) -> Paper:
     """The paper's rows of ``rs``; ``digits``: ``--digits`` (None: the
     table's own, 4 decimals unless its hints say otherwise)."""
     given = digits is not None
+    hints = rs.table_hints if isinstance(rs.table_hints, dict) else {}
     if not given:
-        digits = int(rs.table_hints.get("digits", 4)) if isinstance(rs.table_hints, dict) else 4
-    caption = rs.title or f"ipsoeval {rs.command}"
+        digits = int((hints.get("paper") or {}).get("digits", hints.get("digits", 4)))
+    caption = (hints.get("paper") or {}).get("caption") or rs.title \
+        or f"ipsoeval {rs.command}"
     piv = _pivot(rs)
     if piv is not None:
         runs, measures, cells = piv
@@ -183,7 +206,9 @@ def prepare(rs: ResultSet, digits: int | None = None) -> Paper:
                         _bold_best(sub, j, [rs.records[i].get(best_col) for i in idx],
                                    lower=_lower_is_better(str(m)))
     notes = footnotes(rs, rows, pivot=piv is not None, cols=None if piv is not None else cols)
-    return Paper(header, rows, caption, notes, numeric)
+    wraps = (hints.get("paper") or {}).get("wrap", {}) if piv is None else {}
+    wrap = [wraps.get(c) for c in cols] if piv is None else [None] * len(header)
+    return Paper(header, rows, caption, notes, numeric, wrap)
 
 
 def _bold_best(rows, j, vals, lower: bool) -> None:

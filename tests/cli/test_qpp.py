@@ -127,7 +127,43 @@ def test_missing_predictor_is_a_usage_error():
 def test_paper_formats(fmt):
     code, out, err = qpp("-m", "AP", "--format", fmt, QRELS, RUN, CLARITY, LONG)
     assert code == 0, err
-    assert "clarity" in out and "smare" in out.replace("\\_", "_")
+    assert "clarity" in out and "sMARE" in out
+
+
+def _header(md: str, caption: str) -> list[str]:
+    """The header of the markdown table whose caption starts with ``caption``."""
+    lines = md.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith(f"**{caption}"))
+    return [c.strip() for c in lines[at + 2].strip("|").split("|")]
+
+
+def test_paper_view_is_compact():
+    """latex and markdown show each coefficient with its interval in one
+    cell (Fisher for r and rho, bootstrap for tau), the measure column only
+    with several measures, and the pairs and Tukey tables without their
+    statistics; the tsv keeps every column."""
+    code, md, err = qpp("-m", "AP", "-m", "nDCG@10", "--samples", "50", "--format", "markdown",
+                        QRELS, RUN, CLARITY, WIG)
+    assert code == 0, err
+    assert _header(md, "Query performance prediction") == [
+        "measure", "predictor", "r", "ρ", "τ", "sMARE"]
+    assert _header(md, "Predictors compared") == [
+        "measure", "coefficient", "A", "B", "A − B", "95% CI", "p"]
+    assert _header(md, "Tukey HSD") == ["measure", "A", "B", "B − A", "95% CI", "p", "reject"]
+    code, out, _ = qpp("-m", "AP", "-m", "nDCG@10", "--samples", "50", QRELS, RUN, CLARITY, WIG)
+    row = next(csv.DictReader(io.StringIO(out), delimiter="\t"))
+    r, lo, hi = (float(row[c]) for c in ("pearson", "pearson_low", "pearson_high"))
+    tlo, thi = (float(row[c]) for c in ("kendall_boot_low", "kendall_boot_high"))
+    assert f"| {r:.2f} [{lo:.2f}, {hi:.2f}] |" in md
+    assert f" [{tlo:.2f}, {thi:.2f}] | {float(row['smare']):.2f} |" in md
+    code, md, err = qpp("-m", "AP", "--samples", "50", "--format", "markdown",
+                        QRELS, RUN, CLARITY, WIG)
+    assert _header(md, "Query performance prediction") == ["predictor", "r", "ρ", "τ", "sMARE"]
+    code, tex, err = qpp("-m", "AP", "--samples", "50", "--format", "latex",
+                         QRELS, RUN, CLARITY, WIG)
+    assert "predictor & r & $\\rho$ & $\\tau$ & sMARE \\\\" in tex
+    # the value over its interval in the cell
+    assert "\\begin{tabular}[t]{@{}c@{}}" in tex and " \\\\{}[" in tex
 
 
 def test_api_equals_cli():

@@ -81,6 +81,36 @@ def test_latex_and_markdown_tables():
         assert "AP" in out
 
 
+def _header(md: str, caption: str) -> list[str]:
+    """The header of the markdown table whose caption holds ``caption``."""
+    lines = md.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("**") and caption in ln)
+    return [c.strip() for c in lines[at + 2].strip("|").split("|")]
+
+
+def test_paper_views_are_compact():
+    """latex and markdown: ER and Delta RI each over its interval, the tests
+    without the means, t and df (tsv keeps them), RMSE only when paired, the
+    verdict a paragraph in latex."""
+    code, md, err = invoke(["repro", *ARGS, "-m", "AP", "--format", "markdown"])
+    assert code == 0, err
+    assert _header(md, "effect ratio") == ["measure", "ER", "ΔRI", "distinguishable"]
+    assert _header(md, "each original run") == ["measure", "run", "difference", "RMSE", "nRMSE", "p"]
+    assert _header(md, "Document order") == ["run", "topics", "KTU", "RBO", "uneven"]
+    row = tsv(invoke(["repro", *ARGS, "-m", "AP"])[1])[0]
+    er, lo, hi = (float(row[c]) for c in ("er", "er_low", "er_high"))
+    assert f"| AP | {er:.4f} [{lo:.4f}, {hi:.4f}] |" in md
+    code, tex, err = invoke(["repro", *ARGS, "-m", "AP", "--format", "latex"])
+    assert "measure & ER & $\\Delta$RI & distinguishable \\\\" in tex
+    assert "\\begin{tabular}{lp{0.75\\linewidth}}" in tex
+    assert "$^{?}$" not in tex            # a caption's '?' would print as a mark
+    code, md, err = invoke(["repro", "--rep-qrels", D / "rep_qrels.txt", D / "qrels.txt",
+                            *RUNS[:2], D / "repl_base.run", D / "repl_adv.run",
+                            "--samples", "300", "-m", "AP", "--format", "markdown"])
+    assert code == 0, err
+    assert _header(md, "each original run") == ["measure", "run", "difference", "p"]
+
+
 def test_mismatched_topics_is_one_line(tmp_path):
     short = tmp_path / "short.run"
     lines = open(RUNS[2]).read().splitlines()

@@ -68,8 +68,48 @@ TUKEY_VIEW = ["measure", "predictor_a", "predictor_b", "difference", "q", "p_val
 BATCH = 256
 
 
-def _view(rows: list[dict], columns: list[str], title: str) -> ResultSet:
-    return ResultSet("qpp", columns, [{c: r[c] for c in columns} for r in rows], title=title)
+def _view(rows: list[dict], columns: list[str], title: str, paper: dict | None = None
+          ) -> ResultSet:
+    return ResultSet("qpp", columns, [{c: r[c] for c in columns} for r in rows], title=title,
+                     table_hints={"paper": paper} if paper else {})
+
+
+def _paper_views(run_name: str, alpha: float, several: bool) -> dict[str, dict]:
+    """The compact layouts of latex and markdown (``paper`` hints): each
+    coefficient over its interval in one cell (at 3 decimals the table is
+    wider than a page), the interval the terminal view shows
+    (Fisher z for r and rho, bootstrap for tau, which has no Fisher one);
+    p-values, statistics and the other intervals are for tsv and json.
+    The measure column only when there are several measures."""
+    level = f"{1 - alpha:.0%}"
+    m = ["measure"] if several else []
+    ci = {"join_ci": ["ci_low", "ci_high", "interval"]}
+    return {
+        "correlations": {
+            "columns": [*m, "predictor", "r", "rho", "tau", "smare"],
+            "join": {"r": ["pearson", "pearson_low", "pearson_high", "estimate"],
+                     "rho": ["spearman", "spearman_low", "spearman_high", "estimate"],
+                     "tau": ["kendall", "kendall_boot_low", "kendall_boot_high", "estimate"]},
+            "labels": {"rho": "ρ", "tau": "τ", "smare": "sMARE"},
+            "digits": 2,
+            "caption": f"Query performance prediction, {run_name}: Pearson's r, Spearman's ρ "
+                       f"and Kendall's τ-b, each with its {level} interval (Fisher z for r and "
+                       f"ρ, percentile bootstrap for τ), and sMARE (lower is better)"},
+        "pairs": {
+            "columns": [*m, "coefficient", "predictor_a", "predictor_b", "difference",
+                        "join_ci", "p_value"],
+            "join": ci,
+            "labels": {"coefficient": "coefficient", "predictor_a": "A", "predictor_b": "B",
+                       "difference": "A − B", "join_ci": f"{level} CI", "p_value": "p"},
+            "digits": 3},
+        "tukey": {
+            "columns": [*m, "predictor_a", "predictor_b", "difference", "join_ci", "p_value",
+                        "reject"],
+            "join": ci,
+            "labels": {"predictor_a": "A", "predictor_b": "B", "difference": "B − A",
+                       "join_ci": f"{level} CI", "p_value": "p"},
+            "digits": 3},
+    }
 
 
 def _f(x) -> float | None:
@@ -446,8 +486,9 @@ def run(run_name: str, topics: list[str], scores: dict[str, np.ndarray], predict
     params = {"run": run_name, "alpha": alpha, "samples": options.samples,
               "seed": options.seed, "per_query": options.per_query,
               "predictors": names}
-    view = ResultSet("qpp", VIEW_COLUMNS, [{c: r_[c] for c in VIEW_COLUMNS} for r_ in crow],
-                     title=f"Query performance prediction: {run_name}")
+    paper = _paper_views(run_name, alpha, len(scores) > 1)
+    view = _view(crow, VIEW_COLUMNS, f"Query performance prediction: {run_name}",
+                 paper["correlations"])
     tables = [
         ResultSet("qpp", CORRELATION_COLUMNS, crow, params=dict(params), id="correlations",
                   view=view, title=f"Query performance prediction: {run_name}",
@@ -462,7 +503,7 @@ def run(run_name: str, topics: list[str], scores: dict[str, np.ndarray], predict
     # with one predictor, the comparisons' tables are there and empty
     tables += [
         ResultSet("qpp", PAIR_COLUMNS, prows, params=dict(params), id="pairs",
-                  view=_view(prows, PAIR_VIEW, "Predictors compared"),
+                  view=_view(prows, PAIR_VIEW, "Predictors compared", paper["pairs"]),
                   title="Predictors compared",
                   description="per measure and pair of predictors: the difference of "
                               "their r, rho (Williams t, Zou interval) and tau (paired "
@@ -474,7 +515,8 @@ def run(run_name: str, topics: list[str], scores: dict[str, np.ndarray], predict
                   description="per measure: the two-way ANOVA of sARE with topic and "
                               "predictor as factors, no interaction"),
         ResultSet("qpp", TUKEY_COLUMNS, krows, params=dict(params), id="tukey",
-                  view=_view(krows, TUKEY_VIEW, "Tukey HSD between predictors (sMARE)"),
+                  view=_view(krows, TUKEY_VIEW, "Tukey HSD between predictors (sMARE)",
+                             paper["tukey"]),
                   title="Tukey HSD between predictors (sMARE)",
                   description="per measure and pair of predictors: Tukey's HSD on sARE "
                               "with the ANOVA's residual mean square"),

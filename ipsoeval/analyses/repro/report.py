@@ -225,6 +225,26 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
         notes.append("repro: nRMSE divides the RMSE by the largest one possible for a "
                      "measure in [0, 1], max(x, 1 - x) per topic")
     title = "Reproducibility" if paired else "Replicability"
+    # the layouts of latex and markdown (``paper`` hints; formatters/paper.py):
+    # each number over its interval, the t statistic and its df left to tsv
+    # (the notes name the test), the verdict's sentence set as a paragraph
+    rep = "reproduced" if paired else "replicated"
+    paper_repro = {"columns": ["measure", "er_ci", "dri_ci", "distinguishable"],
+                   "join": {"er_ci": ["er", "er_low", "er_high", "estimate"],
+                            "dri_ci": ["dri", "dri_low", "dri_high", "estimate"]},
+                   "labels": {"er_ci": "ER", "dri_ci": "ΔRI"},
+                   "caption": f"{title}: effect ratio (ER) and ΔRI (Breuer et al. 2020), "
+                              f"each with its {level} bootstrap interval"}
+    paper_tests = {"columns": ["measure", "run", "diff_ci",
+                               *(["rmse", "nrmse"] if paired else []), "p_value"],
+                   "join": {"diff_ci": ["diff", "diff_low", "diff_high", "estimate"]},
+                   "labels": {"diff_ci": "difference", "rmse": "RMSE", "nrmse": "nRMSE",
+                              "p_value": "p"},
+                   "caption": f"{title}: each original run against its {rep} one: the "
+                              f"difference of their means with its {level} bootstrap "
+                              f"interval"
+                              + (", RMSE, nRMSE" if paired else "")
+                              + f" and the p-value of the {test} test"}
     view_cols = ["measure", "er", "er_low", "er_high", "dri", "dri_low", "dri_high",
                  "distinguishable"]
     tables = [
@@ -236,19 +256,24 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
                               "the original one",
                   view=ResultSet("repro", view_cols,
                                  [{c: r[c] for c in view_cols} for r in rows],
-                                 title=f"{title}: ER and Delta RI (Breuer et al. 2020)")),
+                                 title=f"{title}: ER and Delta RI (Breuer et al. 2020)",
+                                 table_hints={"paper": paper_repro})),
         ResultSet("repro", TESTS_COLUMNS, trows, params=dict(params), id="tests",
                   title=f"{title}: original against reproduced runs",
                   description="per measure and run: the original and reproduced means, their "
                               "difference with its interval, RMSE, nRMSE and repro_eval's t "
-                              "test"),
+                              "test",
+                  table_hints={"paper": paper_tests}),
     ]
     if order:
         tables += [
             ResultSet("repro", ORDER_COLUMNS, orows, params=dict(params), id="order",
                       title="Document order: mean Kendall's tau Union and RBO",
                       description="per run: the mean KTU and RBO over the topics between "
-                                  "the original and the reproduced rankings"),
+                                  "the original and the reproduced rankings",
+                      table_hints={"paper": {
+                          "columns": ORDER_COLUMNS,
+                          "labels": {"n": "topics", "ktu": "KTU", "rbo": "RBO"}}}),
             ResultSet("repro", ORDER_TOPIC_COLUMNS, otrows, params=dict(params),
                       id="order_topics", title="Document order per topic",
                       description="per run and topic: KTU and RBO"),
@@ -260,7 +285,13 @@ def run(scores: list[MeasureScores], options: Options, *, order: list[OrderResul
         ResultSet("repro", ["measure", "verdict"], vrows, params=dict(params), id="verdict",
                   title="Is the reproduced effect the original one?",
                   description="per measure: whether the reproduced effect is "
-                              "distinguishable from the original one at --alpha"),
+                              "distinguishable from the original one at --alpha",
+                  # latex prints a '?' as the mark of an unknown scale: no
+                  # question in the paper's caption
+                  table_hints={"paper": {"columns": ["measure", "verdict"],
+                                         "wrap": {"verdict": 0.75},
+                                         "caption": f"{title}: whether the reproduced "
+                                                    f"effect is the original one"}}),
     ]
     display = ["repro", "tests"] + (["order"] if order else []) + ["verdict"]
     return Report("repro", tables, warnings=warnings, params=params, notes=notes,

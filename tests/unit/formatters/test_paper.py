@@ -65,3 +65,31 @@ def test_jsonl_one_record_per_line():
     lines = out.splitlines()
     assert code == 0 and [json.loads(ln) for ln in lines] == \
         [{k: r[k] for k in ("run", "qid", "measure", "value")} for r in json.loads(js)["results"]]
+
+
+def test_paper_hint_estimate_wrap_digits_caption():
+    """The ``paper`` hint's value-over-interval join, paragraph column,
+    digits and caption; --digits still decides the rounding when given."""
+    from ipsoeval.formatters import latex, markdown
+    from ipsoeval.results import ResultSet
+    rs = ResultSet("qpp", ["name", "r", "r_low", "r_high", "why"],
+                   [{"name": "a", "r": 0.12345, "r_low": -0.5, "r_high": 0.75, "why": "long"},
+                    {"name": "b", "r": None, "r_low": None, "r_high": None, "why": "none"}],
+                   title="the terminal's title",
+                   table_hints={"paper": {"columns": ["name", "r_ci", "why"],
+                                          "join": {"r_ci": ["r", "r_low", "r_high",
+                                                            "estimate"]},
+                                          "labels": {"r_ci": "ρ τ"}, "digits": 2,
+                                          "wrap": {"why": 0.5}, "caption": "ρ, with τ"}})
+    md = markdown.render([rs])
+    assert md.splitlines()[0] == "**ρ, with τ**"
+    assert "| name | ρ τ | why |" in md and "|:---|---:|:---|" in md
+    assert "| a | 0.12 [-0.50, 0.75] | long |" in md and "| b | – | none |" in md
+    tex = latex.render([rs])
+    assert r"\caption{$\rho$, with $\tau$}" in tex
+    assert r"\begin{tabular}{lcp{0.5\linewidth}}" in tex
+    assert r"name & $\rho$ $\tau$ & why \\" in tex
+    # two lines in the cell; '[' after \\ would be its optional argument
+    assert r"a & \begin{tabular}[t]{@{}c@{}}0.12 \\{}[-0.50, 0.75]\end{tabular} & long \\" in tex
+    assert r"b & -- & none \\" in tex
+    assert "| a | 0.123 [-0.500, 0.750] | long |" in markdown.render([rs], digits=3)
