@@ -29,8 +29,24 @@ def esc(text: str) -> str:
         if ch == "-" and text[i + 1:i + 2] == "-":
             out.append("-{}")
             continue
+        if ch in "*?" and not _is_mark(text, i):
+            out.append(ch)          # a run name's '*', a question's '?': plain text
+            continue
         out.append(_ESC.get(ch) or _MARKS.get(ch) or ch)
     return "".join(out)
+
+
+_MARK_CHARS = "*?†‡"
+
+
+def _is_mark(text: str, i: int) -> bool:
+    """Whether the ``*`` or ``?`` at ``i`` is a mark (after a number or
+    another mark, or standing alone before a footnote's words), printed as a
+    superscript, rather than part of a word ("why?", a run named ``a*b``)."""
+    before = text[i - 1] if i else " "
+    after = text[i + 1] if i + 1 < len(text) else " "
+    return ((before.isdigit() or before in _MARK_CHARS or before.isspace())
+            and (after.isspace() or after in _MARK_CHARS or after in ".,;:)"))
 
 
 def _stacked(text: str) -> str:

@@ -93,3 +93,16 @@ def test_paper_hint_estimate_wrap_digits_caption():
     assert r"a & \begin{tabular}[t]{@{}c@{}}0.12 \\{}[-0.50, 0.75]\end{tabular} & long \\" in tex
     assert r"b & -- & none \\" in tex
     assert "| a | 0.123 [-0.500, 0.750] | long |" in markdown.render([rs], digits=3)
+
+
+def test_latex_marks_only_where_they_are_marks():
+    """'*' and '?' print as superscript marks after a number, after another
+    mark or opening a footnote, and as themselves inside words: a question
+    in a note, a run named a*b."""
+    from ipsoeval.formatters.latex import esc
+    assert esc("1.9e-05*†") == r"1.9e-05$^{*}$$^{\dagger}$"
+    assert esc("0.12?") == r"0.12$^{?}$"
+    assert esc("? the scale is unknown") == r"$^{?}$ the scale is unknown"
+    assert esc("x: * sign test") == r"x: $^{*}$ sign test"
+    assert esc("is it distinguishable? yes") == "is it distinguishable? yes"
+    assert esc("run a*b") == "run a*b"
