@@ -313,6 +313,7 @@ def render_latex(report: Report, *, digits: int | None = None) -> str:
         [g.run_label(c) if g.transpose else c for c in cols]
     lines = [r"% ipsoeval compare (comparison)", r"% needs \usepackage{booktabs}",
              r"\begin{table}[t]", r"\centering", f"\\caption{{{_tex(g.caption)}}}",
+             r"\smallskip",          # a caption above the table: no space under it
              f"\\begin{{tabular}}{{l{'r' * len(cols)}}}", r"\toprule",
              " & ".join(_tex(h) for h in head) + r" \\", r"\midrule"]
     for r in rows:

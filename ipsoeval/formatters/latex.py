@@ -70,6 +70,8 @@ def render_one(rs: ResultSet, notes=(), digits: int | None = None) -> str:
     lines = [f"% ipsoeval {rs.command}" + (f" ({rs.id})" if rs.id else ""),
              r"% needs \usepackage{booktabs}",
              r"\begin{table}[t]", r"\centering", f"\\caption{{{esc(p.caption)}}}",
+             # a caption above the table: article puts no space under it
+             r"\smallskip",
              f"\\begin{{tabular}}{{{align}}}", r"\toprule",
              " & ".join(esc(h) for h in p.header) + r" \\", r"\midrule"]
     for row in p.rows:
@@ -83,7 +85,7 @@ def render_one(rs: ResultSet, notes=(), digits: int | None = None) -> str:
     lines += [r"\bottomrule", r"\end{tabular}"]
     if p.notes:
         lines.append(r"\par\smallskip\footnotesize")
-        lines.append(" ".join(esc(n) for n in p.notes))
+        lines.append("\n\\par ".join(esc(n) for n in p.notes))      # a note a line
     lines.append(r"\end{table}")
     return "\n".join(lines) + "\n"
 
