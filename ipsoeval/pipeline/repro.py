@@ -94,7 +94,7 @@ def _from_runs(qrels, runs, align, options: Options, measures, *, warn, note, pr
         _topic_check(runs, rk)
         aligned = inp.load_aligned(qrels, runs, align, measures=measures, warn=warn)
         scores = engine.evaluate(aligned, requested)
-        data = _measure_scores(scores, aligned.topics, aligned.topics, (0, 1, 2, 3))
+        data = _measure_scores(scores, scores, aligned.topics, aligned.topics, (0, 1, 2, 3))
         order = []
         for role, (o, r) in (("baseline", (0, 2)), ("advanced", (1, 3))):
             topics = sorted(rk[o].names, key=str.encode)
@@ -107,35 +107,26 @@ def _from_runs(qrels, runs, align, options: Options, measures, *, warn, note, pr
         a2 = inp.load_aligned(options.rep_qrels, runs[2:], align, measures=measures, warn=warn)
         s1 = engine.evaluate(a1, requested)
         s2 = engine.evaluate(a2, requested)
-        data = _two_collections(s1, s2, a1.topics, a2.topics)
+        data = _measure_scores(s1, s2, a1.topics, a2.topics)
         run_names = list(a1.runs) + list(a2.runs)
     report = repro.run(data, options, order=order, names=dict(zip(ROLES, run_names)))
     inp.with_params(report, align.as_params())
     return report
 
 
-def _measure_scores(scores, topics, rep_topics, rows):
+def _measure_scores(orig, rep, topics, rep_topics, rows=(0, 1, 0, 1)):
+    """Each measure's four score vectors: the original runs' rows of ``orig``
+    and the reproduced runs' rows of ``rep`` (one Scores of the four runs on
+    one collection, or one per collection)."""
     from ipsoeval.analyses.repro import MeasureScores
     out, seen = [], set()
-    for m in scores.measures:
+    for m in orig.measures:
         if m.name in seen:
             continue
         seen.add(m.name)
-        x = scores.matrix(m.name)
+        x, y = orig.matrix(m.name), rep.matrix(m.name)
         out.append(MeasureScores(m.name, list(topics), x[rows[0]], x[rows[1]],
-                                 list(rep_topics), x[rows[2]], x[rows[3]]))
-    return out
-
-
-def _two_collections(s1, s2, t1, t2):
-    from ipsoeval.analyses.repro import MeasureScores
-    out, seen = [], set()
-    for m in s1.measures:
-        if m.name in seen:
-            continue
-        seen.add(m.name)
-        x, y = s1.matrix(m.name), s2.matrix(m.name)
-        out.append(MeasureScores(m.name, list(t1), x[0], x[1], list(t2), y[0], y[1]))
+                                 list(rep_topics), y[rows[2]], y[rows[3]]))
     return out
 
 
