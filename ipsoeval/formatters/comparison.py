@@ -57,12 +57,10 @@ class Cell:
 
 
 def _num(v, digits: int) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    if isinstance(v, float) and math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    from ipsoeval.formatters.values import decimals
-    return decimals(float(v), digits)            # never a nonzero mean printed as 0
+    """A mean as every format spells it, at ``digits`` decimals (never a
+    nonzero mean printed as 0)."""
+    from ipsoeval.formatters.values import decimals, spell
+    return spell(v, lambda x: decimals(x, digits), other=lambda x: decimals(float(x), digits))
 
 
 class Grid:

@@ -251,6 +251,18 @@ def jackknife_acceleration(x: np.ndarray) -> np.ndarray:
         return num / (6.0 * den ** 1.5)
 
 
+def bca_levels(z0: np.ndarray, a: np.ndarray, za: float) -> tuple[np.ndarray, np.ndarray]:
+    """The quantile levels of a BCa interval's two ends (Efron & Tibshirani
+    1993, eq. 14.10): bias correction ``z0``, acceleration ``a``, ``za`` the
+    normal quantile standing for the lower tail."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n1 = z0 + za
+        p1 = dist.np_ndtr(z0 + n1 / (1.0 - a * n1))
+        n2 = z0 - za
+        p2 = dist.np_ndtr(z0 + n2 / (1.0 - a * n2))
+    return p1, p2
+
+
 def bootstrap_ci(x: np.ndarray, trial_means: np.ndarray, level: float = 0.95,
                  method: str = "percentile", tol: float | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
@@ -279,13 +291,7 @@ def bootstrap_ci(x: np.ndarray, trial_means: np.ndarray, level: float = 0.95,
         below = (tm < theta[None, :] - tol).sum(axis=0)
         at_or_below = (tm <= theta[None, :] + tol).sum(axis=0)
         z0 = dist.np_ndtri((below + at_or_below) / (2.0 * B))
-        a = jackknife_acceleration(x)
-        za = dist.ndtri(alpha)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            n1 = z0 + za
-            p1 = dist.np_ndtr(z0 + n1 / (1.0 - a * n1))
-            n2 = z0 - za
-            p2 = dist.np_ndtr(z0 + n2 / (1.0 - a * n2))
+        p1, p2 = bca_levels(z0, jackknife_acceleration(x), dist.ndtri(alpha))
     else:
         raise ValueError(f"unknown CI method {method!r}")
     low = quantile_linear(srt, p1)

@@ -11,17 +11,19 @@ from __future__ import annotations
 
 from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
+from ipsoeval.analyses.leaderboard import options as leaderboard_options
+from ipsoeval.analyses.sigtest import common as sigtest_options
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
 MARKS = ("baseline", "pairs", "groups", "none")
 DEFAULT_MARKS_TEXT = "baseline with --baseline, else pairs"
-# sigtest's and leaderboard's defaults: each procedure's samples as the
-# command that reports it alone takes them
-TEST_SAMPLES = 100_000          # randomization and bootstrap tests (sigtest)
-HSD_SAMPLES = 10_000            # randomised Tukey HSD (leaderboard)
-MAX_SAMPLES = 100_000_000
-CI_LEVEL = 0.95
+# each procedure's samples, limit and level as the command that reports it
+# alone declares them: sigtest's tests, leaderboard's randomised Tukey HSD
+# and its t interval of a mean
+TEST_SAMPLES = sigtest_options.Options.samples
+HSD_SAMPLES = leaderboard_options.Options.samples
+CI_LEVEL = leaderboard_options.Options.ci
 
 
 def _test(value):
@@ -97,10 +99,11 @@ class Options:
             self.test = _test(self.test)
         validate.correct(self.correct)
         validate.alpha(self.alpha)
-        if self.samples is not None:
-            validate.samples(self.samples, MAX_SAMPLES)
         validate.seed(self.seed)
         marks = self.chosen_marks()
+        if self.samples is not None:
+            validate.samples(self.samples, leaderboard_options.MAX_SAMPLES if marks == "groups"
+                             else sigtest_options.MAX_SAMPLES)
         if marks in ("pairs", "groups", "none") and self.baseline is not None:
             raise UsageError(f"--baseline marks the pairs with the baseline: it conflicts "
                              f"with --marks {marks}")

@@ -65,7 +65,6 @@ PAIR_VIEW = ["measure", "coefficient", "predictor_a", "predictor_b", "difference
              "p_value", "ci_low", "ci_high"]
 TUKEY_VIEW = ["measure", "predictor_a", "predictor_b", "difference", "q", "p_value", "ci_low",
               "ci_high", "reject"]
-BATCH = 256
 
 
 def _view(rows: list[dict], columns: list[str], title: str, paper: dict | None = None
@@ -230,12 +229,10 @@ def _bootstrap(X, y, samples, seed, progress):
     yd = _dense(y)
     xd = [_dense(X[p]) for p in range(P)]
     taus = [_Kendall(X[p], y) for p in range(P)]
-    done = 0
-    while done < samples:
+    from ipsoeval.analyses.bootstrap.resample import BATCH, resample_counts
+    for done, C in resample_counts(rng, n, samples, BATCH):
         b = min(BATCH, samples - done)
-        idx = rng.integers(0, n, (b, n))
-        C = np.bincount((idx + (np.arange(b) * n)[:, None]).reshape(-1),
-                        minlength=b * n).reshape(b, n).astype(np.float64)
+        C = C[:b]                       # a last batch is padded with empty trials
         # a resample's average ranks sum to N(N+1)/2: their mean is (N+1)/2
         centre = (n + 1) / 2
         dy = _resampled_ranks(C, yd) - centre
@@ -250,9 +247,8 @@ def _bootstrap(X, y, samples, seed, progress):
                 out["spearman"][done:done + b, p] = np.clip(sxy / np.sqrt(sxx * syy), -1, 1)
             for j in range(b):
                 out["kendall"][done + j, p] = taus[p](C[j])
-        done += b
         if progress is not None:
-            progress(done, samples)
+            progress(done + b, samples)
     return out
 
 

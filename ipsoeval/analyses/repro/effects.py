@@ -140,17 +140,11 @@ def _acceleration(jack: np.ndarray, groups) -> np.ndarray:
         return num / (6.0 * den ** 1.5)
 
 
-def _trial_means(rng, x: np.ndarray, samples: int, batch: int = 2000) -> np.ndarray:
-    """Means (samples, k) of the columns of ``x`` (n, k) over resampled topics."""
-    n = x.shape[0]
-    out = np.empty((samples, x.shape[1]))
-    for s in range(0, samples, batch):
-        size = min(batch, samples - s)
-        idx = rng.integers(0, n, (size, n))
-        flat = (idx + (np.arange(size, dtype=np.int64) * n)[:, None]).ravel()
-        counts = np.bincount(flat, minlength=size * n).reshape(size, n).astype(np.float64)
-        out[s:s + size] = counts @ x / n
-    return out
+def _trial_means(rng, x: np.ndarray, samples: int) -> np.ndarray:
+    """Means (samples, k) of the columns of ``x`` (n, k) over resampled topics
+    (the bootstrap command's resampling, drawing from ``rng``)."""
+    from ipsoeval.analyses.bootstrap.resample import bootstrap_means
+    return bootstrap_means([x.T], samples, seed=0, rng=rng)[0]
 
 
 def bootstrap(ob, oa, rb, ra, *, paired: bool, samples: int, seed: int, alpha: float):
@@ -218,7 +212,7 @@ def bca(theta: np.ndarray, trials: np.ndarray, a: np.ndarray, alpha: float, dist
     topics whose small-sample expansion (:func:`expanded_z`) widens the
     interval.  A statistic undefined in the data (NaN) or in a trial gives
     NaN ends."""
-    from ipsoeval.analyses.bootstrap.resample import quantile_linear
+    from ipsoeval.analyses.bootstrap.resample import bca_levels, quantile_linear
 
     B = trials.shape[0]
     with np.errstate(invalid="ignore"):
@@ -226,12 +220,7 @@ def bca(theta: np.ndarray, trials: np.ndarray, a: np.ndarray, alpha: float, dist
         at = (trials == theta).sum(axis=0)
     z0 = dist.np_ndtri((below + 0.5 * at) / B)
     za = dist.ndtri(alpha / 2) if expand is None else expanded_z(alpha, expand, dist)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        a = np.where(np.isfinite(a), a, 0.0)
-        n1 = z0 + za
-        p1 = dist.np_ndtr(z0 + n1 / (1.0 - a * n1))
-        n2 = z0 - za
-        p2 = dist.np_ndtr(z0 + n2 / (1.0 - a * n2))
+    p1, p2 = bca_levels(z0, np.where(np.isfinite(a), a, 0.0), za)
     srt = np.sort(trials, axis=0)
     low = quantile_linear(srt, p1)
     high = quantile_linear(srt, p2)
