@@ -11,19 +11,23 @@ from __future__ import annotations
 
 from ipsoeval.analyses import common_options as co
 from ipsoeval.analyses import validate
-from ipsoeval.analyses.leaderboard import options as leaderboard_options
-from ipsoeval.analyses.sigtest import common as sigtest_options
+from ipsoeval.analyses.leaderboard.options import MAX_SAMPLES as HSD_MAX_SAMPLES
+from ipsoeval.analyses.leaderboard.options import Options as LeaderboardOptions
+from ipsoeval.analyses.sigtest.common import MAX_SAMPLES as TEST_MAX_SAMPLES
+from ipsoeval.analyses.sigtest.common import Options as SigtestOptions
 from ipsoeval.declare import option, options
 from ipsoeval.errors import UsageError
 
+# (sigtest's and leaderboard's options are imported from their modules, not
+# through their packages, whose __getattr__ would load the analyses and numpy)
 MARKS = ("baseline", "pairs", "groups", "none")
 DEFAULT_MARKS_TEXT = "baseline with --baseline, else pairs"
 # each procedure's samples, limit and level as the command that reports it
 # alone declares them: sigtest's tests, leaderboard's randomised Tukey HSD
 # and its t interval of a mean
-TEST_SAMPLES = sigtest_options.Options.samples
-HSD_SAMPLES = leaderboard_options.Options.samples
-CI_LEVEL = leaderboard_options.Options.ci
+TEST_SAMPLES = SigtestOptions.samples
+HSD_SAMPLES = LeaderboardOptions.samples
+CI_LEVEL = LeaderboardOptions.ci
 
 
 def _test(value):
@@ -102,8 +106,8 @@ class Options:
         validate.seed(self.seed)
         marks = self.chosen_marks()
         if self.samples is not None:
-            validate.samples(self.samples, leaderboard_options.MAX_SAMPLES if marks == "groups"
-                             else sigtest_options.MAX_SAMPLES)
+            validate.samples(self.samples, HSD_MAX_SAMPLES if marks == "groups"
+                             else TEST_MAX_SAMPLES)
         if marks in ("pairs", "groups", "none") and self.baseline is not None:
             raise UsageError(f"--baseline marks the pairs with the baseline: it conflicts "
                              f"with --marks {marks}")
